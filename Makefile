@@ -1,0 +1,180 @@
+# gmb - GPU memory microbenchmarks. `make` builds, `make run` characterizes the first device,
+# `make check` runs every test. See README.md.
+.SUFFIXES:
+.DELETE_ON_ERROR:
+SHELL := /bin/bash
+
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+CC         ?= cc
+PKG_CONFIG ?= pkg-config
+CFLAGS     ?= -O2 -g
+SAN        ?= 0
+
+ifeq ($(SAN),1)
+BUILD      := build/san
+BIN        := build/san/bin
+SANFLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+else
+BUILD      := build
+BIN        := bin
+SANFLAGS   :=
+endif
+
+WARN       := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+GMB_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Icommon $(SANFLAGS)
+LDLIBS     := -lm -ldl
+
+# ---- what this machine has ---------------------------------------------------------------
+have = $(shell $(PKG_CONFIG) --exists $(1) 2>/dev/null && echo 1 || echo 0)
+HAVE_JANSSON := $(call have,jansson)
+HAVE_HWLOC   := $(call have,hwloc)
+HAVE_CMOCKA  := $(call have,cmocka)
+
+OPENCL ?= $(shell $(PKG_CONFIG) --exists OpenCL 2>/dev/null && \
+            echo '\#include <CL/cl.h>' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1 || echo 0)
+NVCC   ?= $(shell command -v nvcc 2>/dev/null || \
+            (test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc))
+CUDA   ?= $(if $(NVCC),1,0)
+
+ifeq ($(HAVE_JANSSON),1)
+GMB_CFLAGS += $(shell $(PKG_CONFIG) --cflags jansson)
+LDLIBS     += $(shell $(PKG_CONFIG) --libs jansson)
+endif
+ifeq ($(HAVE_HWLOC),1)
+GMB_CFLAGS += -DGMB_HAVE_HWLOC=1 $(shell $(PKG_CONFIG) --cflags hwloc)
+LDLIBS     += $(shell $(PKG_CONFIG) --libs hwloc)
+endif
+ifeq ($(OPENCL),1)
+GMB_CFLAGS += -DGMB_HAVE_OPENCL=1
+LDLIBS     += $(shell $(PKG_CONFIG) --libs OpenCL)
+endif
+
+# CUDA: native code for every architecture CUDA 13 supports (sm_90 = Hopper) + PTX for newer.
+CUDA_ARCHS ?= 75 80 86 89 90 100 120
+ifeq ($(CUDA),1)
+CUDA_HOME  ?= $(patsubst %/bin/,%,$(dir $(NVCC)))
+CUDA_LIBDIR ?= $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/x86_64-linux/lib))
+GMB_CFLAGS += -DGMB_HAVE_CUDA=1 -I$(CUDA_HOME)/include
+LDLIBS     += -L$(CUDA_LIBDIR) -lcudart_static -lrt -lpthread -lstdc++
+GENCODE    := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+              -gencode arch=compute_$(lastword $(CUDA_ARCHS)),code=compute_$(lastword $(CUDA_ARCHS))
+NVFLAGS    ?= -O3 -std=c++17 -Xcompiler -Wall,-Wextra,-Werror -Werror all-warnings
+endif
+
+GIT_REV := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+
+# ---- sources -------------------------------------------------------------------------------
+LIB_SRC := common/log.c common/opts.c common/stats.c common/record.c common/backend.c \
+           common/nvml.c common/topo.c common/host.c common/harness.c
+ifeq ($(OPENCL),1)
+LIB_SRC += common/backend_opencl.c
+endif
+ifeq ($(CUDA),1)
+LIB_SRC += common/backend_cuda.c
+endif
+LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
+LIB     := $(BUILD)/libgmb.a
+
+# every directory under bench/ is one program: bin/gmb-<name> (no list to keep in sync)
+BENCHES  := $(patsubst bench/%/,%,$(sort $(dir $(wildcard bench/*/*.c))))
+PROGRAMS := $(BIN)/gmb $(addprefix $(BIN)/gmb-,$(BENCHES))
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT     := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+
+.PHONY: all check run install format format-check deps deps-check tests clean help
+all: deps-check $(PROGRAMS)
+
+help:
+	@echo "make [all] | check | run | install [PREFIX= DESTDIR=] | format | deps | clean"
+	@echo "  CUDA=0|1 OPENCL=0|1 CUDA_ARCHS='90' SAN=1 (ASan+UBSan build in build/san)"
+
+deps-check:
+	@if [ "$(HAVE_JANSSON)" != 1 ]; then \
+	  echo "gmb needs jansson to write records: run 'make deps' (apt-get install libjansson-dev)"; \
+	  exit 1; fi
+	@[ "$(OPENCL)" = 1 ] || echo "note: OpenCL headers/loader not found: OpenCL backend skipped (make deps)"
+	@[ "$(CUDA)" = 1 ] || echo "note: nvcc not found: CUDA backend and kernels skipped"
+	@[ "$(HAVE_HWLOC)" = 1 ] || echo "note: hwloc not found: device locality will read 'unknown'"
+
+$(BUILD)/gen/gitrev: FORCE
+	@mkdir -p $(@D)
+	@echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' > $@
+FORCE:
+
+$(BUILD)/common/host.o: $(BUILD)/gen/gitrev
+$(BUILD)/common/host.o: GMB_CFLAGS += -DGMB_GIT_REV='"$(GIT_REV)"'
+
+$(BUILD)/%.o: %.c $(wildcard common/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(GMB_CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+# Per benchmark: OpenCL sources embedded (the shared prelude, then its kernels), CUDA objects
+# (one build serves both SAN=0 and SAN=1), the program.
+define BENCH_RULES
+$(BUILD)/gen/$(1)_cl.c: common/gmb_kernels.h bench/$(1)/$(1).cl
+	@mkdir -p $$(@D)
+	{ echo '/* generated from $$^ */'; echo 'const char gmb_bench_cl_source[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$$$/\\n"/' $$^; echo ';'; } > $$@
+$(BUILD)/gen/$(1)_cl.o: $(BUILD)/gen/$(1)_cl.c
+	$$(CC) $$(CFLAGS) $$(GMB_CFLAGS) -c -o $$@ $$<
+build/cu/$(1).o: bench/$(1)/$(1).cu bench/$(1)/$(1).cl common/gmb_kernels.h common/backend.h
+	@mkdir -p $$(@D)
+	$$(NVCC) $$(NVFLAGS) $$(GENCODE) -Icommon -Ibench/$(1) -c -o $$@ $$<
+$(BUILD)/bench/$(1)/$(1).o: bench/$(1)/$(1).c $(wildcard common/*.h)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) $$(GMB_CFLAGS) -Ibench/$(1) -c -o $$@ $$<
+$(BIN)/gmb-$(1): $(BUILD)/bench/$(1)/$(1).o $(BUILD)/gen/$(1)_cl.o \
+                 $(if $(filter 1,$(CUDA)),$(if $(wildcard bench/$(1)/$(1).cu),build/cu/$(1).o)) $(LIB)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) $(SANFLAGS) -o $$@ $$^ $$(LDLIBS)
+endef
+$(foreach b,$(BENCHES),$(eval $(call BENCH_RULES,$(b))))
+
+$(BIN)/gmb: $(BUILD)/common/driver.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- tests ---------------------------------------------------------------------------------
+ifeq ($(HAVE_CMOCKA),1)
+$(BUILD)/tests/%: tests/unit/%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(GMB_CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka) -o $@ $^ \
+	  $(shell $(PKG_CONFIG) --libs cmocka) $(LDLIBS)
+tests: all $(UNIT)
+else
+tests: all
+	@echo "note: cmocka not found: unit tests not built (make deps)"
+endif
+
+# every test, normal build then ASan+UBSan build; ends with "N passed, N failed"
+check: tests
+	@tests/run-tests.sh
+
+# ---- use -----------------------------------------------------------------------------------
+# installs what is missing (root) or prints the apt-get line, builds, measures device 0
+run:
+	@common/deps.sh run
+	@$(MAKE) --no-print-directory all
+	$(BIN)/gmb run stream
+
+deps:
+	@common/deps.sh all
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gmb/plots
+	install -m 0755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+	for f in plots/*; do [ -f "$$f" ] && install -m 0644 "$$f" $(DESTDIR)$(PREFIX)/share/gmb/plots/; done; true
+
+FORMAT_FILES = $(shell git ls-files '*.c' '*.h' '*.cu' '*.cl' 2>/dev/null || ls common/*.[ch] bench/*/*.[ch] bench/*/*.cu bench/*/*.cl tests/unit/*.c)
+format:
+	clang-format -i $(FORMAT_FILES)
+format-check:
+	clang-format --dry-run -Werror $(FORMAT_FILES)
+
+clean:
+	rm -rf build bin

@@ -1,0 +1,520 @@
+/* stream.c - gmb-stream: streaming bandwidth (read, fill, copy, scale, add, triad, dot)
+ * over array sizes from cache-resident to DRAM, 4/8/16-byte accesses, every result verified. */
+#include "gmb_kernels.h"
+#include "harness.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char gmb_bench_cl_source[];
+extern const gmb_cuda_fn_t gmb_bench_cuda_fns[] __attribute__((weak));
+
+static const gmb_cl_variant_t variants[] = {
+    {"w4", "-DGMB_LANES=1"},
+    {"w8", "-DGMB_LANES=2"},
+    {"w16", "-DGMB_LANES=4"},
+    {NULL, NULL},
+};
+
+/* The kernels: bytes moved per element = (reads + writes) x width. */
+typedef struct kinfo {
+    const char *name;    /* option value */
+    const char *kernel;  /* kernel function */
+    int reduce;          /* 1: writes per-group partial sums, not an array */
+    int reads, writes;   /* arrays read and written per element */
+    const char *formula; /* what it computes */
+} kinfo_t;
+
+static const kinfo_t K[] = {
+    {"read", "stream_read", 1, 1, 0, "sum += a[i]"},
+    {"fill", "stream_fill", 0, 0, 1, "c[i] = s + (i mod 65536)"},
+    {"copy", "stream_copy", 0, 1, 1, "c[i] = a[i]"},
+    {"scale", "stream_scale", 0, 1, 1, "c[i] = s * a[i]"},
+    {"add", "stream_add", 0, 2, 1, "c[i] = a[i] + b[i]"},
+    {"triad", "stream_triad", 0, 2, 1, "c[i] = a[i] + s * b[i]"},
+    {"dot", "stream_dot", 1, 2, 0, "sum += a[i] * b[i]"},
+};
+#define NK ((int)(sizeof K / sizeof K[0]))
+static const char *const kernel_names[] = {"read", "fill", "copy", "scale", "add",
+                                           "triad", "dot", NULL};
+static const char *const width_names[] = {"4", "8", "16", NULL};
+static const int width_bytes[] = {4, 8, 16};
+
+typedef struct cfg {
+    gmb_sweep_t sizes;    /* bytes per array */
+    gmb_list_t kernels;   /* indices into K */
+    gmb_list_t widths;    /* indices into width_bytes */
+    long group_size;      /* work-items per group; 0: 256 (or the device's maximum) */
+    long groups_per_cu;   /* groups per compute unit; 0: fill every CU's thread slots */
+    double min_sample_us; /* shortest sample: cache-sized arrays repeat in-kernel up to it */
+} cfg_t;
+
+#define O(field) offsetof(cfg_t, field)
+static const gmb_opt_t opts[] = {
+    {"sizes", GMB_OPT_SWEEP, O(sizes), "LIST", NULL, 16, 0x1p62, NULL,
+     "bytes per array: sizes, ranges A:B[:x2|:+S|:N/oct] [default 4KiB:min(2GiB,mem/4):x2]", 0},
+    {"kernels", GMB_OPT_LIST, O(kernels), "LIST", "all", 1, 0, kernel_names,
+     "kernels to run, comma-separated", 0},
+    {"widths", GMB_OPT_LIST, O(widths), "LIST", "all", 1, 0, width_names,
+     "bytes per access (float, float2, float4), comma-separated", 0},
+    {"group-size", GMB_OPT_INT, O(group_size), "N", "0", 0, 1024, NULL,
+     "work-items per group, a power of two; 0 = 256 or the device maximum", 0},
+    {"groups-per-cu", GMB_OPT_INT, O(groups_per_cu), "N", "0", 0, 1024, NULL,
+     "groups per compute unit; 0 = as many as fit (GPU) or 4 (CPU)", 0},
+    {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "200", 1, 1e7, NULL,
+     "shortest timed sample; small arrays repeat in-kernel to reach it", 0},
+    {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
+};
+#undef O
+
+static const char help[] =
+    "Kernels and bytes counted per element (w = access width in bytes; reductions write one\n"
+    "float per work-group, not counted):\n"
+    "  read   sum += a[i]              1 x w   (pure read)\n"
+    "  fill   c[i] = s + (i mod 65536) 1 x w   (pure write, non-constant data)\n"
+    "  copy   c[i] = a[i]              2 x w\n"
+    "  scale  c[i] = s * a[i]          2 x w\n"
+    "  add    c[i] = a[i] + b[i]       3 x w\n"
+    "  triad  c[i] = a[i] + s * b[i]   3 x w\n"
+    "  dot    sum += a[i] * b[i]       2 x w\n"
+    "Bandwidth is bytes counted / median kernel time, in GB/s (1e9 B/s); writes are counted\n"
+    "once (no write-allocate reads). Inputs are pseudo-random floats in [1,2); every point is\n"
+    "verified on the host (all elements up to 32 MiB per array, 8 chunks beyond).\n";
+
+#define SEED_A(c)      ((gmb_u32)(c)->o.seed * 2u + 1u)
+#define SEED_B(c)      ((gmb_u32)(c)->o.seed * 2u + 2u)
+#define SCALAR         3.0f
+#define FULL_VERIFY    (32u << 20) /* bytes per array verified entirely */
+#define CHUNKS         8
+#define CHUNK_BYTES    (256u << 10)
+
+typedef struct state {
+    gmb_ctx_t *c;        /* the run */
+    gmb_buf_t *a, *b;    /* inputs */
+    gmb_buf_t *out;      /* element-wise output */
+    gmb_buf_t *part;     /* per-group partial sums of the reductions */
+    gmb_kern_t *k;       /* kernel of the current point */
+    gmb_launch_t geo;    /* its launch */
+    int reduce;          /* 1 for read and dot */
+    int lanes;           /* floats per element (width / 4) */
+    gmb_u64 n;           /* elements of the current point */
+    gmb_u32 reps;        /* in-kernel repetitions per sample */
+} state_t;
+
+static int sample(void *arg, double *ns)
+{
+    state_t *s = arg;
+    const gmb_backend_t *be = s->c->be;
+    float sc = SCALAR;
+    if (s->reduce) {
+        gmb_arg_t av[] = {GMB_A_BUF(s->a), GMB_A_BUF(s->b), GMB_A_BUF(s->part), GMB_A_VAL(s->n),
+                          GMB_A_VAL(s->reps)};
+        return be->launch(s->k, &s->geo, av, 5, ns);
+    }
+    gmb_arg_t av[] = {GMB_A_BUF(s->a), GMB_A_BUF(s->b),  GMB_A_BUF(s->out),
+                      GMB_A_VAL(s->n), GMB_A_VAL(sc), GMB_A_VAL(s->reps)};
+    return be->launch(s->k, &s->geo, av, 6, ns);
+}
+
+/* Expected value of scalar j of an element-wise kernel's output. */
+static float expect(const kinfo_t *k, gmb_u32 sa, gmb_u32 sb, gmb_u64 j)
+{
+    const float s = SCALAR;
+    if (!strcmp(k->name, "fill"))
+        return s + (float)((gmb_u32)j & 0xffffu);
+    float a = gmb_rand_float(sa, j);
+    if (!strcmp(k->name, "copy"))
+        return a;
+    if (!strcmp(k->name, "scale"))
+        return s * a;
+    float b = gmb_rand_float(sb, j);
+    if (!strcmp(k->name, "add"))
+        return a + b;
+    return a + s * b; /* triad */
+}
+
+/* Check scalars [j0, j0+m) of an element-wise output against the host. */
+static int check_span(const state_t *s, const kinfo_t *k, const float *got, gmb_u64 j0, size_t m,
+                      char *err, size_t errlen)
+{
+    gmb_u32 sa = SEED_A(s->c), sb = SEED_B(s->c);
+    for (size_t q = 0; q < m; q++) {
+        float e = expect(k, sa, sb, j0 + q);
+        /* fma contraction may round a + s*b once instead of twice: allow 4 ulp */
+        if (!(fabsf(got[q] - e) <= 0x1p-21f * fabsf(e))) {
+            snprintf(err, errlen, "element %llu: got %.9g, expected %.9g",
+                     (unsigned long long)(j0 + q), got[q], e);
+            return GMB_EVERIFY;
+        }
+    }
+    return GMB_OK;
+}
+
+static int verify_elementwise(state_t *s, const kinfo_t *k, char *err, size_t errlen,
+                              const char **how)
+{
+    const gmb_backend_t *be = s->c->be;
+    size_t bytes = (size_t)s->n * (size_t)s->lanes * sizeof(float);
+    size_t span = bytes <= FULL_VERIFY ? bytes : CHUNK_BYTES;
+    float *buf = malloc(span);
+    if (!buf)
+        return GMB_ERUNTIME;
+    int rc = GMB_OK;
+    *how = bytes <= FULL_VERIFY ? "full" : "sampled";
+    int chunks = bytes <= FULL_VERIFY ? 1 : CHUNKS;
+    size_t nchunk = bytes / CHUNK_BYTES;
+    for (int ch = 0; ch < chunks && !rc; ch++) {
+        size_t off = 0; /* first chunk, last chunk, random chunks between */
+        if (chunks > 1 && ch == chunks - 1)
+            off = bytes - span;
+        else if (chunks > 1 && ch > 0)
+            off = (size_t)(gmb_hash(SEED_A(s->c) + 7u, (gmb_u64)ch) % nchunk) * CHUNK_BYTES;
+        if ((rc = be->read(s->out, off, buf, span)))
+            break;
+        rc = check_span(s, k, buf, off / sizeof(float), span / sizeof(float), err, errlen);
+    }
+    free(buf);
+    return rc;
+}
+
+/* Sum of the terms of element i (its lanes) on the host, in double. */
+static double term(const kinfo_t *k, gmb_u32 sa, gmb_u32 sb, gmb_u64 i, int lanes)
+{
+    double t = 0;
+    for (int l = 0; l < lanes; l++) {
+        gmb_u64 j = i * (gmb_u64)lanes + (gmb_u64)l;
+        float a = gmb_rand_float(sa, j);
+        t += k->reads == 2 ? (double)(a * gmb_rand_float(sb, j)) : (double)a;
+    }
+    return t;
+}
+
+static int verify_reduce(state_t *s, const kinfo_t *k, char *err, size_t errlen,
+                         const char **how)
+{
+    size_t groups = s->geo.groups, L = s->geo.group_size;
+    gmb_u64 G = (gmb_u64)(groups * L), n = s->n;
+    gmb_u32 sa = SEED_A(s->c), sb = SEED_B(s->c);
+    float *got = malloc(groups * sizeof *got);
+    double *exp = calloc(groups, sizeof *exp);
+    int rc = GMB_ERUNTIME;
+    if (!got || !exp)
+        goto out;
+    if ((rc = s->c->be->read(s->part, 0, got, groups * sizeof *got)))
+        goto out;
+    size_t check[4];
+    size_t ncheck;
+    if (n * (gmb_u64)s->lanes <= FULL_VERIFY / sizeof(float)) {
+        *how = "full";
+        for (gmb_u64 i = 0; i < n; i++)
+            exp[(i % G) / L] += term(k, sa, sb, i, s->lanes);
+        ncheck = groups;
+    } else { /* the first, the last and two random groups, recomputed from their elements */
+        *how = "sampled";
+        check[0] = 0;
+        check[1] = groups - 1;
+        check[2] = gmb_hash(sa, 11) % groups;
+        check[3] = gmb_hash(sa, 13) % groups;
+        ncheck = 4;
+        for (size_t q = 0; q < ncheck; q++) {
+            size_t g = check[q];
+            exp[g] = 0;
+            for (gmb_u64 t = g * L; t < (g + 1) * L; t++)
+                for (gmb_u64 i = t; i < n; i += G)
+                    exp[g] += term(k, sa, sb, i, s->lanes);
+        }
+    }
+    /* float summation error bound: (terms per work-item + lanes + tree depth) ulps */
+    double per_item = (double)((n + G - 1) / G) * s->lanes;
+    double ulps = (double)s->reps * (per_item + 4.0) + log2((double)L) + 8.0;
+    rc = GMB_OK;
+    for (size_t q = 0; q < ncheck; q++) {
+        size_t g = ncheck == groups ? q : check[q];
+        double e = exp[g] * s->reps, tol = ulps * 0x1p-24 * e + 1e-30;
+        if (!(fabs((double)got[g] - e) <= tol)) {
+            snprintf(err, errlen, "partial sum of group %zu: got %.9g, expected %.9g (+-%.3g)",
+                     g, (double)got[g], e, tol);
+            rc = GMB_EVERIFY;
+            break;
+        }
+    }
+out:
+    free(got);
+    free(exp);
+    return rc;
+}
+
+/* Work-items per group and groups for n elements. */
+static int geometry(const gmb_ctx_t *c, const cfg_t *cfg, gmb_u64 n, gmb_launch_t *g)
+{
+    long L = cfg->group_size;
+    if (!L) {
+        L = 256;
+        while (L > c->info.max_group_size && L > 1)
+            L /= 2;
+    }
+    if (L & (L - 1) || L > c->info.max_group_size) {
+        gmb_error("--group-size %ld: need a power of two <= %d (the device's maximum)", L,
+                  c->info.max_group_size);
+        return GMB_EUSAGE;
+    }
+    long per_cu = cfg->groups_per_cu;
+    if (!per_cu) {
+        int slots = c->info.threads_per_cu ? c->info.threads_per_cu : 2048;
+        per_cu = strcmp(c->info.type, "cpu") ? (slots / L > 0 ? slots / L : 1) : 4;
+    }
+    gmb_u64 full = (gmb_u64)c->info.compute_units * (gmb_u64)per_cu;
+    gmb_u64 need = (n + (gmb_u64)L - 1) / (gmb_u64)L;
+    g->group_size = (size_t)L;
+    g->groups = (size_t)(need < full ? need : full);
+    if (!g->groups)
+        g->groups = 1;
+    return GMB_OK;
+}
+
+/* Where a working set of total bytes lives: cache, transition or dram (4x the LLC rule). */
+static const char *residence(const gmb_dev_info_t *d, uint64_t total)
+{
+    if (!d->llc_bytes)
+        return "unknown";
+    if (total <= d->llc_bytes)
+        return "cache";
+    return total >= 4 * d->llc_bytes ? "dram" : "transition";
+}
+
+static int default_sizes(gmb_ctx_t *c, cfg_t *cfg)
+{
+    uint64_t top = 2ull << 30, q = c->info.mem_bytes / 4;
+    if (q && q < top)
+        top = q;
+    if (c->info.max_alloc_bytes && c->info.max_alloc_bytes < top)
+        top = c->info.max_alloc_bytes;
+    top &= ~(uint64_t)15;
+    char spec[64], err[256];
+    snprintf(spec, sizeof spec, "4KiB:%llu:x2,%llu", (unsigned long long)top,
+             (unsigned long long)top);
+    if (gmb_parse_sweep(spec, &cfg->sizes, err, sizeof err)) {
+        gmb_error("default sizes: %s", err);
+        return GMB_ERUNTIME;
+    }
+    if (c->info.llc_bytes && 3 * top < 4 * c->info.llc_bytes)
+        gmb_warn("the largest arrays (3 x %llu B) are below 4x the last-level cache: no point "
+                 "is a DRAM point",
+                 (unsigned long long)top);
+    return GMB_OK;
+}
+
+static int check_sizes(gmb_ctx_t *c, cfg_t *cfg)
+{
+    char a[32], b[32];
+    size_t k = 0;
+    for (size_t i = 0; i < cfg->sizes.n; i++) { /* whole 16-byte elements, de-duplicated */
+        uint64_t v = cfg->sizes.v[i] & ~(uint64_t)15;
+        if (!k || cfg->sizes.v[k - 1] != v)
+            cfg->sizes.v[k++] = v;
+    }
+    cfg->sizes.n = k;
+    uint64_t top = cfg->sizes.v[k - 1];
+    if (c->info.max_alloc_bytes && top > c->info.max_alloc_bytes) {
+        gmb_error("--sizes: %s per array is more than the device allows in one buffer (%s)",
+                  gmb_fmt_size(top, a, sizeof a), gmb_fmt_size(c->info.max_alloc_bytes, b, sizeof b));
+        return GMB_EUSAGE;
+    }
+    if (top > c->info.mem_bytes / 3) {
+        gmb_error("--sizes: 3 arrays of %s do not fit in the device's %s of memory",
+                  gmb_fmt_size(top, a, sizeof a), gmb_fmt_size(c->info.mem_bytes, b, sizeof b));
+        return GMB_EUSAGE;
+    }
+    return GMB_OK;
+}
+
+static void print_header(const gmb_ctx_t *c)
+{
+    printf("# gmb-stream on %s (%s), nominal peak %s\n", c->info.name, c->be->name,
+           c->info.peak_bw_gbps > 0 ? "" : "unknown");
+    printf("%-6s %5s %10s %10s %7s %6s %4s %7s %-10s %-8s\n", "kernel", "width", "size",
+           "GB/s", "+-CI%", "%peak", "n", "reps", "where", "verified");
+}
+
+static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *injected,
+                     json_t **best)
+{
+    gmb_ctx_t *c = s->c;
+    const cfg_t *cfg = c->cfg;
+    int rc;
+    s->n = size / (uint64_t)w;
+    s->lanes = w / 4;
+    s->reduce = k->reduce;
+    if ((rc = geometry(c, cfg, s->n, &s->geo)))
+        return rc;
+    /* poison what the kernel must write, so that a kernel that skips work fails */
+    rc = k->reduce ? c->be->fill(s->part, 0, 0xff, s->geo.groups * sizeof(float))
+                   : c->be->fill(s->out, 0, 0xff, size);
+    if (rc)
+        return rc;
+    /* repetitions: a sample lasts at least min_sample_us */
+    double t1;
+    s->reps = 1;
+    if ((rc = sample(s, &t1)) || (rc = sample(s, &t1)))
+        return rc;
+    double want = cfg->min_sample_us * 1e3;
+    if (t1 < want)
+        s->reps = (gmb_u32)fmin(ceil(want / fmax(t1, 1.0)), 1 << 20);
+    gmb_series_t ser = {0};
+    if ((rc = gmb_measure(c, sample, s, &ser))) {
+        gmb_series_free(&ser);
+        return rc;
+    }
+    if (c->o.inject_error && !*injected) { /* test aid: one wrong element */
+        float bad = -1.0f;
+        size_t off = k->reduce ? 0 : (size_t)(s->n * (gmb_u64)s->lanes / 2) * sizeof bad;
+        rc = c->be->write(k->reduce ? s->part : s->out, off, &bad, sizeof bad);
+        *injected = 1;
+        if (rc) {
+            gmb_series_free(&ser);
+            return rc;
+        }
+    }
+    char err[256] = "";
+    const char *how = "none";
+    rc = k->reduce ? verify_reduce(s, k, err, sizeof err, &how)
+                   : verify_elementwise(s, k, err, sizeof err, &how);
+    uint64_t per_rep = (uint64_t)(k->reads + k->writes) * size;
+    double bytes = (double)per_rep * s->reps;
+    const char *where = residence(&c->info, (uint64_t)(k->reads + k->writes) * size);
+    json_t *params = json_pack("{s:s, s:i, s:I, s:I, s:i, s:I, s:i, s:I, s:I}", "kernel",
+                               k->name, "width_bytes", w, "size_bytes", (json_int_t)size,
+                               "elements", (json_int_t)s->n, "arrays", k->reads + k->writes,
+                               "bytes_per_rep", (json_int_t)per_rep, "reps", (int)s->reps,
+                               "group_size", (json_int_t)s->geo.group_size, "groups",
+                               (json_int_t)s->geo.groups);
+    json_t *pt = gmb_point_new(params, &ser);
+    gmb_point_metric(pt, "bw_GBps", gmb_json_rate(bytes, &ser.st)); /* B/ns = GB/s */
+    double peak = c->info.peak_bw_gbps;
+    if (peak > 0)
+        gmb_point_metric(pt, "pct_peak", gmb_json_rate(bytes * 100.0 / peak, &ser.st));
+    json_t *extra = json_object_get(pt, "extra");
+    json_object_set_new(extra, "where", json_string(where));
+    json_object_set_new(extra, "verified", json_string(rc == GMB_OK ? how : "FAILED"));
+    double bw = bytes / ser.st.median;
+    char sz[32], pct[16] = "-";
+    if (peak > 0)
+        snprintf(pct, sizeof pct, "%.1f", 100.0 * bw / peak);
+    printf("%-6s %5d %10s %10.2f %7.2f %6s %4zu %7u %-10s %-8s\n", k->name, w,
+           gmb_fmt_size(size, sz, sizeof sz), bw, 100.0 * ser.st.ci_rel, pct, ser.st.n, s->reps,
+           where, rc == GMB_OK ? how : "FAILED");
+    fflush(stdout);
+    /* best bandwidth of this kernel: over DRAM points when there are any */
+    json_t *cur = json_object_get(*best, k->name);
+    int dram = !strcmp(where, "dram");
+    int cur_dram = cur && json_is_true(json_object_get(cur, "dram"));
+    if (rc == GMB_OK && (!cur || (dram && !cur_dram) ||
+                         (dram == cur_dram &&
+                          bw > json_real_value(json_object_get(cur, "bw_GBps"))))) {
+        json_t *b = json_pack("{s:f, s:i, s:I, s:b}", "bw_GBps", bw, "width_bytes", w,
+                              "size_bytes", (json_int_t)size, "dram", dram);
+        if (peak > 0)
+            json_object_set_new(b, "pct_peak", json_real(100.0 * bw / peak));
+        json_object_set_new(*best, k->name, b);
+    }
+    gmb_add_point(c, pt);
+    gmb_series_free(&ser);
+    if (rc == GMB_EVERIFY)
+        gmb_error("verification failed: %s, %d-byte elements, %s per array: %s", k->name, w,
+                  gmb_fmt_size(size, sz, sizeof sz), err);
+    return rc;
+}
+
+static int stream_run(gmb_ctx_t *c)
+{
+    cfg_t *cfg = c->cfg;
+    const gmb_backend_t *be = c->be;
+    int rc = cfg->sizes.set ? GMB_OK : default_sizes(c, cfg);
+    if (rc || (rc = check_sizes(c, cfg)))
+        return rc;
+    long L = cfg->group_size;
+    if (L && (L & (L - 1) || L > c->info.max_group_size)) {
+        gmb_error("--group-size %ld: need a power of two <= %d (the device's maximum)", L,
+                  c->info.max_group_size);
+        return GMB_EUSAGE;
+    }
+    uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
+    state_t s = {.c = c};
+    gmb_prog_t *prog[3] = {NULL, NULL, NULL};
+    json_t *best = json_object();
+    int injected = 0;
+    size_t max_groups = (size_t)c->info.compute_units * 1024 + 1;
+    if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, top, &s.a)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, top, &s.b)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, top, &s.out)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, max_groups * sizeof(float), &s.part)))
+        goto out;
+    gmb_declare_metric(c, "bw_GBps", "GB/s", "higher",
+                       "bytes counted per element x elements x reps / kernel time (1e9 B/s)");
+    if (c->info.peak_bw_gbps > 0)
+        gmb_declare_metric(c, "pct_peak", "%", "higher",
+                           "bw_GBps as a percentage of the nominal peak bandwidth");
+    json_t *kj = json_object();
+    for (int i = 0; i < NK; i++)
+        json_object_set_new(kj, K[i].name,
+                            json_pack("{s:s, s:i, s:i, s:s}", "formula", K[i].formula, "reads",
+                                      K[i].reads, "writes", K[i].writes, "bytes_per_element",
+                                      "(reads + writes) x width"));
+    gmb_add_result(c, "kernels", kj);
+    print_header(c);
+    int inited = 0;
+    for (size_t wi = 0; wi < cfg->widths.n && !rc; wi++) {
+        int v = cfg->widths.idx[wi], w = width_bytes[v];
+        if ((rc = be->prog_load(c->dev, c->bench->kernels, variants[v].variant, &prog[v])))
+            break;
+        if (!inited) { /* the same scalars for every width: initialise once */
+            gmb_kern_t *ki;
+            gmb_u64 n = top / (uint64_t)w;
+            gmb_launch_t g;
+            if ((rc = geometry(c, cfg, n, &g)) || (rc = be->kern_get(prog[v], "stream_init", &ki)))
+                break;
+            gmb_u32 sa = SEED_A(c), sb = SEED_B(c);
+            gmb_arg_t aa[] = {GMB_A_BUF(s.a), GMB_A_VAL(n), GMB_A_VAL(sa)};
+            gmb_arg_t ab[] = {GMB_A_BUF(s.b), GMB_A_VAL(n), GMB_A_VAL(sb)};
+            if ((rc = be->launch(ki, &g, aa, 3, NULL)) || (rc = be->launch(ki, &g, ab, 3, NULL)))
+                break;
+            inited = 1;
+        }
+        for (size_t ki = 0; ki < cfg->kernels.n && !rc; ki++) {
+            const kinfo_t *k = &K[cfg->kernels.idx[ki]];
+            if ((rc = be->kern_get(prog[v], k->kernel, &s.k)))
+                break;
+            for (size_t p = 0; p < cfg->sizes.n && !rc; p++)
+                rc = run_point(&s, k, w, cfg->sizes.v[p], &injected, &best);
+        }
+    }
+    gmb_add_result(c, "best", best);
+    best = NULL;
+out:
+    json_decref(best);
+    for (int i = 0; i < 3; i++)
+        if (prog[i])
+            be->prog_free(prog[i]);
+    be->free(s.a);
+    be->free(s.b);
+    be->free(s.out);
+    be->free(s.part);
+    return rc;
+}
+
+static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
+static const gmb_bench_t bench = {
+    "stream",
+    "streaming bandwidth: read, fill, copy, scale, add, triad, dot; caches to DRAM",
+    help,
+    opts,
+    sizeof(cfg_t),
+    &kernels,
+    stream_run,
+};
+
+int main(int argc, char **argv)
+{
+    return gmb_main(&bench, argc, argv);
+}

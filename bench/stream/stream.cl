@@ -1,0 +1,117 @@
+/* stream.cl - streaming kernels (OpenCL C and, through gmb_kernels.h, CUDA): one source.
+ * Built once per element width: GMB_LANES = 1, 2, 4 floats (4, 8, 16-byte accesses).
+ * Every loop is grid-stride with 4 independent accesses in flight per work-item; element i
+ * always belongs to work-item i mod (global size), which host verification relies on. */
+#undef T
+#undef T_ZERO
+#undef T_HSUM
+#undef T_RAND
+#undef T_FILL
+#define FILL1(s, j) ((s) + (float)((gmb_u32)(j)&0xffffu))
+#if GMB_LANES == 1
+#define T              float
+#define T_ZERO         0.0f
+#define T_HSUM(v)      (v)
+#define T_RAND(seed, i) gmb_rand_float(seed, i)
+#define T_FILL(s, i)   FILL1(s, i)
+#elif GMB_LANES == 2
+#define T              float2
+#define T_ZERO         GMB_FLOAT2(0.0f, 0.0f)
+#define T_HSUM(v)      ((v).x + (v).y)
+#define T_RAND(seed, i) GMB_FLOAT2(gmb_rand_float(seed, 2 * (i)), gmb_rand_float(seed, 2 * (i) + 1))
+#define T_FILL(s, i)   GMB_FLOAT2(FILL1(s, 2 * (i)), FILL1(s, 2 * (i) + 1))
+#else
+#define T         float4
+#define T_ZERO    GMB_FLOAT4(0.0f, 0.0f, 0.0f, 0.0f)
+#define T_HSUM(v) (((v).x + (v).y) + ((v).z + (v).w))
+#define T_RAND(seed, i)                                                                            \
+    GMB_FLOAT4(gmb_rand_float(seed, 4 * (i)), gmb_rand_float(seed, 4 * (i) + 1),                   \
+               gmb_rand_float(seed, 4 * (i) + 2), gmb_rand_float(seed, 4 * (i) + 3))
+#define T_FILL(s, i)                                                                               \
+    GMB_FLOAT4(FILL1(s, 4 * (i)), FILL1(s, 4 * (i) + 1), FILL1(s, 4 * (i) + 2), FILL1(s, 4 * (i) + 3))
+#endif
+
+#ifndef STREAM_MAX_WG
+#define STREAM_MAX_WG 1024
+#endif
+
+/* a[i] = pseudo-random in [1,2): the inputs, identical for every width */
+GMB_KERNEL stream_init(GMB_GLOBAL T *GMB_RESTRICT a, gmb_u64 n, gmb_u32 seed)
+{
+    for (gmb_u64 i = GMB_GID; i < n; i += GMB_GSIZE)
+        a[i] = T_RAND(seed, i);
+}
+
+/* The element-wise kernels: c[k] = OP(k), repeated reps times (reps > 1 only for sizes that
+ * sit in a cache, so a sample is long enough to time); the barrier keeps repetitions apart. */
+#define STREAM_ELEMENTWISE(NAME, OP)                                                               \
+    GMB_KERNEL NAME(GMB_GLOBAL const T *GMB_RESTRICT a, GMB_GLOBAL const T *GMB_RESTRICT b,        \
+                    GMB_GLOBAL T *GMB_RESTRICT c, gmb_u64 n, float s, gmb_u32 reps)                \
+    {                                                                                              \
+        const gmb_u64 g = GMB_GSIZE;                                                               \
+        for (gmb_u32 r = 0; r < reps; r++) {                                                       \
+            gmb_u64 i = GMB_GID;                                                                   \
+            for (; i + 3 * g < n; i += 4 * g) {                                                    \
+                T x0 = OP(i), x1 = OP(i + g), x2 = OP(i + 2 * g), x3 = OP(i + 3 * g);              \
+                c[i] = x0;                                                                         \
+                c[i + g] = x1;                                                                     \
+                c[i + 2 * g] = x2;                                                                 \
+                c[i + 3 * g] = x3;                                                                 \
+            }                                                                                      \
+            for (; i < n; i += g)                                                                  \
+                c[i] = OP(i);                                                                      \
+            if (reps > 1)                                                                          \
+                GMB_BARRIER();                                                                     \
+        }                                                                                          \
+    }
+
+#define OP_FILL(k)  T_FILL(s, k)
+#define OP_COPY(k)  a[k]
+#define OP_SCALE(k) (s * a[k])
+#define OP_ADD(k)   (a[k] + b[k])
+#define OP_TRIAD(k) (a[k] + s * b[k])
+STREAM_ELEMENTWISE(stream_fill, OP_FILL)
+STREAM_ELEMENTWISE(stream_copy, OP_COPY)
+STREAM_ELEMENTWISE(stream_scale, OP_SCALE)
+STREAM_ELEMENTWISE(stream_add, OP_ADD)
+STREAM_ELEMENTWISE(stream_triad, OP_TRIAD)
+
+/* The reductions: each work-group writes the sum of its work-items' terms to part[group]
+ * (group size: a power of two <= STREAM_MAX_WG). */
+#define STREAM_REDUCE(NAME, TERM)                                                                  \
+    GMB_KERNEL NAME(GMB_GLOBAL const T *GMB_RESTRICT a, GMB_GLOBAL const T *GMB_RESTRICT b,        \
+                    GMB_GLOBAL float *GMB_RESTRICT part, gmb_u64 n, gmb_u32 reps)                  \
+    {                                                                                              \
+        GMB_SHARED float red[STREAM_MAX_WG];                                                       \
+        const gmb_u64 g = GMB_GSIZE;                                                               \
+        float acc = 0.0f;                                                                          \
+        for (gmb_u32 r = 0; r < reps; r++) {                                                       \
+            T s0 = T_ZERO, s1 = T_ZERO, s2 = T_ZERO, s3 = T_ZERO;                                  \
+            gmb_u64 i = GMB_GID;                                                                   \
+            for (; i + 3 * g < n; i += 4 * g) {                                                    \
+                s0 = s0 + TERM(i);                                                                 \
+                s1 = s1 + TERM(i + g);                                                             \
+                s2 = s2 + TERM(i + 2 * g);                                                         \
+                s3 = s3 + TERM(i + 3 * g);                                                         \
+            }                                                                                      \
+            for (; i < n; i += g)                                                                  \
+                s0 = s0 + TERM(i);                                                                 \
+            acc += T_HSUM((s0 + s1) + (s2 + s3));                                                  \
+            if (reps > 1)                                                                          \
+                GMB_BARRIER();                                                                     \
+        }                                                                                          \
+        red[GMB_LID] = acc;                                                                        \
+        GMB_BARRIER();                                                                             \
+        for (gmb_u32 w = GMB_LSIZE / 2; w > 0; w >>= 1) {                                          \
+            if (GMB_LID < w)                                                                       \
+                red[GMB_LID] += red[GMB_LID + w];                                                  \
+            GMB_BARRIER();                                                                         \
+        }                                                                                          \
+        if (GMB_LID == 0)                                                                          \
+            part[GMB_GROUP] = red[0];                                                              \
+    }
+
+#define TERM_READ(k) a[k]
+#define TERM_DOT(k)  (a[k] * b[k])
+STREAM_REDUCE(stream_read, TERM_READ)
+STREAM_REDUCE(stream_dot, TERM_DOT)

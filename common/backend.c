@@ -1,0 +1,51 @@
+/* backend.c - the list of compiled-in backends and fields derived from device facts. */
+#include "backend.h"
+#include "gmb.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#if GMB_HAVE_CUDA
+extern const gmb_backend_t gmb_backend_cuda;
+#endif
+#if GMB_HAVE_OPENCL
+extern const gmb_backend_t gmb_backend_opencl;
+#endif
+
+const gmb_backend_t *const gmb_backends[] = {
+#if GMB_HAVE_CUDA
+    &gmb_backend_cuda,
+#endif
+#if GMB_HAVE_OPENCL
+    &gmb_backend_opencl,
+#endif
+    NULL,
+};
+
+const gmb_backend_t *gmb_backend_find(const char *name)
+{
+    for (int i = 0; gmb_backends[i]; i++)
+        if (!strcmp(gmb_backends[i]->name, name))
+            return gmb_backends[i];
+    return NULL;
+}
+
+void gmb_dev_info_derive(gmb_dev_info_t *d)
+{
+    if (d->mem_clock_mhz > 0 && d->bus_width_bits > 0) {
+        /* double data rate: two transfers per memory clock (the CUDA and NVML convention) */
+        d->peak_bw_gbps = 2.0 * d->mem_clock_mhz * 1e6 * (d->bus_width_bits / 8.0) / 1e9;
+        snprintf(d->peak_source, sizeof d->peak_source,
+                 "2 x %d MHz memory clock x %d-bit bus / 8", d->mem_clock_mhz,
+                 d->bus_width_bits);
+    } else if (!d->peak_source[0]) {
+        snprintf(d->peak_source, sizeof d->peak_source,
+                 "unknown: the %s driver reports no memory clock or bus width", d->backend);
+    }
+    if (d->bus_width_bits >= 1024)
+        gmb_strlcpy(d->mem_type, "HBM", sizeof d->mem_type);
+    else if (d->bus_width_bits > 0)
+        gmb_strlcpy(d->mem_type, "GDDR/LPDDR/DDR", sizeof d->mem_type);
+    else if (!d->mem_type[0])
+        gmb_strlcpy(d->mem_type, "unknown", sizeof d->mem_type);
+}

@@ -1,0 +1,140 @@
+/* backend.h - the vendor seam: one table of functions, filled by CUDA and by OpenCL. */
+#ifndef GMB_BACKEND_H
+#define GMB_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct gmb_dev gmb_dev_t;   /* an opened device: context, queue/stream, events */
+typedef struct gmb_buf gmb_buf_t;   /* memory owned by a device (or host memory it can see) */
+typedef struct gmb_prog gmb_prog_t; /* a benchmark's kernels, loaded for one variant */
+typedef struct gmb_kern gmb_kern_t; /* one kernel of a program (owned by the program) */
+
+/* Kinds of memory; a backend that lacks one returns GMB_ESKIP from alloc. */
+typedef enum {
+    GMB_MEM_DEVICE = 0,    /* device memory (cudaMalloc, clCreateBuffer) */
+    GMB_MEM_HOST_PAGEABLE, /* malloc'd host memory */
+    GMB_MEM_HOST_PINNED,   /* page-locked host memory */
+    GMB_MEM_HOST_MAPPED,   /* pinned host memory mapped into the device's address space */
+    GMB_MEM_MANAGED,       /* unified / shared virtual memory */
+} gmb_mem_kind_t;
+
+/* Capability bits of a device (gmb_dev_info_t.caps). */
+#define GMB_CAP_CLOCK     (1u << 0) /* kernels can read a cycle counter (clock64) */
+#define GMB_CAP_PINNED    (1u << 1) /* page-locked host memory */
+#define GMB_CAP_MANAGED   (1u << 2) /* managed memory with migration */
+#define GMB_CAP_PEER      (1u << 3) /* peer access to another device */
+#define GMB_CAP_L2_POLICY (1u << 4) /* L2 persisting access-policy windows */
+#define GMB_CAP_NVIDIA    (1u << 5) /* an NVIDIA GPU (NVML may describe it) */
+
+/* What a device is; everything `gmb devices` prints and a record stores. */
+typedef struct gmb_dev_info {
+    char backend[16];         /* "cuda" or "opencl" */
+    int index;                /* index within the backend (--device) */
+    char name[256];           /* device name */
+    char vendor[128];         /* vendor name */
+    char type[16];            /* "gpu", "cpu", "accelerator", "other" */
+    char platform[128];       /* OpenCL platform name; "CUDA" for CUDA */
+    char driver_version[64];  /* driver version */
+    char runtime_version[64]; /* CUDA runtime / OpenCL version of the device */
+    char arch[32];            /* "sm_90" or the OpenCL device version */
+    char pci_bus_id[32];      /* "0000:17:00.0", "" when unknown */
+    uint64_t mem_bytes;       /* global memory */
+    uint64_t max_alloc_bytes; /* largest single allocation */
+    uint64_t llc_bytes;       /* last-level cache the device reports (L2), 0 unknown */
+    uint64_t local_mem_bytes; /* shared/local memory per work-group */
+    int compute_units;        /* SMs / compute units */
+    int max_group_size;       /* most work-items per group */
+    int threads_per_cu;       /* most resident threads per CU, 0 unknown */
+    int warp_size;            /* warp / wavefront / SIMD width, 0 unknown */
+    int core_clock_mhz;       /* peak core clock, 0 unknown */
+    int mem_clock_mhz;        /* peak memory clock, 0 unknown */
+    int bus_width_bits;       /* memory bus width, 0 unknown */
+    double peak_bw_gbps;      /* nominal peak = 2 x mem clock x bus width / 8; 0 unknown */
+    char peak_source[128];    /* the inputs of peak_bw_gbps, or why it is unknown */
+    char mem_type[32];        /* guess: "HBM", "GDDR/LPDDR/DDR", "unknown" */
+    int ecc;                  /* 1 on, 0 off, -1 unknown */
+    double timer_res_ns;      /* resolution of the device event timer */
+    unsigned caps;            /* GMB_CAP_* */
+} gmb_dev_info_t;
+
+/* One kernel argument. */
+typedef enum { GMB_ARG_BUF, GMB_ARG_VAL } gmb_arg_kind_t;
+typedef struct gmb_arg {
+    gmb_arg_kind_t kind; /* buffer or plain value */
+    size_t size;         /* bytes of the value (GMB_ARG_VAL) */
+    const void *val;     /* the value (GMB_ARG_VAL) */
+    gmb_buf_t *buf;      /* the buffer (GMB_ARG_BUF) */
+} gmb_arg_t;
+#define GMB_A_BUF(b) ((gmb_arg_t){GMB_ARG_BUF, 0, NULL, (b)})
+#define GMB_A_VAL(v) ((gmb_arg_t){GMB_ARG_VAL, sizeof(v), &(v), NULL})
+
+/* A 1-D launch: groups x group_size work-items. */
+typedef struct gmb_launch {
+    size_t groups;     /* work-groups / thread blocks */
+    size_t group_size; /* work-items per group */
+} gmb_launch_t;
+
+/* A kernel compiled into the program by nvcc, found by (variant, name). */
+typedef struct gmb_cuda_fn {
+    const char *variant; /* e.g. "w16" */
+    const char *name;    /* kernel name */
+    const void *fn;      /* the __global__ function */
+} gmb_cuda_fn_t;
+
+/* An OpenCL build variant: the source is built once per variant with these options. */
+typedef struct gmb_cl_variant {
+    const char *variant; /* e.g. "w16" */
+    const char *options; /* e.g. "-DGMB_LANES=4" */
+} gmb_cl_variant_t;
+
+/* A benchmark's kernels for both backends. */
+typedef struct gmb_kernels {
+    const char *cl_source;              /* embedded OpenCL C (prelude + bench .cl) */
+    const gmb_cl_variant_t *cl_variants; /* {NULL} terminated */
+    const gmb_cuda_fn_t *cuda_fns;      /* {NULL} terminated; NULL when CUDA was not built */
+} gmb_kernels_t;
+
+/* The backend table. Every function returns 0 or a negative GMB_E* code after logging
+ * one line with file:line, the call and the vendor's error text. */
+typedef struct gmb_backend {
+    const char *name; /* "cuda", "opencl" */
+    /* Number of devices in *n; GMB_ESKIP with the reason in why when there is none. */
+    int (*count)(int *n, char *why, size_t whylen);
+    /* Describe device idx (0 <= idx < count). */
+    int (*info)(int idx, gmb_dev_info_t *out);
+    /* Open device idx: context, queue with profiling, timer events. */
+    int (*open)(int idx, gmb_dev_t **out);
+    void (*close)(gmb_dev_t *dev);
+    /* Allocate bytes of memory of a kind; GMB_ESKIP when the kind is not supported. */
+    int (*alloc)(gmb_dev_t *dev, gmb_mem_kind_t kind, size_t bytes, gmb_buf_t **out);
+    void (*free)(gmb_buf_t *buf);
+    /* Host pointer of host-visible memory (pinned, mapped, managed, pageable), else NULL. */
+    void *(*host_ptr)(gmb_buf_t *buf);
+    /* Blocking copies between host memory and a buffer, at a byte offset. */
+    int (*write)(gmb_buf_t *dst, size_t off, const void *src, size_t bytes);
+    int (*read)(gmb_buf_t *src, size_t off, void *dst, size_t bytes);
+    /* Fill bytes of a buffer with a byte value (blocking). */
+    int (*fill)(gmb_buf_t *buf, size_t off, unsigned char byte, size_t bytes);
+    /* Timed buffer-to-buffer copy; elapsed device time in *ns when ns != NULL. */
+    int (*copy)(gmb_buf_t *dst, size_t doff, gmb_buf_t *src, size_t soff, size_t bytes,
+                double *ns);
+    /* Load a benchmark's kernels for one variant (OpenCL: build; CUDA: look up). */
+    int (*prog_load)(gmb_dev_t *dev, const gmb_kernels_t *k, const char *variant,
+                     gmb_prog_t **out);
+    void (*prog_free)(gmb_prog_t *prog);
+    /* Find a kernel of a loaded program. */
+    int (*kern_get)(gmb_prog_t *prog, const char *name, gmb_kern_t **out);
+    /* Launch and wait; device-event time of the kernel in *ns when ns != NULL. */
+    int (*launch)(gmb_kern_t *k, const gmb_launch_t *cfg, const gmb_arg_t *args, int nargs,
+                  double *ns);
+} gmb_backend_t;
+
+/* The backends compiled in, NULL-terminated, CUDA first. */
+extern const gmb_backend_t *const gmb_backends[];
+/* Look a backend up by name; NULL when unknown or not compiled in. */
+const gmb_backend_t *gmb_backend_find(const char *name);
+/* Fill the derived fields of info (peak bandwidth text, memory type guess). */
+void gmb_dev_info_derive(gmb_dev_info_t *info);
+
+#endif

@@ -1,0 +1,347 @@
+/* backend_cuda.c - the CUDA backend (runtime API, callable from C; kernels come from nvcc). */
+#include <cuda_runtime_api.h>
+
+#include "backend.h"
+#include "gmb.h"
+#include "meta.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct gmb_dev {
+    int idx;
+    cudaStream_t s;
+    cudaEvent_t t0, t1;
+};
+
+struct gmb_buf {
+    gmb_dev_t *dev;
+    gmb_mem_kind_t kind;
+    void *ptr; /* device (or host) address */
+    size_t bytes;
+};
+
+struct gmb_kern {
+    gmb_prog_t *prog;
+    const void *fn;
+};
+
+#define MAX_KERNS 64
+struct gmb_prog {
+    gmb_dev_t *dev;
+    int nk;
+    gmb_kern_t kerns[MAX_KERNS];
+    const char *names[MAX_KERNS];
+};
+
+/* Check a CUDA call: on failure log file:line, the call and CUDA's text, and return. */
+#define CU_TRY(call)                                                                               \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            gmb_error("%s:%d: %s: %s (%s, %d)", __FILE__, __LINE__, #call, cudaGetErrorString(e_), \
+                      cudaGetErrorName(e_), (int)e_);                                              \
+            return GMB_ERUNTIME;                                                                   \
+        }                                                                                          \
+    } while (0)
+
+static int cu_count(int *n, char *why, size_t whylen)
+{
+    int c = 0;
+    cudaError_t e = cudaGetDeviceCount(&c);
+    *n = 0;
+    if (e != cudaSuccess) { /* 35 (insufficient driver) or 100 (no device): c is unset */
+        snprintf(why, whylen, "no CUDA device: cudaGetDeviceCount: %s (%s, %d)",
+                 cudaGetErrorString(e), cudaGetErrorName(e), (int)e);
+        cudaGetLastError();
+        return GMB_ESKIP;
+    }
+    if (c <= 0) {
+        snprintf(why, whylen, "no CUDA device: the driver reports 0 devices");
+        return GMB_ESKIP;
+    }
+    *n = c;
+    return GMB_OK;
+}
+
+static void version_text(int v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
+}
+
+static int cu_info(int idx, gmb_dev_info_t *o)
+{
+    struct cudaDeviceProp p;
+    CU_TRY(cudaGetDeviceProperties(&p, idx));
+    memset(o, 0, sizeof *o);
+    gmb_strlcpy(o->backend, "cuda", sizeof o->backend);
+    o->index = idx;
+    gmb_strlcpy(o->name, p.name, sizeof o->name);
+    gmb_strlcpy(o->vendor, "NVIDIA Corporation", sizeof o->vendor);
+    gmb_strlcpy(o->type, "gpu", sizeof o->type);
+    gmb_strlcpy(o->platform, "CUDA", sizeof o->platform);
+    int v = 0;
+    char rt[16] = "?", drv[16] = "?";
+    if (cudaRuntimeGetVersion(&v) == cudaSuccess)
+        version_text(v, rt, sizeof rt);
+    if (cudaDriverGetVersion(&v) == cudaSuccess)
+        version_text(v, drv, sizeof drv);
+    snprintf(o->runtime_version, sizeof o->runtime_version, "CUDA runtime %s", rt);
+    snprintf(o->driver_version, sizeof o->driver_version, "CUDA driver API %s", drv);
+    snprintf(o->arch, sizeof o->arch, "sm_%d%d", p.major, p.minor);
+    snprintf(o->pci_bus_id, sizeof o->pci_bus_id, "%04x:%02x:%02x.0", p.pciDomainID, p.pciBusID,
+             p.pciDeviceID);
+    o->mem_bytes = p.totalGlobalMem;
+    o->max_alloc_bytes = p.totalGlobalMem;
+    o->llc_bytes = (uint64_t)p.l2CacheSize;
+    o->local_mem_bytes = p.sharedMemPerBlock;
+    o->compute_units = p.multiProcessorCount;
+    o->max_group_size = p.maxThreadsPerBlock;
+    o->threads_per_cu = p.maxThreadsPerMultiProcessor;
+    o->warp_size = p.warpSize;
+    o->ecc = p.ECCEnabled ? 1 : 0;
+    /* CUDA 13 removed clockRate/memoryClockRate from the properties: ask the attributes */
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, idx) == cudaSuccess)
+        o->core_clock_mhz = v / 1000;
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, idx) == cudaSuccess)
+        o->mem_clock_mhz = v / 1000;
+    cudaGetLastError();
+    o->bus_width_bits = p.memoryBusWidth;
+    o->timer_res_ns = 500.0; /* cudaEventElapsedTime: "around 0.5 microseconds" */
+    o->caps = GMB_CAP_CLOCK | GMB_CAP_PINNED | GMB_CAP_NVIDIA;
+    if (p.managedMemory)
+        o->caps |= GMB_CAP_MANAGED;
+    if (p.persistingL2CacheMaxSize > 0)
+        o->caps |= GMB_CAP_L2_POLICY;
+    char api_drv[64];
+    gmb_strlcpy(api_drv, o->driver_version, sizeof api_drv);
+    if (gmb_nvml_fill_info(o) == GMB_OK) { /* NVML gives the driver's own version string */
+        char nv[64];
+        gmb_strlcpy(nv, o->driver_version, sizeof nv);
+        snprintf(o->driver_version, sizeof o->driver_version, "%.30s (%.30s)", nv, api_drv);
+    }
+    gmb_dev_info_derive(o);
+    return GMB_OK;
+}
+
+static int cu_open(int idx, gmb_dev_t **out)
+{
+    gmb_dev_t *d = calloc(1, sizeof *d);
+    if (!d)
+        return GMB_ERUNTIME;
+    d->idx = idx;
+    cudaError_t e = cudaSetDevice(idx);
+    if (e == cudaSuccess)
+        e = cudaStreamCreateWithFlags(&d->s, cudaStreamNonBlocking);
+    if (e == cudaSuccess)
+        e = cudaEventCreate(&d->t0);
+    if (e == cudaSuccess)
+        e = cudaEventCreate(&d->t1);
+    if (e != cudaSuccess) {
+        free(d);
+        CU_TRY(e);
+    }
+    *out = d;
+    return GMB_OK;
+}
+
+static void cu_close(gmb_dev_t *d)
+{
+    if (!d)
+        return;
+    cudaSetDevice(d->idx);
+    cudaStreamSynchronize(d->s);
+    cudaEventDestroy(d->t0);
+    cudaEventDestroy(d->t1);
+    cudaStreamDestroy(d->s);
+    free(d);
+}
+
+static int cu_alloc(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, gmb_buf_t **out)
+{
+    gmb_buf_t *b = calloc(1, sizeof *b);
+    if (!b)
+        return GMB_ERUNTIME;
+    b->dev = d;
+    b->kind = kind;
+    b->bytes = bytes;
+    cudaError_t e = cudaSetDevice(d->idx);
+    if (e == cudaSuccess) {
+        switch (kind) {
+        case GMB_MEM_DEVICE:
+            e = cudaMalloc(&b->ptr, bytes);
+            break;
+        case GMB_MEM_HOST_PINNED:
+            e = cudaMallocHost(&b->ptr, bytes);
+            break;
+        case GMB_MEM_HOST_MAPPED:
+            e = cudaHostAlloc(&b->ptr, bytes, cudaHostAllocMapped);
+            break;
+        case GMB_MEM_MANAGED:
+            e = cudaMallocManaged(&b->ptr, bytes, cudaMemAttachGlobal);
+            break;
+        case GMB_MEM_HOST_PAGEABLE:
+            b->ptr = malloc(bytes);
+            e = b->ptr ? cudaSuccess : cudaErrorMemoryAllocation;
+            break;
+        }
+    }
+    if (e != cudaSuccess) {
+        free(b);
+        CU_TRY(e);
+    }
+    *out = b;
+    return GMB_OK;
+}
+
+static void cu_free(gmb_buf_t *b)
+{
+    if (!b)
+        return;
+    switch (b->kind) {
+    case GMB_MEM_DEVICE:
+    case GMB_MEM_MANAGED:
+        cudaFree(b->ptr);
+        break;
+    case GMB_MEM_HOST_PINNED:
+    case GMB_MEM_HOST_MAPPED:
+        cudaFreeHost(b->ptr);
+        break;
+    case GMB_MEM_HOST_PAGEABLE:
+        free(b->ptr);
+        break;
+    }
+    free(b);
+}
+
+static void *cu_host_ptr(gmb_buf_t *b)
+{
+    return b->kind == GMB_MEM_DEVICE ? NULL : b->ptr;
+}
+
+static int cu_write(gmb_buf_t *b, size_t off, const void *src, size_t bytes)
+{
+    CU_TRY(cudaMemcpy((char *)b->ptr + off, src, bytes, cudaMemcpyDefault));
+    return GMB_OK;
+}
+
+static int cu_read(gmb_buf_t *b, size_t off, void *dst, size_t bytes)
+{
+    CU_TRY(cudaMemcpy(dst, (char *)b->ptr + off, bytes, cudaMemcpyDefault));
+    return GMB_OK;
+}
+
+static int cu_fill(gmb_buf_t *b, size_t off, unsigned char byte, size_t bytes)
+{
+    CU_TRY(cudaSetDevice(b->dev->idx));
+    CU_TRY(cudaMemsetAsync((char *)b->ptr + off, byte, bytes, b->dev->s));
+    CU_TRY(cudaStreamSynchronize(b->dev->s));
+    return GMB_OK;
+}
+
+static int timed_end(gmb_dev_t *d, double *ns)
+{
+    float ms = 0;
+    CU_TRY(cudaEventRecord(d->t1, d->s));
+    CU_TRY(cudaEventSynchronize(d->t1));
+    CU_TRY(cudaEventElapsedTime(&ms, d->t0, d->t1));
+    *ns = (double)ms * 1e6;
+    return GMB_OK;
+}
+
+static int cu_copy(gmb_buf_t *dst, size_t doff, gmb_buf_t *src, size_t soff, size_t bytes,
+                   double *ns)
+{
+    gmb_dev_t *d = dst->dev;
+    CU_TRY(cudaSetDevice(d->idx));
+    if (ns)
+        CU_TRY(cudaEventRecord(d->t0, d->s));
+    CU_TRY(cudaMemcpyAsync((char *)dst->ptr + doff, (char *)src->ptr + soff, bytes,
+                           cudaMemcpyDefault, d->s));
+    if (ns)
+        return timed_end(d, ns);
+    CU_TRY(cudaStreamSynchronize(d->s));
+    return GMB_OK;
+}
+
+static int cu_prog_load(gmb_dev_t *d, const gmb_kernels_t *k, const char *variant,
+                        gmb_prog_t **out)
+{
+    if (!k->cuda_fns) {
+        gmb_skip("this program was built without CUDA kernels (CUDA=0)");
+        return GMB_ESKIP;
+    }
+    gmb_prog_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return GMB_ERUNTIME;
+    p->dev = d;
+    for (const gmb_cuda_fn_t *f = k->cuda_fns; f->name && p->nk < MAX_KERNS; f++)
+        if (!strcmp(f->variant, variant)) {
+            p->kerns[p->nk].prog = p;
+            p->kerns[p->nk].fn = f->fn;
+            p->names[p->nk++] = f->name;
+        }
+    if (!p->nk) {
+        free(p);
+        gmb_error("cuda: no kernel variant '%s'", variant);
+        return GMB_ERUNTIME;
+    }
+    *out = p;
+    return GMB_OK;
+}
+
+static void cu_prog_free(gmb_prog_t *p)
+{
+    free(p);
+}
+
+static int cu_kern_get(gmb_prog_t *p, const char *name, gmb_kern_t **out)
+{
+    for (int i = 0; i < p->nk; i++)
+        if (!strcmp(p->names[i], name)) {
+            *out = &p->kerns[i];
+            return GMB_OK;
+        }
+    gmb_error("cuda: no kernel '%s'", name);
+    return GMB_ERUNTIME;
+}
+
+#define MAX_ARGS 16
+static int cu_launch(gmb_kern_t *k, const gmb_launch_t *cfg, const gmb_arg_t *args, int nargs,
+                     double *ns)
+{
+    void *av[MAX_ARGS];
+    if (nargs > MAX_ARGS)
+        return GMB_ERUNTIME;
+    for (int i = 0; i < nargs; i++)
+        av[i] = args[i].kind == GMB_ARG_BUF ? (void *)&args[i].buf->ptr : (void *)args[i].val;
+    gmb_dev_t *d = k->prog->dev;
+    dim3 grid = {(unsigned)cfg->groups, 1, 1}, block = {(unsigned)cfg->group_size, 1, 1};
+    CU_TRY(cudaSetDevice(d->idx));
+    if (ns)
+        CU_TRY(cudaEventRecord(d->t0, d->s));
+    CU_TRY(cudaLaunchKernel(k->fn, grid, block, av, 0, d->s));
+    if (ns)
+        return timed_end(d, ns);
+    CU_TRY(cudaStreamSynchronize(d->s));
+    return GMB_OK;
+}
+
+const gmb_backend_t gmb_backend_cuda = {
+    .name = "cuda",
+    .count = cu_count,
+    .info = cu_info,
+    .open = cu_open,
+    .close = cu_close,
+    .alloc = cu_alloc,
+    .free = cu_free,
+    .host_ptr = cu_host_ptr,
+    .write = cu_write,
+    .read = cu_read,
+    .fill = cu_fill,
+    .copy = cu_copy,
+    .prog_load = cu_prog_load,
+    .prog_free = cu_prog_free,
+    .kern_get = cu_kern_get,
+    .launch = cu_launch,
+};

@@ -1,0 +1,573 @@
+/* backend_opencl.c - the OpenCL backend, through the ICD loader (any vendor, PoCL on CPUs). */
+#define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+
+#include "backend.h"
+#include "gmb.h"
+#include "meta.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Vendor extension queries (cl_nv_device_attribute_query, cl_amd_device_attribute_query,
+ * cl_khr_pci_bus_info); values from the Khronos registry. */
+#define GMB_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define GMB_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#define GMB_CL_DEVICE_WARP_SIZE_NV                0x4003
+#define GMB_CL_DEVICE_PCI_BUS_ID_NV               0x4008
+#define GMB_CL_DEVICE_PCI_SLOT_ID_NV              0x4009
+#define GMB_CL_DEVICE_PCI_DOMAIN_ID_NV            0x400A
+#define GMB_CL_DEVICE_WAVEFRONT_WIDTH_AMD         0x4043
+#define GMB_CL_DEVICE_PCI_BUS_INFO_KHR            0x410F
+
+typedef struct {
+    cl_uint domain, bus, device, function;
+} khr_pci_info_t;
+
+struct gmb_dev {
+    cl_device_id id;
+    cl_context ctx;
+    cl_command_queue q;
+};
+
+struct gmb_buf {
+    gmb_dev_t *dev;
+    cl_mem mem;
+    size_t bytes;
+};
+
+struct gmb_kern {
+    gmb_prog_t *prog;
+    cl_kernel k;
+    char name[64];
+};
+
+#define MAX_KERNS 64
+struct gmb_prog {
+    gmb_dev_t *dev;
+    cl_program p;
+    int nk;
+    gmb_kern_t kerns[MAX_KERNS];
+};
+
+static const char *cl_errstr(cl_int e)
+{
+    switch (e) {
+#define E(x)                                                                                       \
+    case x:                                                                                        \
+        return #x;
+        E(CL_DEVICE_NOT_FOUND)
+        E(CL_DEVICE_NOT_AVAILABLE)
+        E(CL_COMPILER_NOT_AVAILABLE)
+        E(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+        E(CL_OUT_OF_RESOURCES)
+        E(CL_OUT_OF_HOST_MEMORY)
+        E(CL_PROFILING_INFO_NOT_AVAILABLE)
+        E(CL_BUILD_PROGRAM_FAILURE)
+        E(CL_INVALID_VALUE)
+        E(CL_INVALID_DEVICE)
+        E(CL_INVALID_CONTEXT)
+        E(CL_INVALID_COMMAND_QUEUE)
+        E(CL_INVALID_MEM_OBJECT)
+        E(CL_INVALID_BUILD_OPTIONS)
+        E(CL_INVALID_PROGRAM_EXECUTABLE)
+        E(CL_INVALID_KERNEL_NAME)
+        E(CL_INVALID_KERNEL)
+        E(CL_INVALID_ARG_INDEX)
+        E(CL_INVALID_ARG_VALUE)
+        E(CL_INVALID_ARG_SIZE)
+        E(CL_INVALID_KERNEL_ARGS)
+        E(CL_INVALID_WORK_GROUP_SIZE)
+        E(CL_INVALID_WORK_ITEM_SIZE)
+        E(CL_INVALID_GLOBAL_WORK_SIZE)
+        E(CL_INVALID_EVENT)
+        E(CL_INVALID_BUFFER_SIZE)
+        E(CL_INVALID_PLATFORM)
+#undef E
+    case -1001:
+        return "CL_PLATFORM_NOT_FOUND_KHR (no OpenCL platform/ICD installed)";
+    default:
+        return "unknown OpenCL error";
+    }
+}
+
+/* Check an OpenCL call: on failure log file:line, the call and the error, and return. */
+#define CL_TRY(call)                                                                               \
+    do {                                                                                           \
+        cl_int e_ = (call);                                                                        \
+        if (e_ != CL_SUCCESS) {                                                                    \
+            gmb_error("%s:%d: %s: %s (%d)", __FILE__, __LINE__, #call, cl_errstr(e_), (int)e_);  \
+            return GMB_ERUNTIME;                                                                   \
+        }                                                                                          \
+    } while (0)
+
+/* ---- device list ---------------------------------------------------------------------- */
+
+#define MAX_DEVS 64
+static struct {
+    int done, n;
+    cl_int err;
+    cl_device_id dev[MAX_DEVS];
+    cl_platform_id plat[MAX_DEVS];
+} L;
+
+/* NVIDIA's OpenCL library may be installed without its ICD file: when the loader would not
+ * find it, point OCL_ICD_VENDORS at a private directory that names it too. */
+static void ensure_nvidia_icd(void)
+{
+    if (getenv("OCL_ICD_VENDORS") || getenv("GMB_NO_ICD_FIX"))
+        return;
+    const char *sys = "/etc/OpenCL/vendors";
+    DIR *d = opendir(sys);
+    if (d) {
+        struct dirent *e;
+        int has_nv = 0;
+        while ((e = readdir(d)))
+            has_nv |= strstr(e->d_name, "nvidia") != NULL;
+        closedir(d);
+        if (has_nv)
+            return;
+    }
+    void *h = dlopen("libnvidia-opencl.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!h)
+        return;
+    dlclose(h);
+    char dir[] = "/tmp/gmb-icd-XXXXXX";
+    if (!mkdtemp(dir))
+        return;
+    char path[512];
+    snprintf(path, sizeof path, "%s/nvidia.icd", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fputs("libnvidia-opencl.so.1\n", f);
+    fclose(f);
+    /* keep the system's other vendors too */
+    d = opendir(sys);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            size_t l = strlen(e->d_name);
+            if (l < 5 || strcmp(e->d_name + l - 4, ".icd"))
+                continue;
+            char src[512], dst[512];
+            snprintf(src, sizeof src, "%s/%s", sys, e->d_name);
+            snprintf(dst, sizeof dst, "%s/%s", dir, e->d_name);
+            if (symlink(src, dst)) { /* best effort */
+            }
+        }
+        closedir(d);
+    }
+    setenv("OCL_ICD_VENDORS", dir, 1);
+}
+
+static int type_rank(cl_device_type t)
+{
+    return (t & CL_DEVICE_TYPE_GPU) ? 0 : (t & CL_DEVICE_TYPE_ACCELERATOR) ? 1 : 2;
+}
+
+static void list_devices(void)
+{
+    if (L.done)
+        return;
+    L.done = 1;
+    ensure_nvidia_icd();
+    cl_uint np = 0;
+    cl_platform_id plats[16];
+    L.err = clGetPlatformIDs(16, plats, &np);
+    if (L.err != CL_SUCCESS)
+        return;
+    if (np > 16)
+        np = 16;
+    /* GPUs first, then accelerators, then CPUs; platform order within a rank */
+    for (int rank = 0; rank < 3; rank++)
+        for (cl_uint p = 0; p < np; p++) {
+            cl_uint nd = 0;
+            cl_device_id ids[MAX_DEVS];
+            if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, MAX_DEVS, ids, &nd) != CL_SUCCESS)
+                continue;
+            for (cl_uint i = 0; i < nd && i < MAX_DEVS && L.n < MAX_DEVS; i++) {
+                cl_device_type t;
+                if (clGetDeviceInfo(ids[i], CL_DEVICE_TYPE, sizeof t, &t, NULL) != CL_SUCCESS ||
+                    type_rank(t) != rank)
+                    continue;
+                L.plat[L.n] = plats[p];
+                L.dev[L.n++] = ids[i];
+            }
+        }
+}
+
+static int ocl_count(int *n, char *why, size_t whylen)
+{
+    list_devices();
+    *n = L.n;
+    if (L.err != CL_SUCCESS) {
+        snprintf(why, whylen, "no OpenCL platform: clGetPlatformIDs: %s (%d)", cl_errstr(L.err),
+                 (int)L.err);
+        return GMB_ESKIP;
+    }
+    if (!L.n) {
+        snprintf(why, whylen, "no OpenCL device in any platform");
+        return GMB_ESKIP;
+    }
+    return GMB_OK;
+}
+
+static void dev_str(cl_device_id d, cl_device_info what, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (clGetDeviceInfo(d, what, len, buf, NULL) != CL_SUCCESS)
+        buf[0] = '\0';
+    buf[len - 1] = '\0';
+    /* trim trailing blanks some drivers leave */
+    for (size_t l = strlen(buf); l && (buf[l - 1] == ' ' || buf[l - 1] == '\n'); l--)
+        buf[l - 1] = '\0';
+}
+
+static int has_ext(cl_device_id d, const char *ext)
+{
+    size_t len = 0;
+    if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, 0, NULL, &len) != CL_SUCCESS || !len)
+        return 0;
+    char *s = malloc(len + 1);
+    if (!s)
+        return 0;
+    int found = 0;
+    if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, len, s, NULL) == CL_SUCCESS) {
+        s[len] = '\0';
+        size_t el = strlen(ext);
+        for (char *p = strstr(s, ext); p && !found; p = strstr(p + 1, ext))
+            found = (p == s || p[-1] == ' ') && (p[el] == ' ' || p[el] == '\0');
+    }
+    free(s);
+    return found;
+}
+
+static int ocl_info(int idx, gmb_dev_info_t *o)
+{
+    list_devices();
+    if (idx < 0 || idx >= L.n)
+        return GMB_EUSAGE;
+    cl_device_id d = L.dev[idx];
+    memset(o, 0, sizeof *o);
+    gmb_strlcpy(o->backend, "opencl", sizeof o->backend);
+    o->index = idx;
+    o->ecc = -1;
+    dev_str(d, CL_DEVICE_NAME, o->name, sizeof o->name);
+    dev_str(d, CL_DEVICE_VENDOR, o->vendor, sizeof o->vendor);
+    dev_str(d, CL_DRIVER_VERSION, o->driver_version, sizeof o->driver_version);
+    dev_str(d, CL_DEVICE_VERSION, o->runtime_version, sizeof o->runtime_version);
+    if (clGetPlatformInfo(L.plat[idx], CL_PLATFORM_NAME, sizeof o->platform, o->platform, NULL))
+        o->platform[0] = '\0';
+    cl_device_type t = 0;
+    clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof t, &t, NULL);
+    gmb_strlcpy(o->type,
+                (t & CL_DEVICE_TYPE_GPU)           ? "gpu"
+                : (t & CL_DEVICE_TYPE_CPU)         ? "cpu"
+                : (t & CL_DEVICE_TYPE_ACCELERATOR) ? "accelerator"
+                                                   : "other",
+                sizeof o->type);
+    cl_ulong u64 = 0;
+    cl_uint u32 = 0;
+    size_t sz = 0;
+    cl_bool b = 0;
+    if (!clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof u64, &u64, NULL))
+        o->mem_bytes = u64;
+    if (!clGetDeviceInfo(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof u64, &u64, NULL))
+        o->max_alloc_bytes = u64;
+    if (!clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof u64, &u64, NULL))
+        o->llc_bytes = u64;
+    if (!clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof u64, &u64, NULL))
+        o->local_mem_bytes = u64;
+    if (!clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof u32, &u32, NULL))
+        o->compute_units = (int)u32;
+    if (!clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof sz, &sz, NULL))
+        o->max_group_size = (int)sz;
+    if (!clGetDeviceInfo(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof u32, &u32, NULL))
+        o->core_clock_mhz = (int)u32;
+    if (!clGetDeviceInfo(d, CL_DEVICE_ERROR_CORRECTION_SUPPORT, sizeof b, &b, NULL))
+        o->ecc = b ? 1 : 0;
+    if (!clGetDeviceInfo(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION, sizeof sz, &sz, NULL))
+        o->timer_res_ns = sz ? (double)sz : 1.0;
+    gmb_strlcpy(o->arch, o->runtime_version, sizeof o->arch);
+
+    khr_pci_info_t pci;
+    if (has_ext(d, "cl_khr_pci_bus_info") &&
+        !clGetDeviceInfo(d, GMB_CL_DEVICE_PCI_BUS_INFO_KHR, sizeof pci, &pci, NULL))
+        snprintf(o->pci_bus_id, sizeof o->pci_bus_id, "%04x:%02x:%02x.%x", pci.domain, pci.bus,
+                 pci.device, pci.function);
+    if (has_ext(d, "cl_nv_device_attribute_query")) {
+        cl_uint maj = 0, min = 0, bus = 0, slot = 0, dom = 0, warp = 0;
+        o->caps |= GMB_CAP_NVIDIA;
+        if (!clGetDeviceInfo(d, GMB_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof maj, &maj,
+                             NULL) &&
+            !clGetDeviceInfo(d, GMB_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof min, &min,
+                             NULL)) {
+            snprintf(o->arch, sizeof o->arch, "sm_%u%u", maj, min);
+            unsigned cc = maj * 10 + min;
+            o->threads_per_cu = cc == 75 ? 1024
+                                : (cc == 86 || cc == 87 || cc == 89 || cc >= 120) ? 1536
+                                                                                    : 2048;
+        }
+        if (!clGetDeviceInfo(d, GMB_CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL))
+            o->warp_size = (int)warp;
+        if (!o->pci_bus_id[0] &&
+            !clGetDeviceInfo(d, GMB_CL_DEVICE_PCI_BUS_ID_NV, sizeof bus, &bus, NULL) &&
+            !clGetDeviceInfo(d, GMB_CL_DEVICE_PCI_SLOT_ID_NV, sizeof slot, &slot, NULL)) {
+            if (clGetDeviceInfo(d, GMB_CL_DEVICE_PCI_DOMAIN_ID_NV, sizeof dom, &dom, NULL))
+                dom = 0;
+            /* the NV "slot id" packs device << 3 | function */
+            snprintf(o->pci_bus_id, sizeof o->pci_bus_id, "%04x:%02x:%02x.%x", dom, bus,
+                     slot >> 3, slot & 7);
+        }
+    }
+    if (has_ext(d, "cl_amd_device_attribute_query") &&
+        !clGetDeviceInfo(d, GMB_CL_DEVICE_WAVEFRONT_WIDTH_AMD, sizeof u32, &u32, NULL))
+        o->warp_size = (int)u32;
+    if (!strcmp(o->type, "cpu"))
+        gmb_strlcpy(o->peak_source, "unknown: a CPU device reports no memory clock or bus width",
+                    sizeof o->peak_source);
+    if (o->caps & GMB_CAP_NVIDIA)
+        gmb_nvml_fill_info(o);
+    gmb_dev_info_derive(o);
+    return GMB_OK;
+}
+
+static int ocl_open(int idx, gmb_dev_t **out)
+{
+    list_devices();
+    if (idx < 0 || idx >= L.n)
+        return GMB_EUSAGE;
+    gmb_dev_t *d = calloc(1, sizeof *d);
+    if (!d)
+        return GMB_ERUNTIME;
+    cl_int e;
+    d->id = L.dev[idx];
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)L.plat[idx],
+                                     0};
+    d->ctx = clCreateContext(props, 1, &d->id, NULL, NULL, &e);
+    if (e != CL_SUCCESS) {
+        free(d);
+        CL_TRY(e);
+    }
+    d->q = clCreateCommandQueue(d->ctx, d->id, CL_QUEUE_PROFILING_ENABLE, &e);
+    if (e != CL_SUCCESS) {
+        clReleaseContext(d->ctx);
+        free(d);
+        CL_TRY(e);
+    }
+    *out = d;
+    return GMB_OK;
+}
+
+static void ocl_close(gmb_dev_t *d)
+{
+    if (!d)
+        return;
+    clFinish(d->q);
+    clReleaseCommandQueue(d->q);
+    clReleaseContext(d->ctx);
+    free(d);
+}
+
+static int ocl_alloc(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, gmb_buf_t **out)
+{
+    if (kind != GMB_MEM_DEVICE) {
+        gmb_skip("opencl backend: memory kind %d is not supported yet", (int)kind);
+        return GMB_ESKIP;
+    }
+    gmb_buf_t *b = calloc(1, sizeof *b);
+    if (!b)
+        return GMB_ERUNTIME;
+    cl_int e;
+    b->mem = clCreateBuffer(d->ctx, CL_MEM_READ_WRITE, bytes, NULL, &e);
+    if (e != CL_SUCCESS) {
+        free(b);
+        CL_TRY(e);
+    }
+    b->dev = d;
+    b->bytes = bytes;
+    /* touch it so that allocation failures show here, not in a timed kernel */
+    cl_uchar z = 0;
+    e = clEnqueueFillBuffer(d->q, b->mem, &z, 1, 0, bytes, 0, NULL, NULL);
+    if (e == CL_SUCCESS)
+        e = clFinish(d->q);
+    if (e != CL_SUCCESS) {
+        clReleaseMemObject(b->mem);
+        free(b);
+        CL_TRY(e);
+    }
+    *out = b;
+    return GMB_OK;
+}
+
+static void ocl_free(gmb_buf_t *b)
+{
+    if (!b)
+        return;
+    clReleaseMemObject(b->mem);
+    free(b);
+}
+
+static void *ocl_host_ptr(gmb_buf_t *b)
+{
+    (void)b;
+    return NULL;
+}
+
+static int ocl_write(gmb_buf_t *b, size_t off, const void *src, size_t bytes)
+{
+    CL_TRY(clEnqueueWriteBuffer(b->dev->q, b->mem, CL_TRUE, off, bytes, src, 0, NULL, NULL));
+    return GMB_OK;
+}
+
+static int ocl_read(gmb_buf_t *b, size_t off, void *dst, size_t bytes)
+{
+    CL_TRY(clEnqueueReadBuffer(b->dev->q, b->mem, CL_TRUE, off, bytes, dst, 0, NULL, NULL));
+    return GMB_OK;
+}
+
+static int ocl_fill(gmb_buf_t *b, size_t off, unsigned char byte, size_t bytes)
+{
+    cl_uchar v = byte;
+    CL_TRY(clEnqueueFillBuffer(b->dev->q, b->mem, &v, 1, off, bytes, 0, NULL, NULL));
+    CL_TRY(clFinish(b->dev->q));
+    return GMB_OK;
+}
+
+static int event_ns(cl_event ev, double *ns)
+{
+    cl_ulong t0 = 0, t1 = 0;
+    CL_TRY(clWaitForEvents(1, &ev));
+    CL_TRY(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL));
+    CL_TRY(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL));
+    *ns = (double)(t1 - t0);
+    return GMB_OK;
+}
+
+static int ocl_copy(gmb_buf_t *dst, size_t doff, gmb_buf_t *src, size_t soff, size_t bytes,
+                    double *ns)
+{
+    cl_event ev;
+    CL_TRY(clEnqueueCopyBuffer(dst->dev->q, src->mem, dst->mem, soff, doff, bytes, 0, NULL, &ev));
+    int rc = ns ? event_ns(ev, ns) : (clFinish(dst->dev->q) ? GMB_ERUNTIME : GMB_OK);
+    clReleaseEvent(ev);
+    return rc;
+}
+
+static int ocl_prog_load(gmb_dev_t *d, const gmb_kernels_t *k, const char *variant,
+                         gmb_prog_t **out)
+{
+    const char *opts = NULL;
+    for (const gmb_cl_variant_t *v = k->cl_variants; v && v->variant; v++)
+        if (!strcmp(v->variant, variant))
+            opts = v->options;
+    if (!opts || !k->cl_source) {
+        gmb_error("opencl: no kernel variant '%s'", variant);
+        return GMB_ERUNTIME;
+    }
+    gmb_prog_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return GMB_ERUNTIME;
+    cl_int e;
+    p->dev = d;
+    const char *src = k->cl_source;
+    p->p = clCreateProgramWithSource(d->ctx, 1, &src, NULL, &e);
+    if (e != CL_SUCCESS) {
+        free(p);
+        CL_TRY(e);
+    }
+    char full[512];
+    snprintf(full, sizeof full, "-cl-std=CL1.2 %s", opts);
+    e = clBuildProgram(p->p, 1, &d->id, full, NULL, NULL);
+    if (e != CL_SUCCESS) {
+        size_t len = 0;
+        clGetProgramBuildInfo(p->p, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
+        char *log = calloc(1, len + 1);
+        if (log && !clGetProgramBuildInfo(p->p, d->id, CL_PROGRAM_BUILD_LOG, len, log, NULL))
+            fprintf(stderr, "%s: OpenCL build log (variant %s):\n%s\n", gmb_progname, variant,
+                    log);
+        free(log);
+        clReleaseProgram(p->p);
+        free(p);
+        CL_TRY(e);
+    }
+    *out = p;
+    return GMB_OK;
+}
+
+static void ocl_prog_free(gmb_prog_t *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->nk; i++)
+        clReleaseKernel(p->kerns[i].k);
+    clReleaseProgram(p->p);
+    free(p);
+}
+
+static int ocl_kern_get(gmb_prog_t *p, const char *name, gmb_kern_t **out)
+{
+    for (int i = 0; i < p->nk; i++)
+        if (!strcmp(p->kerns[i].name, name)) {
+            *out = &p->kerns[i];
+            return GMB_OK;
+        }
+    if (p->nk == MAX_KERNS)
+        return GMB_ERUNTIME;
+    cl_int e;
+    cl_kernel k = clCreateKernel(p->p, name, &e);
+    CL_TRY(e);
+    gmb_kern_t *kk = &p->kerns[p->nk++];
+    kk->prog = p;
+    kk->k = k;
+    gmb_strlcpy(kk->name, name, sizeof kk->name);
+    *out = kk;
+    return GMB_OK;
+}
+
+static int ocl_launch(gmb_kern_t *k, const gmb_launch_t *cfg, const gmb_arg_t *args, int nargs,
+                      double *ns)
+{
+    for (int i = 0; i < nargs; i++) {
+        if (args[i].kind == GMB_ARG_BUF)
+            CL_TRY(clSetKernelArg(k->k, (cl_uint)i, sizeof(cl_mem), &args[i].buf->mem));
+        else
+            CL_TRY(clSetKernelArg(k->k, (cl_uint)i, args[i].size, args[i].val));
+    }
+    size_t local = cfg->group_size, global = cfg->groups * cfg->group_size;
+    cl_command_queue q = k->prog->dev->q;
+    cl_event ev;
+    CL_TRY(clEnqueueNDRangeKernel(q, k->k, 1, NULL, &global, &local, 0, NULL, ns ? &ev : NULL));
+    if (!ns) {
+        CL_TRY(clFinish(q));
+        return GMB_OK;
+    }
+    int rc = event_ns(ev, ns);
+    clReleaseEvent(ev);
+    return rc;
+}
+
+const gmb_backend_t gmb_backend_opencl = {
+    .name = "opencl",
+    .count = ocl_count,
+    .info = ocl_info,
+    .open = ocl_open,
+    .close = ocl_close,
+    .alloc = ocl_alloc,
+    .free = ocl_free,
+    .host_ptr = ocl_host_ptr,
+    .write = ocl_write,
+    .read = ocl_read,
+    .fill = ocl_fill,
+    .copy = ocl_copy,
+    .prog_load = ocl_prog_load,
+    .prog_free = ocl_prog_free,
+    .kern_get = ocl_kern_get,
+    .launch = ocl_launch,
+};

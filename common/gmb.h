@@ -1,0 +1,53 @@
+/* gmb.h - shared definitions of libgmb: error codes, logging, small helpers. */
+#ifndef GMB_H
+#define GMB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define GMB_VERSION "0.1.0"
+
+/* Error codes returned by every libgmb function; a program exits with -code. */
+#define GMB_OK       0
+#define GMB_EVERIFY  (-1)  /* a kernel produced a wrong result (exit 1) */
+#define GMB_EUSAGE   (-2)  /* bad option, size, device index ... (exit 2) */
+#define GMB_ERUNTIME (-3)  /* vendor API or system failure (exit 3) */
+#define GMB_ESKIP    (-77) /* no usable device or capability (exit 77) */
+
+/* Exit status for an error code (0, 1, 2, 3 or 77). */
+int gmb_exit_code(int err);
+
+/* Name of the running program, used as the prefix of every message. */
+extern const char *gmb_progname;
+
+/* Print "prog: error: <msg>" on stderr (one line). */
+void gmb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "prog: skipped: <msg>" on stderr (one line). */
+void gmb_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "prog: <msg>" on stderr unless quiet. */
+void gmb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "prog: warning: <msg>" on stderr. */
+void gmb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* 1 to silence gmb_info(). */
+extern int gmb_quiet;
+
+/* Check a condition; on failure log file:line and return err from the caller. */
+#define GMB_CHECK(cond, err, ...)                                                                  \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            gmb_error(__VA_ARGS__);                                                                \
+            return (err);                                                                          \
+        }                                                                                          \
+    } while (0)
+
+/* Monotonic wall clock in nanoseconds. */
+double gmb_now_ns(void);
+
+/* Format a byte count with a binary suffix ("4 KiB", "1.5 GiB") into buf; returns buf. */
+char *gmb_fmt_size(uint64_t bytes, char *buf, size_t len);
+
+/* Copy src into dst of size len, always NUL-terminated. */
+void gmb_strlcpy(char *dst, const char *src, size_t len);
+
+#endif

@@ -1,0 +1,100 @@
+/* gmb_kernels.h - one dialect for kernels shared by OpenCL C, CUDA and host C (verification).
+ * OpenCL gets this file prepended to a benchmark's .cl at build time; a .cu includes it and
+ * then the same .cl; host code includes it for the data generators. */
+#ifndef GMB_KERNELS_H
+#define GMB_KERNELS_H
+
+#if defined(__OPENCL_VERSION__)
+typedef uint gmb_u32;
+typedef ulong gmb_u64;
+#define GMB_FN         inline
+#define GMB_KERNEL     __kernel void
+#define GMB_GLOBAL     __global
+#define GMB_SHARED     __local
+#define GMB_RESTRICT   restrict
+#define GMB_GID        ((gmb_u64)get_global_id(0))
+#define GMB_GSIZE      ((gmb_u64)get_global_size(0))
+#define GMB_LID        ((gmb_u32)get_local_id(0))
+#define GMB_LSIZE      ((gmb_u32)get_local_size(0))
+#define GMB_GROUP      ((gmb_u32)get_group_id(0))
+#define GMB_BARRIER()  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+#define GMB_AS_FLOAT(u) as_float(u)
+#define GMB_FLOAT2(a, b)       ((float2)((a), (b)))
+#define GMB_FLOAT4(a, b, c, d) ((float4)((a), (b), (c), (d)))
+#elif defined(__CUDACC__)
+typedef unsigned int gmb_u32;
+typedef unsigned long long gmb_u64;
+#define GMB_FN         static __device__ inline
+#define GMB_KERNEL     __global__ void
+#define GMB_GLOBAL
+#define GMB_SHARED     __shared__
+#define GMB_RESTRICT   __restrict__
+#define GMB_GID        ((gmb_u64)blockIdx.x * blockDim.x + threadIdx.x)
+#define GMB_GSIZE      ((gmb_u64)gridDim.x * blockDim.x)
+#define GMB_LID        ((gmb_u32)threadIdx.x)
+#define GMB_LSIZE      ((gmb_u32)blockDim.x)
+#define GMB_GROUP      ((gmb_u32)blockIdx.x)
+#define GMB_BARRIER()  __syncthreads()
+#define GMB_AS_FLOAT(u) __uint_as_float(u)
+#define GMB_FLOAT2(a, b)       make_float2((a), (b))
+#define GMB_FLOAT4(a, b, c, d) make_float4((a), (b), (c), (d))
+/* the vector arithmetic OpenCL C has built in */
+static __device__ inline float2 operator+(float2 a, float2 b)
+{
+    return make_float2(a.x + b.x, a.y + b.y);
+}
+static __device__ inline float4 operator+(float4 a, float4 b)
+{
+    return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+}
+static __device__ inline float2 operator*(float2 a, float2 b)
+{
+    return make_float2(a.x * b.x, a.y * b.y);
+}
+static __device__ inline float4 operator*(float4 a, float4 b)
+{
+    return make_float4(a.x * b.x, a.y * b.y, a.z * b.z, a.w * b.w);
+}
+static __device__ inline float2 operator*(float s, float2 a)
+{
+    return make_float2(s * a.x, s * a.y);
+}
+static __device__ inline float4 operator*(float s, float4 a)
+{
+    return make_float4(s * a.x, s * a.y, s * a.z, s * a.w);
+}
+#else /* host C */
+#include <stdint.h>
+#include <string.h>
+typedef uint32_t gmb_u32;
+typedef uint64_t gmb_u64;
+#define GMB_FN static inline
+static inline float gmb_host_as_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+#define GMB_AS_FLOAT(u) gmb_host_as_float(u)
+#endif
+
+/* A 32-bit hash of (seed, index): the pseudo-random data every benchmark fills its buffers
+ * with, recomputable on the host for verification without reading the buffers back. */
+GMB_FN gmb_u32 gmb_hash(gmb_u32 seed, gmb_u64 i)
+{
+    gmb_u32 x = (gmb_u32)i ^ ((gmb_u32)(i >> 32) * 0x9e3779b9u) ^ (seed * 0x85ebca6bu);
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+/* A float in [1, 2) from the hash: exact on every device and on the host. */
+GMB_FN float gmb_rand_float(gmb_u32 seed, gmb_u64 i)
+{
+    return GMB_AS_FLOAT(0x3f800000u | (gmb_hash(seed, i) >> 9));
+}
+
+#endif

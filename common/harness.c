@@ -1,0 +1,474 @@
+/* harness.c - gmb_main(): options -> device -> sweep -> verified points -> record. */
+#include "harness.h"
+
+#include <getopt.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const backend_choices[] = {"auto", "cuda", "opencl", NULL};
+
+#define C(field) offsetof(gmb_common_t, field)
+static const gmb_opt_t common_opts[] = {
+    {"backend", GMB_OPT_STR, C(backend), "NAME", "auto", 1, 0, backend_choices,
+     "compute API; auto = CUDA when it has a device, else OpenCL", 0},
+    {"device", GMB_OPT_INT, C(device), "N", "0", 0, 1e6, NULL,
+     "device index within the backend (see --list-devices)", 0},
+    {"list-devices", GMB_OPT_FLAG, C(list_devices), NULL, NULL, 1, 0, NULL,
+     "list the devices of every backend and exit", 0},
+    {"out", GMB_OPT_STR, C(out), "DIR", NULL, 1, 0, NULL,
+     "write the record in DIR [default results/<device>]", 0},
+    {"no-record", GMB_OPT_FLAG, C(no_record), NULL, NULL, 1, 0, NULL,
+     "measure and print, write no record", 0},
+    {"warmup", GMB_OPT_INT, C(warmup), "N", "1", 0, 1000, NULL,
+     "untimed runs before the samples of each point", 0},
+    {"min-samples", GMB_OPT_INT, C(min_samples), "N", "5", 1, 100000, NULL,
+     "fewest timed samples per point", 0},
+    {"max-samples", GMB_OPT_INT, C(max_samples), "N", "100", 1, 100000, NULL,
+     "most timed samples per point", 0},
+    {"ci-target", GMB_OPT_DOUBLE, C(ci_target_pct), "PCT", "1", 0.01, 100, NULL,
+     "stop when the 95% CI of the median time is within PCT %", 0},
+    {"time-cap", GMB_OPT_DOUBLE, C(time_cap_s), "S", "1", 0.001, 3600, NULL,
+     "stop sampling a point after S seconds (it is then marked not converged)", 0},
+    {"seed", GMB_OPT_INT, C(seed), "N", "1", 0, 4294967295.0, NULL,
+     "seed of the pseudo-random data", 0},
+    {"quiet", GMB_OPT_FLAG, C(quiet), NULL, NULL, 1, 0, NULL, "no progress messages", 0},
+    {"help", GMB_OPT_FLAG, C(help), NULL, NULL, 1, 0, NULL, "this help", 0},
+    {"summary", GMB_OPT_FLAG, C(summary), NULL, NULL, 1, 0, NULL, "print the summary", 1},
+    {"inject-error", GMB_OPT_FLAG, C(inject_error), NULL, NULL, 1, 0, NULL,
+     "test aid: corrupt one result element; verification must fail (exit 1)", 1},
+    {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
+};
+#undef C
+
+static void usage(const gmb_bench_t *b, FILE *f)
+{
+    fprintf(f, "usage: gmb-%s [options]\n%s\n\nBenchmark options:\n", b->name, b->summary);
+    gmb_opt_help(b->opts, f);
+    fprintf(f, "\nCommon options:\n");
+    gmb_opt_help(common_opts, f);
+    if (b->help)
+        fprintf(f, "\n%s", b->help);
+    fprintf(f, "\nExit status: 0 ok, 1 verification failed, 2 usage error, 3 runtime error, "
+               "77 skipped (no usable device).\n");
+}
+
+int gmb_pick_backend(const char *name, const gmb_backend_t **out, int *ndev, char *why,
+                     size_t whylen)
+{
+    *out = NULL;
+    *ndev = 0;
+    if (strcmp(name, "auto")) {
+        const gmb_backend_t *be = gmb_backend_find(name);
+        if (!be) {
+            int known = !strcmp(name, "cuda") || !strcmp(name, "opencl");
+            snprintf(why, whylen,
+                     known ? "backend '%s' was not built into this gmb (see make's output)"
+                           : "unknown backend '%s' (choose from auto|cuda|opencl)",
+                     name);
+            return known ? GMB_ESKIP : GMB_EUSAGE;
+        }
+        *out = be;
+        return be->count(ndev, why, whylen);
+    }
+    char all[1024] = "";
+    for (int i = 0; gmb_backends[i]; i++) {
+        char w[400];
+        int n = 0;
+        if (gmb_backends[i]->count(&n, w, sizeof w) == GMB_OK && n > 0) {
+            *out = gmb_backends[i];
+            *ndev = n;
+            return GMB_OK;
+        }
+        size_t l = strlen(all);
+        snprintf(all + l, sizeof all - l, "%s%s", l ? "; " : "", w);
+    }
+    snprintf(why, whylen, "no usable device: %s", all[0] ? all : "no backend was built");
+    return GMB_ESKIP;
+}
+
+json_t *gmb_json_device(const gmb_dev_info_t *d)
+{
+    return json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, "
+                     "s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:s, s:s, s:s, s:f}",
+                     "backend", d->backend, "index", d->index, "name", d->name, "vendor",
+                     d->vendor, "type", d->type, "platform", d->platform, "driver_version",
+                     d->driver_version, "runtime_version", d->runtime_version, "arch", d->arch,
+                     "pci_bus_id", d->pci_bus_id, "mem_bytes", (json_int_t)d->mem_bytes,
+                     "max_alloc_bytes", (json_int_t)d->max_alloc_bytes, "llc_bytes",
+                     (json_int_t)d->llc_bytes, "local_mem_bytes", (json_int_t)d->local_mem_bytes,
+                     "compute_units", d->compute_units, "max_group_size", d->max_group_size,
+                     "threads_per_cu", d->threads_per_cu, "warp_size", d->warp_size,
+                     "core_clock_MHz", d->core_clock_mhz, "mem_clock_MHz", d->mem_clock_mhz,
+                     "bus_width_bits", d->bus_width_bits, "peak_bw_GBps", d->peak_bw_gbps,
+                     "peak_bw_source", d->peak_source, "mem_type", d->mem_type, "ecc",
+                     d->ecc < 0 ? "unknown" : d->ecc ? "on" : "off", "timer_res_ns",
+                     d->timer_res_ns);
+}
+
+int gmb_print_devices(FILE *f)
+{
+    int found = 0;
+    fprintf(f, "%-7s %3s  %-36s %10s %5s %9s %8s %5s %10s %-15s %-7s\n", "backend", "idx",
+            "name", "memory", "CUs", "core MHz", "mem MHz", "bus", "peak GB/s", "memory type",
+            "ECC");
+    for (int i = 0; gmb_backends[i]; i++) {
+        const gmb_backend_t *be = gmb_backends[i];
+        int n = 0;
+        char why[400];
+        if (be->count(&n, why, sizeof why) != GMB_OK) {
+            fprintf(f, "%-7s   -  (%s)\n", be->name, why);
+            continue;
+        }
+        for (int k = 0; k < n; k++) {
+            gmb_dev_info_t d;
+            if (be->info(k, &d))
+                continue;
+            found = 1;
+            char mem[32], peak[16] = "?", mc[16] = "?", bus[16] = "?";
+            gmb_fmt_size(d.mem_bytes, mem, sizeof mem);
+            if (d.peak_bw_gbps > 0)
+                snprintf(peak, sizeof peak, "%.1f", d.peak_bw_gbps);
+            if (d.mem_clock_mhz)
+                snprintf(mc, sizeof mc, "%d", d.mem_clock_mhz);
+            if (d.bus_width_bits)
+                snprintf(bus, sizeof bus, "%d", d.bus_width_bits);
+            fprintf(f, "%-7s %3d  %-36.36s %10s %5d %9d %8s %5s %10s %-15s %-7s\n", be->name,
+                    k, d.name, mem, d.compute_units, d.core_clock_mhz, mc, bus, peak, d.mem_type,
+                    d.ecc < 0 ? "unknown" : d.ecc ? "on" : "off");
+            fprintf(f, "%-7s %3s  %s; %s; %s; peak = %s\n", "", "", d.type, d.platform,
+                    d.driver_version, d.peak_source);
+        }
+    }
+    return found ? GMB_OK : GMB_ESKIP;
+}
+
+/* ---- measurement ----------------------------------------------------------------------- */
+
+static int series_push(gmb_series_t *s, double ns)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        double *p = realloc(s->ns, cap * sizeof *p);
+        if (!p)
+            return GMB_ERUNTIME;
+        s->ns = p;
+        s->cap = cap;
+    }
+    s->ns[s->n++] = ns;
+    return GMB_OK;
+}
+
+void gmb_series_free(gmb_series_t *s)
+{
+    free(s->ns);
+    memset(s, 0, sizeof *s);
+}
+
+int gmb_measure(gmb_ctx_t *c, gmb_sample_fn fn, void *arg, gmb_series_t *s)
+{
+    int rc;
+    double ns;
+    s->n = 0;
+    for (long i = 0; i < c->o.warmup; i++)
+        if ((rc = fn(arg, &ns)))
+            return rc;
+    double t0 = gmb_now_ns(), target = c->o.ci_target_pct / 100.0;
+    size_t minn = (size_t)c->o.min_samples, maxn = (size_t)c->o.max_samples;
+    if (maxn < minn)
+        maxn = minn;
+    for (;;) {
+        if ((rc = fn(arg, &ns)) || (rc = series_push(s, ns)))
+            return rc;
+        s->wall_s = (gmb_now_ns() - t0) / 1e9;
+        if (s->n >= minn) {
+            if ((rc = gmb_stats_compute(s->ns, s->n, minn, target, &s->st)))
+                return rc;
+            if (s->st.converged || s->n >= maxn)
+                break;
+        }
+        if (s->wall_s > c->o.time_cap_s && s->n >= 3)
+            break;
+    }
+    return gmb_stats_compute(s->ns, s->n, minn, target, &s->st);
+}
+
+json_t *gmb_point_new(json_t *params, const gmb_series_t *s)
+{
+    json_t *samples = json_array();
+    for (size_t i = 0; i < s->n; i++)
+        json_array_append_new(samples, json_real(s->ns[i]));
+    return json_pack("{s:o, s:{}, s:o, s:o, s:{}}", "params", params, "metrics", "time_ns",
+                     gmb_json_stats(&s->st), "samples_ns", samples, "extra");
+}
+
+void gmb_point_metric(json_t *point, const char *name, json_t *value)
+{
+    json_object_set_new(json_object_get(point, "metrics"), name, value);
+}
+
+void gmb_add_point(gmb_ctx_t *c, json_t *point)
+{
+    json_array_append_new(c->points, point);
+}
+
+void gmb_declare_metric(gmb_ctx_t *c, const char *name, const char *unit, const char *better,
+                        const char *desc)
+{
+    json_object_set_new(json_object_get(c->record, "metrics"), name,
+                        json_pack("{s:s, s:s, s:s}", "unit", unit, "better", better, "desc",
+                                  desc));
+}
+
+void gmb_add_result(gmb_ctx_t *c, const char *key, json_t *value)
+{
+    json_object_set_new(json_object_get(c->record, "results"), key, value);
+}
+
+/* ---- the record skeleton --------------------------------------------------------------- */
+
+static json_t *json_clocks(const gmb_clocks_t *k)
+{
+    if (!k->available)
+        return json_pack("{s:b, s:s}", "available", 0, "reason", k->why);
+    char names[256];
+    gmb_throttle_names(k->throttle, names, sizeof names);
+    return json_pack("{s:b, s:i, s:i, s:i, s:i, s:f, s:I, s:s}", "available", 1, "sm_MHz",
+                     (int)k->sm_mhz, "mem_MHz", (int)k->mem_mhz, "sm_max_MHz",
+                     (int)k->sm_max_mhz, "temp_C", (int)k->temp_c, "power_W", k->power_w,
+                     "throttle_bits", (json_int_t)k->throttle, "throttle_reasons", names);
+}
+
+static json_t *json_options(const gmb_opt_t *table, const void *cfg)
+{
+    json_t *o = json_object();
+    for (const gmb_opt_t *t = table; t && t->name; t++) {
+        const char *p = (const char *)cfg + t->offset;
+        json_t *v = NULL;
+        switch (t->type) {
+        case GMB_OPT_FLAG:
+            v = json_boolean(*(const int *)p);
+            break;
+        case GMB_OPT_INT:
+            v = json_integer(*(const long *)p);
+            break;
+        case GMB_OPT_DOUBLE:
+            v = json_real(*(const double *)p);
+            break;
+        case GMB_OPT_SIZE:
+            v = json_integer((json_int_t) * (const uint64_t *)p);
+            break;
+        case GMB_OPT_STR:
+            v = *(const char *const *)p ? json_string(*(const char *const *)p) : json_null();
+            break;
+        case GMB_OPT_SWEEP: {
+            const gmb_sweep_t *sw = (const gmb_sweep_t *)p;
+            v = json_array();
+            for (size_t i = 0; i < sw->n; i++)
+                json_array_append_new(v, json_integer((json_int_t)sw->v[i]));
+            break;
+        }
+        case GMB_OPT_LIST: {
+            const gmb_list_t *l = (const gmb_list_t *)p;
+            v = json_array();
+            for (size_t i = 0; i < l->n; i++)
+                json_array_append_new(v, json_string(t->choices[l->idx[i]]));
+            break;
+        }
+        }
+        json_object_set_new(o, t->name, v);
+    }
+    return o;
+}
+
+static json_t *record_new(gmb_ctx_t *c, const char *iso)
+{
+    gmb_host_t h;
+    gmb_locality_t loc;
+    gmb_host_get(&h);
+    gmb_topo_locality(&c->info, &loc);
+    json_t *cmd = json_array();
+    for (int i = 0; i < c->argc; i++)
+        json_array_append_new(cmd, json_string(c->argv[i]));
+    json_t *r = json_pack(
+        "{s:s, s:i, s:{s:s, s:s}, s:s, s:o, s:s, s:{s:s, s:s, s:s, s:i}, s:s, s:o, "
+        "s:{s:s, s:s, s:s, s:s}, s:{}, s:{}, s:[], s:{}, s:s}",
+        "schema", GMB_RECORD_SCHEMA, "schema_version", GMB_RECORD_SCHEMA_VERSION, "gmb",
+        "version", GMB_VERSION, "git", gmb_git_rev, "benchmark", c->bench->name, "command", cmd,
+        "time_utc", iso, "host", "name", h.name, "os", h.os, "cpu", h.cpu, "cpus", h.cpus,
+        "backend", c->be->name, "device", gmb_json_device(&c->info), "locality", "source",
+        loc.source, "numa_nodes", loc.numa, "cpuset", loc.cpuset, "note", loc.note, "clocks",
+        "metrics", "points", "results", "status", "running");
+    if (r) {
+        json_object_set_new(r, "options", json_options(c->bench->opts, c->cfg));
+        json_object_set_new(r, "measurement",
+                            json_pack("{s:I, s:I, s:I, s:f, s:f, s:I, s:s}", "warmup",
+                                      (json_int_t)c->o.warmup, "min_samples",
+                                      (json_int_t)c->o.min_samples, "max_samples",
+                                      (json_int_t)c->o.max_samples, "ci_target_pct",
+                                      c->o.ci_target_pct, "time_cap_s", c->o.time_cap_s, "seed",
+                                      (json_int_t)c->o.seed, "timer",
+                                      !strcmp(c->be->name, "cuda")
+                                          ? "CUDA events around each launch"
+                                          : "OpenCL profiling events (START..END)"));
+    }
+    return r;
+}
+
+/* ---- main ------------------------------------------------------------------------------ */
+
+static int parse_args(gmb_ctx_t *c, int argc, char **argv)
+{
+    const gmb_bench_t *b = c->bench;
+    size_t nb = gmb_opt_count(b->opts), nc = gmb_opt_count(common_opts);
+    struct option *lo = calloc(nb + nc + 1, sizeof *lo);
+    const gmb_opt_t **map = calloc(nb + nc, sizeof *map);
+    if (!lo || !map) {
+        free(lo);
+        free(map);
+        return GMB_ERUNTIME;
+    }
+    for (size_t i = 0; i < nb + nc; i++) {
+        map[i] = i < nb ? &b->opts[i] : &common_opts[i - nb];
+        lo[i].name = map[i]->name;
+        lo[i].has_arg = map[i]->type == GMB_OPT_FLAG ? no_argument : required_argument;
+        lo[i].val = 1000 + (int)i;
+    }
+    int rc = GMB_OK, ch;
+    char err[768];
+    opterr = 0;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+        if (ch == 'h') {
+            c->o.help = 1;
+        } else if (ch == '?') {
+            if (optopt)
+                gmb_error("unknown option '-%c' (see --help)", optopt);
+            else
+                gmb_error("unknown option '%s' (see --help)", argv[optind - 1]);
+            rc = GMB_EUSAGE;
+            break;
+        } else if (ch == ':') {
+            gmb_error("option '%s' needs a value (see --help)", argv[optind - 1]);
+            rc = GMB_EUSAGE;
+            break;
+        } else {
+            const gmb_opt_t *o = map[ch - 1000];
+            void *dst = (size_t)(ch - 1000) < nb ? c->cfg : (void *)&c->o;
+            if (gmb_opt_apply(o, optarg, dst, err, sizeof err)) {
+                gmb_error("%s", err);
+                rc = GMB_EUSAGE;
+                break;
+            }
+        }
+    }
+    if (!rc && optind < argc) {
+        gmb_error("unexpected argument '%s' (see --help)", argv[optind]);
+        rc = GMB_EUSAGE;
+    }
+    free(lo);
+    free(map);
+    return rc;
+}
+
+int gmb_main(const gmb_bench_t *b, int argc, char **argv)
+{
+    static char prog[64];
+    snprintf(prog, sizeof prog, "gmb-%s", b->name);
+    gmb_progname = prog;
+    gmb_ctx_t c = {0};
+    c.bench = b;
+    c.argc = argc;
+    c.argv = argv;
+    c.cfg = calloc(1, b->cfg_size ? b->cfg_size : 1);
+    if (!c.cfg)
+        return 3;
+    char err[768], why[1024];
+    int rc = gmb_opt_defaults(common_opts, &c.o, err, sizeof err);
+    if (!rc)
+        rc = gmb_opt_defaults(b->opts, c.cfg, err, sizeof err);
+    if (rc) {
+        gmb_error("bad option table: %s", err);
+        free(c.cfg);
+        return 3;
+    }
+    if ((rc = parse_args(&c, argc, argv)))
+        goto out;
+    gmb_quiet = c.o.quiet;
+    if (c.o.help) {
+        usage(b, stdout);
+        goto out;
+    }
+    if (c.o.summary) {
+        printf("%-10s %s\n", b->name, b->summary);
+        goto out;
+    }
+    if (c.o.list_devices) {
+        gmb_print_devices(stdout);
+        goto out;
+    }
+    int ndev = 0;
+    rc = gmb_pick_backend(c.o.backend, &c.be, &ndev, why, sizeof why);
+    if (rc == GMB_ESKIP) {
+        gmb_skip("%s", why);
+        goto out;
+    }
+    if (rc) {
+        gmb_error("%s", why);
+        goto out;
+    }
+    if (c.o.device >= ndev) {
+        gmb_error("--device %ld does not exist: %s has %d device%s (0..%d; see --list-devices)",
+                  c.o.device, c.be->name, ndev, ndev == 1 ? "" : "s", ndev - 1);
+        rc = GMB_EUSAGE;
+        goto out;
+    }
+    if ((rc = c.be->info((int)c.o.device, &c.info)))
+        goto out;
+    if ((rc = c.be->open((int)c.o.device, &c.dev)))
+        goto out;
+    char iso[32], stamp[32];
+    gmb_utc_now(iso, sizeof iso, stamp, sizeof stamp);
+    c.record = record_new(&c, iso);
+    if (!c.record) {
+        gmb_error("cannot build the record");
+        rc = GMB_ERUNTIME;
+        goto out;
+    }
+    c.points = json_object_get(c.record, "points");
+    gmb_clocks_t k;
+    gmb_nvml_clocks(c.info.pci_bus_id, &k);
+    json_object_set_new(json_object_get(c.record, "clocks"), "before", json_clocks(&k));
+    gmb_info("%s device %ld: %s", c.be->name, c.o.device, c.info.name);
+
+    rc = b->run(&c);
+
+    gmb_nvml_clocks(c.info.pci_bus_id, &k);
+    json_object_set_new(json_object_get(c.record, "clocks"), "after", json_clocks(&k));
+    json_object_set_new(c.record, "status",
+                        json_string(rc == GMB_OK        ? "ok"
+                                    : rc == GMB_EVERIFY ? "verification_failed"
+                                                        : "error"));
+    /* a run that measured something is kept, failed verifications too (as evidence) */
+    if ((rc == GMB_OK || rc == GMB_EVERIFY) && !c.o.no_record &&
+        json_array_size(c.points) > 0) {
+        char dir[4096], slug[96], stem[128], outp[4200];
+        gmb_slug(c.info.name, slug, sizeof slug);
+        if (c.o.out)
+            gmb_strlcpy(dir, c.o.out, sizeof dir);
+        else
+            snprintf(dir, sizeof dir, "results/%s", slug);
+        snprintf(stem, sizeof stem, "%s-%s", stamp, b->name);
+        int wrc = gmb_record_write(c.record, dir, stem, outp, sizeof outp);
+        if (wrc)
+            rc = rc ? rc : wrc;
+        else
+            gmb_info("record: %s.json and .csv", outp);
+    }
+out:
+    if (c.dev)
+        c.be->close(c.dev);
+    json_decref(c.record);
+    free(c.cfg);
+    return gmb_exit_code(rc);
+}

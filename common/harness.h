@@ -1,0 +1,102 @@
+/* harness.h - what every benchmark program shares: options, device, measurement, record. */
+#ifndef GMB_HARNESS_H
+#define GMB_HARNESS_H
+
+#include <jansson.h>
+
+#include "backend.h"
+#include "gmb.h"
+#include "meta.h"
+#include "opts.h"
+#include "record.h"
+#include "stats.h"
+
+/* Options every program takes (filled from gmb_common_opts). */
+typedef struct gmb_common {
+    const char *backend;  /* auto, cuda, opencl */
+    long device;          /* index within the backend */
+    const char *out;      /* record directory; NULL: results/<device-slug> */
+    int list_devices;     /* print devices and exit */
+    int help;             /* print help and exit */
+    int summary;          /* print the one-line summary and exit (for `gmb list`) */
+    int quiet;            /* no progress on stderr */
+    int no_record;        /* measure and print, write nothing */
+    long warmup;          /* untimed runs before the samples of a point */
+    long min_samples;     /* fewest timed samples per point */
+    long max_samples;     /* most timed samples per point */
+    double ci_target_pct; /* stop when the 95% CI of the median is within this % */
+    double time_cap_s;    /* stop sampling a point after this many seconds */
+    long seed;            /* seed of the pseudo-random data */
+    int inject_error;     /* test aid: corrupt one result so that verification must fail */
+} gmb_common_t;
+
+typedef struct gmb_ctx gmb_ctx_t;
+
+/* A benchmark program: one const descriptor; main() is gmb_main(&desc, argc, argv). */
+typedef struct gmb_bench {
+    const char *name;              /* "stream": the program is gmb-stream */
+    const char *summary;           /* one line for `gmb list` */
+    const char *help;              /* paragraphs after the option list in --help */
+    const gmb_opt_t *opts;         /* the benchmark's own options ({NULL} terminated) */
+    size_t cfg_size;               /* bytes of the benchmark's config struct */
+    const gmb_kernels_t *kernels;  /* kernels for both backends */
+    /* Run the sweep: add points with gmb_add_point(); return 0 or a GMB_E* code. */
+    int (*run)(gmb_ctx_t *ctx);
+} gmb_bench_t;
+
+/* The state of one program run. */
+struct gmb_ctx {
+    const gmb_bench_t *bench;  /* the benchmark */
+    void *cfg;                 /* its options (cfg_size bytes) */
+    gmb_common_t o;            /* common options */
+    const gmb_backend_t *be;   /* chosen backend */
+    gmb_dev_t *dev;            /* opened device */
+    gmb_dev_info_t info;       /* what the device is */
+    json_t *record;            /* the record being built */
+    json_t *points;            /* record["points"] (borrowed) */
+    int argc;                  /* command line */
+    char **argv;
+};
+
+/* Timing samples of one point and their summary. */
+typedef struct gmb_series {
+    double *ns;        /* samples, ns */
+    size_t n, cap;     /* count, capacity */
+    gmb_stats_t st;    /* summary (after gmb_measure) */
+    double wall_s;     /* wall time spent sampling */
+} gmb_series_t;
+
+/* One timed sample: run the work once, put its device time in *ns. */
+typedef int (*gmb_sample_fn)(void *arg, double *ns);
+
+/* Run the program: parse options, open the device, run the sweep, write the record.
+ * Returns the exit status (0, 1, 2, 3, 77). */
+int gmb_main(const gmb_bench_t *bench, int argc, char **argv);
+
+/* Measure one point: warm-up runs, then samples until the median's 95% CI is within
+ * the target, or max samples, or the time cap. 0 or the sample function's error. */
+int gmb_measure(gmb_ctx_t *ctx, gmb_sample_fn fn, void *arg, gmb_series_t *s);
+void gmb_series_free(gmb_series_t *s);
+
+/* Start a point with its parameters (the object is stolen); add metrics to the returned
+ * point's "metrics" with gmb_point_metric, then gmb_add_point. */
+json_t *gmb_point_new(json_t *params, const gmb_series_t *s);
+void gmb_point_metric(json_t *point, const char *name, json_t *value);
+/* Append the point to the record (stolen). */
+void gmb_add_point(gmb_ctx_t *ctx, json_t *point);
+/* Describe a metric once in the record: unit and meaning. */
+void gmb_declare_metric(gmb_ctx_t *ctx, const char *name, const char *unit, const char *better,
+                        const char *desc);
+/* Add a key to the record's top-level "results" object (stolen): summaries, fits. */
+void gmb_add_result(gmb_ctx_t *ctx, const char *key, json_t *value);
+
+/* JSON of a device description. */
+json_t *gmb_json_device(const gmb_dev_info_t *d);
+/* Print every compiled-in backend's devices as a table. Returns 0 when any was found. */
+int gmb_print_devices(FILE *f);
+/* Pick the backend for name ("auto": the first with a device); GMB_EUSAGE for an unknown
+ * name, GMB_ESKIP with the reason in why when none has a device. */
+int gmb_pick_backend(const char *name, const gmb_backend_t **out, int *ndev, char *why,
+                     size_t whylen);
+
+#endif

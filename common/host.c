@@ -1,0 +1,51 @@
+/* host.c - facts about the host and the time of a run. */
+#include "gmb.h"
+#include "meta.h"
+
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef GMB_GIT_REV
+#define GMB_GIT_REV "unknown"
+#endif
+const char gmb_git_rev[] = GMB_GIT_REV;
+
+void gmb_host_get(gmb_host_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (gethostname(out->name, sizeof out->name - 1))
+        gmb_strlcpy(out->name, "unknown", sizeof out->name);
+    struct utsname u;
+    if (!uname(&u))
+        snprintf(out->os, sizeof out->os, "%s %s %s", u.sysname, u.release, u.machine);
+    gmb_strlcpy(out->cpu, "unknown", sizeof out->cpu);
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[512];
+        while (fgets(line, sizeof line, f))
+            if (!strncmp(line, "model name", 10)) {
+                char *c = strchr(line, ':');
+                if (c) {
+                    c += 1 + (c[1] == ' ');
+                    c[strcspn(c, "\n")] = '\0';
+                    gmb_strlcpy(out->cpu, c, sizeof out->cpu);
+                }
+                break;
+            }
+        fclose(f);
+    }
+    out->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+void gmb_utc_now(char *iso, size_t isolen, char *stamp, size_t stamplen)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    if (iso)
+        strftime(iso, isolen, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (stamp)
+        strftime(stamp, stamplen, "%Y%m%dT%H%M%SZ", &tm);
+}

@@ -1,0 +1,105 @@
+/* log.c - messages on stderr, exit codes, clocks and small string helpers. */
+#include "gmb.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+
+const char *gmb_progname = "gmb";
+int gmb_quiet = 0;
+
+int gmb_exit_code(int err)
+{
+    switch (err) {
+    case GMB_OK:
+        return 0;
+    case GMB_EVERIFY:
+        return 1;
+    case GMB_EUSAGE:
+        return 2;
+    case GMB_ESKIP:
+        return 77;
+    default:
+        return 3;
+    }
+}
+
+static void vmsg(const char *kind, const char *fmt, va_list ap)
+{
+    char line[2048];
+    vsnprintf(line, sizeof line, fmt, ap);
+    /* one line: fold any newline a vendor message carried */
+    for (char *p = line; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    fprintf(stderr, "%s: %s%s\n", gmb_progname, kind, line);
+}
+
+void gmb_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg("error: ", fmt, ap);
+    va_end(ap);
+}
+
+void gmb_skip(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg("skipped: ", fmt, ap);
+    va_end(ap);
+}
+
+void gmb_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg("warning: ", fmt, ap);
+    va_end(ap);
+}
+
+void gmb_info(const char *fmt, ...)
+{
+    if (gmb_quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg("", fmt, ap);
+    va_end(ap);
+}
+
+double gmb_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+char *gmb_fmt_size(uint64_t bytes, char *buf, size_t len)
+{
+    static const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int u = 0;
+    double v = (double)bytes;
+    while (v >= 1024.0 && u < 5) {
+        v /= 1024.0;
+        u++;
+    }
+    if (v == (double)(uint64_t)v)
+        snprintf(buf, len, "%llu %s", (unsigned long long)v, unit[u]);
+    else
+        snprintf(buf, len, "%.3g %s", v, unit[u]);
+    return buf;
+}
+
+void gmb_strlcpy(char *dst, const char *src, size_t len)
+{
+    if (!len)
+        return;
+    size_t n = src ? strlen(src) : 0;
+    if (n >= len)
+        n = len - 1;
+    if (n)
+        memcpy(dst, src, n);
+    dst[n] = '\0';
+}

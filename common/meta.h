@@ -1,0 +1,56 @@
+/* meta.h - what a record says about the run: NVML clocks, hwloc locality, host facts. */
+#ifndef GMB_META_H
+#define GMB_META_H
+
+#include "backend.h"
+
+/* Clocks and limits of an NVIDIA GPU at one moment (NVML). */
+typedef struct gmb_clocks {
+    int available;            /* 0: NVML missing or did not know the device (see why) */
+    char why[160];            /* reason when not available */
+    unsigned sm_mhz;          /* current SM clock */
+    unsigned mem_mhz;         /* current memory clock */
+    unsigned sm_max_mhz;      /* maximum SM clock */
+    unsigned temp_c;          /* GPU temperature, Celsius */
+    double power_w;           /* board power draw, watts; <0 unknown */
+    unsigned long long throttle; /* NVML clock event (throttle) reason bits */
+} gmb_clocks_t;
+
+/* Read the clocks of the NVIDIA GPU at PCI bus id (NVML through dlopen). Always returns 0;
+ * out->available says whether it worked. */
+int gmb_nvml_clocks(const char *pci_bus_id, gmb_clocks_t *out);
+/* Fill what NVML knows and the backend did not (memory clock, bus width, ECC, driver
+ * version) for an NVIDIA device; returns 0 when NVML answered, GMB_ESKIP otherwise. */
+int gmb_nvml_fill_info(gmb_dev_info_t *info);
+/* Names of the set throttle bits, comma-separated, into buf ("none" when zero). */
+void gmb_throttle_names(unsigned long long bits, char *buf, size_t len);
+
+/* Where a device sits in the machine (hwloc). */
+typedef struct gmb_locality {
+    char source[32];   /* "hwloc", "hwloc (host CPU)", or "unknown" */
+    char numa[128];    /* NUMA node list ("0", "0-1"), "unknown" */
+    char cpuset[256];  /* CPU list near the device ("0-31"), "unknown" */
+    char note[160];    /* why unknown, or which object was used */
+} gmb_locality_t;
+
+/* Locate a device: by its PCI bus id, or the whole host for a CPU device. Honors
+ * HWLOC_XMLFILE (stored topologies). Always returns 0; fields say "unknown" when hwloc
+ * cannot tell. */
+int gmb_topo_locality(const gmb_dev_info_t *info, gmb_locality_t *out);
+
+/* Host facts. */
+typedef struct gmb_host {
+    char name[256];   /* host name */
+    char os[256];     /* uname: system release machine */
+    char cpu[256];    /* CPU model name */
+    int cpus;         /* online CPUs */
+} gmb_host_t;
+void gmb_host_get(gmb_host_t *out);
+
+/* UTC time now as "2026-11-30T06:01:02Z" (iso) and "20261130T060102Z" (stamp). */
+void gmb_utc_now(char *iso, size_t isolen, char *stamp, size_t stamplen);
+
+/* The git revision gmb was built from ("unknown" outside a checkout). */
+extern const char gmb_git_rev[];
+
+#endif

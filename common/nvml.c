@@ -1,0 +1,149 @@
+/* nvml.c - NVIDIA Management Library loaded at run time (no nvml.h needed; works without). */
+#include "gmb.h"
+#include "meta.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The few NVML declarations gmb uses (stable C ABI of libnvidia-ml.so.1). */
+typedef int nvml_ret_t;
+typedef void *nvml_dev_t;
+enum { NVML_CLOCK_GRAPHICS = 0, NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2 };
+enum { NVML_TEMPERATURE_GPU = 0 };
+
+static struct {
+    int tried, ok;
+    char why[128];
+    nvml_ret_t (*init)(void);
+    nvml_ret_t (*by_pci)(const char *, nvml_dev_t *);
+    nvml_ret_t (*clock)(nvml_dev_t, int, unsigned *);
+    nvml_ret_t (*max_clock)(nvml_dev_t, int, unsigned *);
+    nvml_ret_t (*reasons)(nvml_dev_t, unsigned long long *);
+    nvml_ret_t (*temp)(nvml_dev_t, int, unsigned *);
+    nvml_ret_t (*power)(nvml_dev_t, unsigned *);
+    nvml_ret_t (*bus_width)(nvml_dev_t, unsigned *);
+    nvml_ret_t (*ecc)(nvml_dev_t, int *, int *);
+    nvml_ret_t (*driver)(char *, unsigned);
+} nv;
+
+static int nvml_load(void)
+{
+    if (nv.tried)
+        return nv.ok;
+    nv.tried = 1;
+    void *h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(nv.why, sizeof nv.why, "NVML not available (libnvidia-ml.so.1 not found)");
+        return 0;
+    }
+#define SYM(field, name) *(void **)&nv.field = dlsym(h, name)
+    SYM(init, "nvmlInit_v2");
+    SYM(by_pci, "nvmlDeviceGetHandleByPciBusId_v2");
+    SYM(clock, "nvmlDeviceGetClockInfo");
+    SYM(max_clock, "nvmlDeviceGetMaxClockInfo");
+    SYM(reasons, "nvmlDeviceGetCurrentClocksEventReasons");
+    if (!nv.reasons)
+        SYM(reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    SYM(temp, "nvmlDeviceGetTemperature");
+    SYM(power, "nvmlDeviceGetPowerUsage");
+    SYM(bus_width, "nvmlDeviceGetMemoryBusWidth");
+    SYM(ecc, "nvmlDeviceGetEccMode");
+    SYM(driver, "nvmlSystemGetDriverVersion");
+#undef SYM
+    if (!nv.init || !nv.by_pci || !nv.clock) {
+        snprintf(nv.why, sizeof nv.why, "NVML library lacks nvmlInit_v2 or device queries");
+        return 0;
+    }
+    nvml_ret_t r = nv.init();
+    if (r) {
+        snprintf(nv.why, sizeof nv.why, "nvmlInit_v2 failed (NVML error %d)", r);
+        return 0;
+    }
+    nv.ok = 1;
+    return 1;
+}
+
+static int nvml_dev(const char *pci, nvml_dev_t *d, char *why, size_t len)
+{
+    if (!nvml_load()) {
+        gmb_strlcpy(why, nv.why, len);
+        return 0;
+    }
+    if (!pci || !pci[0]) {
+        snprintf(why, len, "device has no PCI bus id to find it in NVML");
+        return 0;
+    }
+    nvml_ret_t r = nv.by_pci(pci, d);
+    if (r) {
+        snprintf(why, len, "NVML does not know PCI device %s (NVML error %d)", pci, r);
+        return 0;
+    }
+    return 1;
+}
+
+int gmb_nvml_clocks(const char *pci_bus_id, gmb_clocks_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->power_w = -1;
+    nvml_dev_t d;
+    if (!nvml_dev(pci_bus_id, &d, out->why, sizeof out->why))
+        return GMB_OK;
+    out->available = 1;
+    nv.clock(d, NVML_CLOCK_SM, &out->sm_mhz);
+    nv.clock(d, NVML_CLOCK_MEM, &out->mem_mhz);
+    if (nv.max_clock)
+        nv.max_clock(d, NVML_CLOCK_SM, &out->sm_max_mhz);
+    if (nv.reasons)
+        nv.reasons(d, &out->throttle);
+    if (nv.temp)
+        nv.temp(d, NVML_TEMPERATURE_GPU, &out->temp_c);
+    unsigned mw;
+    if (nv.power && !nv.power(d, &mw))
+        out->power_w = mw / 1000.0;
+    return GMB_OK;
+}
+
+int gmb_nvml_fill_info(gmb_dev_info_t *info)
+{
+    nvml_dev_t d;
+    char why[160];
+    if (!nvml_dev(info->pci_bus_id, &d, why, sizeof why))
+        return GMB_ESKIP;
+    unsigned v;
+    if (!info->mem_clock_mhz && nv.max_clock && !nv.max_clock(d, NVML_CLOCK_MEM, &v))
+        info->mem_clock_mhz = (int)v;
+    if (!info->core_clock_mhz && nv.max_clock && !nv.max_clock(d, NVML_CLOCK_SM, &v))
+        info->core_clock_mhz = (int)v;
+    if (!info->bus_width_bits && nv.bus_width && !nv.bus_width(d, &v))
+        info->bus_width_bits = (int)v;
+    int cur, pend;
+    if (info->ecc < 0 && nv.ecc && !nv.ecc(d, &cur, &pend))
+        info->ecc = cur ? 1 : 0;
+    char drv[80];
+    if (nv.driver && !nv.driver(drv, sizeof drv))
+        gmb_strlcpy(info->driver_version, drv, sizeof info->driver_version);
+    return GMB_OK;
+}
+
+void gmb_throttle_names(unsigned long long bits, char *buf, size_t len)
+{
+    static const struct {
+        unsigned long long bit;
+        const char *name;
+    } r[] = {
+        {0x1ULL, "gpu_idle"},           {0x2ULL, "applications_clocks"},
+        {0x4ULL, "sw_power_cap"},       {0x8ULL, "hw_slowdown"},
+        {0x10ULL, "sync_boost"},        {0x20ULL, "sw_thermal"},
+        {0x40ULL, "hw_thermal"},        {0x80ULL, "hw_power_brake"},
+        {0x100ULL, "display_clocks"},
+    };
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
+        if (bits & r[i].bit) {
+            size_t l = strlen(buf);
+            snprintf(buf + l, len - l, "%s%s", l ? "," : "", r[i].name);
+        }
+    if (!buf[0])
+        gmb_strlcpy(buf, "none", len);
+}

@@ -1,0 +1,75 @@
+/* opts.h - option tables (data, not code), strict number/size parsing and size sweeps. */
+#ifndef GMB_OPTS_H
+#define GMB_OPTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Kinds of option value. */
+typedef enum {
+    GMB_OPT_FLAG,   /* no argument; int set to 1 */
+    GMB_OPT_INT,    /* long, range-checked */
+    GMB_OPT_DOUBLE, /* double, range-checked */
+    GMB_OPT_SIZE,   /* uint64_t bytes with K/M/G, KiB/MiB/GiB, KB/MB/GB suffixes */
+    GMB_OPT_SWEEP,  /* gmb_sweep_t: list and/or ranges of sizes */
+    GMB_OPT_STR,    /* const char *, optionally one of choices */
+    GMB_OPT_LIST,   /* gmb_list_t: comma list of choices (or "all") */
+} gmb_opt_type_t;
+
+/* One option: the same table parses, range-checks and prints --help. */
+typedef struct gmb_opt {
+    const char *name;            /* long name, without "--" */
+    gmb_opt_type_t type;         /* value kind */
+    size_t offset;               /* where the value lives in the config struct */
+    const char *metavar;         /* shown in --help ("SIZE", "N") */
+    const char *def;             /* default, as text parsed like the argument; NULL: none */
+    double min, max;             /* range for INT, DOUBLE and SIZE (inclusive); min>max: none */
+    const char *const *choices;  /* NULL-terminated, for STR and LIST; NULL: free text */
+    const char *help;            /* one line */
+    int hidden;                  /* 1: not shown in --help (test aids) */
+} gmb_opt_t;
+
+#define GMB_MAX_SWEEP 4096 /* most points one sweep may hold */
+#define GMB_MAX_LIST  32   /* most items one list may hold */
+
+/* A sorted, de-duplicated list of sizes in bytes. */
+typedef struct gmb_sweep {
+    size_t n;                     /* number of points */
+    uint64_t v[GMB_MAX_SWEEP];    /* sizes in bytes, ascending */
+    int set;                      /* 1 when given on the command line or by default */
+} gmb_sweep_t;
+
+/* A list of chosen items (indices into the option's choices). */
+typedef struct gmb_list {
+    size_t n;                 /* number of items */
+    int idx[GMB_MAX_LIST];    /* indices into choices, in the order given */
+} gmb_list_t;
+
+/* Parse a signed integer strictly (whole string, no overflow). 0 or GMB_EUSAGE. */
+int gmb_parse_long(const char *s, long *out);
+/* Parse a finite double strictly. 0 or GMB_EUSAGE. */
+int gmb_parse_double(const char *s, double *out);
+/* Parse a size: "4096", "4K", "4KiB", "1.5GiB", "2MB". K/M/G/T and KiB.. are powers of 1024,
+ * KB/MB/GB/TB powers of 1000. Rejects zero, negatives, fractions of a byte, overflow.
+ * 0 or GMB_EUSAGE. */
+int gmb_parse_size(const char *s, uint64_t *out);
+/* Parse a sweep: comma-separated items, each a size or a range "A:B[:STEP]" with STEP
+ * "xF" (multiply, default x2), "+S" (add a size) or "N/oct" (N points per octave, rounded
+ * to whole bytes). Result sorted and de-duplicated. 0 or GMB_EUSAGE (message in err). */
+int gmb_parse_sweep(const char *s, gmb_sweep_t *out, char *err, size_t errlen);
+/* Parse a comma list against choices ("all" = every choice). 0 or GMB_EUSAGE. */
+int gmb_parse_list(const char *s, const char *const *choices, gmb_list_t *out, char *err,
+                   size_t errlen);
+
+/* Apply one option's text value into cfg (range and choice checks included).
+ * 0 or GMB_EUSAGE with a one-line reason in err. */
+int gmb_opt_apply(const gmb_opt_t *o, const char *arg, void *cfg, char *err, size_t errlen);
+/* Set every option's default into cfg. 0 or GMB_EUSAGE (a broken table). */
+int gmb_opt_defaults(const gmb_opt_t *table, void *cfg, char *err, size_t errlen);
+/* Print the help lines of a table (NULL name ends it). */
+void gmb_opt_help(const gmb_opt_t *table, FILE *f);
+/* Number of entries in a table. */
+size_t gmb_opt_count(const gmb_opt_t *table);
+
+#endif

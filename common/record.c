@@ -1,0 +1,338 @@
+/* record.c - JSON/CSV rendering of run records and their atomic, never-overwriting output. */
+#include "record.h"
+#include "gmb.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+json_t *gmb_json_stats(const gmb_stats_t *s)
+{
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:f, s:b}", "median", s->median,
+                     "ci_lo", s->ci_lo, "ci_hi", s->ci_hi, "min", s->min, "max", s->max, "mean",
+                     s->mean, "stddev", s->stddev, "n", (json_int_t)s->n, "ci_rel",
+                     s->ci_rel > 1e300 ? 1e300 : s->ci_rel, "converged", s->converged);
+}
+
+json_t *gmb_json_rate(double numer, const gmb_stats_t *t)
+{
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "median", numer / t->median, "ci_lo",
+                     numer / t->ci_hi, "ci_hi", numer / t->ci_lo, "min", numer / t->max, "max",
+                     numer / t->min, "mean", numer / t->mean);
+}
+
+json_t *gmb_json_scaled(double f, const gmb_stats_t *t)
+{
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "median", t->median * f, "ci_lo",
+                     t->ci_lo * f, "ci_hi", t->ci_hi * f, "min", t->min * f, "max", t->max * f,
+                     "mean", t->mean * f);
+}
+
+/* Growable string. */
+typedef struct {
+    char *s;
+    size_t n, cap;
+    int bad;
+} sbuf_t;
+
+static void sb_add(sbuf_t *b, const char *txt)
+{
+    size_t l = strlen(txt);
+    if (b->bad)
+        return;
+    if (b->n + l + 1 > b->cap) {
+        size_t cap = (b->cap ? b->cap * 2 : 4096) + l;
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            b->bad = 1;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->n, txt, l + 1);
+    b->n += l;
+}
+
+/* Append a scalar as a CSV field (strings quoted when needed). */
+static void sb_scalar(sbuf_t *b, const json_t *v)
+{
+    char tmp[64];
+    if (!v || json_is_null(v))
+        return;
+    if (json_is_integer(v)) {
+        snprintf(tmp, sizeof tmp, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        sb_add(b, tmp);
+    } else if (json_is_real(v)) {
+        snprintf(tmp, sizeof tmp, "%.6g", json_real_value(v));
+        sb_add(b, tmp);
+    } else if (json_is_true(v)) {
+        sb_add(b, "1");
+    } else if (json_is_false(v)) {
+        sb_add(b, "0");
+    } else if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        int q = strpbrk(s, ",\"\n ") != NULL;
+        if (q)
+            sb_add(b, "\"");
+        for (; *s; s++) {
+            char c[3] = {*s, 0, 0};
+            if (*s == '"')
+                c[1] = '"';
+            sb_add(b, c);
+        }
+        if (q)
+            sb_add(b, "\"");
+    }
+}
+
+static const char *const stat_cols[] = {"median", "ci_lo", "ci_hi", "min", "max"};
+
+char *gmb_record_csv(const json_t *rec)
+{
+    json_t *points = json_object_get(rec, "points");
+    if (!json_is_array(points))
+        return NULL;
+    sbuf_t b = {0};
+    json_t *first = json_array_get(points, 0);
+    json_t *params = json_object_get(first, "params");
+    json_t *metrics = json_object_get(first, "metrics");
+    const char *key;
+    json_t *val;
+    int col = 0;
+    /* header */
+    json_object_foreach(params, key, val)
+    {
+        sb_add(&b, col++ ? "," : "");
+        sb_add(&b, key);
+    }
+    json_object_foreach(metrics, key, val)
+    {
+        for (size_t i = 0; i < 5; i++) {
+            sb_add(&b, col++ ? "," : "");
+            sb_add(&b, key);
+            if (i) {
+                sb_add(&b, "_");
+                sb_add(&b, stat_cols[i]);
+            }
+        }
+    }
+    sb_add(&b, col++ ? ",time_ns,n,converged" : "time_ns,n,converged");
+    json_t *extra = json_object_get(first, "extra");
+    json_object_foreach(extra, key, val)
+    {
+        sb_add(&b, ",");
+        sb_add(&b, key);
+    }
+    sb_add(&b, "\n");
+    /* rows */
+    size_t i;
+    json_t *pt;
+    json_array_foreach(points, i, pt)
+    {
+        json_t *pp = json_object_get(pt, "params"), *pm = json_object_get(pt, "metrics");
+        json_t *t = json_object_get(pt, "time_ns"), *px = json_object_get(pt, "extra");
+        col = 0;
+        json_object_foreach(params, key, val)
+        {
+            sb_add(&b, col++ ? "," : "");
+            sb_scalar(&b, json_object_get(pp, key));
+        }
+        json_object_foreach(metrics, key, val)
+        {
+            json_t *m = json_object_get(pm, key);
+            for (size_t k = 0; k < 5; k++) {
+                sb_add(&b, col++ ? "," : "");
+                sb_scalar(&b, json_object_get(m, stat_cols[k]));
+            }
+        }
+        sb_add(&b, col++ ? "," : "");
+        sb_scalar(&b, json_object_get(t, "median"));
+        sb_add(&b, ",");
+        sb_scalar(&b, json_object_get(t, "n"));
+        sb_add(&b, ",");
+        sb_scalar(&b, json_object_get(t, "converged"));
+        json_object_foreach(extra, key, val)
+        {
+            sb_add(&b, ",");
+            sb_scalar(&b, json_object_get(px, key));
+        }
+        sb_add(&b, "\n");
+    }
+    if (b.bad) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
+void gmb_slug(const char *name, char *out, size_t len)
+{
+    size_t n = 0;
+    int dash = 0;
+    if (!len)
+        return;
+    for (const char *p = name ? name : ""; *p && n + 1 < len; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (isalnum(c) && c < 128) {
+            if (dash && n && n + 2 < len)
+                out[n++] = '-';
+            dash = 0;
+            out[n++] = (char)tolower(c);
+        } else {
+            dash = 1;
+        }
+    }
+    out[n] = '\0';
+    if (!n)
+        gmb_strlcpy(out, "device", len);
+}
+
+int gmb_mkdirs(const char *dir)
+{
+    char p[4096];
+    gmb_strlcpy(p, dir, sizeof p);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            if (mkdir(p, 0755) && errno != EEXIST)
+                goto fail;
+            *s = '/';
+        }
+    if (mkdir(p, 0755) && errno != EEXIST)
+        goto fail;
+    return GMB_OK;
+fail:
+    gmb_error("cannot create directory %s: %s", p, strerror(errno));
+    return GMB_ERUNTIME;
+}
+
+static int write_tmp(const char *dir, const char *data, char *tmp, size_t len)
+{
+    snprintf(tmp, len, "%s/.gmb-tmp-XXXXXX", dir);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return GMB_ERUNTIME;
+    size_t n = strlen(data), off = 0;
+    while (off < n) {
+        ssize_t w = write(fd, data + off, n - off);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        off += (size_t)w;
+    }
+    int ok = off == n && fsync(fd) == 0;
+    if (fchmod(fd, 0644))
+        ok = 0;
+    if (close(fd))
+        ok = 0;
+    if (!ok) {
+        unlink(tmp);
+        return GMB_ERUNTIME;
+    }
+    return GMB_OK;
+}
+
+int gmb_publish(const char *dir, const char *stem, int n, const char *const *ext,
+                const char *const *data, char *out_stem, size_t out_len)
+{
+    char tmp[8][4096];
+    if (n < 1 || n > 8)
+        return GMB_ERUNTIME;
+    if (gmb_mkdirs(dir))
+        return GMB_ERUNTIME;
+    for (int i = 0; i < n; i++)
+        if (write_tmp(dir, data[i], tmp[i], sizeof tmp[i])) {
+            gmb_error("cannot write in %s: %s", dir, strerror(errno));
+            for (int j = 0; j < i; j++)
+                unlink(tmp[j]);
+            return GMB_ERUNTIME;
+        }
+    int rc = GMB_ERUNTIME;
+    for (int k = 1; k < 1000 && rc; k++) {
+        char base[4096], path[8][4200];
+        if (k == 1)
+            snprintf(base, sizeof base, "%s/%s", dir, stem);
+        else
+            snprintf(base, sizeof base, "%s/%s-%d", dir, stem, k);
+        int i, clash = 0;
+        for (i = 0; i < n; i++) {
+            snprintf(path[i], sizeof path[i], "%s.%s", base, ext[i]);
+            if (link(tmp[i], path[i])) {
+                clash = errno == EEXIST;
+                if (!clash)
+                    gmb_error("cannot create %s: %s", path[i], strerror(errno));
+                break;
+            }
+        }
+        if (i == n) {
+            rc = GMB_OK;
+            gmb_strlcpy(out_stem, base, out_len);
+        } else {
+            for (int j = 0; j < i; j++) /* undo this attempt; names we made only */
+                unlink(path[j]);
+            if (!clash)
+                break;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        unlink(tmp[i]);
+    return rc;
+}
+
+int gmb_record_write(const json_t *rec, const char *dir, const char *stem, char *out_stem,
+                     size_t out_len)
+{
+    char *js = json_dumps(rec, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+    char *csv = gmb_record_csv(rec);
+    int rc = GMB_ERUNTIME;
+    if (js && csv) {
+        size_t l = strlen(js);
+        char *jsn = malloc(l + 2);
+        if (jsn) {
+            memcpy(jsn, js, l);
+            memcpy(jsn + l, "\n", 2);
+            const char *ext[] = {"json", "csv"};
+            const char *data[] = {jsn, csv};
+            rc = gmb_publish(dir, stem, 2, ext, data, out_stem, out_len);
+            free(jsn);
+        }
+    } else {
+        gmb_error("cannot render the record");
+    }
+    free(js);
+    free(csv);
+    return rc;
+}
+
+json_t *gmb_record_load(const char *path, char *err, size_t errlen)
+{
+    json_error_t je;
+    err[0] = '\0';
+    json_t *r = json_load_file(path, 0, &je);
+    if (!r) {
+        snprintf(err, errlen, "%s: not a valid record: %s (line %d)", path, je.text, je.line);
+        return NULL;
+    }
+    const char *schema = json_string_value(json_object_get(r, "schema"));
+    json_t *ver = json_object_get(r, "schema_version");
+    if (!json_is_object(r) || !schema || strcmp(schema, GMB_RECORD_SCHEMA) ||
+        !json_is_integer(ver)) {
+        snprintf(err, errlen, "%s: not a gmb record (no schema \"%s\" with a version)", path,
+                 GMB_RECORD_SCHEMA);
+        json_decref(r);
+        return NULL;
+    }
+    if (json_integer_value(ver) > GMB_RECORD_SCHEMA_VERSION)
+        snprintf(err, errlen,
+                 "%s: schema version %" JSON_INTEGER_FORMAT
+                 " is newer than this gmb reads (%d): unknown fields are ignored",
+                 path, json_integer_value(ver), GMB_RECORD_SCHEMA_VERSION);
+    return r;
+}

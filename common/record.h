@@ -1,0 +1,51 @@
+/* record.h - run records: one JSON (everything) and one CSV (a row per point) per run. */
+#ifndef GMB_RECORD_H
+#define GMB_RECORD_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "stats.h"
+
+#define GMB_RECORD_SCHEMA         "gmb-record"
+#define GMB_RECORD_SCHEMA_VERSION 1
+
+/* Build the JSON of a point's derived metric: value = numer / time (a rate, e.g. GB/s from
+ * bytes / ns) for every statistic of the time. CI ends swap (a longer time, a lower rate).
+ * Returns a new object {median, ci_lo, ci_hi, min, max, mean}. */
+json_t *gmb_json_rate(double numer, const gmb_stats_t *time);
+/* Same for value = time * factor (e.g. ns per access). */
+json_t *gmb_json_scaled(double factor, const gmb_stats_t *time);
+/* JSON of a time summary (median, ci_lo, ci_hi, min, max, mean, stddev, n, ci_rel,
+ * converged). */
+json_t *gmb_json_stats(const gmb_stats_t *s);
+
+/* Render a record's points as CSV: the params of the first point (in order), then for each
+ * metric of the first point median,ci_lo,ci_hi,min,max, then time_ns, n, converged and the
+ * point's other scalar fields. Returns a malloc'd string or NULL. */
+char *gmb_record_csv(const json_t *record);
+
+/* Make a file-name-safe slug of a device name: lower case, [a-z0-9] runs joined by '-',
+ * at most len-1 characters, never empty ("device"). */
+void gmb_slug(const char *name, char *out, size_t len);
+
+/* Create dir and its parents (mode 0755). 0 or GMB_ERUNTIME. */
+int gmb_mkdirs(const char *dir);
+
+/* Publish n files dir/<stem>[-k].<ext[i]> atomically (each written to a temporary file,
+ * then hard-linked to its name, which fails rather than overwrite). The first k (1: no
+ * suffix, then -2, -3 ...) for which no name exists is used; the chosen path without
+ * extension goes to out_stem. 0 or GMB_ERUNTIME (nothing left behind). */
+int gmb_publish(const char *dir, const char *stem, int n, const char *const *ext,
+                const char *const *data, char *out_stem, size_t out_len);
+
+/* Write a record (JSON, and CSV from its points) under dir as <stem>.json and .csv.
+ * Paths chosen go to out_stem. 0 or GMB_ERUNTIME. */
+int gmb_record_write(const json_t *record, const char *dir, const char *stem, char *out_stem,
+                     size_t out_len);
+
+/* Load and check a record: JSON syntax, schema name, a schema version this build reads
+ * (newer ones load with a warning in err). Returns the JSON or NULL with err set. */
+json_t *gmb_record_load(const char *path, char *err, size_t errlen);
+
+#endif
