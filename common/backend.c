@@ -35,9 +35,8 @@ void gmb_dev_info_derive(gmb_dev_info_t *d)
     if (d->mem_clock_mhz > 0 && d->bus_width_bits > 0) {
         /* double data rate: two transfers per memory clock (the CUDA and NVML convention) */
         d->peak_bw_gbps = 2.0 * d->mem_clock_mhz * 1e6 * (d->bus_width_bits / 8.0) / 1e9;
-        snprintf(d->peak_source, sizeof d->peak_source,
-                 "2 x %d MHz memory clock x %d-bit bus / 8", d->mem_clock_mhz,
-                 d->bus_width_bits);
+        snprintf(d->peak_source, sizeof d->peak_source, "2 x %d MHz memory clock x %d-bit bus / 8",
+                 d->mem_clock_mhz, d->bus_width_bits);
     } else if (!d->peak_source[0]) {
         snprintf(d->peak_source, sizeof d->peak_source,
                  "unknown: the %s driver reports no memory clock or bus width", d->backend);

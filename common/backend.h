@@ -90,9 +90,9 @@ typedef struct gmb_cl_variant {
 
 /* A benchmark's kernels for both backends. */
 typedef struct gmb_kernels {
-    const char *cl_source;              /* embedded OpenCL C (prelude + bench .cl) */
+    const char *cl_source;               /* embedded OpenCL C (prelude + bench .cl) */
     const gmb_cl_variant_t *cl_variants; /* {NULL} terminated */
-    const gmb_cuda_fn_t *cuda_fns;      /* {NULL} terminated; NULL when CUDA was not built */
+    const gmb_cuda_fn_t *cuda_fns;       /* {NULL} terminated; NULL when CUDA was not built */
 } gmb_kernels_t;
 
 /* The backend table. Every function returns 0 or a negative GMB_E* code after logging
@@ -117,11 +117,9 @@ typedef struct gmb_backend {
     /* Fill bytes of a buffer with a byte value (blocking). */
     int (*fill)(gmb_buf_t *buf, size_t off, unsigned char byte, size_t bytes);
     /* Timed buffer-to-buffer copy; elapsed device time in *ns when ns != NULL. */
-    int (*copy)(gmb_buf_t *dst, size_t doff, gmb_buf_t *src, size_t soff, size_t bytes,
-                double *ns);
+    int (*copy)(gmb_buf_t *dst, size_t doff, gmb_buf_t *src, size_t soff, size_t bytes, double *ns);
     /* Load a benchmark's kernels for one variant (OpenCL: build; CUDA: look up). */
-    int (*prog_load)(gmb_dev_t *dev, const gmb_kernels_t *k, const char *variant,
-                     gmb_prog_t **out);
+    int (*prog_load)(gmb_dev_t *dev, const gmb_kernels_t *k, const char *variant, gmb_prog_t **out);
     void (*prog_free)(gmb_prog_t *prog);
     /* Find a kernel of a loaded program. */
     int (*kern_get)(gmb_prog_t *prog, const char *name, gmb_kern_t **out);

@@ -264,8 +264,7 @@ static int cu_copy(gmb_buf_t *dst, size_t doff, gmb_buf_t *src, size_t soff, siz
     return GMB_OK;
 }
 
-static int cu_prog_load(gmb_dev_t *d, const gmb_kernels_t *k, const char *variant,
-                        gmb_prog_t **out)
+static int cu_prog_load(gmb_dev_t *d, const gmb_kernels_t *k, const char *variant, gmb_prog_t **out)
 {
     if (!k->cuda_fns) {
         gmb_skip("this program was built without CUDA kernels (CUDA=0)");

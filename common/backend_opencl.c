@@ -101,7 +101,7 @@ static const char *cl_errstr(cl_int e)
     do {                                                                                           \
         cl_int e_ = (call);                                                                        \
         if (e_ != CL_SUCCESS) {                                                                    \
-            gmb_error("%s:%d: %s: %s (%d)", __FILE__, __LINE__, #call, cl_errstr(e_), (int)e_);  \
+            gmb_error("%s:%d: %s: %s (%d)", __FILE__, __LINE__, #call, cl_errstr(e_), (int)e_);    \
             return GMB_ERUNTIME;                                                                   \
         }                                                                                          \
     } while (0)
@@ -310,9 +310,9 @@ static int ocl_info(int idx, gmb_dev_info_t *o)
                              NULL)) {
             snprintf(o->arch, sizeof o->arch, "sm_%u%u", maj, min);
             unsigned cc = maj * 10 + min;
-            o->threads_per_cu = cc == 75 ? 1024
+            o->threads_per_cu = cc == 75                                          ? 1024
                                 : (cc == 86 || cc == 87 || cc == 89 || cc >= 120) ? 1536
-                                                                                    : 2048;
+                                                                                  : 2048;
         }
         if (!clGetDeviceInfo(d, GMB_CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL))
             o->warp_size = (int)warp;
@@ -322,8 +322,8 @@ static int ocl_info(int idx, gmb_dev_info_t *o)
             if (clGetDeviceInfo(d, GMB_CL_DEVICE_PCI_DOMAIN_ID_NV, sizeof dom, &dom, NULL))
                 dom = 0;
             /* the NV "slot id" packs device << 3 | function */
-            snprintf(o->pci_bus_id, sizeof o->pci_bus_id, "%04x:%02x:%02x.%x", dom, bus,
-                     slot >> 3, slot & 7);
+            snprintf(o->pci_bus_id, sizeof o->pci_bus_id, "%04x:%02x:%02x.%x", dom, bus, slot >> 3,
+                     slot & 7);
         }
     }
     if (has_ext(d, "cl_amd_device_attribute_query") &&
@@ -348,8 +348,7 @@ static int ocl_open(int idx, gmb_dev_t **out)
         return GMB_ERUNTIME;
     cl_int e;
     d->id = L.dev[idx];
-    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)L.plat[idx],
-                                     0};
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)L.plat[idx], 0};
     d->ctx = clCreateContext(props, 1, &d->id, NULL, NULL, &e);
     if (e != CL_SUCCESS) {
         free(d);
@@ -490,8 +489,7 @@ static int ocl_prog_load(gmb_dev_t *d, const gmb_kernels_t *k, const char *varia
         clGetProgramBuildInfo(p->p, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
         char *log = calloc(1, len + 1);
         if (log && !clGetProgramBuildInfo(p->p, d->id, CL_PROGRAM_BUILD_LOG, len, log, NULL))
-            fprintf(stderr, "%s: OpenCL build log (variant %s):\n%s\n", gmb_progname, variant,
-                    log);
+            fprintf(stderr, "%s: OpenCL build log (variant %s):\n%s\n", gmb_progname, variant, log);
         free(log);
         clReleaseProgram(p->p);
         free(p);

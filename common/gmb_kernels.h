@@ -7,35 +7,35 @@
 #if defined(__OPENCL_VERSION__)
 typedef uint gmb_u32;
 typedef ulong gmb_u64;
-#define GMB_FN         inline
-#define GMB_KERNEL     __kernel void
-#define GMB_GLOBAL     __global
-#define GMB_SHARED     __local
-#define GMB_RESTRICT   restrict
-#define GMB_GID        ((gmb_u64)get_global_id(0))
-#define GMB_GSIZE      ((gmb_u64)get_global_size(0))
-#define GMB_LID        ((gmb_u32)get_local_id(0))
-#define GMB_LSIZE      ((gmb_u32)get_local_size(0))
-#define GMB_GROUP      ((gmb_u32)get_group_id(0))
-#define GMB_BARRIER()  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
-#define GMB_AS_FLOAT(u) as_float(u)
+#define GMB_FN                 inline
+#define GMB_KERNEL             __kernel void
+#define GMB_GLOBAL             __global
+#define GMB_SHARED             __local
+#define GMB_RESTRICT           restrict
+#define GMB_GID                ((gmb_u64)get_global_id(0))
+#define GMB_GSIZE              ((gmb_u64)get_global_size(0))
+#define GMB_LID                ((gmb_u32)get_local_id(0))
+#define GMB_LSIZE              ((gmb_u32)get_local_size(0))
+#define GMB_GROUP              ((gmb_u32)get_group_id(0))
+#define GMB_BARRIER()          barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+#define GMB_AS_FLOAT(u)        as_float(u)
 #define GMB_FLOAT2(a, b)       ((float2)((a), (b)))
 #define GMB_FLOAT4(a, b, c, d) ((float4)((a), (b), (c), (d)))
 #elif defined(__CUDACC__)
 typedef unsigned int gmb_u32;
 typedef unsigned long long gmb_u64;
-#define GMB_FN         static __device__ inline
-#define GMB_KERNEL     __global__ void
+#define GMB_FN     static __device__ inline
+#define GMB_KERNEL __global__ void
 #define GMB_GLOBAL
-#define GMB_SHARED     __shared__
-#define GMB_RESTRICT   __restrict__
-#define GMB_GID        ((gmb_u64)blockIdx.x * blockDim.x + threadIdx.x)
-#define GMB_GSIZE      ((gmb_u64)gridDim.x * blockDim.x)
-#define GMB_LID        ((gmb_u32)threadIdx.x)
-#define GMB_LSIZE      ((gmb_u32)blockDim.x)
-#define GMB_GROUP      ((gmb_u32)blockIdx.x)
-#define GMB_BARRIER()  __syncthreads()
-#define GMB_AS_FLOAT(u) __uint_as_float(u)
+#define GMB_SHARED             __shared__
+#define GMB_RESTRICT           __restrict__
+#define GMB_GID                ((gmb_u64)blockIdx.x * blockDim.x + threadIdx.x)
+#define GMB_GSIZE              ((gmb_u64)gridDim.x * blockDim.x)
+#define GMB_LID                ((gmb_u32)threadIdx.x)
+#define GMB_LSIZE              ((gmb_u32)blockDim.x)
+#define GMB_GROUP              ((gmb_u32)blockIdx.x)
+#define GMB_BARRIER()          __syncthreads()
+#define GMB_AS_FLOAT(u)        __uint_as_float(u)
 #define GMB_FLOAT2(a, b)       make_float2((a), (b))
 #define GMB_FLOAT4(a, b, c, d) make_float4((a), (b), (c), (d))
 /* the vector arithmetic OpenCL C has built in */
@@ -68,7 +68,7 @@ static __device__ inline float4 operator*(float s, float4 a)
 #include <string.h>
 typedef uint32_t gmb_u32;
 typedef uint64_t gmb_u64;
-#define GMB_FN static inline
+#define GMB_FN          static inline
 static inline float gmb_host_as_float(uint32_t u)
 {
     float f;

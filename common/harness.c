@@ -89,29 +89,29 @@ int gmb_pick_backend(const char *name, const gmb_backend_t **out, int *ndev, cha
 
 json_t *gmb_json_device(const gmb_dev_info_t *d)
 {
-    return json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, "
-                     "s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:s, s:s, s:s, s:f}",
-                     "backend", d->backend, "index", d->index, "name", d->name, "vendor",
-                     d->vendor, "type", d->type, "platform", d->platform, "driver_version",
-                     d->driver_version, "runtime_version", d->runtime_version, "arch", d->arch,
-                     "pci_bus_id", d->pci_bus_id, "mem_bytes", (json_int_t)d->mem_bytes,
-                     "max_alloc_bytes", (json_int_t)d->max_alloc_bytes, "llc_bytes",
-                     (json_int_t)d->llc_bytes, "local_mem_bytes", (json_int_t)d->local_mem_bytes,
-                     "compute_units", d->compute_units, "max_group_size", d->max_group_size,
-                     "threads_per_cu", d->threads_per_cu, "warp_size", d->warp_size,
-                     "core_clock_MHz", d->core_clock_mhz, "mem_clock_MHz", d->mem_clock_mhz,
-                     "bus_width_bits", d->bus_width_bits, "peak_bw_GBps", d->peak_bw_gbps,
-                     "peak_bw_source", d->peak_source, "mem_type", d->mem_type, "ecc",
-                     d->ecc < 0 ? "unknown" : d->ecc ? "on" : "off", "timer_res_ns",
-                     d->timer_res_ns);
+    return json_pack(
+        "{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, "
+        "s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:s, s:s, s:s, s:f}",
+        "backend", d->backend, "index", d->index, "name", d->name, "vendor", d->vendor, "type",
+        d->type, "platform", d->platform, "driver_version", d->driver_version, "runtime_version",
+        d->runtime_version, "arch", d->arch, "pci_bus_id", d->pci_bus_id, "mem_bytes",
+        (json_int_t)d->mem_bytes, "max_alloc_bytes", (json_int_t)d->max_alloc_bytes, "llc_bytes",
+        (json_int_t)d->llc_bytes, "local_mem_bytes", (json_int_t)d->local_mem_bytes,
+        "compute_units", d->compute_units, "max_group_size", d->max_group_size, "threads_per_cu",
+        d->threads_per_cu, "warp_size", d->warp_size, "core_clock_MHz", d->core_clock_mhz,
+        "mem_clock_MHz", d->mem_clock_mhz, "bus_width_bits", d->bus_width_bits, "peak_bw_GBps",
+        d->peak_bw_gbps, "peak_bw_source", d->peak_source, "mem_type", d->mem_type, "ecc",
+        d->ecc < 0 ? "unknown"
+        : d->ecc   ? "on"
+                   : "off",
+        "timer_res_ns", d->timer_res_ns);
 }
 
 int gmb_print_devices(FILE *f)
 {
     int found = 0;
-    fprintf(f, "%-7s %3s  %-36s %10s %5s %9s %8s %5s %10s %-15s %-7s\n", "backend", "idx",
-            "name", "memory", "CUs", "core MHz", "mem MHz", "bus", "peak GB/s", "memory type",
-            "ECC");
+    fprintf(f, "%-7s %3s  %-36s %10s %5s %9s %8s %5s %10s %-15s %-7s\n", "backend", "idx", "name",
+            "memory", "CUs", "core MHz", "mem MHz", "bus", "peak GB/s", "memory type", "ECC");
     for (int i = 0; gmb_backends[i]; i++) {
         const gmb_backend_t *be = gmb_backends[i];
         int n = 0;
@@ -133,9 +133,11 @@ int gmb_print_devices(FILE *f)
                 snprintf(mc, sizeof mc, "%d", d.mem_clock_mhz);
             if (d.bus_width_bits)
                 snprintf(bus, sizeof bus, "%d", d.bus_width_bits);
-            fprintf(f, "%-7s %3d  %-36.36s %10s %5d %9d %8s %5s %10s %-15s %-7s\n", be->name,
-                    k, d.name, mem, d.compute_units, d.core_clock_mhz, mc, bus, peak, d.mem_type,
-                    d.ecc < 0 ? "unknown" : d.ecc ? "on" : "off");
+            fprintf(f, "%-7s %3d  %-36.36s %10s %5d %9d %8s %5s %10s %-15s %-7s\n", be->name, k,
+                    d.name, mem, d.compute_units, d.core_clock_mhz, mc, bus, peak, d.mem_type,
+                    d.ecc < 0 ? "unknown"
+                    : d.ecc   ? "on"
+                              : "off");
             fprintf(f, "%-7s %3s  %s; %s; %s; peak = %s\n", "", "", d.type, d.platform,
                     d.driver_version, d.peak_source);
         }
@@ -216,8 +218,7 @@ void gmb_declare_metric(gmb_ctx_t *c, const char *name, const char *unit, const 
                         const char *desc)
 {
     json_object_set_new(json_object_get(c->record, "metrics"), name,
-                        json_pack("{s:s, s:s, s:s}", "unit", unit, "better", better, "desc",
-                                  desc));
+                        json_pack("{s:s, s:s, s:s}", "unit", unit, "better", better, "desc", desc));
 }
 
 void gmb_add_result(gmb_ctx_t *c, const char *key, json_t *value)
@@ -234,9 +235,9 @@ static json_t *json_clocks(const gmb_clocks_t *k)
     char names[256];
     gmb_throttle_names(k->throttle, names, sizeof names);
     return json_pack("{s:b, s:i, s:i, s:i, s:i, s:f, s:I, s:s}", "available", 1, "sm_MHz",
-                     (int)k->sm_mhz, "mem_MHz", (int)k->mem_mhz, "sm_max_MHz",
-                     (int)k->sm_max_mhz, "temp_C", (int)k->temp_c, "power_W", k->power_w,
-                     "throttle_bits", (json_int_t)k->throttle, "throttle_reasons", names);
+                     (int)k->sm_mhz, "mem_MHz", (int)k->mem_mhz, "sm_max_MHz", (int)k->sm_max_mhz,
+                     "temp_C", (int)k->temp_c, "power_W", k->power_w, "throttle_bits",
+                     (json_int_t)k->throttle, "throttle_reasons", names);
 }
 
 static json_t *json_options(const gmb_opt_t *table, const void *cfg)
@@ -290,27 +291,25 @@ static json_t *record_new(gmb_ctx_t *c, const char *iso)
     json_t *cmd = json_array();
     for (int i = 0; i < c->argc; i++)
         json_array_append_new(cmd, json_string(c->argv[i]));
-    json_t *r = json_pack(
-        "{s:s, s:i, s:{s:s, s:s}, s:s, s:o, s:s, s:{s:s, s:s, s:s, s:i}, s:s, s:o, "
-        "s:{s:s, s:s, s:s, s:s}, s:{}, s:{}, s:[], s:{}, s:s}",
-        "schema", GMB_RECORD_SCHEMA, "schema_version", GMB_RECORD_SCHEMA_VERSION, "gmb",
-        "version", GMB_VERSION, "git", gmb_git_rev, "benchmark", c->bench->name, "command", cmd,
-        "time_utc", iso, "host", "name", h.name, "os", h.os, "cpu", h.cpu, "cpus", h.cpus,
-        "backend", c->be->name, "device", gmb_json_device(&c->info), "locality", "source",
-        loc.source, "numa_nodes", loc.numa, "cpuset", loc.cpuset, "note", loc.note, "clocks",
-        "metrics", "points", "results", "status", "running");
+    json_t *r =
+        json_pack("{s:s, s:i, s:{s:s, s:s}, s:s, s:o, s:s, s:{s:s, s:s, s:s, s:i}, s:s, s:o, "
+                  "s:{s:s, s:s, s:s, s:s}, s:{}, s:{}, s:[], s:{}, s:s}",
+                  "schema", GMB_RECORD_SCHEMA, "schema_version", GMB_RECORD_SCHEMA_VERSION, "gmb",
+                  "version", GMB_VERSION, "git", gmb_git_rev, "benchmark", c->bench->name,
+                  "command", cmd, "time_utc", iso, "host", "name", h.name, "os", h.os, "cpu", h.cpu,
+                  "cpus", h.cpus, "backend", c->be->name, "device", gmb_json_device(&c->info),
+                  "locality", "source", loc.source, "numa_nodes", loc.numa, "cpuset", loc.cpuset,
+                  "note", loc.note, "clocks", "metrics", "points", "results", "status", "running");
     if (r) {
         json_object_set_new(r, "options", json_options(c->bench->opts, c->cfg));
-        json_object_set_new(r, "measurement",
-                            json_pack("{s:I, s:I, s:I, s:f, s:f, s:I, s:s}", "warmup",
-                                      (json_int_t)c->o.warmup, "min_samples",
-                                      (json_int_t)c->o.min_samples, "max_samples",
-                                      (json_int_t)c->o.max_samples, "ci_target_pct",
-                                      c->o.ci_target_pct, "time_cap_s", c->o.time_cap_s, "seed",
-                                      (json_int_t)c->o.seed, "timer",
-                                      !strcmp(c->be->name, "cuda")
-                                          ? "CUDA events around each launch"
-                                          : "OpenCL profiling events (START..END)"));
+        json_object_set_new(
+            r, "measurement",
+            json_pack("{s:I, s:I, s:I, s:f, s:f, s:I, s:s}", "warmup", (json_int_t)c->o.warmup,
+                      "min_samples", (json_int_t)c->o.min_samples, "max_samples",
+                      (json_int_t)c->o.max_samples, "ci_target_pct", c->o.ci_target_pct,
+                      "time_cap_s", c->o.time_cap_s, "seed", (json_int_t)c->o.seed, "timer",
+                      !strcmp(c->be->name, "cuda") ? "CUDA events around each launch"
+                                                   : "OpenCL profiling events (START..END)"));
     }
     return r;
 }
@@ -439,7 +438,6 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
     gmb_clocks_t k;
     gmb_nvml_clocks(c.info.pci_bus_id, &k);
     json_object_set_new(json_object_get(c.record, "clocks"), "before", json_clocks(&k));
-    gmb_info("%s device %ld: %s", c.be->name, c.o.device, c.info.name);
 
     rc = b->run(&c);
 
@@ -450,8 +448,7 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
                                     : rc == GMB_EVERIFY ? "verification_failed"
                                                         : "error"));
     /* a run that measured something is kept, failed verifications too (as evidence) */
-    if ((rc == GMB_OK || rc == GMB_EVERIFY) && !c.o.no_record &&
-        json_array_size(c.points) > 0) {
+    if ((rc == GMB_OK || rc == GMB_EVERIFY) && !c.o.no_record && json_array_size(c.points) > 0) {
         char dir[4096], slug[96], stem[128], outp[4200];
         gmb_slug(c.info.name, slug, sizeof slug);
         if (c.o.out)

@@ -34,36 +34,36 @@ typedef struct gmb_ctx gmb_ctx_t;
 
 /* A benchmark program: one const descriptor; main() is gmb_main(&desc, argc, argv). */
 typedef struct gmb_bench {
-    const char *name;              /* "stream": the program is gmb-stream */
-    const char *summary;           /* one line for `gmb list` */
-    const char *help;              /* paragraphs after the option list in --help */
-    const gmb_opt_t *opts;         /* the benchmark's own options ({NULL} terminated) */
-    size_t cfg_size;               /* bytes of the benchmark's config struct */
-    const gmb_kernels_t *kernels;  /* kernels for both backends */
+    const char *name;             /* "stream": the program is gmb-stream */
+    const char *summary;          /* one line for `gmb list` */
+    const char *help;             /* paragraphs after the option list in --help */
+    const gmb_opt_t *opts;        /* the benchmark's own options ({NULL} terminated) */
+    size_t cfg_size;              /* bytes of the benchmark's config struct */
+    const gmb_kernels_t *kernels; /* kernels for both backends */
     /* Run the sweep: add points with gmb_add_point(); return 0 or a GMB_E* code. */
     int (*run)(gmb_ctx_t *ctx);
 } gmb_bench_t;
 
 /* The state of one program run. */
 struct gmb_ctx {
-    const gmb_bench_t *bench;  /* the benchmark */
-    void *cfg;                 /* its options (cfg_size bytes) */
-    gmb_common_t o;            /* common options */
-    const gmb_backend_t *be;   /* chosen backend */
-    gmb_dev_t *dev;            /* opened device */
-    gmb_dev_info_t info;       /* what the device is */
-    json_t *record;            /* the record being built */
-    json_t *points;            /* record["points"] (borrowed) */
-    int argc;                  /* command line */
+    const gmb_bench_t *bench; /* the benchmark */
+    void *cfg;                /* its options (cfg_size bytes) */
+    gmb_common_t o;           /* common options */
+    const gmb_backend_t *be;  /* chosen backend */
+    gmb_dev_t *dev;           /* opened device */
+    gmb_dev_info_t info;      /* what the device is */
+    json_t *record;           /* the record being built */
+    json_t *points;           /* record["points"] (borrowed) */
+    int argc;                 /* command line */
     char **argv;
 };
 
 /* Timing samples of one point and their summary. */
 typedef struct gmb_series {
-    double *ns;        /* samples, ns */
-    size_t n, cap;     /* count, capacity */
-    gmb_stats_t st;    /* summary (after gmb_measure) */
-    double wall_s;     /* wall time spent sampling */
+    double *ns;     /* samples, ns */
+    size_t n, cap;  /* count, capacity */
+    gmb_stats_t st; /* summary (after gmb_measure) */
+    double wall_s;  /* wall time spent sampling */
 } gmb_series_t;
 
 /* One timed sample: run the work once, put its device time in *ns. */

@@ -6,13 +6,13 @@
 
 /* Clocks and limits of an NVIDIA GPU at one moment (NVML). */
 typedef struct gmb_clocks {
-    int available;            /* 0: NVML missing or did not know the device (see why) */
-    char why[160];            /* reason when not available */
-    unsigned sm_mhz;          /* current SM clock */
-    unsigned mem_mhz;         /* current memory clock */
-    unsigned sm_max_mhz;      /* maximum SM clock */
-    unsigned temp_c;          /* GPU temperature, Celsius */
-    double power_w;           /* board power draw, watts; <0 unknown */
+    int available;               /* 0: NVML missing or did not know the device (see why) */
+    char why[160];               /* reason when not available */
+    unsigned sm_mhz;             /* current SM clock */
+    unsigned mem_mhz;            /* current memory clock */
+    unsigned sm_max_mhz;         /* maximum SM clock */
+    unsigned temp_c;             /* GPU temperature, Celsius */
+    double power_w;              /* board power draw, watts; <0 unknown */
     unsigned long long throttle; /* NVML clock event (throttle) reason bits */
 } gmb_clocks_t;
 
@@ -27,10 +27,10 @@ void gmb_throttle_names(unsigned long long bits, char *buf, size_t len);
 
 /* Where a device sits in the machine (hwloc). */
 typedef struct gmb_locality {
-    char source[32];   /* "hwloc", "hwloc (host CPU)", or "unknown" */
-    char numa[128];    /* NUMA node list ("0", "0-1"), "unknown" */
-    char cpuset[256];  /* CPU list near the device ("0-31"), "unknown" */
-    char note[160];    /* why unknown, or which object was used */
+    char source[32];  /* "hwloc", "hwloc (host CPU)", or "unknown" */
+    char numa[128];   /* NUMA node list ("0", "0-1"), "unknown" */
+    char cpuset[256]; /* CPU list near the device ("0-31"), "unknown" */
+    char note[160];   /* why unknown, or which object was used */
 } gmb_locality_t;
 
 /* Locate a device: by its PCI bus id, or the whole host for a CPU device. Honors
@@ -40,10 +40,10 @@ int gmb_topo_locality(const gmb_dev_info_t *info, gmb_locality_t *out);
 
 /* Host facts. */
 typedef struct gmb_host {
-    char name[256];   /* host name */
-    char os[256];     /* uname: system release machine */
-    char cpu[256];    /* CPU model name */
-    int cpus;         /* online CPUs */
+    char name[256]; /* host name */
+    char os[256];   /* uname: system release machine */
+    char cpu[256];  /* CPU model name */
+    int cpus;       /* online CPUs */
 } gmb_host_t;
 void gmb_host_get(gmb_host_t *out);
 

@@ -132,11 +132,9 @@ void gmb_throttle_names(unsigned long long bits, char *buf, size_t len)
         unsigned long long bit;
         const char *name;
     } r[] = {
-        {0x1ULL, "gpu_idle"},           {0x2ULL, "applications_clocks"},
-        {0x4ULL, "sw_power_cap"},       {0x8ULL, "hw_slowdown"},
-        {0x10ULL, "sync_boost"},        {0x20ULL, "sw_thermal"},
-        {0x40ULL, "hw_thermal"},        {0x80ULL, "hw_power_brake"},
-        {0x100ULL, "display_clocks"},
+        {0x1ULL, "gpu_idle"},    {0x2ULL, "applications_clocks"}, {0x4ULL, "sw_power_cap"},
+        {0x8ULL, "hw_slowdown"}, {0x10ULL, "sync_boost"},         {0x20ULL, "sw_thermal"},
+        {0x40ULL, "hw_thermal"}, {0x80ULL, "hw_power_brake"},     {0x100ULL, "display_clocks"},
     };
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)

@@ -42,10 +42,9 @@ static double size_unit(const char *u)
         const char *s;
         double m;
     } units[] = {
-        {"", 1.0},      {"B", 1.0},          {"K", 0x1p10},       {"KiB", 0x1p10},
-        {"KB", 1e3},    {"M", 0x1p20},       {"MiB", 0x1p20},     {"MB", 1e6},
-        {"G", 0x1p30},  {"GiB", 0x1p30},     {"GB", 1e9},         {"T", 0x1p40},
-        {"TiB", 0x1p40}, {"TB", 1e12},
+        {"", 1.0},     {"B", 1.0},      {"K", 0x1p10},   {"KiB", 0x1p10}, {"KB", 1e3},
+        {"M", 0x1p20}, {"MiB", 0x1p20}, {"MB", 1e6},     {"G", 0x1p30},   {"GiB", 0x1p30},
+        {"GB", 1e9},   {"T", 0x1p40},   {"TiB", 0x1p40}, {"TB", 1e12},
     };
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
         if (!strcasecmp(u, units[i].s))
@@ -311,13 +310,13 @@ int gmb_opt_apply(const gmb_opt_t *o, const char *arg, void *cfg, char *err, siz
     case GMB_OPT_SIZE: {
         uint64_t v;
         if (gmb_parse_size(arg, &v)) {
-            snprintf(err, errlen, "--%s: '%s' is not a size (> 0, e.g. 4096, 4KiB, 2GiB)",
-                     o->name, arg);
+            snprintf(err, errlen, "--%s: '%s' is not a size (> 0, e.g. 4096, 4KiB, 2GiB)", o->name,
+                     arg);
             return GMB_EUSAGE;
         }
         if (ranged && ((double)v < o->min || (double)v > o->max)) {
-            snprintf(err, errlen, "--%s: %s is outside [%.0f, %.0f] bytes", o->name, arg,
-                     o->min, o->max);
+            snprintf(err, errlen, "--%s: %s is outside [%.0f, %.0f] bytes", o->name, arg, o->min,
+                     o->max);
             return GMB_EUSAGE;
         }
         *(uint64_t *)dst = v;

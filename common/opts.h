@@ -19,15 +19,15 @@ typedef enum {
 
 /* One option: the same table parses, range-checks and prints --help. */
 typedef struct gmb_opt {
-    const char *name;            /* long name, without "--" */
-    gmb_opt_type_t type;         /* value kind */
-    size_t offset;               /* where the value lives in the config struct */
-    const char *metavar;         /* shown in --help ("SIZE", "N") */
-    const char *def;             /* default, as text parsed like the argument; NULL: none */
-    double min, max;             /* range for INT, DOUBLE and SIZE (inclusive); min>max: none */
-    const char *const *choices;  /* NULL-terminated, for STR and LIST; NULL: free text */
-    const char *help;            /* one line */
-    int hidden;                  /* 1: not shown in --help (test aids) */
+    const char *name;           /* long name, without "--" */
+    gmb_opt_type_t type;        /* value kind */
+    size_t offset;              /* where the value lives in the config struct */
+    const char *metavar;        /* shown in --help ("SIZE", "N") */
+    const char *def;            /* default, as text parsed like the argument; NULL: none */
+    double min, max;            /* range for INT, DOUBLE and SIZE (inclusive); min>max: none */
+    const char *const *choices; /* NULL-terminated, for STR and LIST; NULL: free text */
+    const char *help;           /* one line */
+    int hidden;                 /* 1: not shown in --help (test aids) */
 } gmb_opt_t;
 
 #define GMB_MAX_SWEEP 4096 /* most points one sweep may hold */
@@ -35,15 +35,15 @@ typedef struct gmb_opt {
 
 /* A sorted, de-duplicated list of sizes in bytes. */
 typedef struct gmb_sweep {
-    size_t n;                     /* number of points */
-    uint64_t v[GMB_MAX_SWEEP];    /* sizes in bytes, ascending */
-    int set;                      /* 1 when given on the command line or by default */
+    size_t n;                  /* number of points */
+    uint64_t v[GMB_MAX_SWEEP]; /* sizes in bytes, ascending */
+    int set;                   /* 1 when given on the command line or by default */
 } gmb_sweep_t;
 
 /* A list of chosen items (indices into the option's choices). */
 typedef struct gmb_list {
-    size_t n;                 /* number of items */
-    int idx[GMB_MAX_LIST];    /* indices into choices, in the order given */
+    size_t n;              /* number of items */
+    int idx[GMB_MAX_LIST]; /* indices into choices, in the order given */
 } gmb_list_t;
 
 /* Parse a signed integer strictly (whole string, no overflow). 0 or GMB_EUSAGE. */

@@ -91,7 +91,8 @@ double gmb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb
     double u = ra - (double)na * ((double)na + 1) / 2.0;
     double mu = (double)na * (double)nb / 2.0;
     double var = (double)na * (double)nb / 12.0 *
-                 (((double)n + 1) - tie / ((double)n * ((double)n - 1) > 0 ? (double)n * ((double)n - 1) : 1));
+                 (((double)n + 1) -
+                  tie / ((double)n * ((double)n - 1) > 0 ? (double)n * ((double)n - 1) : 1));
     if (var <= 0)
         return 1.0;
     double z = (fabs(u - mu) - 0.5) / sqrt(var);

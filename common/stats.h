@@ -6,15 +6,15 @@
 
 /* Summary of n samples (same unit as the samples). */
 typedef struct gmb_stats {
-    size_t n;         /* number of samples */
-    double median;    /* sample median */
-    double ci_lo;     /* lower end of the 95% confidence interval of the median */
-    double ci_hi;     /* upper end of the 95% confidence interval of the median */
-    double min, max;  /* extremes */
-    double mean;      /* arithmetic mean */
-    double stddev;    /* sample standard deviation (n-1); 0 when n < 2 */
-    double ci_rel;    /* max(median-ci_lo, ci_hi-median) / median; the convergence measure */
-    int converged;    /* 1 when n >= min_samples and ci_rel <= target */
+    size_t n;        /* number of samples */
+    double median;   /* sample median */
+    double ci_lo;    /* lower end of the 95% confidence interval of the median */
+    double ci_hi;    /* upper end of the 95% confidence interval of the median */
+    double min, max; /* extremes */
+    double mean;     /* arithmetic mean */
+    double stddev;   /* sample standard deviation (n-1); 0 when n < 2 */
+    double ci_rel;   /* max(median-ci_lo, ci_hi-median) / median; the convergence measure */
+    int converged;   /* 1 when n >= min_samples and ci_rel <= target */
 } gmb_stats_t;
 
 /* Compute the summary of x[0..n) (x is not modified). The median CI uses order statistics

@@ -36,8 +36,8 @@ static const kinfo_t K[] = {
     {"dot", "stream_dot", 1, 2, 0, "sum += a[i] * b[i]"},
 };
 #define NK ((int)(sizeof K / sizeof K[0]))
-static const char *const kernel_names[] = {"read", "fill", "copy", "scale", "add",
-                                           "triad", "dot", NULL};
+static const char *const kernel_names[] = {"read", "fill",  "copy", "scale",
+                                           "add",  "triad", "dot",  NULL};
 static const char *const width_names[] = {"4", "8", "16", NULL};
 static const int width_bytes[] = {4, 8, 16};
 
@@ -82,24 +82,24 @@ static const char help[] =
     "once (no write-allocate reads). Inputs are pseudo-random floats in [1,2); every point is\n"
     "verified on the host (all elements up to 32 MiB per array, 8 chunks beyond).\n";
 
-#define SEED_A(c)      ((gmb_u32)(c)->o.seed * 2u + 1u)
-#define SEED_B(c)      ((gmb_u32)(c)->o.seed * 2u + 2u)
-#define SCALAR         3.0f
-#define FULL_VERIFY    (32u << 20) /* bytes per array verified entirely */
-#define CHUNKS         8
-#define CHUNK_BYTES    (256u << 10)
+#define SEED_A(c)   ((gmb_u32)(c)->o.seed * 2u + 1u)
+#define SEED_B(c)   ((gmb_u32)(c)->o.seed * 2u + 2u)
+#define SCALAR      3.0f
+#define FULL_VERIFY (32u << 20) /* bytes per array verified entirely */
+#define CHUNKS      8
+#define CHUNK_BYTES (256u << 10)
 
 typedef struct state {
-    gmb_ctx_t *c;        /* the run */
-    gmb_buf_t *a, *b;    /* inputs */
-    gmb_buf_t *out;      /* element-wise output */
-    gmb_buf_t *part;     /* per-group partial sums of the reductions */
-    gmb_kern_t *k;       /* kernel of the current point */
-    gmb_launch_t geo;    /* its launch */
-    int reduce;          /* 1 for read and dot */
-    int lanes;           /* floats per element (width / 4) */
-    gmb_u64 n;           /* elements of the current point */
-    gmb_u32 reps;        /* in-kernel repetitions per sample */
+    gmb_ctx_t *c;     /* the run */
+    gmb_buf_t *a, *b; /* inputs */
+    gmb_buf_t *out;   /* element-wise output */
+    gmb_buf_t *part;  /* per-group partial sums of the reductions */
+    gmb_kern_t *k;    /* kernel of the current point */
+    gmb_launch_t geo; /* its launch */
+    int reduce;       /* 1 for read and dot */
+    int lanes;        /* floats per element (width / 4) */
+    gmb_u64 n;        /* elements of the current point */
+    gmb_u32 reps;     /* in-kernel repetitions per sample */
 } state_t;
 
 static int sample(void *arg, double *ns)
@@ -112,8 +112,8 @@ static int sample(void *arg, double *ns)
                           GMB_A_VAL(s->reps)};
         return be->launch(s->k, &s->geo, av, 5, ns);
     }
-    gmb_arg_t av[] = {GMB_A_BUF(s->a), GMB_A_BUF(s->b),  GMB_A_BUF(s->out),
-                      GMB_A_VAL(s->n), GMB_A_VAL(sc), GMB_A_VAL(s->reps)};
+    gmb_arg_t av[] = {GMB_A_BUF(s->a), GMB_A_BUF(s->b), GMB_A_BUF(s->out),
+                      GMB_A_VAL(s->n), GMB_A_VAL(sc),   GMB_A_VAL(s->reps)};
     return be->launch(s->k, &s->geo, av, 6, ns);
 }
 
@@ -190,8 +190,7 @@ static double term(const kinfo_t *k, gmb_u32 sa, gmb_u32 sb, gmb_u64 i, int lane
     return t;
 }
 
-static int verify_reduce(state_t *s, const kinfo_t *k, char *err, size_t errlen,
-                         const char **how)
+static int verify_reduce(state_t *s, const kinfo_t *k, char *err, size_t errlen, const char **how)
 {
     size_t groups = s->geo.groups, L = s->geo.group_size;
     gmb_u64 G = (gmb_u64)(groups * L), n = s->n;
@@ -233,8 +232,8 @@ static int verify_reduce(state_t *s, const kinfo_t *k, char *err, size_t errlen,
         size_t g = ncheck == groups ? q : check[q];
         double e = exp[g] * s->reps, tol = ulps * 0x1p-24 * e + 1e-30;
         if (!(fabs((double)got[g] - e) <= tol)) {
-            snprintf(err, errlen, "partial sum of group %zu: got %.9g, expected %.9g (+-%.3g)",
-                     g, (double)got[g], e, tol);
+            snprintf(err, errlen, "partial sum of group %zu: got %.9g, expected %.9g (+-%.3g)", g,
+                     (double)got[g], e, tol);
             rc = GMB_EVERIFY;
             break;
         }
@@ -318,7 +317,8 @@ static int check_sizes(gmb_ctx_t *c, cfg_t *cfg)
     uint64_t top = cfg->sizes.v[k - 1];
     if (c->info.max_alloc_bytes && top > c->info.max_alloc_bytes) {
         gmb_error("--sizes: %s per array is more than the device allows in one buffer (%s)",
-                  gmb_fmt_size(top, a, sizeof a), gmb_fmt_size(c->info.max_alloc_bytes, b, sizeof b));
+                  gmb_fmt_size(top, a, sizeof a),
+                  gmb_fmt_size(c->info.max_alloc_bytes, b, sizeof b));
         return GMB_EUSAGE;
     }
     if (top > c->info.mem_bytes / 3) {
@@ -331,10 +331,13 @@ static int check_sizes(gmb_ctx_t *c, cfg_t *cfg)
 
 static void print_header(const gmb_ctx_t *c)
 {
-    printf("# gmb-stream on %s (%s), nominal peak %s\n", c->info.name, c->be->name,
-           c->info.peak_bw_gbps > 0 ? "" : "unknown");
-    printf("%-6s %5s %10s %10s %7s %6s %4s %7s %-10s %-8s\n", "kernel", "width", "size",
-           "GB/s", "+-CI%", "%peak", "n", "reps", "where", "verified");
+    char peak[64] = "unknown";
+    if (c->info.peak_bw_gbps > 0)
+        snprintf(peak, sizeof peak, "%.1f GB/s", c->info.peak_bw_gbps);
+    printf("# gmb-stream: %s device %d: %s; nominal peak %s (%s)\n", c->be->name, c->info.index,
+           c->info.name, peak, c->info.peak_source);
+    printf("%-6s %5s %10s %10s %7s %6s %4s %7s %-10s %-8s\n", "kernel", "width", "size", "GB/s",
+           "+-CI%", "%peak", "n", "reps", "where", "verified");
 }
 
 static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *injected,
@@ -383,12 +386,11 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
     uint64_t per_rep = (uint64_t)(k->reads + k->writes) * size;
     double bytes = (double)per_rep * s->reps;
     const char *where = residence(&c->info, (uint64_t)(k->reads + k->writes) * size);
-    json_t *params = json_pack("{s:s, s:i, s:I, s:I, s:i, s:I, s:i, s:I, s:I}", "kernel",
-                               k->name, "width_bytes", w, "size_bytes", (json_int_t)size,
-                               "elements", (json_int_t)s->n, "arrays", k->reads + k->writes,
-                               "bytes_per_rep", (json_int_t)per_rep, "reps", (int)s->reps,
-                               "group_size", (json_int_t)s->geo.group_size, "groups",
-                               (json_int_t)s->geo.groups);
+    json_t *params =
+        json_pack("{s:s, s:i, s:I, s:I, s:i, s:I, s:i, s:I, s:I}", "kernel", k->name, "width_bytes",
+                  w, "size_bytes", (json_int_t)size, "elements", (json_int_t)s->n, "arrays",
+                  k->reads + k->writes, "bytes_per_rep", (json_int_t)per_rep, "reps", (int)s->reps,
+                  "group_size", (json_int_t)s->geo.group_size, "groups", (json_int_t)s->geo.groups);
     json_t *pt = gmb_point_new(params, &ser);
     gmb_point_metric(pt, "bw_GBps", gmb_json_rate(bytes, &ser.st)); /* B/ns = GB/s */
     double peak = c->info.peak_bw_gbps;
@@ -409,11 +411,11 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
     json_t *cur = json_object_get(*best, k->name);
     int dram = !strcmp(where, "dram");
     int cur_dram = cur && json_is_true(json_object_get(cur, "dram"));
-    if (rc == GMB_OK && (!cur || (dram && !cur_dram) ||
-                         (dram == cur_dram &&
-                          bw > json_real_value(json_object_get(cur, "bw_GBps"))))) {
-        json_t *b = json_pack("{s:f, s:i, s:I, s:b}", "bw_GBps", bw, "width_bytes", w,
-                              "size_bytes", (json_int_t)size, "dram", dram);
+    if (rc == GMB_OK &&
+        (!cur || (dram && !cur_dram) ||
+         (dram == cur_dram && bw > json_real_value(json_object_get(cur, "bw_GBps"))))) {
+        json_t *b = json_pack("{s:f, s:i, s:I, s:b}", "bw_GBps", bw, "width_bytes", w, "size_bytes",
+                              (json_int_t)size, "dram", dram);
         if (peak > 0)
             json_object_set_new(b, "pct_peak", json_real(100.0 * bw / peak));
         json_object_set_new(*best, k->name, b);
@@ -505,12 +507,9 @@ out:
 
 static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
 static const gmb_bench_t bench = {
-    "stream",
-    "streaming bandwidth: read, fill, copy, scale, add, triad, dot; caches to DRAM",
-    help,
-    opts,
-    sizeof(cfg_t),
-    &kernels,
+    "stream",      "streaming bandwidth: read, fill, copy, scale, add, triad, dot; caches to DRAM",
+    help,          opts,
+    sizeof(cfg_t), &kernels,
     stream_run,
 };
 

@@ -9,17 +9,17 @@
 #undef T_FILL
 #define FILL1(s, j) ((s) + (float)((gmb_u32)(j)&0xffffu))
 #if GMB_LANES == 1
-#define T              float
-#define T_ZERO         0.0f
-#define T_HSUM(v)      (v)
+#define T               float
+#define T_ZERO          0.0f
+#define T_HSUM(v)       (v)
 #define T_RAND(seed, i) gmb_rand_float(seed, i)
-#define T_FILL(s, i)   FILL1(s, i)
+#define T_FILL(s, i)    FILL1(s, i)
 #elif GMB_LANES == 2
-#define T              float2
-#define T_ZERO         GMB_FLOAT2(0.0f, 0.0f)
-#define T_HSUM(v)      ((v).x + (v).y)
+#define T               float2
+#define T_ZERO          GMB_FLOAT2(0.0f, 0.0f)
+#define T_HSUM(v)       ((v).x + (v).y)
 #define T_RAND(seed, i) GMB_FLOAT2(gmb_rand_float(seed, 2 * (i)), gmb_rand_float(seed, 2 * (i) + 1))
-#define T_FILL(s, i)   GMB_FLOAT2(FILL1(s, 2 * (i)), FILL1(s, 2 * (i) + 1))
+#define T_FILL(s, i)    GMB_FLOAT2(FILL1(s, 2 * (i)), FILL1(s, 2 * (i) + 1))
 #else
 #define T         float4
 #define T_ZERO    GMB_FLOAT4(0.0f, 0.0f, 0.0f, 0.0f)
@@ -28,7 +28,8 @@
     GMB_FLOAT4(gmb_rand_float(seed, 4 * (i)), gmb_rand_float(seed, 4 * (i) + 1),                   \
                gmb_rand_float(seed, 4 * (i) + 2), gmb_rand_float(seed, 4 * (i) + 3))
 #define T_FILL(s, i)                                                                               \
-    GMB_FLOAT4(FILL1(s, 4 * (i)), FILL1(s, 4 * (i) + 1), FILL1(s, 4 * (i) + 2), FILL1(s, 4 * (i) + 3))
+    GMB_FLOAT4(FILL1(s, 4 * (i)), FILL1(s, 4 * (i) + 1), FILL1(s, 4 * (i) + 2),                    \
+               FILL1(s, 4 * (i) + 3))
 #endif
 
 #ifndef STREAM_MAX_WG

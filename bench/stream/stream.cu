@@ -2,17 +2,20 @@
 #include "backend.h"
 #include "gmb_kernels.h"
 
-namespace w4 {
+namespace w4
+{
 #define GMB_LANES 1
 #include "stream.cl"
 #undef GMB_LANES
 } // namespace w4
-namespace w8 {
+namespace w8
+{
 #define GMB_LANES 2
 #include "stream.cl"
 #undef GMB_LANES
 } // namespace w8
-namespace w16 {
+namespace w16
+{
 #define GMB_LANES 4
 #include "stream.cl"
 #undef GMB_LANES
@@ -26,7 +29,9 @@ namespace w16 {
         {v, "stream_add", (const void *)ns::stream_add},                                           \
         {v, "stream_triad", (const void *)ns::stream_triad},                                       \
         {v, "stream_read", (const void *)ns::stream_read},                                         \
-        {v, "stream_dot", (const void *)ns::stream_dot}
+    {                                                                                              \
+        v, "stream_dot", (const void *)ns::stream_dot                                              \
+    }
 
 extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
     STREAM_FNS(w4, "w4"), STREAM_FNS(w8, "w8"), STREAM_FNS(w16, "w16"), {NULL, NULL, NULL}};

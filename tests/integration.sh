@@ -1,0 +1,140 @@
+# integration.sh - end-to-end tests of the programs on OpenCL/PoCL (sourced by run-tests.sh
+# with BIN, TAG, pass, fail, skip). Correctness, records and errors only: never timings.
+T=$(mktemp -d /tmp/gmb-test.XXXXXX)
+G="$PWD/$BIN/gmb"
+S="$PWD/$BIN/gmb-stream"
+SCHEMA="$PWD/tests/record.schema.json"
+VALIDATE="$PWD/tests/validate-record.py"
+# small, fast measurements: the point is correctness
+FAST=(--backend opencl --warmup 0 --min-samples 2 --max-samples 3 --time-cap 0.05
+      --min-sample-us 20 --quiet)
+
+# expect NAME RC CMD...: run CMD (stdout in $T/out, stderr in $T/err), check its exit status
+expect() {
+    local name=$1 want=$2
+    shift 2
+    "$@" >"$T/out" 2>"$T/err"
+    local rc=$?
+    if [ "$rc" = "$want" ]; then
+        pass "$TAG $name"
+        return 0
+    fi
+    fail "$TAG $name: exit $rc, wanted $want"
+    tail -5 "$T/err" | sed 's/^/    /'
+    return 1
+}
+# check NAME CONDITION...: a shell test
+check() {
+    local name=$1
+    shift
+    if "$@"; then pass "$TAG $name"; else fail "$TAG $name"; fi
+}
+json() { /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+if ! command -v clinfo >/dev/null || ! clinfo -l 2>/dev/null | grep -q Device; then
+    skip "$TAG integration: no OpenCL device (install pocl-opencl-icd)"
+else
+    # --- the driver ------------------------------------------------------------------------
+    expect "gmb devices" 0 "$G" devices && check "gmb devices lists an OpenCL device" \
+        grep -q "^opencl *0 " "$T/out"
+    expect "gmb list" 0 "$G" list && check "gmb list names stream" grep -q "^stream " "$T/out"
+    expect "gmb --help" 0 "$G" --help
+    expect "gmb run unknown benchmark" 2 "$G" run nosuch
+    expect "gmb unknown command" 2 "$G" frobnicate
+    expect "gmb-stream --help" 0 "$S" --help && check "help states bytes per kernel" \
+        grep -q "triad  c\[i\] = a\[i\] + s \* b\[i\]   3 x w" "$T/out"
+    expect "gmb-stream --list-devices" 0 "$S" --list-devices
+
+    # --- every kernel and width, small sweep, verified, recorded -----------------------------
+    if expect "stream all kernels x widths" 0 "$S" "${FAST[@]}" --sizes 4KiB:64KiB:x4 \
+        --out "$T/all"; then
+        rec=$(ls "$T"/all/*-stream.json)
+        csv=$(ls "$T"/all/*-stream.csv)
+        check "table has 63 verified rows" test "$(grep -cE ' (full|sampled) *$' "$T/out")" = 63
+        check "no FAILED row" bash -c "! grep -q FAILED '$T/out'"
+        check "record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
+        check "record holds 63 points, all verified" test "$(json "$rec" \
+            "sum(p['extra']['verified'] in ('full','sampled') for p in r['points'])")" = 63
+        check "record names backend, device and status" test "$(json "$rec" \
+            "r['backend'], r['device']['type'], r['status'], r['benchmark']")" = \
+            "opencl cpu ok stream"
+        check "record has the command line" test "$(json "$rec" "r['command'][-1]")" = "$T/all"
+        check "record has locality" test "$(json "$rec" "r['locality']['source']")" != ""
+        check "record keeps raw samples" test "$(json "$rec" \
+            "min(len(p['samples_ns']) == p['time_ns']['n'] for p in r['points'])")" = True
+        check "bytes per element stated per kernel" test "$(json "$rec" \
+            "r['results']['kernels']['triad']['reads'] + r['results']['kernels']['triad']['writes']")" = 3
+        check "csv: header + 63 rows" test "$(wc -l <"$csv")" = 64
+        check "csv header carries units" grep -q "^kernel,width_bytes,size_bytes,.*,bw_GBps," "$csv"
+        cp "$rec" "$T/broken.json"
+        /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); del r['device']; \
+            json.dump(r, open(sys.argv[1], 'w'))" "$T/broken.json"
+        check "schema check rejects a record without device" \
+            bash -c "! '$VALIDATE' '$SCHEMA' '$T/broken.json' >/dev/null"
+    fi
+
+    # --- large arrays: sampled verification of both kinds of kernel -------------------------
+    if expect "stream 48 MiB copy+dot (sampled verification)" 0 "$S" "${FAST[@]}" \
+        --sizes 48MiB --kernels copy,dot --widths 16 --out "$T/big"; then
+        check "large points verified by sampling" test "$(json "$(ls "$T"/big/*.json)" \
+            "','.join(p['extra']['verified'] for p in r['points'])")" = "sampled,sampled"
+    fi
+
+    # --- a planted wrong result must fail verification -------------------------------------
+    for k in copy triad dot read fill; do
+        expect "planted error in $k exits 1" 1 "$S" "${FAST[@]}" --sizes 64KiB --kernels "$k" \
+            --widths 8 --inject-error --out "$T/inj-$k" &&
+            check "planted error in $k is reported" grep -q "verification failed: $k" "$T/err"
+    done
+    check "a failed run keeps its record, marked" test "$(json "$(ls "$T"/inj-copy/*.json)" \
+        "r['status']")" = verification_failed
+
+    # --- never overwrite: two runs in the same second get two names -------------------------
+    "$S" "${FAST[@]}" --sizes 4KiB --kernels copy --widths 4 --out "$T/twice" >/dev/null 2>&1
+    "$S" "${FAST[@]}" --sizes 4KiB --kernels copy --widths 4 --out "$T/twice" >/dev/null 2>&1
+    check "two runs, two records" test "$(ls "$T"/twice/*.json | wc -l)" = 2
+    check "no temporary file left" test -z "$(ls -A "$T/twice" | grep gmb-tmp)"
+
+    # --- bad input: one line on stderr, exit 2 (or 77), nothing written ---------------------
+    bad() { # name rc args...
+        local name=$1 want=$2
+        shift 2
+        rm -rf "$T/bad"
+        if expect "bad input: $name" "$want" "$S" "${FAST[@]}" --out "$T/bad" "$@"; then
+            check "bad input: $name: one line on stderr" test "$(wc -l <"$T/err")" = 1
+            check "bad input: $name: nothing written" test ! -e "$T/bad"
+        fi
+    }
+    bad "--sizes 0" 2 --sizes 0
+    bad "--sizes 12Q" 2 --sizes 12Q
+    bad "--sizes 1TiB" 2 --sizes 1TiB
+    bad "--sizes 4K:1K" 2 --sizes 4K:1K
+    bad "--sizes huge list" 2 --sizes 1:1TiB:+1
+    bad "--device 99" 2 --device 99
+    bad "--device -1" 2 --device -1
+    bad "--device x" 2 --device x
+    bad "--backend foo" 2 --backend foo
+    bad "unknown option" 2 --frobnicate
+    bad "missing value" 2 --sizes
+    bad "stray argument" 2 stray
+    bad "--kernels nope" 2 --kernels nope
+    bad "--widths 3" 2 --widths 3
+    bad "--group-size 100" 2 --group-size 100 --sizes 4KiB
+    bad "--ci-target 0" 2 --ci-target 0
+    bad "--time-cap garbage" 2 --time-cap 1s
+    # the default record directory is not created either
+    (cd "$T" && "$S" --backend opencl --sizes 0 >/dev/null 2>&1)
+    check "bad input: no results/ directory created" test ! -e "$T/results"
+
+    # --- CUDA without a GPU: skipped with the reason ----------------------------------------
+    if expect "--backend cuda without a GPU exits 77" 77 "$S" --backend cuda --sizes 4KiB \
+        --out "$T/cuda"; then
+        check "cuda skip says why" grep -qE "no CUDA device|not built" "$T/err"
+        check "cuda skip writes nothing" test ! -e "$T/cuda"
+    fi
+
+    # --- the driver runs a benchmark ---------------------------------------------------------
+    expect "gmb run stream" 0 "$G" run stream "${FAST[@]}" --sizes 4KiB --kernels triad \
+        --widths 16 --out "$T/drv" && check "gmb run stream recorded" test -n "$(ls "$T"/drv/*.json)"
+fi
+rm -rf "$T"

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# run-tests.sh - every test: cmocka unit tests and the OpenCL/PoCL integration tests, on the
+# normal build and again on an ASan+UBSan build. Ends with "N passed, N failed, N skipped".
+set -u
+cd "$(dirname "$0")/.."
+PASS=0 FAIL=0 SKIP=0
+FAILED=()
+pass() { PASS=$((PASS + 1)); echo "ok   $*"; }
+fail() { FAIL=$((FAIL + 1)); FAILED+=("$*"); echo "FAIL $*"; }
+skip() { SKIP=$((SKIP + 1)); echo "skip $*"; }
+
+# cmocka unit tests, counted one by one through their TAP output
+run_unit() { # build-dir tag
+    local t out
+    for t in "$1"/tests/test_*; do
+        [ -x "$t" ] || continue
+        out=$(CMOCKA_MESSAGE_OUTPUT=TAP "$t" 2>&1)
+        local rc=$? n=0
+        while IFS= read -r line; do
+            case "$line" in
+            "ok "*) pass "$2 unit $(basename "$t"): ${line#ok * - }"; n=$((n + 1)) ;;
+            "not ok "*) fail "$2 unit $(basename "$t"): ${line#not ok * - }"; n=$((n + 1)) ;;
+            esac
+        done <<<"$out"
+        if [ "$n" = 0 ] || { [ "$rc" != 0 ] && ! grep -q "^not ok" <<<"$out"; }; then
+            fail "$2 unit $(basename "$t"): exit $rc"
+            echo "$out" | tail -20
+        fi
+    done
+}
+
+TAG=normal
+BIN=bin
+if command -v clang-format >/dev/null; then
+    if make --no-print-directory format-check >build/format.log 2>&1; then
+        pass "format: clang-format clean"
+    else
+        fail "format: clang-format would change files (make format)"
+        head -5 build/format.log
+    fi
+else
+    skip "format: clang-format not installed"
+fi
+run_unit build "$TAG"
+. tests/integration.sh
+
+if [ "${GMB_NO_SAN:-0}" != 1 ]; then
+    echo "-- building with ASan+UBSan (build/san)"
+    if make --no-print-directory SAN=1 -j"$(nproc)" tests >build/san-build.log 2>&1; then
+        export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:suppressions=$PWD/tests/lsan.supp
+        export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
+        export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+        TAG=san
+        BIN=build/san/bin
+        run_unit build/san "$TAG"
+        . tests/integration.sh
+    else
+        fail "san build (see build/san-build.log)"
+        tail -20 build/san-build.log
+    fi
+fi
+
+if [ "${#FAILED[@]}" -gt 0 ]; then
+    echo "failed:"
+    printf '  %s\n' "${FAILED[@]}"
+fi
+echo "$PASS passed, $FAIL failed, $SKIP skipped"
+[ "$FAIL" = 0 ]
