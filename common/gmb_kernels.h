@@ -19,6 +19,8 @@ typedef ulong gmb_u64;
 #define GMB_GROUP              ((gmb_u32)get_group_id(0))
 #define GMB_BARRIER()          barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 #define GMB_AS_FLOAT(u)        as_float(u)
+#define GMB_HAVE_CLOCK         0 /* OpenCL C has no cycle counter: cycles are derived from ns */
+#define GMB_CLOCK()            ((gmb_u64)0)
 #define GMB_FLOAT2(a, b)       ((float2)((a), (b)))
 #define GMB_FLOAT4(a, b, c, d) ((float4)((a), (b), (c), (d)))
 #elif defined(__CUDACC__)
@@ -36,6 +38,8 @@ typedef unsigned long long gmb_u64;
 #define GMB_GROUP              ((gmb_u32)blockIdx.x)
 #define GMB_BARRIER()          __syncthreads()
 #define GMB_AS_FLOAT(u)        __uint_as_float(u)
+#define GMB_HAVE_CLOCK         1 /* the SM's cycle counter */
+#define GMB_CLOCK()            ((gmb_u64)clock64())
 #define GMB_FLOAT2(a, b)       make_float2((a), (b))
 #define GMB_FLOAT4(a, b, c, d) make_float4((a), (b), (c), (d))
 /* the vector arithmetic OpenCL C has built in */

@@ -29,6 +29,16 @@ run_unit() { # build-dir tag
     done
 }
 
+# every tests/integration-*.sh, with the helpers of tests/lib.sh
+run_integration() {
+    local f
+    for f in tests/integration-*.sh; do
+        . tests/lib.sh
+        . "$f"
+        rm -rf "$T"
+    done
+}
+
 TAG=normal
 BIN=bin
 if command -v clang-format >/dev/null; then
@@ -42,7 +52,7 @@ else
     skip "format: clang-format not installed"
 fi
 run_unit build "$TAG"
-. tests/integration.sh
+run_integration
 
 if [ "${GMB_NO_SAN:-0}" != 1 ]; then
     echo "-- building with ASan+UBSan (build/san)"
@@ -53,7 +63,7 @@ if [ "${GMB_NO_SAN:-0}" != 1 ]; then
         TAG=san
         BIN=build/san/bin
         run_unit build/san "$TAG"
-        . tests/integration.sh
+        run_integration
     else
         fail "san build (see build/san-build.log)"
         tail -20 build/san-build.log

@@ -1,37 +1,7 @@
-# integration.sh - end-to-end tests of the programs on OpenCL/PoCL (sourced by run-tests.sh
-# with BIN, TAG, pass, fail, skip). Correctness, records and errors only: never timings.
-T=$(mktemp -d /tmp/gmb-test.XXXXXX)
-G="$PWD/$BIN/gmb"
+# integration-stream.sh - gmb and gmb-stream end to end on OpenCL/PoCL: every kernel and
+# width verified and recorded, planted errors, bad input, CUDA without a GPU.
 S="$PWD/$BIN/gmb-stream"
-SCHEMA="$PWD/tests/record.schema.json"
-VALIDATE="$PWD/tests/validate-record.py"
-# small, fast measurements: the point is correctness
-FAST=(--backend opencl --warmup 0 --min-samples 2 --max-samples 3 --time-cap 0.05
-      --min-sample-us 20 --quiet)
-
-# expect NAME RC CMD...: run CMD (stdout in $T/out, stderr in $T/err), check its exit status
-expect() {
-    local name=$1 want=$2
-    shift 2
-    "$@" >"$T/out" 2>"$T/err"
-    local rc=$?
-    if [ "$rc" = "$want" ]; then
-        pass "$TAG $name"
-        return 0
-    fi
-    fail "$TAG $name: exit $rc, wanted $want"
-    tail -5 "$T/err" | sed 's/^/    /'
-    return 1
-}
-# check NAME CONDITION...: a shell test
-check() {
-    local name=$1
-    shift
-    if "$@"; then pass "$TAG $name"; else fail "$TAG $name"; fi
-}
-json() { /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"; }
-
-if ! command -v clinfo >/dev/null || ! clinfo -l 2>/dev/null | grep -q Device; then
+if ! have_opencl; then
     skip "$TAG integration: no OpenCL device (install pocl-opencl-icd)"
 else
     # --- the driver ------------------------------------------------------------------------
@@ -137,4 +107,3 @@ else
     expect "gmb run stream" 0 "$G" run stream "${FAST[@]}" --sizes 4KiB --kernels triad \
         --widths 16 --out "$T/drv" && check "gmb run stream recorded" test -n "$(ls "$T"/drv/*.json)"
 fi
-rm -rf "$T"
