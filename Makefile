@@ -65,8 +65,8 @@ endif
 GIT_REV := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 
 # ---- sources -------------------------------------------------------------------------------
-LIB_SRC := common/log.c common/opts.c common/stats.c common/record.c common/backend.c \
-           common/nvml.c common/topo.c common/host.c common/harness.c
+# every common/*.c is libgmb, except the driver's main and the backends (chosen below)
+LIB_SRC := $(filter-out common/driver.c common/backend_%.c,$(wildcard common/*.c))
 ifeq ($(OPENCL),1)
 LIB_SRC += common/backend_opencl.c
 endif
