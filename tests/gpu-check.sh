@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# gpu-check.sh - on a machine with an NVIDIA GPU: build gmb, run it on CUDA and on OpenCL
+# (device 0), print a short table, exit non-zero when a verification fails or a run breaks.
+# Packages carried in .debs/ (tests/gpu-debs.sh) are unpacked into a temporary directory,
+# never into /. Logs and records go to $OUT/gpu-check (or a temporary directory).
+set -u
+cd "$(dirname "$0")/.."
+OUTDIR=${OUT:-$(mktemp -d /tmp/gmb-out.XXXXXX)}/gpu-check
+mkdir -p "$OUTDIR"
+exec > >(tee -a "$OUTDIR/log.txt") 2>&1
+since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'; }
+t_start=$(date +%s.%N)
+SIZES=${GMB_CHECK_SIZES:-4KiB:4GiB:x2} # arrays up to 4 GiB on a GPU
+echo "== gmb gpu-check $(git describe --always --dirty 2>/dev/null) on $(hostname), $(date -u +%FT%TZ)"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
+    --format=csv 2>/dev/null || echo "(nvidia-smi not available)"
+
+# carried packages: unpack into a private root and point the build and the loader at it
+if ls .debs/*.deb >/dev/null 2>&1; then
+    R=$(mktemp -d /tmp/gmb-root.XXXXXX)
+    for d in .debs/*.deb; do dpkg -x "$d" "$R"; done
+    L=$R/usr/lib/x86_64-linux-gnu
+    export PKG_CONFIG_PATH=$L/pkgconfig:$R/usr/share/pkgconfig PKG_CONFIG_SYSROOT_DIR=$R
+    export LD_LIBRARY_PATH=$L${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} LIBRARY_PATH=$L
+    export C_INCLUDE_PATH=$R/usr/include PATH=$R/usr/bin:$PATH
+    echo "unpacked $(ls .debs/*.deb | wc -l) carried packages into $R"
+fi
+ls /etc/OpenCL/vendors 2>/dev/null | sed 's/^/OpenCL vendor file: /'
+
+echo "== build"
+make -j"$(nproc)" CUDA_ARCHS="${CUDA_ARCHS:-90}" all >"$OUTDIR/build.log" 2>&1 || {
+    tail -30 "$OUTDIR/build.log"
+    echo "BUILD FAILED"
+    exit 3
+}
+tail -3 "$OUTDIR/build.log"
+bin/gmb devices
+
+status=0
+run() { # name args...: run a program, keep its output, note failures
+    local name=$1 t0 rc
+    shift
+    t0=$(date +%s.%N)
+    "$@" >"$OUTDIR/$name.txt" 2>&1
+    rc=$?
+    printf '%-24s exit %-3d %6.1f s  %s\n' "$name" "$rc" "$(since "$t0")" "$*"
+    case $rc in
+    0 | 77) ;;
+    *) status=1; tail -5 "$OUTDIR/$name.txt" ;;
+    esac
+}
+
+echo "== runs"
+for b in cuda opencl; do
+    run "stream-$b" bin/gmb-stream --backend "$b" --device 0 --sizes "$SIZES" \
+        --out "$OUTDIR/$b" --quiet
+done
+
+echo "== stream: best DRAM bandwidth per kernel (median GB/s, % of nominal peak)"
+python3 - "$OUTDIR" <<'PY'
+import glob, json, sys
+for path in sorted(glob.glob(sys.argv[1] + "/*/*-stream.json")):
+    r = json.load(open(path))
+    d = r["device"]
+    print(f"{r['backend']}: {d['name']}, peak {d['peak_bw_GBps']:.0f} GB/s ({d['peak_bw_source']}), status {r['status']}")
+    for k, b in r["results"]["best"].items():
+        pct = f"{b['pct_peak']:.1f}%" if "pct_peak" in b else "-"
+        print(f"  {k:6s} {b['bw_GBps']:9.1f} GB/s  {pct:>7s}  width {b['width_bytes']:2d} B  "
+              f"size {b['size_bytes'] / 2**20:.0f} MiB  {'DRAM' if b['dram'] else 'cache'}")
+PY
+grep -h "verification failed" "$OUTDIR"/*.txt && status=1
+printf 'total wall time %.1f s; status %d\n' "$(since "$t_start")" "$status"
+exit $status
