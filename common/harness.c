@@ -147,7 +147,7 @@ int gmb_print_devices(FILE *f)
 
 /* ---- measurement ----------------------------------------------------------------------- */
 
-static int series_push(gmb_series_t *s, double ns)
+int gmb_series_push(gmb_series_t *s, double ns)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 64;
@@ -171,8 +171,7 @@ int gmb_measure(gmb_ctx_t *c, gmb_sample_fn fn, void *arg, gmb_series_t *s)
 {
     int rc;
     double ns;
-    s->n = 0;
-    for (long i = 0; i < c->o.warmup; i++)
+    for (long i = 0; !s->warmed && i < c->o.warmup; i++)
         if ((rc = fn(arg, &ns)))
             return rc;
     double t0 = gmb_now_ns(), target = c->o.ci_target_pct / 100.0;
@@ -180,7 +179,13 @@ int gmb_measure(gmb_ctx_t *c, gmb_sample_fn fn, void *arg, gmb_series_t *s)
     if (maxn < minn)
         maxn = minn;
     for (;;) {
-        if ((rc = fn(arg, &ns)) || (rc = series_push(s, ns)))
+        if ((rc = fn(arg, &ns)))
+            return rc;
+        if (!(ns > 0)) { /* below the timer's resolution: no number to defend */
+            gmb_error("a timed sample took %g ns: raise the work per sample", ns);
+            return GMB_ERUNTIME;
+        }
+        if ((rc = gmb_series_push(s, ns)))
             return rc;
         s->wall_s = (gmb_now_ns() - t0) / 1e9;
         if (s->n >= minn) {
@@ -443,6 +448,8 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
 
     gmb_nvml_clocks(c.info.pci_bus_id, &k);
     json_object_set_new(json_object_get(c.record, "clocks"), "after", json_clocks(&k));
+    /* options as run, defaults the benchmark derived from the device included */
+    json_object_set_new(c.record, "options", json_options(b->opts, c.cfg));
     json_object_set_new(c.record, "status",
                         json_string(rc == GMB_OK        ? "ok"
                                     : rc == GMB_EVERIFY ? "verification_failed"

@@ -64,6 +64,7 @@ typedef struct gmb_series {
     size_t n, cap;  /* count, capacity */
     gmb_stats_t st; /* summary (after gmb_measure) */
     double wall_s;  /* wall time spent sampling */
+    int warmed;     /* set by the caller: warm-up done (samples pushed so far count) */
 } gmb_series_t;
 
 /* One timed sample: run the work once, put its device time in *ns. */
@@ -76,6 +77,9 @@ int gmb_main(const gmb_bench_t *bench, int argc, char **argv);
 /* Measure one point: warm-up runs, then samples until the median's 95% CI is within
  * the target, or max samples, or the time cap. 0 or the sample function's error. */
 int gmb_measure(gmb_ctx_t *ctx, gmb_sample_fn fn, void *arg, gmb_series_t *s);
+/* Add a sample taken by the caller (e.g. while calibrating, after warm-up, same work);
+ * 0 or GMB_ERUNTIME. */
+int gmb_series_push(gmb_series_t *s, double ns);
 void gmb_series_free(gmb_series_t *s);
 
 /* Start a point with its parameters (the object is stolen); add metrics to the returned

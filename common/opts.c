@@ -62,14 +62,24 @@ int gmb_parse_size(const char *s, uint64_t *out)
     if (errno || !isfinite(v) || end == s)
         return GMB_EUSAGE;
     /* reject hex floats and exponents: sizes are plain decimals */
-    for (const char *p = s; p < end; p++)
+    int frac = 0;
+    for (const char *p = s; p < end; p++) {
         if (!isdigit((unsigned char)*p) && *p != '.')
             return GMB_EUSAGE;
+        frac |= *p == '.';
+    }
     double m = size_unit(end);
     if (m == 0.0)
         return GMB_EUSAGE;
+    if (!frac) { /* whole numbers exactly, also above 2^53 */
+        unsigned long long n = strtoull(s, NULL, 10), um = (unsigned long long)m;
+        if (errno || !n || n > ((1ULL << 63) - 1) / um)
+            return GMB_EUSAGE;
+        *out = n * um;
+        return GMB_OK;
+    }
     double b = v * m;
-    if (b < 1.0 || b >= 0x1p63 || b != floor(b))
+    if (b < 1.0 || b >= 0x1p53 || b != floor(b))
         return GMB_EUSAGE;
     *out = (uint64_t)b;
     return GMB_OK;
@@ -170,11 +180,22 @@ static int sweep_item(char *item, gmb_sweep_t *sw, char *err, size_t errlen)
             if (v > (double)hi * (1 + 1e-12))
                 break;
             uint64_t r = (uint64_t)llround(v);
-            if (sweep_add(sw, r > hi ? hi : r, err, errlen))
+            if (r > hi)
+                r = hi;
+            if (k && sw->n && sw->v[sw->n - 1] == r)
+                continue; /* small sizes round to the same byte count */
+            if (sweep_add(sw, r, err, errlen))
                 return GMB_EUSAGE;
         }
     }
     return GMB_OK;
+}
+
+/* 1 when a comma list has an empty item (",a", "a,,b", "a,"). */
+static int has_empty_item(const char *s)
+{
+    size_t l = strlen(s);
+    return s[0] == ',' || (l && s[l - 1] == ',') || strstr(s, ",,") != NULL;
 }
 
 int gmb_parse_sweep(const char *s, gmb_sweep_t *out, char *err, size_t errlen)
@@ -190,14 +211,13 @@ int gmb_parse_sweep(const char *s, gmb_sweep_t *out, char *err, size_t errlen)
     }
     out->n = 0;
     int rc = GMB_OK;
-    char *save = NULL;
-    for (char *it = strtok_r(dup, ",", &save); it; it = strtok_r(NULL, ",", &save))
-        if ((rc = sweep_item(it, out, err, errlen)))
-            break;
-    if (!rc && s[strlen(s) - 1] == ',') {
+    if (has_empty_item(s)) {
         snprintf(err, errlen, "'%s': empty item", s);
         rc = GMB_EUSAGE;
     }
+    char *save = NULL;
+    for (char *it = strtok_r(dup, ",", &save); it && !rc; it = strtok_r(NULL, ",", &save))
+        rc = sweep_item(it, out, err, errlen);
     free(dup);
     if (rc)
         return rc;
@@ -265,7 +285,7 @@ int gmb_parse_list(const char *s, const char *const *choices, gmb_list_t *out, c
             out->idx[out->n++] = k;
     }
     free(dup);
-    if (!rc && (!out->n || s[strlen(s) - 1] == ',')) {
+    if (!rc && (!out->n || has_empty_item(s))) {
         snprintf(err, errlen, "'%s': empty item (choose from %s)", s, ch);
         rc = GMB_EUSAGE;
     }
@@ -277,7 +297,7 @@ int gmb_opt_apply(const gmb_opt_t *o, const char *arg, void *cfg, char *err, siz
     char *dst = (char *)cfg + o->offset;
     int ranged = o->min <= o->max;
     switch (o->type) {
-    case GMB_OPT_FLAG:
+    case GMB_OPT_FLAG: /* a flag's default must be NULL: present means 1 */
         *(int *)dst = 1;
         return GMB_OK;
     case GMB_OPT_INT: {
@@ -363,6 +383,10 @@ int gmb_opt_defaults(const gmb_opt_t *table, void *cfg, char *err, size_t errlen
     for (const gmb_opt_t *o = table; o && o->name; o++) {
         if (!o->def)
             continue;
+        if (o->type == GMB_OPT_FLAG) {
+            snprintf(err, errlen, "--%s: a flag has no default", o->name);
+            return GMB_EUSAGE;
+        }
         int rc = gmb_opt_apply(o, o->def, cfg, err, errlen);
         if (rc)
             return rc;

@@ -179,8 +179,11 @@ void gmb_slug(const char *name, char *out, size_t len)
     for (const char *p = name ? name : ""; *p && n + 1 < len; p++) {
         unsigned char c = (unsigned char)*p;
         if (isalnum(c) && c < 128) {
-            if (dash && n && n + 2 < len)
+            if (dash && n) {
+                if (n + 2 >= len)
+                    break; /* no room for "-x": end at a word boundary */
                 out[n++] = '-';
+            }
             dash = 0;
             out[n++] = (char)tolower(c);
         } else {
@@ -195,6 +198,10 @@ void gmb_slug(const char *name, char *out, size_t len)
 int gmb_mkdirs(const char *dir)
 {
     char p[4096];
+    if (!dir || !dir[0]) {
+        gmb_error("empty directory name");
+        return GMB_ERUNTIME;
+    }
     gmb_strlcpy(p, dir, sizeof p);
     for (char *s = p + 1; *s; s++)
         if (*s == '/') {
@@ -289,7 +296,7 @@ int gmb_publish(const char *dir, const char *stem, int n, const char *const *ext
 int gmb_record_write(const json_t *rec, const char *dir, const char *stem, char *out_stem,
                      size_t out_len)
 {
-    char *js = json_dumps(rec, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+    char *js = json_dumps(rec, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
     char *csv = gmb_record_csv(rec);
     int rc = GMB_ERUNTIME;
     if (js && csv) {

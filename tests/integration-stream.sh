@@ -17,7 +17,7 @@ else
 
     # --- every kernel and width, small sweep, verified, recorded -----------------------------
     if expect "stream all kernels x widths" 0 "$S" "${FAST[@]}" --sizes 4KiB:64KiB:x4 \
-        --out "$T/all"; then
+        --widths all --out "$T/all"; then
         rec=$(ls "$T"/all/*-stream.json)
         csv=$(ls "$T"/all/*-stream.csv)
         check "table has 63 verified rows" test "$(grep -cE ' (full|sampled) *$' "$T/out")" = 63

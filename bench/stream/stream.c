@@ -56,7 +56,7 @@ static const gmb_opt_t opts[] = {
      "bytes per array: sizes, ranges A:B[:x2|:+S|:N/oct] [default 4KiB:min(2GiB,mem/4):x2]", 0},
     {"kernels", GMB_OPT_LIST, O(kernels), "LIST", "all", 1, 0, kernel_names,
      "kernels to run, comma-separated", 0},
-    {"widths", GMB_OPT_LIST, O(widths), "LIST", "all", 1, 0, width_names,
+    {"widths", GMB_OPT_LIST, O(widths), "LIST", "16", 1, 0, width_names,
      "bytes per access (float, float2, float4), comma-separated", 0},
     {"group-size", GMB_OPT_INT, O(group_size), "N", "0", 0, 1024, NULL,
      "work-items per group, a power of two; 0 = 256 or the device maximum", 0},
@@ -356,22 +356,29 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
                    : c->be->fill(s->out, 0, 0xff, size);
     if (rc)
         return rc;
-    /* repetitions: a sample lasts at least min_sample_us */
-    double t1;
+    /* repetitions: a sample lasts at least min_sample_us (launch overhead included in the
+     * first estimates, so refine a few times) */
+    double t1, want = cfg->min_sample_us * 1e3;
     s->reps = 1;
-    if ((rc = sample(s, &t1)) || (rc = sample(s, &t1)))
+    if ((rc = sample(s, &t1)) || (rc = sample(s, &t1))) /* the first is the warm-up */
         return rc;
-    double want = cfg->min_sample_us * 1e3;
-    if (t1 < want)
-        s->reps = (gmb_u32)fmin(ceil(want / fmax(t1, 1.0)), 1 << 20);
-    gmb_series_t ser = {0};
+    gmb_series_t ser = {.warmed = 1};
+    if (t1 >= want && (rc = gmb_series_push(&ser, t1))) /* long enough: a sample like others */
+        return rc;
+    for (int it = 0; it < 4 && t1 < want && s->reps < (1u << 24); it++) {
+        double f = fmax(2.0, 1.1 * want / fmax(t1, 1.0));
+        s->reps = (gmb_u32)fmin((double)s->reps * f, (double)(1u << 24));
+        if ((rc = sample(s, &t1)))
+            return rc;
+    }
     if ((rc = gmb_measure(c, sample, s, &ser))) {
         gmb_series_free(&ser);
         return rc;
     }
     if (c->o.inject_error && !*injected) { /* test aid: one wrong element */
         float bad = -1.0f;
-        size_t off = k->reduce ? 0 : (size_t)(s->n * (gmb_u64)s->lanes / 2) * sizeof bad;
+        /* the last element: checked by full and by sampled verification alike */
+        size_t off = k->reduce ? 0 : (size_t)(s->n * (gmb_u64)s->lanes - 1) * sizeof bad;
         rc = c->be->write(k->reduce ? s->part : s->out, off, &bad, sizeof bad);
         *injected = 1;
         if (rc) {
