@@ -43,6 +43,7 @@ typedef struct gmb_dev_info {
     uint64_t max_alloc_bytes; /* largest single allocation */
     uint64_t llc_bytes;       /* last-level cache the device reports (L2), 0 unknown */
     uint64_t local_mem_bytes; /* shared/local memory per work-group */
+    char local_mem_type[16];  /* "dedicated" (on-chip), "global" (emulated), "" unknown */
     int compute_units;        /* SMs / compute units */
     int max_group_size;       /* most work-items per group */
     int threads_per_cu;       /* most resident threads per CU, 0 unknown */

@@ -95,6 +95,7 @@ static int cu_info(int idx, gmb_dev_info_t *o)
     o->max_alloc_bytes = p.totalGlobalMem;
     o->llc_bytes = (uint64_t)p.l2CacheSize;
     o->local_mem_bytes = p.sharedMemPerBlock;
+    gmb_strlcpy(o->local_mem_type, "dedicated", sizeof o->local_mem_type);
     o->compute_units = p.multiProcessorCount;
     o->max_group_size = p.maxThreadsPerBlock;
     o->threads_per_cu = p.maxThreadsPerMultiProcessor;

@@ -284,6 +284,10 @@ static int ocl_info(int idx, gmb_dev_info_t *o)
         o->llc_bytes = u64;
     if (!clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof u64, &u64, NULL))
         o->local_mem_bytes = u64;
+    cl_device_local_mem_type lt;
+    if (!clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_TYPE, sizeof lt, &lt, NULL))
+        gmb_strlcpy(o->local_mem_type, lt == CL_LOCAL ? "dedicated" : "global",
+                    sizeof o->local_mem_type);
     if (!clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof u32, &u32, NULL))
         o->compute_units = (int)u32;
     if (!clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof sz, &sz, NULL))

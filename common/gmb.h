@@ -6,6 +6,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define GMB_VERSION "0.1.0"
 
 /* Error codes returned by every libgmb function; a program exits with -code. */
@@ -50,4 +54,7 @@ char *gmb_fmt_size(uint64_t bytes, char *buf, size_t len);
 /* Copy src into dst of size len, always NUL-terminated. */
 void gmb_strlcpy(char *dst, const char *src, size_t len);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -23,6 +23,8 @@ typedef ulong gmb_u64;
 #define GMB_CLOCK()            ((gmb_u64)0)
 #define GMB_FLOAT2(a, b)       ((float2)((a), (b)))
 #define GMB_FLOAT4(a, b, c, d) ((float4)((a), (b), (c), (d)))
+#define GMB_UINT2(a, b)        ((uint2)((a), (b)))
+#define GMB_UINT4(a, b, c, d)  ((uint4)((a), (b), (c), (d)))
 #elif defined(__CUDACC__)
 typedef unsigned int gmb_u32;
 typedef unsigned long long gmb_u64;
@@ -42,6 +44,8 @@ typedef unsigned long long gmb_u64;
 #define GMB_CLOCK()            ((gmb_u64)clock64())
 #define GMB_FLOAT2(a, b)       make_float2((a), (b))
 #define GMB_FLOAT4(a, b, c, d) make_float4((a), (b), (c), (d))
+#define GMB_UINT2(a, b)        make_uint2((a), (b))
+#define GMB_UINT4(a, b, c, d)  make_uint4((a), (b), (c), (d))
 /* the vector arithmetic OpenCL C has built in */
 static __device__ inline float2 operator+(float2 a, float2 b)
 {

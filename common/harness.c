@@ -90,17 +90,18 @@ int gmb_pick_backend(const char *name, const gmb_backend_t **out, int *ndev, cha
 json_t *gmb_json_device(const gmb_dev_info_t *d)
 {
     return json_pack(
-        "{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, "
+        "{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:s, "
         "s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:s, s:s, s:s, s:f}",
         "backend", d->backend, "index", d->index, "name", d->name, "vendor", d->vendor, "type",
         d->type, "platform", d->platform, "driver_version", d->driver_version, "runtime_version",
         d->runtime_version, "arch", d->arch, "pci_bus_id", d->pci_bus_id, "mem_bytes",
         (json_int_t)d->mem_bytes, "max_alloc_bytes", (json_int_t)d->max_alloc_bytes, "llc_bytes",
         (json_int_t)d->llc_bytes, "local_mem_bytes", (json_int_t)d->local_mem_bytes,
-        "compute_units", d->compute_units, "max_group_size", d->max_group_size, "threads_per_cu",
-        d->threads_per_cu, "warp_size", d->warp_size, "core_clock_MHz", d->core_clock_mhz,
-        "mem_clock_MHz", d->mem_clock_mhz, "bus_width_bits", d->bus_width_bits, "peak_bw_GBps",
-        d->peak_bw_gbps, "peak_bw_source", d->peak_source, "mem_type", d->mem_type, "ecc",
+        "local_mem_type", d->local_mem_type, "compute_units", d->compute_units, "max_group_size",
+        d->max_group_size, "threads_per_cu", d->threads_per_cu, "warp_size", d->warp_size,
+        "core_clock_MHz", d->core_clock_mhz, "mem_clock_MHz", d->mem_clock_mhz, "bus_width_bits",
+        d->bus_width_bits, "peak_bw_GBps", d->peak_bw_gbps, "peak_bw_source", d->peak_source,
+        "mem_type", d->mem_type, "ecc",
         d->ecc < 0 ? "unknown"
         : d->ecc   ? "on"
                    : "off",

@@ -1,0 +1,103 @@
+# integration-bank.sh - gmb-bank end to end on OpenCL/PoCL: every pattern, width and mode
+# verified and recorded, no bank structure claimed on a CPU, planted errors, bad input, CUDA
+# without a GPU.
+BK="$PWD/$BIN/gmb-bank"
+if ! have_opencl; then
+    skip "$TAG bank integration: no OpenCL device (install pocl-opencl-icd)"
+else
+    expect "gmb-bank --help" 0 "$BK" --help && check "bank help describes the tile pattern" \
+        grep -q "^  tile    a 32x32 tile read by column" "$T/out"
+    expect "gmb list (bank)" 0 "$G" list && check "gmb list names bank" grep -q "^bank " "$T/out"
+
+    # --- every pattern x width x mode: 75 patterns x 3 widths x 2 modes, all verified ---------
+    if expect "bank all patterns, widths, modes" 0 "$BK" "${FAST[@]}" --strides 0:64 \
+        --out "$T/bank"; then
+        rec=$(ls "$T"/bank/*-bank.json)
+        csv=$(ls "$T"/bank/*-bank.csv)
+        check "bank table has 450 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 450
+        check "bank: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
+        check "bank record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
+        check "bank record holds 450 points, all verified" test "$(json "$rec" \
+            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 450
+        check "bank record covers 5 patterns x 3 widths x 2 modes" test "$(json "$rec" \
+            "len({(p['params']['mode'], p['params']['pattern'], p['params']['width_bytes']) \
+                  for p in r['points']})")" = 30
+        check "bank record: status ok, benchmark bank" test "$(json "$rec" \
+            "r['status'], r['benchmark']")" = "ok bank"
+        check "bank: cycles on OpenCL are marked derived" test "$(json "$rec" \
+            "{p['extra']['cycles_source'] for p in r['points']}")" = \
+            "{'derived: ns x maximum clock'}"
+        # the model column: stride 32 of 4-byte words 32-way, the padded tile conflict-free
+        check "bank: ways of stride 32 (4 B) = 32, padded tile = 1" test "$(json "$rec" \
+            "[p['extra']['ways_32x4'] for p in r['points'] if p['params']['mode'] == 'latency' \
+              and p['params']['width_bytes'] == 4 and (p['params']['pattern'], \
+              p['params']['param']) in (('stride', 32), ('tile', 1), ('tile', 0))]")" = \
+            "[32, 32, 1]"
+        # inference: never a bank structure on a CPU, with the reason recorded
+        check "bank: no bank structure detected on PoCL" test "$(json "$rec" \
+            "r['results']['inference']['detected'], r['results']['inference']['banks']")" = \
+            "False None"
+        check "bank: both modes say no bank structure" test "$(json "$rec" \
+            "sorted((m, v['detected']) for m, v in r['results']['inference']['by_mode'].items())")" \
+            = "[('latency', False), ('throughput', False)]"
+        bank_prefix() { [[ "$1" == "$2"* ]]; }
+        check "bank: the reason is recorded" bank_prefix "$(json "$rec" \
+            "r['results']['inference']['reason']")" "no bank structure detected: "
+        check "bank: fits with residuals for every mode x width" test "$(json "$rec" \
+            "sum('rms_residual' in f and 'r2' in f and 'slope' in f \
+                 for f in r['results']['fits'])")" = 6
+        check "bank: summary paragraph printed" grep -q "^Summary: .*no bank structure detected" \
+            "$T/out"
+        check "bank csv: header + 450 rows" test "$(wc -l <"$csv")" = 451
+        check "bank csv header carries the metrics" \
+            grep -q "^mode,pattern,width_bytes,param,ns_per_access,.*,bw_GBps," "$csv"
+    fi
+
+    # --- a planted wrong checksum must fail verification, in both modes ----------------------
+    for m in latency throughput; do
+        expect "bank planted error ($m) exits 1" 1 "$BK" "${FAST[@]}" --modes "$m" \
+            --patterns tile --widths 8 --inject-error --out "$T/binj-$m" &&
+            check "bank planted error ($m) is reported" \
+                grep -q "verification failed: tile param 0, 8-byte elements, $m mode" "$T/err"
+    done
+    check "bank: a failed run keeps its record, marked" test "$(json "$(ls "$T"/binj-latency/*.json)" \
+        "r['status'], [p['extra']['verified'] for p in r['points']]")" = \
+        "verification_failed ['FAILED']"
+
+    # --- bad input: one line on stderr, exit 2, nothing written -------------------------------
+    bank_bad() { # name args...
+        local name=$1
+        shift
+        rm -rf "$T/bbad"
+        if expect "bank bad input: $name" 2 "$BK" "${FAST[@]}" --out "$T/bbad" "$@"; then
+            check "bank bad input: $name: one line on stderr" test "$(wc -l <"$T/err")" = 1
+            check "bank bad input: $name: nothing written" test ! -e "$T/bbad"
+        fi
+    }
+    bank_bad "--widths 3" --widths 3
+    bank_bad "--strides 0:999999" --strides 0:999999
+    bank_bad "--strides x" --strides x
+    bank_bad "--strides 9:1" --strides 9:1
+    bank_bad "--strides 0:100 beyond the array at 16 B" --strides 0:100
+    bank_bad "--patterns nope" --patterns nope
+    bank_bad "--modes nope" --modes nope
+    bank_bad "--group-size 48" --group-size 48
+    bank_bad "--sizes (not an option of bank)" --sizes 4K
+    bank_bad "--device x" --device x
+    bank_bad "--device 99" --device 99
+    bank_bad "--min-sample-us 0" --min-sample-us 0
+    (cd "$T" && "$BK" --backend opencl --widths 3 >/dev/null 2>&1)
+    check "bank bad input: no results/ directory created" test ! -e "$T/results"
+
+    # --- CUDA without a GPU: skipped with the reason ------------------------------------------
+    if expect "bank --backend cuda without a GPU exits 77" 77 "$BK" --backend cuda \
+        --out "$T/bcuda"; then
+        check "bank cuda skip says why" grep -qE "no CUDA device|not built" "$T/err"
+        check "bank cuda skip writes nothing" test ! -e "$T/bcuda"
+    fi
+
+    # --- the driver runs it ----------------------------------------------------------------------
+    expect "gmb run bank" 0 "$G" run bank "${FAST[@]}" --patterns stride --strides 0:4 \
+        --widths 4 --modes throughput --out "$T/bdrv" &&
+        check "gmb run bank recorded" test -n "$(ls "$T"/bdrv/*.json)"
+fi
