@@ -54,6 +54,8 @@ echo "== runs"
 for b in cuda opencl; do
     run "stream-$b" bin/gmb-stream --backend "$b" --device 0 --sizes "$SIZES" \
         --out "$OUTDIR/$b" --quiet
+    run "chase-$b" bin/gmb-chase --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
+    run "bank-$b" bin/gmb-bank --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
 done
 
 echo "== stream: best DRAM bandwidth per kernel (median GB/s, % of nominal peak)"
@@ -67,6 +69,29 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-stream.json")):
         pct = f"{b['pct_peak']:.1f}%" if "pct_peak" in b else "-"
         print(f"  {k:6s} {b['bw_GBps']:9.1f} GB/s  {pct:>7s}  width {b['width_bytes']:2d} B  "
               f"size {b['size_bytes'] / 2**20:.0f} MiB  {'DRAM' if b['dram'] else 'cache'}")
+PY
+echo "== chase: latency levels detected (default sweep; wall times above)"
+grep -h "^# levels" "$OUTDIR"/chase-*.txt
+echo "== bank: shared-memory banks inferred, cost per conflict way, bandwidth with/without conflicts"
+python3 - "$OUTDIR" <<'PY'
+import glob, json, sys
+for path in sorted(glob.glob(sys.argv[1] + "/*/*-bank.json")):
+    r = json.load(open(path))
+    res, d = r["results"], r["device"]
+    if "inference" not in res:
+        print(f"{r['backend']}: {d['name']}: status {r['status']} (no inference)")
+        continue
+    inf = res["inference"]
+    print(f"{r['backend']}: {d['name']}, timer resolution {d['timer_res_ns']} ns, status {r['status']}")
+    print(f"  {'banks %s x %s B' % (inf['banks'], inf['bank_bytes']) if inf['detected'] else 'no banks'}: {inf['reason']}")
+    for f in res["fits"]:
+        print(f"  {f['mode']:10s} {f['width_bytes']:2d} B: {f['base']:8.2f} + {f['slope']:7.3f} {f['unit']}/way"
+              f"  rms {f['rms_residual']:.3g}  R^2 {f['r2']:.3f}  n {f['n']}")
+    for w, b in res["bandwidth"].items():
+        fa, sl = b["fastest_stride"], b["slowest_stride"]
+        print(f"  {w:>2s} B throughput: stride {fa['stride']} {fa['GBps']:.0f} GB/s"
+              f" ({fa['bytes_per_cycle_per_cu']:.1f} B/cycle/SM); stride {sl['stride']}"
+              f" ({sl['ways_32x4']}-way) {sl['GBps']:.0f} GB/s")
 PY
 grep -h "verification failed" "$OUTDIR"/*.txt && status=1
 printf 'total wall time %.1f s; status %d\n' "$(since "$t_start")" "$status"

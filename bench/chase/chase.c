@@ -1,0 +1,786 @@
+/* chase.c - gmb-chase: memory latency by pointer chasing (random single cycles, sequential
+ * strides, page strides) in global, L1-bypassing global, shared/local and constant memory,
+ * working sets from 1 KiB to DRAM, with cache and TLB levels detected from the curve. */
+#include "chain.h"
+#include "gmb_kernels.h"
+#include "harness.h"
+#include "levels.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char gmb_bench_cl_source[];
+extern const gmb_cuda_fn_t gmb_bench_cuda_fns[] __attribute__((weak));
+/* chase.cu: fill the CUDA __constant__ chain (absent when CUDA was not built) */
+extern int gmb_chase_cuda_const_write(const void *src, size_t bytes) __attribute__((weak));
+
+/* Shared/local memory a build of the kernels holds (CHASE_SMEM_WORDS x 4 bytes). */
+static const gmb_cl_variant_t variants[] = {
+    {"s48k", "-DCHASE_SMEM_WORDS=12288"},
+    {"s16k", "-DCHASE_SMEM_WORDS=4096"},
+    {NULL, NULL},
+};
+static const uint64_t variant_smem[] = {48u << 10, 16u << 10};
+
+#define CONST_BYTES (64u << 10) /* constant memory chased: CUDA's and OpenCL's guaranteed size */
+#define WARM_MAX    4096u       /* in-kernel warm-up loads before the timed ones (at most) */
+#define MAX_STEPS   (1u << 30)  /* most timed loads per sample */
+#define WORD        4u          /* bytes per chain element word */
+
+enum { M_RANDOM, M_STRIDE, M_PAGE };
+static const char *const mode_names[] = {"random", "stride", "page", NULL};
+enum { S_GLOBAL, S_GLOBAL_CG, S_SHARED, S_CONSTANT, NSPACES };
+static const char *const space_names[] = {"global", "global-cg", "shared", "constant", NULL};
+static const char *const space_kernel[] = {"chase_global", "chase_global_cg", "chase_shared",
+                                           "chase_constant"};
+
+typedef struct cfg {
+    gmb_sweep_t sizes;      /* working sets, bytes (page mode: bytes of address span) */
+    uint64_t stride;        /* bytes from one chained element to the next */
+    gmb_list_t modes;       /* indices into mode_names */
+    gmb_sweep_t page_sizes; /* pages of the page-stride mode */
+    gmb_list_t spaces;      /* indices into space_names */
+    long accesses;          /* timed loads per sample; 0: enough for min_sample_us */
+    double min_sample_us;   /* shortest timed sample */
+} cfg_t;
+
+#define O(field) offsetof(cfg_t, field)
+static const gmb_opt_t opts[] = {
+    {"sizes", GMB_OPT_SWEEP, O(sizes), "LIST", NULL, 1, 0x1p62, NULL,
+     "working sets: sizes, ranges A:B[:x2|:+S|:N/oct] [default 1KiB:min(4GiB,mem/4):4/oct]", 0},
+    {"stride", GMB_OPT_SIZE, O(stride), "BYTES", "128", 1, 1u << 30, NULL,
+     "bytes between chained elements, a multiple of 4 (one cache line: 128 on NVIDIA)", 0},
+    {"mode", GMB_OPT_LIST, O(modes), "LIST", "random,page", 1, 0, mode_names,
+     "chains: random (one random cycle), stride (sequential), page (one line per page)", 0},
+    {"page-sizes", GMB_OPT_SWEEP, O(page_sizes), "LIST", "4KiB,64KiB,2MiB", 4096, 0x1p30, NULL,
+     "pages of the page mode (each a multiple of the stride)", 0},
+    {"spaces", GMB_OPT_LIST, O(spaces), "LIST", "all", 1, 0, space_names,
+     "memory chased: global, global-cg (L1 bypassed, CUDA), shared, constant", 0},
+    {"accesses", GMB_OPT_INT, O(accesses), "N", "0", 0, MAX_STEPS, NULL,
+     "timed loads per sample; 0 = as many as --min-sample-us takes", 0},
+    {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "1000", 1, 1e7, NULL,
+     "shortest timed sample: the chase runs long enough to dwarf launch and timer", 0},
+    {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
+};
+#undef O
+
+static const char help[] =
+    "Chains: every load's address is the value of the load before (p = a[p]), so loads never\n"
+    "overlap and the time per load is the latency. random: one cycle through every element in\n"
+    "a uniformly random order (Sattolo's distribution); stride: elements in address order;\n"
+    "page: one line per page (line e mod lines-per-page of page e), pages in random order, so\n"
+    "the span grows the TLB's work while the cached lines stay few. A working set of S bytes\n"
+    "has S / stride elements (page mode: S / page). Each chain is checked on the device against\n"
+    "its order (one cycle through every element) before timing; each launch returns the\n"
+    "element it reached, checked against the host.\n"
+    "Spaces: global (default caching), global-cg (PTX ld.global.cg: L2 and DRAM without L1;\n"
+    "CUDA only), shared (CUDA) / local (OpenCL) memory up to 48 KiB, constant memory up to\n"
+    "64 KiB; page mode runs in the global spaces only.\n"
+    "One work-item chases after up to 4096 warm-up loads in the same launch. A sample is the\n"
+    "kernel time (device events) less the baseline, the median time of the same launch with\n"
+    "no timed loads (launch overhead and warm-up); lat_ns = sample / timed loads, which are\n"
+    "as many as --min-sample-us takes. lat_cycles: CUDA reads the SM clock (clock64) around\n"
+    "the timed loads;\n"
+    "OpenCL has no cycle counter, so its cycles are derived: lat_ns x the device's maximum\n"
+    "clock, not measured. Levels are plateaus of the latency curve: latency = median of the\n"
+    "plateau, capacity = the largest working set still on it, with a confidence.\n";
+
+/* One curve: a mode (and page) in one space. */
+typedef struct state {
+    gmb_ctx_t *c;           /* the run */
+    gmb_buf_t *chain;       /* chain words, largest working set */
+    gmb_buf_t *order_d;     /* the order on the device (random and page modes) */
+    gmb_buf_t *out;         /* final word and cycles of a launch */
+    gmb_buf_t *bad;         /* chase_check's flag */
+    gmb_buf_t *cbuf;        /* constant-memory copy of the chain (OpenCL) */
+    gmb_prog_t *prog;       /* the kernels */
+    gmb_kern_t *k;          /* chase kernel of the current space */
+    gmb_launch_t geo;       /* its launch */
+    int space;              /* S_* */
+    const uint32_t *order;  /* host order; NULL: sequential */
+    gmb_chain_layout_t lay; /* words of the elements */
+    uint64_t n;             /* elements */
+    uint64_t q;             /* position in the cycle where the next launch starts */
+    gmb_u32 warm, steps;    /* loads per launch: untimed, timed */
+    gmb_u32 nwords;         /* words copied into shared memory */
+    double base_ns;         /* median time of a launch without timed loads */
+    int glitches;           /* samples below the baseline, repeated */
+    int injected;           /* --inject-error done */
+    int bad_final;          /* a launch ended on the wrong element */
+    char err[256];          /* what went wrong */
+    double *cyc;            /* cycles per timed load, one per launch */
+    size_t ncyc, capcyc;    /* count, capacity */
+} state_t;
+
+/* Word where the element at cycle position q sits. */
+static gmb_u32 word_at(const state_t *s, uint64_t q)
+{
+    uint64_t e = s->order ? s->order[q] : q;
+    return (gmb_u32)gmb_chain_word(&s->lay, e);
+}
+
+/* One launch: chase from the current position, check the element reached; *ns = its time
+ * less the baseline (the time of the timed loads). */
+static int sample(void *arg, double *ns)
+{
+    state_t *s = arg;
+    const gmb_backend_t *be = s->c->be;
+    gmb_u32 start = word_at(s, s->q);
+    gmb_buf_t *src = s->space == S_CONSTANT ? s->cbuf : s->chain;
+    gmb_arg_t av[] = {GMB_A_BUF(src),     GMB_A_BUF(s->out),   GMB_A_VAL(start),
+                      GMB_A_VAL(s->warm), GMB_A_VAL(s->steps), GMB_A_VAL(s->nwords)};
+    double t = 0;
+    int rc = be->launch(s->k, &s->geo, av, s->space == S_SHARED ? 6 : 5, &t);
+    gmb_u64 out[2];
+    if (rc || (rc = be->read(s->out, 0, out, sizeof out)))
+        return rc;
+    *ns = t - s->base_ns;
+    if (s->steps && !(*ns > 0) && s->glitches < 8) {
+        /* faster than the same launch without its timed loads: a timer glitch (seen on
+         * loaded CPUs), not a measurement; counted in the record, and the launch repeated */
+        s->glitches++;
+        s->q = (s->q + s->warm + s->steps) % s->n;
+        return sample(arg, ns);
+    }
+    s->q = (s->q + s->warm + s->steps) % s->n;
+    gmb_u32 want = word_at(s, s->q);
+    if (s->c->o.inject_error && !s->injected) { /* test aid: a wrong final index */
+        out[0] ^= 1u;
+        s->injected = 1;
+    }
+    if (out[0] != want && !s->bad_final) {
+        s->bad_final = 1;
+        snprintf(s->err, sizeof s->err, "the chase ended on word %llu, expected %u",
+                 (unsigned long long)out[0], want);
+    }
+    if (s->ncyc == s->capcyc) {
+        size_t cap = s->capcyc ? 2 * s->capcyc : 64;
+        double *p = realloc(s->cyc, cap * sizeof *p);
+        if (!p)
+            return GMB_ERUNTIME;
+        s->cyc = p;
+        s->capcyc = cap;
+    }
+    s->cyc[s->ncyc++] = s->steps ? (double)out[1] / s->steps : 0;
+    return GMB_OK;
+}
+
+/* ---- options and sizes ------------------------------------------------------------------ */
+
+static int has(const gmb_list_t *l, int v)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->idx[i] == v)
+            return 1;
+    return 0;
+}
+
+static int default_sizes(gmb_ctx_t *c, cfg_t *cfg)
+{
+    uint64_t top = 4ull << 30, q = c->info.mem_bytes / 4;
+    if (q && q < top)
+        top = q;
+    if (c->info.max_alloc_bytes && c->info.max_alloc_bytes < top)
+        top = c->info.max_alloc_bytes;
+    uint64_t lo = cfg->stride > 1024 ? cfg->stride : 1024;
+    char spec[96], err[256];
+    snprintf(spec, sizeof spec, "%llu:%llu:4/oct,%llu", (unsigned long long)lo,
+             (unsigned long long)top, (unsigned long long)top);
+    if (gmb_parse_sweep(spec, &cfg->sizes, err, sizeof err)) {
+        gmb_error("default sizes: %s", err);
+        return GMB_ERUNTIME;
+    }
+    return GMB_OK;
+}
+
+static int check_options(gmb_ctx_t *c, cfg_t *cfg)
+{
+    char a[32], b[32];
+    uint64_t st = cfg->stride;
+    if (st % WORD) {
+        gmb_error("--stride %llu: must be a multiple of the element size (%u bytes)",
+                  (unsigned long long)st, WORD);
+        return GMB_EUSAGE;
+    }
+    if (has(&cfg->modes, M_PAGE))
+        for (size_t i = 0; i < cfg->page_sizes.n; i++)
+            if (cfg->page_sizes.v[i] % st) {
+                gmb_error("--page-sizes: %s is not a multiple of the stride (%llu bytes)",
+                          gmb_fmt_size(cfg->page_sizes.v[i], a, sizeof a), (unsigned long long)st);
+                return GMB_EUSAGE;
+            }
+    for (size_t i = 0; i < cfg->sizes.n; i++)
+        if (cfg->sizes.v[i] < st) {
+            gmb_error("--sizes: a working set of %s is smaller than one stride (%llu bytes)",
+                      gmb_fmt_size(cfg->sizes.v[i], a, sizeof a), (unsigned long long)st);
+            return GMB_EUSAGE;
+        }
+    size_t k = 0; /* whole elements, de-duplicated */
+    for (size_t i = 0; i < cfg->sizes.n; i++) {
+        uint64_t v = cfg->sizes.v[i] / st * st;
+        if (!k || cfg->sizes.v[k - 1] != v)
+            cfg->sizes.v[k++] = v;
+    }
+    cfg->sizes.n = k;
+    uint64_t top = cfg->sizes.v[k - 1];
+    if (top > (16ull << 30)) {
+        gmb_error("--sizes: %s is above 16 GiB, the most 32-bit word offsets reach",
+                  gmb_fmt_size(top, a, sizeof a));
+        return GMB_EUSAGE;
+    }
+    if (c->info.max_alloc_bytes && top > c->info.max_alloc_bytes) {
+        gmb_error("--sizes: %s is more than the device allows in one buffer (%s)",
+                  gmb_fmt_size(top, a, sizeof a),
+                  gmb_fmt_size(c->info.max_alloc_bytes, b, sizeof b));
+        return GMB_EUSAGE;
+    }
+    if (top > c->info.mem_bytes / 2) {
+        gmb_error("--sizes: %s and its order do not fit in half the device's %s of memory",
+                  gmb_fmt_size(top, a, sizeof a), gmb_fmt_size(c->info.mem_bytes, b, sizeof b));
+        return GMB_EUSAGE;
+    }
+    if (top / st > UINT32_MAX) {
+        gmb_error("--sizes: %s at a %llu-byte stride is more than 2^32 elements",
+                  gmb_fmt_size(top, a, sizeof a), (unsigned long long)st);
+        return GMB_EUSAGE;
+    }
+    return GMB_OK;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* ---- one point -------------------------------------------------------------------------- */
+
+/* Lay the chain of the current point out on the device and check it there, every element. */
+static int build_chain(state_t *s, gmb_u32 seq)
+{
+    gmb_ctx_t *c = s->c;
+    const gmb_backend_t *be = c->be;
+    gmb_kern_t *kb, *kc;
+    int rc;
+    if ((rc = be->kern_get(s->prog, "chase_build", &kb)) ||
+        (rc = be->kern_get(s->prog, "chase_check", &kc)))
+        return rc;
+    if (!seq) { /* the order must be a permutation: then its cycle visits every element once */
+        int ok = gmb_chain_is_permutation(s->order, (size_t)s->n);
+        if (ok < 0)
+            return ok;
+        if (!ok) {
+            snprintf(s->err, sizeof s->err, "the host order is not a permutation");
+            return GMB_EVERIFY;
+        }
+        if ((rc = be->write(s->order_d, 0, s->order, (size_t)s->n * sizeof *s->order)))
+            return rc;
+    }
+    size_t L = c->info.max_group_size < 256 ? (size_t)c->info.max_group_size : 256;
+    size_t groups = (size_t)((s->n + L - 1) / L), most = (size_t)c->info.compute_units * 64;
+    gmb_launch_t g = {groups < most ? groups : most, L};
+    gmb_u32 n = (gmb_u32)s->n, sw = (gmb_u32)s->lay.stride_words, pw = (gmb_u32)s->lay.page_words;
+    gmb_arg_t ab[] = {GMB_A_BUF(s->chain), GMB_A_BUF(s->order_d), GMB_A_VAL(n),
+                      GMB_A_VAL(seq),      GMB_A_VAL(sw),         GMB_A_VAL(pw)};
+    if ((rc = be->launch(kb, &g, ab, 6, NULL)) || (rc = be->fill(s->bad, 0, 0, sizeof(gmb_u32))))
+        return rc;
+    gmb_arg_t ac[] = {GMB_A_BUF(s->chain), GMB_A_BUF(s->order_d), GMB_A_VAL(n),     GMB_A_VAL(seq),
+                      GMB_A_VAL(sw),       GMB_A_VAL(pw),         GMB_A_BUF(s->bad)};
+    gmb_u32 bad = 0;
+    if ((rc = be->launch(kc, &g, ac, 7, NULL)) || (rc = be->read(s->bad, 0, &bad, sizeof bad)))
+        return rc;
+    if (bad) {
+        snprintf(s->err, sizeof s->err, "the chain on the device is wrong at position %u", bad - 1);
+        return GMB_EVERIFY;
+    }
+    return GMB_OK;
+}
+
+/* Copy the chain's first bytes into constant memory. */
+static int load_constant(state_t *s, uint64_t bytes)
+{
+    const gmb_backend_t *be = s->c->be;
+    if (strcmp(be->name, "cuda"))
+        return be->copy(s->cbuf, 0, s->chain, 0, (size_t)bytes, NULL);
+    void *h = malloc((size_t)bytes);
+    if (!h)
+        return GMB_ERUNTIME;
+    int rc = be->read(s->chain, 0, h, (size_t)bytes);
+    if (!rc)
+        rc = gmb_chase_cuda_const_write(h, (size_t)bytes);
+    free(h);
+    return rc;
+}
+
+/* The timed loads per launch, then the baseline. Timed loads: enough for the target time
+ * (or --accesses), and at least twice the warm-up ones so that the baseline's own noise stays
+ * small against a sample. Baseline: the median time of 5 launches with the warm-up loads only
+ * (launch overhead + warm-up), measured after the calibration launches have warmed everything
+ * up, and subtracted from every sample, so that a sample is the time of its timed loads. */
+static int calibrate(state_t *s)
+{
+    const cfg_t *cfg = s->c->cfg;
+    double t = 0, b[5];
+    int rc;
+    s->warm = (gmb_u32)(s->n < WARM_MAX ? s->n : WARM_MAX);
+    s->base_ns = 0;
+    double want = fmax(cfg->min_sample_us * 1e3, 1000.0 * s->c->info.timer_res_ns);
+    s->steps = cfg->accesses ? (gmb_u32)cfg->accesses : 1024;
+    for (int i = 0; i < 4; i++) { /* ns per load from whole launches, warm-up included */
+        if ((rc = sample(s, &t)))
+            return rc;
+        if (cfg->accesses)
+            break;
+        double per = t / ((double)s->warm + s->steps);
+        double need = fmax(want / fmax(per, 1e-3), 2.0 * s->warm);
+        int done = need <= 1.25 * s->steps;
+        s->steps = (gmb_u32)fmin((double)MAX_STEPS, ceil(fmax(need, 1024.0)));
+        if (done || s->steps >= MAX_STEPS)
+            break;
+    }
+    gmb_u32 steps = s->steps;
+    s->steps = 0;
+    for (int i = 0; i < 5; i++)
+        if ((rc = sample(s, &b[i])))
+            return rc;
+    qsort(b, 5, sizeof *b, cmp_d);
+    s->base_ns = b[2];
+    s->steps = steps;
+    /* the baseline may be most of a launch (shared memory: the copy-in): grow the timed
+     * loads until their own time reaches the target and the baseline itself, so that the
+     * baseline's noise cannot swamp a sample */
+    want = fmax(want, s->base_ns);
+    for (int i = 0; i < 6 && !cfg->accesses && s->steps < MAX_STEPS; i++) {
+        if ((rc = sample(s, &t)))
+            return rc;
+        if (t >= 0.5 * want)
+            break;
+        double f = fmin(64.0, want / fmax(t, want / 64.0));
+        s->steps = (gmb_u32)fmin((double)MAX_STEPS, ceil(s->steps * f));
+    }
+    return GMB_OK;
+}
+
+typedef struct curve {
+    int mode, space; /* M_*, S_* */
+    uint64_t page;   /* page bytes (page mode), else 0 */
+    size_t n;        /* points */
+    double *size;    /* working set, bytes */
+    double *ns;      /* median ns per load (NAN: failed) */
+    double *cyc;     /* median cycles per load */
+} curve_t;
+
+static void print_header(const gmb_ctx_t *c, const cfg_t *cfg, int clock)
+{
+    printf("# gmb-chase: %s device %d: %s; stride %llu B; ", c->be->name, c->info.index,
+           c->info.name, (unsigned long long)cfg->stride);
+    if (clock)
+        printf("cycles from the SM clock (clock64)\n");
+    else if (c->info.core_clock_mhz)
+        printf("cycles derived = ns x %d MHz (max clock), not measured\n", c->info.core_clock_mhz);
+    else
+        printf("no clock: no cycles\n");
+    printf("%-6s %-7s %-9s %10s %10s %7s %9s %10s %4s %-8s\n", "mode", "page", "space", "size",
+           "ns", "+-CI%", clock ? "cycles" : "cycles*", "loads", "n", "verified");
+}
+
+static int run_point(state_t *s, curve_t *cv, uint64_t size, int clock)
+{
+    gmb_ctx_t *c = s->c;
+    int rc;
+    s->ncyc = 0;
+    s->glitches = 0;
+    s->bad_final = 0;
+    s->q = 0;
+    s->nwords = (gmb_u32)(size / WORD);
+    if ((rc = build_chain(s, s->order ? 0 : 1)))
+        goto verify_fail;
+    if (s->space == S_CONSTANT && (rc = load_constant(s, size)))
+        return rc;
+    if ((rc = calibrate(s)))
+        return rc;
+    gmb_series_t ser = {0};
+    if ((rc = gmb_measure(c, sample, s, &ser))) {
+        gmb_series_free(&ser);
+        return rc;
+    }
+    double loads = (double)s->steps;
+    json_t *params = json_pack(
+        "{s:s, s:I, s:s, s:I, s:I, s:I}", "mode", mode_names[cv->mode], "page_bytes",
+        (json_int_t)cv->page, "space", space_names[s->space], "size_bytes", (json_int_t)size,
+        "stride_bytes", (json_int_t)(s->lay.stride_words * WORD), "elements", (json_int_t)s->n);
+    json_t *pt = gmb_point_new(params, &ser);
+    gmb_point_metric(pt, "lat_ns", gmb_json_scaled(1.0 / loads, &ser.st));
+    double cyc = NAN;
+    if (clock) { /* the last ser.n launches are the samples */
+        gmb_stats_t cs;
+        size_t n = ser.n <= s->ncyc ? ser.n : s->ncyc;
+        if (n && !gmb_stats_compute(s->cyc + s->ncyc - n, n, 1, 1.0, &cs)) {
+            gmb_point_metric(pt, "lat_cycles", gmb_json_scaled(1.0, &cs));
+            cyc = cs.median;
+        }
+    } else if (c->info.core_clock_mhz) {
+        double f = c->info.core_clock_mhz * 1e-3;
+        gmb_point_metric(pt, "lat_cycles", gmb_json_scaled(f / loads, &ser.st));
+        cyc = ser.st.median / loads * f;
+    }
+    json_t *extra = json_object_get(pt, "extra");
+    json_object_set_new(extra, "verified", json_string(s->bad_final ? "FAILED" : "full"));
+    json_object_set_new(extra, "loads_timed", json_integer(s->steps));
+    json_object_set_new(extra, "loads_warmup", json_integer(s->warm));
+    json_object_set_new(extra, "baseline_ns", json_real(s->base_ns));
+    json_object_set_new(extra, "timer_glitches", json_integer(s->glitches));
+    json_object_set_new(extra, "cycles",
+                        json_string(clock ? "clock64" : "derived from ns x max clock"));
+    double ns = ser.st.median / loads;
+    char sz[32], pg[32] = "-", cy[32] = "-";
+    if (cv->page)
+        gmb_fmt_size(cv->page, pg, sizeof pg);
+    if (cyc == cyc)
+        snprintf(cy, sizeof cy, "%.1f", cyc);
+    printf("%-6s %-7s %-9s %10s %10.2f %7.2f %9s %10u %4zu %-8s\n", mode_names[cv->mode], pg,
+           space_names[s->space], gmb_fmt_size(size, sz, sizeof sz), ns, 100.0 * ser.st.ci_rel, cy,
+           s->steps, ser.n, s->bad_final ? "FAILED" : "full");
+    fflush(stdout);
+    gmb_add_point(c, pt);
+    gmb_series_free(&ser);
+    cv->size[cv->n] = (double)size;
+    cv->ns[cv->n] = s->bad_final ? NAN : ns;
+    cv->cyc[cv->n++] = s->bad_final ? NAN : cyc;
+    if (!s->bad_final)
+        return GMB_OK;
+    rc = GMB_EVERIFY;
+verify_fail:
+    if (rc == GMB_EVERIFY)
+        gmb_error("verification failed: %s chain, %s, %s: %s", mode_names[cv->mode],
+                  space_names[s->space], gmb_fmt_size(size, (char[32]){0}, 32), s->err);
+    return rc;
+}
+
+/* ---- levels and the summary ------------------------------------------------------------- */
+
+typedef struct summary {
+    char text[4096]; /* the paragraph */
+    size_t len;
+} summary_t;
+
+static void say(summary_t *sm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(summary_t *sm, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (sm->len < sizeof sm->text) {
+        int w = vsnprintf(sm->text + sm->len, sizeof sm->text - sm->len, fmt, ap);
+        if (w > 0)
+            sm->len += (size_t)w;
+    }
+    va_end(ap);
+    if (sm->len >= sizeof sm->text)
+        sm->len = sizeof sm->text - 1;
+}
+
+/* Name of level i of nl: hardware names only for CUDA on a GPU, else generic. */
+static void level_name(const gmb_ctx_t *c, const curve_t *cv, int i, int nl, int memory, char *out,
+                       size_t len)
+{
+    int gpu = !strcmp(c->be->name, "cuda") && !strcmp(c->info.type, "gpu");
+    int global = cv->space == S_GLOBAL || cv->space == S_GLOBAL_CG;
+    if (cv->mode == M_PAGE) {
+        snprintf(out, len, gpu ? "TLB level %d" : "level %d", i + 1);
+        return;
+    }
+    if (!gpu || !global) {
+        if (global && memory && i == nl - 1)
+            snprintf(out, len, "memory");
+        else
+            snprintf(out, len, "level %d", i + 1);
+        return;
+    }
+    int first_l2 = cv->space == S_GLOBAL ? 1 : 0; /* global-cg starts at L2 */
+    int last_l2 = memory ? nl - 2 : nl - 1, nl2 = last_l2 - first_l2 + 1;
+    if (i < first_l2)
+        snprintf(out, len, "L1");
+    else if (i > last_l2)
+        snprintf(out, len, "DRAM");
+    else if (nl2 == 1)
+        snprintf(out, len, "L2");
+    else if (nl2 == 2)
+        snprintf(out, len, i == first_l2 ? "L2 near" : "L2 far");
+    else
+        snprintf(out, len, "L2 part %d", i - first_l2 + 1);
+}
+
+static void fmt_lat(double ns, double cyc, int clock, char *out, size_t len)
+{
+    if (clock && cyc == cyc)
+        snprintf(out, len, "%.0f cycles (%.3g ns)", cyc, ns);
+    else if (cyc == cyc)
+        snprintf(out, len, "%.3g ns (%.0f cycles, derived)", ns, cyc);
+    else
+        snprintf(out, len, "%.3g ns", ns);
+}
+
+/* Median of the values of v over [a, b] that are numbers (NAN when none). */
+static double median_range(const double *v, size_t a, size_t b)
+{
+    double t[GMB_MAX_SWEEP];
+    size_t k = 0;
+    for (size_t i = a; i <= b; i++)
+        if (v[i] == v[i])
+            t[k++] = v[i];
+    if (!k)
+        return NAN;
+    qsort(t, k, sizeof *t, cmp_d);
+    return k % 2 ? t[k / 2] : 0.5 * (t[k / 2 - 1] + t[k / 2]);
+}
+
+/* Detect the levels of a curve, add them to the record and the summary. */
+static void curve_levels(gmb_ctx_t *c, const curve_t *cv, int clock, int memory, json_t *all,
+                         summary_t *sm)
+{
+    gmb_level_t L[GMB_MAX_LEVELS];
+    double noise = 0;
+    int nl =
+        cv->n ? gmb_levels_detect(cv->size, cv->ns, cv->n, NULL, L, GMB_MAX_LEVELS, &noise) : 0;
+    if (nl < 0)
+        nl = 0;
+    char what[64], pg[32], a[32], b[32], lat[96];
+    if (cv->mode == M_PAGE)
+        snprintf(what, sizeof what, "%s, page-stride %s", space_names[cv->space],
+                 gmb_fmt_size(cv->page, pg, sizeof pg));
+    else
+        snprintf(what, sizeof what, "%s, %s", space_names[cv->space], mode_names[cv->mode]);
+    json_t *lv = json_array();
+    say(sm, "%s%s: ", sm->len ? " " : "", what);
+    if (!nl) {
+        double lo = INFINITY, hi = 0;
+        for (size_t i = 0; i < cv->n; i++)
+            if (cv->ns[i] == cv->ns[i]) {
+                lo = fmin(lo, cv->ns[i]);
+                hi = fmax(hi, cv->ns[i]);
+            }
+        if (hi > 0)
+            say(sm, "no clear level (%.3g .. %.3g ns over %s .. %s).", lo, hi,
+                gmb_fmt_size((uint64_t)cv->size[0], a, sizeof a),
+                gmb_fmt_size((uint64_t)cv->size[cv->n - 1], b, sizeof b));
+        else
+            say(sm, "no clear level (no points).");
+    }
+    for (int i = 0; i < nl; i++) {
+        char name[32];
+        level_name(c, cv, i, nl, memory, name, sizeof name);
+        double cyc = median_range(cv->cyc, L[i].first, L[i].last);
+        fmt_lat(L[i].lat, cyc, clock, lat, sizeof lat);
+        const char *conf = gmb_level_confidence_word(L[i].confidence);
+        if (cv->mode == M_PAGE && i < nl - 1)
+            say(sm, "%s ≈ %s, reach ≈ %s", name, lat,
+                gmb_fmt_size((uint64_t)L[i].size_hi, a, sizeof a));
+        else if (i < nl - 1)
+            say(sm, "%s ≈ %s up to ≈ %s", name, lat,
+                gmb_fmt_size((uint64_t)L[i].size_hi, a, sizeof a));
+        else
+            say(sm, "%s ≈ %s from %s", name, lat,
+                gmb_fmt_size((uint64_t)L[i].size_lo, a, sizeof a));
+        if (strcmp(conf, "high"))
+            say(sm, " (%s confidence)", conf);
+        say(sm, "%s", i + 1 < nl ? "; " : ".");
+        json_t *o =
+            json_pack("{s:s, s:f, s:I, s:I, s:I, s:i, s:f, s:s}", "name", name, "lat_ns", L[i].lat,
+                      "size_lo_bytes", (json_int_t)L[i].size_lo, "capacity_bytes",
+                      (json_int_t)L[i].size_hi, "rise_at_bytes", (json_int_t)L[i].rise_at, "points",
+                      (int)L[i].npoints, "confidence", L[i].confidence, "confidence_word", conf);
+        if (cyc == cyc)
+            json_object_set_new(o, "lat_cycles", json_real(cyc));
+        json_array_append_new(lv, o);
+    }
+    json_array_append_new(all, json_pack("{s:s, s:I, s:s, s:o, s:s, s:f}", "mode",
+                                         mode_names[cv->mode], "page_bytes", (json_int_t)cv->page,
+                                         "space", space_names[cv->space], "levels", lv, "verdict",
+                                         nl ? "levels" : "no clear level", "noise_log", noise));
+}
+
+/* ---- the sweep -------------------------------------------------------------------------- */
+
+static void skip_curve(const char *mode, uint64_t page, int space, const char *why, json_t *sk)
+{
+    char pg[32] = "-";
+    if (page)
+        gmb_fmt_size(page, pg, sizeof pg);
+    printf("%-6s %-7s %-9s skipped: %s\n", mode, pg, space_names[space], why);
+    json_array_append_new(sk,
+                          json_pack("{s:s, s:I, s:s, s:s}", "mode", mode, "page_bytes",
+                                    (json_int_t)page, "space", space_names[space], "reason", why));
+}
+
+static int chase_run(gmb_ctx_t *c)
+{
+    cfg_t *cfg = c->cfg;
+    const gmb_backend_t *be = c->be;
+    int rc = cfg->sizes.set ? GMB_OK : default_sizes(c, cfg);
+    if (rc || (rc = check_options(c, cfg)))
+        return rc;
+    int cuda = !strcmp(be->name, "cuda");
+    int clock = cuda && (c->info.caps & GMB_CAP_CLOCK);
+    uint64_t top = cfg->sizes.v[cfg->sizes.n - 1], st = cfg->stride;
+    uint64_t minpage = cfg->page_sizes.v[0];
+    uint64_t nrand = has(&cfg->modes, M_RANDOM) ? top / st : 1;
+    uint64_t npage = has(&cfg->modes, M_PAGE) ? top / minpage : 1;
+    uint64_t nord = nrand > npage ? nrand : npage;
+    int var = c->info.local_mem_bytes >= variant_smem[0] ? 0 : 1;
+    uint64_t smem =
+        variant_smem[var] < c->info.local_mem_bytes ? variant_smem[var] : c->info.local_mem_bytes;
+    state_t s = {.c = c};
+    curve_t cv = {0};
+    gmb_chain_order_t ord = {0};
+    json_t *levels = json_array(), *skipped = json_array();
+    summary_t sm = {{0}, 0};
+    int injected = 0;
+    cv.size = calloc(cfg->sizes.n, sizeof *cv.size);
+    cv.ns = calloc(cfg->sizes.n, sizeof *cv.ns);
+    cv.cyc = calloc(cfg->sizes.n, sizeof *cv.cyc);
+    if (!cv.size || !cv.ns || !cv.cyc) {
+        rc = GMB_ERUNTIME;
+        goto out;
+    }
+    if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)top, &s.chain)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)nord * 4, &s.order_d)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, 2 * sizeof(gmb_u64), &s.out)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, sizeof(gmb_u32), &s.bad)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, CONST_BYTES, &s.cbuf)) ||
+        (rc = be->prog_load(c->dev, c->bench->kernels, variants[var].variant, &s.prog)))
+        goto out;
+    gmb_declare_metric(
+        c, "lat_ns", "ns", "lower",
+        "(kernel time - baseline without timed loads) / timed loads: one load's latency");
+    if (clock || c->info.core_clock_mhz)
+        gmb_declare_metric(c, "lat_cycles", "cycles", "lower",
+                           clock ? "SM clock (clock64) cycles per timed load"
+                                 : "DERIVED, not measured: lat_ns x the device's maximum clock");
+    gmb_add_result(c, "cycles",
+                   json_pack("{s:s, s:i}", "source",
+                             clock                    ? "clock64"
+                             : c->info.core_clock_mhz ? "derived from ns x max clock"
+                                                      : "none",
+                             "clock_MHz", c->info.core_clock_mhz));
+    print_header(c, cfg, clock);
+    int memory = c->info.llc_bytes && top >= 4 * c->info.llc_bytes;
+    for (size_t mi = 0; mi < cfg->modes.n && !rc; mi++) {
+        int mode = cfg->modes.idx[mi];
+        size_t npg = mode == M_PAGE ? cfg->page_sizes.n : 1;
+        for (size_t pi = 0; pi < npg && !rc; pi++) {
+            uint64_t page = mode == M_PAGE ? cfg->page_sizes.v[pi] : 0;
+            for (size_t si = 0; si < cfg->spaces.n && !rc; si++) {
+                int sp = cfg->spaces.idx[si];
+                const char *why = NULL;
+                uint64_t cap = top;
+                char a[32], why_buf[160];
+                if (mode == M_PAGE && (sp == S_SHARED || sp == S_CONSTANT))
+                    continue; /* pages mean nothing there */
+                if (sp == S_GLOBAL_CG && !cuda)
+                    why = "OpenCL has no L1-bypassing load (PTX ld.global.cg is CUDA only)";
+                if (sp == S_SHARED) {
+                    cap = smem;
+                    if (smem < (16u << 10))
+                        why = "the device has less than 16 KiB of local memory";
+                }
+                if (sp == S_CONSTANT) {
+                    cap = CONST_BYTES;
+                    if (cuda && !gmb_chase_cuda_const_write)
+                        why = "the CUDA constant-memory kernel was not built";
+                }
+                if (!why && cfg->sizes.v[0] > cap) {
+                    snprintf(why_buf, sizeof why_buf, "every working set is above the %s %s holds",
+                             gmb_fmt_size(cap, a, sizeof a), space_names[sp]);
+                    why = why_buf;
+                }
+                if (mode == M_PAGE && !why && top < page)
+                    why = "every working set is smaller than one page";
+                if (why) {
+                    skip_curve(mode_names[mode], page, sp, why, skipped);
+                    continue;
+                }
+                if ((rc = be->kern_get(s.prog, space_kernel[sp], &s.k)))
+                    break;
+                s.space = sp;
+                s.geo = (gmb_launch_t){1, 1};
+                if (sp == S_SHARED)
+                    s.geo.group_size =
+                        c->info.max_group_size < 256 ? (size_t)c->info.max_group_size : 256;
+                s.lay = (gmb_chain_layout_t){st / WORD, page / WORD};
+                cv = (curve_t){mode, sp, page, 0, cv.size, cv.ns, cv.cyc};
+                if (mode != M_STRIDE) { /* the same seed: the same chains in every space */
+                    gmb_chain_order_free(&ord);
+                    uint64_t nmax = mode == M_PAGE ? top / page : top / st;
+                    if ((rc = gmb_chain_order_init(&ord, (size_t)nmax, (uint64_t)c->o.seed)))
+                        break;
+                }
+                s.order = mode == M_STRIDE ? NULL : ord.order;
+                int above = 0;
+                uint64_t last_n = 0;
+                for (size_t p = 0; p < cfg->sizes.n && !rc; p++) {
+                    uint64_t size = cfg->sizes.v[p];
+                    if (size > cap) {
+                        above = 1;
+                        continue;
+                    }
+                    if (mode == M_PAGE && size < page)
+                        continue;
+                    s.n = mode == M_PAGE ? size / page : size / st;
+                    if (s.n == last_n) /* page mode: the same pages as the point before */
+                        continue;
+                    last_n = s.n;
+                    if (s.order && (rc = gmb_chain_order_grow(&ord, (size_t)s.n)))
+                        break;
+                    s.injected = injected;
+                    rc = run_point(&s, &cv, mode == M_PAGE ? s.n * page : size, clock);
+                    injected = s.injected;
+                }
+                if (above) {
+                    snprintf(why_buf, sizeof why_buf, "working sets above %s: %s holds no more",
+                             gmb_fmt_size(cap, a, sizeof a), space_names[sp]);
+                    skip_curve(mode_names[mode], page, sp, why_buf, skipped);
+                }
+                if (!rc)
+                    curve_levels(c, &cv, clock, memory && mode != M_PAGE, levels, &sm);
+            }
+        }
+    }
+    if (!rc) {
+        printf("# levels: %s\n", sm.len ? sm.text : "no curve measured.");
+        gmb_add_result(c, "summary", json_string(sm.len ? sm.text : "no curve measured."));
+    }
+    gmb_add_result(c, "levels", levels);
+    gmb_add_result(c, "skipped", skipped);
+    levels = skipped = NULL;
+out:
+    json_decref(levels);
+    json_decref(skipped);
+    gmb_chain_order_free(&ord);
+    free(cv.size);
+    free(cv.ns);
+    free(cv.cyc);
+    free(s.cyc);
+    if (s.prog)
+        be->prog_free(s.prog);
+    be->free(s.chain);
+    be->free(s.order_d);
+    be->free(s.out);
+    be->free(s.bad);
+    be->free(s.cbuf);
+    return rc;
+}
+
+static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
+static const gmb_bench_t bench = {
+    "chase",       "memory latency by pointer chasing: caches, DRAM, TLB; levels detected",
+    help,          opts,
+    sizeof(cfg_t), &kernels,
+    chase_run,
+};
+
+int main(int argc, char **argv)
+{
+    return gmb_main(&bench, argc, argv);
+}

@@ -1,0 +1,110 @@
+/* chase.cl - pointer-chase kernels (OpenCL C and, through gmb_kernels.h, CUDA): one source.
+ * A chain is a buffer of 4-byte words in which the word of each element holds the word offset
+ * of the next: p = a[p], every load depends on the one before. One work-item chases; the
+ * others only help copy a chain into shared/local memory. Word offsets as in common/chain.h:
+ * element e sits at e * sw, or with pages (pw > 0) at e * pw + (e mod (pw / sw)) * sw. */
+
+#ifndef CHASE_SMEM_WORDS
+#define CHASE_SMEM_WORDS 12288 /* 48 KiB: the most static shared memory CUDA gives a block */
+#endif
+
+GMB_FN gmb_u32 chase_word(gmb_u64 e, gmb_u32 sw, gmb_u32 pw)
+{
+    if (pw)
+        return (gmb_u32)(e * pw + (e % (pw / sw)) * sw);
+    return (gmb_u32)(e * sw);
+}
+
+/* Lay a chain out: element order[k] -> order[k+1], the last back to the first (seq != 0:
+ * order[k] = k, no order buffer read). n elements; grid-stride. */
+GMB_KERNEL chase_build(GMB_GLOBAL gmb_u32 *a, GMB_GLOBAL const gmb_u32 *order, gmb_u32 n,
+                       gmb_u32 seq, gmb_u32 sw, gmb_u32 pw)
+{
+    for (gmb_u64 k = GMB_GID; k < n; k += GMB_GSIZE) {
+        gmb_u64 k1 = k + 1 == n ? 0 : k + 1;
+        gmb_u64 e = seq ? k : order[k], f = seq ? k1 : order[k1];
+        a[chase_word(e, sw, pw)] = chase_word(f, sw, pw);
+    }
+}
+
+/* Check a laid-out chain against its order, every element: any mismatch leaves a nonzero
+ * value (1 + the position) in bad[0] (racing writers all write nonzero values). */
+GMB_KERNEL chase_check(GMB_GLOBAL const gmb_u32 *a, GMB_GLOBAL const gmb_u32 *order, gmb_u32 n,
+                       gmb_u32 seq, gmb_u32 sw, gmb_u32 pw, GMB_GLOBAL gmb_u32 *bad)
+{
+    for (gmb_u64 k = GMB_GID; k < n; k += GMB_GSIZE) {
+        gmb_u64 k1 = k + 1 == n ? 0 : k + 1;
+        gmb_u64 e = seq ? k : order[k], f = seq ? k1 : order[k1];
+        if (a[chase_word(e, sw, pw)] != chase_word(f, sw, pw))
+            bad[0] = (gmb_u32)k + 1u;
+    }
+}
+
+/* The chase: warm untimed loads, then steps timed ones (cycles from the SM clock where the
+ * dialect has one). Storing p before each clock read makes the read wait for the last load:
+ * GPUs issue in order, and the store needs p. out[0] = the word reached, out[1] = cycles. */
+#define CHASE_BODY(LOAD)                                                                           \
+    gmb_u32 p = start;                                                                             \
+    for (gmb_u32 i = 0; i < warm; i++)                                                             \
+        p = LOAD(p);                                                                               \
+    out[0] = p;                                                                                    \
+    gmb_u64 t0 = GMB_CLOCK();                                                                      \
+    for (gmb_u32 i = 0; i < steps; i++)                                                            \
+        p = LOAD(p);                                                                               \
+    out[0] = p;                                                                                    \
+    gmb_u64 t1 = GMB_CLOCK();                                                                      \
+    out[1] = t1 - t0;
+
+/* global memory, default caching */
+#define LOAD_GLOBAL(p) a[p]
+GMB_KERNEL chase_global(GMB_GLOBAL const gmb_u32 *a, GMB_GLOBAL gmb_u64 *out, gmb_u32 start,
+                        gmb_u32 warm, gmb_u32 steps)
+{
+    CHASE_BODY(LOAD_GLOBAL)
+}
+
+#if defined(__CUDACC__)
+/* global memory, cached in L2 only (PTX ld.global.cg): L2 and DRAM without L1 */
+static __device__ __forceinline__ gmb_u32 chase_ld_cg(const gmb_u32 *q)
+{
+    gmb_u32 v;
+    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(q));
+    return v;
+}
+#define LOAD_CG(p) chase_ld_cg(a + (p))
+GMB_KERNEL chase_global_cg(GMB_GLOBAL const gmb_u32 *a, GMB_GLOBAL gmb_u64 *out, gmb_u32 start,
+                           gmb_u32 warm, gmb_u32 steps)
+{
+    CHASE_BODY(LOAD_CG)
+}
+#endif
+
+/* shared (CUDA) / local (OpenCL) memory: the group copies nwords words of the chain in, then
+ * one work-item chases (nwords <= CHASE_SMEM_WORDS, checked by the host) */
+#define LOAD_SHARED(p) s[p]
+GMB_KERNEL chase_shared(GMB_GLOBAL const gmb_u32 *a, GMB_GLOBAL gmb_u64 *out, gmb_u32 start,
+                        gmb_u32 warm, gmb_u32 steps, gmb_u32 nwords)
+{
+    GMB_SHARED gmb_u32 s[CHASE_SMEM_WORDS];
+    for (gmb_u32 i = GMB_LID; i < nwords; i += GMB_LSIZE)
+        s[i] = a[i];
+    GMB_BARRIER();
+    if (GMB_LID == 0) {
+        CHASE_BODY(LOAD_SHARED)
+    }
+}
+
+/* constant memory: OpenCL passes a __constant buffer; CUDA reads the __constant__ array
+ * chase_cmem that chase.cu declares and fills (the buffer argument is then unused) */
+#if defined(__CUDACC__)
+#define CHASE_CONST_ARG  GMB_GLOBAL const gmb_u32 *c
+#define LOAD_CONSTANT(p) chase_cmem[p]
+#else
+#define CHASE_CONST_ARG  __constant gmb_u32 *c
+#define LOAD_CONSTANT(p) c[p]
+#endif
+GMB_KERNEL chase_constant(CHASE_CONST_ARG, GMB_GLOBAL gmb_u64 *out, gmb_u32 start, gmb_u32 warm,
+                          gmb_u32 steps)
+{
+    CHASE_BODY(LOAD_CONSTANT)
+}

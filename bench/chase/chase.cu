@@ -1,0 +1,40 @@
+/* chase.cu - the CUDA build of chase.cl, plus the constant-memory chain and its upload. */
+#include "backend.h"
+#include "gmb_kernels.h"
+#include "gmb.h"
+
+#define CHASE_CMEM_WORDS 16384 /* 64 KiB: all the constant memory a CUDA program may declare */
+__constant__ gmb_u32 chase_cmem[CHASE_CMEM_WORDS];
+
+#include "chase.cl"
+
+/* Both shared-memory variants are the 48 KiB build on CUDA (every sm_75+ block has 48 KiB). */
+#define CHASE_FNS(v)                                                                               \
+    {v, "chase_build", (const void *)chase_build}, {v, "chase_check", (const void *)chase_check},  \
+        {v, "chase_global", (const void *)chase_global},                                           \
+        {v, "chase_global_cg", (const void *)chase_global_cg},                                     \
+        {v, "chase_shared", (const void *)chase_shared},                                           \
+    {                                                                                              \
+        v, "chase_constant", (const void *)chase_constant                                          \
+    }
+
+extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
+    CHASE_FNS("s48k"), CHASE_FNS("s16k"), {NULL, NULL, NULL}};
+
+/* Copy bytes of a chain (host memory) into chase_cmem on the current device: 0, GMB_EUSAGE
+ * (more than 64 KiB) or GMB_ERUNTIME (logged). */
+extern "C" int gmb_chase_cuda_const_write(const void *src, size_t bytes)
+{
+    if (bytes > sizeof chase_cmem)
+        return GMB_EUSAGE;
+    /* the backend's stream is non-blocking: wait until the copy has landed */
+    cudaError_t e = cudaMemcpyToSymbol(chase_cmem, src, bytes, 0, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess)
+        e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+        gmb_error("%s:%d: cudaMemcpyToSymbol(chase_cmem, %zu B): %s", __FILE__, __LINE__, bytes,
+                  cudaGetErrorString(e));
+        return GMB_ERUNTIME;
+    }
+    return GMB_OK;
+}

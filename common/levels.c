@@ -1,0 +1,188 @@
+/* levels.c - plateau and step detection on latency curves (see levels.h). */
+#include "levels.h"
+
+#include "gmb.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gmb_levels_defaults(gmb_levels_cfg_t *cfg)
+{
+    cfg->tol_min = 0.08; /* 8%: smaller changes are never called a new level */
+    cfg->noise_mult = 3.0;
+    cfg->min_points = 3;
+}
+
+const char *gmb_level_confidence_word(double c)
+{
+    return c >= 0.7 ? "high" : c >= 0.4 ? "medium" : "low";
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of v[0..n), n >= 1 (tmp: n scratch doubles). */
+static double median_of(const double *v, size_t n, double *tmp)
+{
+    memcpy(tmp, v, n * sizeof *tmp);
+    qsort(tmp, n, sizeof *tmp, cmp_double);
+    return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
+}
+
+/* How far a run of points rises over its length: |least-squares slope| x (points - 1). */
+static double drift(const double *y, size_t a, size_t b)
+{
+    size_t k = b - a + 1;
+    if (k < 2)
+        return 0;
+    double xm = (double)(k - 1) / 2, ym = 0, sxy = 0, sxx = 0;
+    for (size_t j = a; j <= b; j++)
+        ym += y[j];
+    ym /= (double)k;
+    for (size_t j = a; j <= b; j++) {
+        double dx = (double)(j - a) - xm;
+        sxy += dx * (y[j] - ym);
+        sxx += dx * dx;
+    }
+    return fabs(sxy / sxx) * (double)(k - 1);
+}
+
+typedef struct span {
+    size_t a, b; /* first and last valid index */
+} span_t;
+
+int gmb_levels_detect(const double *size, const double *lat, size_t n, const gmb_levels_cfg_t *cfg,
+                      gmb_level_t *out, size_t max, double *noise)
+{
+    if (!size || !lat || (!out && max))
+        return GMB_EUSAGE;
+    gmb_levels_cfg_t def;
+    if (!cfg) {
+        gmb_levels_defaults(&def);
+        cfg = &def;
+    }
+    size_t K = cfg->min_points < 2 ? 2 : cfg->min_points;
+    if (noise)
+        *noise = 0;
+    size_t *idx = malloc((n + 1) * sizeof *idx);
+    double *ly = malloc((n + 1) * sizeof *ly), *ls = malloc((n + 1) * sizeof *ls);
+    double *tmp = malloc((n + 1) * sizeof *tmp), *d = malloc((n + 1) * sizeof *d);
+    span_t *sp = malloc((n + 1) * sizeof *sp);
+    int rc = 0;
+    if (!idx || !ly || !ls || !tmp || !d || !sp) {
+        rc = GMB_ERUNTIME;
+        goto out;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (lat[i] > 0 && isfinite(lat[i]) && size[i] > 0) {
+            idx[m] = i;
+            ly[m++] = log(lat[i]);
+        }
+    if (m < 2)
+        goto out;
+    /* noise: robust spread of neighbour differences (steps are few, so the median ignores
+     * them); a difference of two noisy points has sqrt(2) x the noise of one */
+    for (size_t i = 0; i + 1 < m; i++)
+        d[i] = fabs(ly[i + 1] - ly[i]);
+    double sigma = 1.4826 * median_of(d, m - 1, tmp) / sqrt(2.0);
+    double tol = fmax(cfg->tol_min, cfg->noise_mult * sigma);
+    if (noise)
+        *noise = sigma;
+    /* running median of 3: one wild point does not break a plateau, and steps stay sharp */
+    for (size_t i = 0; i < m; i++) {
+        if (i == 0 || i + 1 == m) {
+            ls[i] = ly[i];
+        } else {
+            double a = ly[i - 1], b = ly[i], c = ly[i + 1];
+            ls[i] = fmax(fmin(a, b), fmin(fmax(a, b), c));
+        }
+    }
+    /* plateaus: maximal runs whose smoothed points span at most tol, K points or more (2 at
+     * either end of the sweep, which may cut a level short) */
+    size_t np = 0;
+    for (size_t i = 0; i < m;) {
+        double lo = ls[i], hi = ls[i];
+        size_t j = i + 1;
+        while (j < m && fmax(hi, ls[j]) - fmin(lo, ls[j]) <= tol) {
+            lo = fmin(lo, ls[j]);
+            hi = fmax(hi, ls[j]);
+            j++;
+        }
+        if (j - i >= K || (j - i >= 2 && (i == 0 || j == m))) {
+            sp[np].a = i;
+            sp[np++].b = j - 1;
+            i = j;
+        } else {
+            i++;
+        }
+    }
+    /* neighbours are two levels only when the step between them is above the tolerance and
+     * above twice the drift within either (else a slope was cut into pieces, or a blip split
+     * one plateau): merge them, transition points included, until every step qualifies */
+    double *pm = d; /* reuse: median log latency of each plateau */
+    for (size_t p = 0; p < np; p++)
+        pm[p] = median_of(ly + sp[p].a, sp[p].b - sp[p].a + 1, tmp);
+    for (int merged = 1; merged && np > 1;) {
+        merged = 0;
+        for (size_t p = 0; p + 1 < np; p++) {
+            double s = fabs(pm[p + 1] - pm[p]);
+            double dr = fmax(drift(ly, sp[p].a, sp[p].b), drift(ly, sp[p + 1].a, sp[p + 1].b));
+            if (s > tol && s > 2 * dr)
+                continue;
+            sp[p].b = sp[p + 1].b;
+            pm[p] = median_of(ly + sp[p].a, sp[p].b - sp[p].a + 1, tmp);
+            memmove(sp + p + 1, sp + p + 2, (np - p - 2) * sizeof *sp);
+            memmove(pm + p + 1, pm + p + 2, (np - p - 2) * sizeof *pm);
+            np--;
+            merged = 1;
+            break;
+        }
+    }
+    /* a run that rises by more than the tolerance is a slope, not a level */
+    size_t q = 0;
+    for (size_t p = 0; p < np; p++)
+        if (drift(ly, sp[p].a, sp[p].b) <= tol) {
+            sp[q] = sp[p];
+            pm[q++] = pm[p];
+        }
+    np = q;
+    if (np < 2) /* one plateau (or none) is not a hierarchy: no clear level */
+        goto out;
+    for (size_t p = 0; p < np && (size_t)rc < max; p++) {
+        gmb_level_t *L = &out[rc++];
+        size_t a = sp[p].a, b = sp[p].b, cnt = b - a + 1;
+        for (size_t j = a; j <= b; j++)
+            tmp[j - a] = lat[idx[j]];
+        double *t2 = ls; /* smoothed values are no longer needed: scratch for the median */
+        L->lat = median_of(tmp, cnt, t2);
+        L->first = idx[a];
+        L->last = idx[b];
+        L->npoints = cnt;
+        L->size_lo = size[idx[a]];
+        L->size_hi = size[idx[b]];
+        L->rise_at = p + 1 < np && b + 1 < m ? size[idx[b + 1]] : 0;
+        /* confidence: a plateau of an octave or more (4 points at 4 per octave), and steps
+         * to its neighbours of 3 tolerances or more, count fully */
+        double step = INFINITY;
+        if (p > 0)
+            step = fmin(step, pm[p] - pm[p - 1]);
+        if (p + 1 < np)
+            step = fmin(step, pm[p + 1] - pm[p]);
+        double c_len = fmin(1.0, (double)cnt / 4.0);
+        double c_step = step <= 0 ? 0.1 : fmin(1.0, step / (3.0 * tol));
+        L->confidence = c_len * c_step;
+    }
+out:
+    free(idx);
+    free(ly);
+    free(ls);
+    free(tmp);
+    free(d);
+    free(sp);
+    return rc;
+}

@@ -1,0 +1,108 @@
+# integration-chase.sh - gmb-chase end to end on OpenCL/PoCL: every mode and space verified
+# and recorded, latency that grows with the working set, levels with generic names on a CPU,
+# a planted wrong final index, bad input, CUDA without a GPU.
+C="$PWD/$BIN/gmb-chase"
+if ! have_opencl; then
+    skip "$TAG chase integration: no OpenCL device (install pocl-opencl-icd)"
+else
+    expect "gmb list names chase" 0 "$G" list && check "gmb list names chase" \
+        grep -q "^chase " "$T/out"
+    expect "gmb-chase --help" 0 "$C" --help && check "chase help explains chains and cycles" \
+        grep -q "one cycle through every element" "$T/out"
+
+    # --- every mode and space, small sweep, verified, recorded -----------------------------
+    # sizes 1,4,16,64,256 KiB: random and stride run 5 global + 3 shared (<= 48 KiB) + 4
+    # constant (<= 64 KiB) points each; page 4 KiB: 4 points (>= 1 page), page 64 KiB: 2
+    if expect "chase every mode and space" 0 "$C" "${FAST[@]}" --sizes 1KiB:256KiB:x4 \
+        --mode all --spaces all --page-sizes 4KiB,64KiB --out "$T/all"; then
+        rec=$(ls "$T"/all/*-chase.json)
+        check "chase: table has 30 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 30
+        check "chase: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
+        check "chase: record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
+        check "chase: record holds 30 verified points" test "$(json "$rec" \
+            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 30
+        check "chase: every mode and space measured" test "$(json "$rec" \
+            "','.join(sorted({p['params']['mode'] + '/' + p['params']['space'] for p in r['points']}))")" = \
+            "page/global,random/constant,random/global,random/shared,stride/constant,stride/global,stride/shared"
+        check "chase: global-cg skipped on OpenCL, in the table" \
+            grep -qE "^random .* global-cg +skipped: OpenCL has no L1-bypassing load" "$T/out"
+        check "chase: global-cg skipped on OpenCL, in the record with its reason" test "$(json "$rec" \
+            "sum(s['space'] == 'global-cg' and 'ld.global.cg' in s['reason'] for s in r['results']['skipped'])")" = 4
+        check "chase: no point of global-cg" test "$(json "$rec" \
+            "sum(p['params']['space'] == 'global-cg' for p in r['points'])")" = 0
+        check "chase: OpenCL cycles are marked derived" test "$(json "$rec" \
+            "r['results']['cycles']['source'], 'DERIVED' in r['metrics']['lat_cycles']['desc']")" = \
+            "derived from ns x max clock True"
+        check "chase: every point has latency in ns" test "$(json "$rec" \
+            "all(p['metrics']['lat_ns']['median'] > 0 for p in r['points'])")" = True
+        check "chase: levels of every curve in the record" test "$(json "$rec" \
+            "len(r['results']['levels'])")" = 8
+        check "chase: the summary is printed and recorded" grep -qF \
+            "# levels: $(json "$rec" "r['results']['summary']")" "$T/out"
+    fi
+
+    # --- the latency staircase of a CPU: bigger working sets are slower --------------------
+    if expect "chase 4 KiB and 64 MiB" 0 "$C" "${FAST[@]}" --sizes 4KiB,64MiB --mode random \
+        --spaces global --min-sample-us 2000 --min-samples 5 --max-samples 9 --out "$T/big"; then
+        rec=$(ls "$T"/big/*.json)
+        check "chase: latency at 64 MiB is over twice that at 4 KiB" test "$(json "$rec" \
+            "r['points'][1]['metrics']['lat_ns']['median'] > 2 * r['points'][0]['metrics']['lat_ns']['median']")" = True
+    fi
+    if expect "chase dense sweep for levels" 0 "$C" "${FAST[@]}" --sizes 1KiB:8MiB:4/oct \
+        --mode random --spaces global --out "$T/lev"; then
+        rec=$(ls "$T"/lev/*.json)
+        check "chase: 53 points in the dense sweep" test "$(json "$rec" "len(r['points'])")" = 53
+        check "chase: a verdict for the curve" test "$(json "$rec" \
+            "r['results']['levels'][0]['verdict'] in ('levels', 'no clear level')")" = True
+        check "chase: no GPU structure claimed on a CPU" bash -c \
+            "! grep -E '^# levels' '$T/out' | grep -qE 'L1|L2|DRAM|TLB|shared memory'"
+        check "chase: level names are generic" test "$(json "$rec" \
+            "all(l['name'].startswith('level ') or l['name'] == 'memory' for c in r['results']['levels'] for l in c['levels'])")" = True
+    fi
+
+    # --- a planted wrong final index must fail verification --------------------------------
+    for m in random stride page; do
+        if expect "chase: planted error in $m exits 1" 1 "$C" "${FAST[@]}" --sizes 64KiB \
+            --mode "$m" --page-sizes 4KiB --spaces global --inject-error --out "$T/inj-$m"; then
+            check "chase: planted error in $m is reported" grep -q "verification failed: $m chain" \
+                "$T/err"
+            check "chase: planted error in $m: record marked" test "$(json "$(ls "$T"/inj-$m/*.json)" \
+                "r['status'], r['points'][0]['extra']['verified']")" = "verification_failed FAILED"
+        fi
+    done
+    expect "chase: planted error in shared exits 1" 1 "$C" "${FAST[@]}" --sizes 4KiB \
+        --mode random --spaces shared --inject-error --out "$T/inj-sh"
+
+    # --- bad input: one line on stderr, exit 2, nothing written ----------------------------
+    badc() { # name args...
+        local name=$1
+        shift
+        rm -rf "$T/bad"
+        if expect "chase bad input: $name" 2 "$C" "${FAST[@]}" --out "$T/bad" "$@"; then
+            check "chase bad input: $name: one line on stderr" test "$(wc -l <"$T/err")" = 1
+            check "chase bad input: $name: nothing written" test ! -e "$T/bad"
+        fi
+    }
+    badc "--stride 0" --stride 0 --sizes 4KiB
+    badc "--stride 6 (not a multiple of 4)" --stride 6 --sizes 4KiB
+    badc "working set below one stride" --stride 256 --sizes 128
+    badc "--sizes 0" --sizes 0
+    badc "--sizes 12Q" --sizes 12Q
+    badc "--sizes 1TiB" --sizes 1TiB
+    badc "--mode nope" --mode nope
+    badc "--spaces nope" --spaces nope
+    badc "--page-sizes not a multiple of the stride" --mode page --page-sizes 4KiB \
+        --stride 3072 --sizes 1MiB
+    badc "--accesses -1" --accesses -1
+
+    # --- CUDA without a GPU: skipped with the reason ---------------------------------------
+    if expect "chase --backend cuda without a GPU exits 77" 77 "$C" --backend cuda \
+        --sizes 4KiB --out "$T/cuda"; then
+        check "chase cuda skip says why" grep -qE "no CUDA device|not built" "$T/err"
+        check "chase cuda skip writes nothing" test ! -e "$T/cuda"
+    fi
+
+    expect "gmb run chase" 0 "$G" run chase "${FAST[@]}" --sizes 4KiB --mode stride \
+        --spaces global --out "$T/drv" && check "gmb run chase recorded" \
+        test -n "$(ls "$T"/drv/*.json)"
+fi

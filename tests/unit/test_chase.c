@@ -1,0 +1,206 @@
+/* test_chase.c - unit tests of the pointer-chase chain builders: Sattolo and incremental
+ * random orders are single full cycles, strided and page-strided layouts, the checkers. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "chain.h"
+#include "gmb.h"
+
+static const size_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 31, 64, 100, 1000, 4096, 65537, 1000003};
+#define NSIZES (sizeof sizes / sizeof sizes[0])
+
+static void test_sattolo_full_cycle(void **state)
+{
+    (void)state;
+    uint32_t *next = malloc(1000003 * sizeof *next);
+    assert_non_null(next);
+    for (size_t i = 0; i < NSIZES; i++)
+        for (uint64_t seed = 0; seed < (sizes[i] > 5000 ? 3u : 40u); seed++) {
+            assert_int_equal(gmb_chain_sattolo(next, sizes[i], seed), GMB_OK);
+            if (!gmb_chain_is_full_cycle(next, sizes[i]))
+                fail_msg("n=%zu seed=%llu: not one full cycle", sizes[i], (unsigned long long)seed);
+            for (size_t k = 0; sizes[i] > 1 && k < sizes[i]; k++)
+                assert_true(next[k] != k); /* Sattolo has no fixed point */
+        }
+    assert_int_equal(gmb_chain_sattolo(next, 0, 1), GMB_EUSAGE);
+    free(next);
+}
+
+/* Sattolo's cycles are uniform: for n = 4 every one of the 3! = 6 cycles shows up about
+ * equally often. */
+static void test_sattolo_uniform(void **state)
+{
+    (void)state;
+    int count[256] = {0};
+    uint32_t next[4];
+    for (uint64_t seed = 0; seed < 6000; seed++) {
+        gmb_chain_sattolo(next, 4, seed);
+        count[next[0] | next[1] << 2 | next[2] << 4 | next[3] << 6]++;
+    }
+    int kinds = 0;
+    for (int i = 0; i < 256; i++)
+        if (count[i]) {
+            kinds++;
+            assert_in_range(count[i], 850, 1150);
+        }
+    assert_int_equal(kinds, 6);
+}
+
+/* The incremental order is a permutation at every size it passes, and its cycle is full. */
+static void test_order_grow(void **state)
+{
+    (void)state;
+    const size_t cap = 300000;
+    uint32_t *next = malloc(cap * sizeof *next);
+    assert_non_null(next);
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        gmb_chain_order_t o;
+        assert_int_equal(gmb_chain_order_init(&o, cap, seed), GMB_OK);
+        for (size_t n = 1; n <= cap; n = n * 5 / 4 + 1) {
+            assert_int_equal(gmb_chain_order_grow(&o, n), GMB_OK);
+            assert_int_equal(o.n, n);
+            assert_int_equal(gmb_chain_is_permutation(o.order, n), 1);
+            gmb_chain_next_from_order(o.order, n, next);
+            if (!gmb_chain_is_full_cycle(next, n))
+                fail_msg("seed %llu, n %zu: not one full cycle", (unsigned long long)seed, n);
+        }
+        assert_int_equal(gmb_chain_order_grow(&o, cap + 1), GMB_EUSAGE);
+        gmb_chain_order_free(&o);
+    }
+    free(next);
+}
+
+/* Growing in one step or in many gives the same order (sizes of a sweep do not matter). */
+static void test_order_prefix(void **state)
+{
+    (void)state;
+    gmb_chain_order_t a, b;
+    assert_int_equal(gmb_chain_order_init(&a, 5000, 9), GMB_OK);
+    assert_int_equal(gmb_chain_order_init(&b, 5000, 9), GMB_OK);
+    gmb_chain_order_grow(&a, 5000);
+    for (size_t n = 10; n <= 5000; n += 770)
+        gmb_chain_order_grow(&b, n);
+    gmb_chain_order_grow(&b, 5000);
+    assert_memory_equal(a.order, b.order, 5000 * sizeof *a.order);
+    gmb_chain_order_free(&a);
+    gmb_chain_order_free(&b);
+}
+
+/* The checkers catch two cycles, a tail, an index out of range, a duplicate. */
+static void test_checkers(void **state)
+{
+    (void)state;
+    uint32_t two[] = {1, 0, 3, 2};
+    assert_int_equal(gmb_chain_is_full_cycle(two, 4), 0);
+    uint32_t tail[] = {1, 2, 3, 1};
+    assert_int_equal(gmb_chain_is_full_cycle(tail, 4), 0);
+    uint32_t out[] = {1, 2, 3, 4};
+    assert_int_equal(gmb_chain_is_full_cycle(out, 4), 0);
+    uint32_t good[] = {2, 3, 1, 0};
+    assert_int_equal(gmb_chain_is_full_cycle(good, 4), 1);
+    uint32_t self[] = {0};
+    assert_int_equal(gmb_chain_is_full_cycle(self, 1), 1);
+    uint32_t dup[] = {0, 1, 1, 3};
+    assert_int_equal(gmb_chain_is_permutation(dup, 4), 0);
+    uint32_t big[] = {0, 1, 2, 4};
+    assert_int_equal(gmb_chain_is_permutation(big, 4), 0);
+    uint32_t perm[] = {3, 1, 0, 2};
+    assert_int_equal(gmb_chain_is_permutation(perm, 4), 1);
+}
+
+/* Walk a laid-out chain: after n steps from element 0 it is back at element 0, having visited
+ * every element's word exactly once; every word it visits is an element's word. */
+static void check_layout(const gmb_chain_layout_t *l, const uint32_t *order, size_t n)
+{
+    size_t nwords = (size_t)gmb_chain_word(l, n - 1) + 1;
+    uint32_t *w = malloc(nwords * sizeof *w);
+    uint8_t *hit = calloc(nwords, 1);
+    assert_non_null(w);
+    assert_non_null(hit);
+    memset(w, 0xff, nwords * sizeof *w);
+    assert_int_equal(gmb_chain_fill(w, nwords, l, order, n), GMB_OK);
+    uint32_t start = (uint32_t)gmb_chain_word(l, order ? order[0] : 0), p = start;
+    for (size_t k = 0; k < n; k++) {
+        assert_true(p < nwords);
+        assert_int_equal(hit[p], 0);
+        hit[p] = 1;
+        p = w[p];
+    }
+    assert_int_equal(p, start);
+    for (size_t e = 0; e < n; e++)
+        assert_int_equal(hit[gmb_chain_word(l, e)], 1);
+    /* walking n + 3 steps is the same as 3 */
+    assert_int_equal(gmb_chain_walk(w, start, n + 3), gmb_chain_walk(w, start, 3));
+    free(w);
+    free(hit);
+}
+
+static void test_strided(void **state)
+{
+    (void)state;
+    const uint64_t strides[] = {1, 2, 8, 32, 1024}; /* words: 4 B .. 4 KiB */
+    for (size_t s = 0; s < sizeof strides / sizeof strides[0]; s++) {
+        gmb_chain_layout_t l = {strides[s], 0};
+        assert_int_equal(gmb_chain_word(&l, 5), 5 * strides[s]);
+        for (size_t n = 1; n <= 1000; n = n * 3 + 1) {
+            check_layout(&l, NULL, n); /* sequential: word k -> word k+1 */
+            uint32_t *w = calloc((size_t)gmb_chain_word(&l, n - 1) + 1, sizeof *w);
+            gmb_chain_fill(w, (size_t)gmb_chain_word(&l, n - 1) + 1, &l, NULL, n);
+            for (size_t k = 0; k + 1 < n; k++)
+                assert_int_equal(w[k * strides[s]], (k + 1) * strides[s]);
+            assert_int_equal(w[(n - 1) * strides[s]], 0);
+            free(w);
+            gmb_chain_order_t o;
+            gmb_chain_order_init(&o, n, 42 + n);
+            gmb_chain_order_grow(&o, n);
+            check_layout(&l, o.order, n); /* random */
+            gmb_chain_order_free(&o);
+        }
+    }
+}
+
+static void test_page_stride(void **state)
+{
+    (void)state;
+    const uint64_t pages[] = {1024, 16384, 524288}; /* 4 KiB, 64 KiB, 2 MiB in words */
+    for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
+        gmb_chain_layout_t l = {32, pages[i]}; /* 128-byte lines */
+        uint64_t lpp = pages[i] / 32;
+        for (uint64_t e = 0; e < 3 * lpp; e += lpp / 2 + 1) { /* one line per page, staggered */
+            uint64_t w = gmb_chain_word(&l, e);
+            assert_int_equal(w / pages[i], e);
+            assert_int_equal(w % pages[i], (e % lpp) * 32);
+        }
+        for (size_t n = 1; n <= 300 && n * pages[i] <= (1u << 22); n = n * 2 + 1) {
+            check_layout(&l, NULL, n);
+            gmb_chain_order_t o;
+            gmb_chain_order_init(&o, n, 7 * n);
+            gmb_chain_order_grow(&o, n);
+            check_layout(&l, o.order, n);
+            gmb_chain_order_free(&o);
+        }
+    }
+    /* a buffer too small for the chain, pages smaller than lines */
+    uint32_t w[64];
+    gmb_chain_layout_t l = {32, 1024};
+    assert_int_equal(gmb_chain_fill(w, 64, &l, NULL, 2), GMB_EUSAGE);
+    gmb_chain_layout_t bad = {32, 16};
+    assert_int_equal(gmb_chain_fill(w, 64, &bad, NULL, 2), GMB_EUSAGE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sattolo_full_cycle), cmocka_unit_test(test_sattolo_uniform),
+        cmocka_unit_test(test_order_grow),         cmocka_unit_test(test_order_prefix),
+        cmocka_unit_test(test_checkers),           cmocka_unit_test(test_strided),
+        cmocka_unit_test(test_page_stride),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
