@@ -118,6 +118,27 @@ static struct {
 
 /* NVIDIA's OpenCL library may be installed without its ICD file: when the loader would not
  * find it, point OCL_ICD_VENDORS at a private directory that names it too. */
+static char icd_dir[64]; /* the private vendors directory, removed once the loader read it */
+
+static void remove_icd_dir(void)
+{
+    if (!icd_dir[0])
+        return;
+    DIR *d = opendir(icd_dir);
+    if (d) {
+        struct dirent *e;
+        char p[512];
+        while ((e = readdir(d)))
+            if (e->d_name[0] != '.') {
+                snprintf(p, sizeof p, "%s/%s", icd_dir, e->d_name);
+                unlink(p);
+            }
+        closedir(d);
+    }
+    rmdir(icd_dir);
+    icd_dir[0] = '\0';
+}
+
 static void ensure_nvidia_icd(void)
 {
     if (getenv("OCL_ICD_VENDORS") || getenv("GMB_NO_ICD_FIX"))
@@ -164,6 +185,10 @@ static void ensure_nvidia_icd(void)
         closedir(d);
     }
     setenv("OCL_ICD_VENDORS", dir, 1);
+    gmb_strlcpy(icd_dir, dir, sizeof icd_dir);
+    gmb_info("note: NVIDIA's OpenCL library has no ICD file in %s: using a private vendors "
+             "directory naming libnvidia-opencl.so.1 (set OCL_ICD_VENDORS to override)",
+             sys);
 }
 
 static int type_rank(cl_device_type t)
@@ -180,6 +205,7 @@ static void list_devices(void)
     cl_uint np = 0;
     cl_platform_id plats[16];
     L.err = clGetPlatformIDs(16, plats, &np);
+    remove_icd_dir(); /* the loader has read the vendor files by now */
     if (L.err != CL_SUCCESS)
         return;
     if (np > 16)

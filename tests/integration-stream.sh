@@ -103,6 +103,22 @@ else
         check "cuda skip writes nothing" test ! -e "$T/cuda"
     fi
 
+    # --- NVIDIA's OpenCL library without its ICD file: gmb names it in a private vendors dir
+    # (a stand-in: a link named libnvidia-opencl.so.1 to PoCL's library)
+    pocl=$(ldconfig -p | awk '/libpocl\.so\.2 /{print $NF; exit}')
+    if [ -n "$pocl" ] && [ -z "${OCL_ICD_VENDORS:-}" ] && ! ls /etc/OpenCL/vendors | grep -q nvidia; then
+        mkdir -p "$T/fakenv" && ln -sf "$pocl" "$T/fakenv/libnvidia-opencl.so.1"
+        before=$(ls -d /tmp/gmb-icd-* 2>/dev/null | wc -l)
+        # (PoCL registered twice may then list no device: only the mechanism is checked)
+        env LD_LIBRARY_PATH="$T/fakenv" "$G" devices >"$T/out" 2>"$T/err"
+        check "NVIDIA library without ICD file: private vendors directory used" \
+            grep -q "private vendors directory naming libnvidia-opencl.so.1" "$T/err"
+        check "private vendors directory removed" \
+            test "$(ls -d /tmp/gmb-icd-* 2>/dev/null | wc -l)" = "$before"
+    else
+        skip "$TAG OpenCL ICD stand-in (no PoCL library found, or NVIDIA's ICD is installed)"
+    fi
+
     # --- the driver runs a benchmark ---------------------------------------------------------
     expect "gmb run stream" 0 "$G" run stream "${FAST[@]}" --sizes 4KiB --kernels triad \
         --widths 16 --out "$T/drv" && check "gmb run stream recorded" test -n "$(ls "$T"/drv/*.json)"

@@ -79,8 +79,8 @@ static const char help[] =
     "CUDA only), shared (CUDA) / local (OpenCL) memory up to 48 KiB, constant memory up to\n"
     "64 KiB; page mode runs in the global spaces only.\n"
     "One work-item chases after up to 4096 warm-up loads in the same launch. A sample is the\n"
-    "kernel time (device events) less the baseline, the median time of the same launch with\n"
-    "no timed loads (launch overhead and warm-up); lat_ns = sample / timed loads, which are\n"
+    "kernel time (device events) less the baseline, the fastest of 5 runs of the same launch\n"
+    "with no timed loads (launch overhead and warm-up); lat_ns = sample / timed loads, which are\n"
     "as many as --min-sample-us takes. lat_cycles: CUDA reads the SM clock (clock64) around\n"
     "the timed loads;\n"
     "OpenCL has no cycle counter, so its cycles are derived: lat_ns x the device's maximum\n"
@@ -316,9 +316,11 @@ static int load_constant(state_t *s, uint64_t bytes)
 
 /* The timed loads per launch, then the baseline. Timed loads: enough for the target time
  * (or --accesses), and at least twice the warm-up ones so that the baseline's own noise stays
- * small against a sample. Baseline: the median time of 5 launches with the warm-up loads only
- * (launch overhead + warm-up), measured after the calibration launches have warmed everything
- * up, and subtracted from every sample, so that a sample is the time of its timed loads. */
+ * small against a sample. Baseline: the fastest of 5 launches with the warm-up loads only
+ * (launch overhead + warm-up; the fastest, because a launch is only ever slowed down, by
+ * preemption on a shared CPU for one), measured after the calibration launches have warmed
+ * everything up, and subtracted from every sample, so that a sample is the time of its timed
+ * loads. */
 static int calibrate(state_t *s)
 {
     const cfg_t *cfg = s->c->cfg;
@@ -346,7 +348,7 @@ static int calibrate(state_t *s)
         if ((rc = sample(s, &b[i])))
             return rc;
     qsort(b, 5, sizeof *b, cmp_d);
-    s->base_ns = b[2];
+    s->base_ns = b[0];
     s->steps = steps;
     /* the baseline may be most of a launch (shared memory: the copy-in): grow the timed
      * loads until their own time reaches the target and the baseline itself, so that the
