@@ -114,8 +114,7 @@ typedef struct state {
     gmb_u32 iters;          /* iterations per chain */
     int mode;               /* M_* */
     int clock;              /* 1: latency cycles from the kernel's clock */
-    double *cyc_s;          /* cycles of each sample (clock) */
-    size_t ncyc, cyc_cap;   /* count, capacity */
+    gmb_series_t cycles;    /* cycles of each sample (clock) */
     gmb_u32 elem[1024];     /* element index of each work-item of a group */
     row_t *rows;            /* measured points */
     size_t nrows, rows_cap; /* count, capacity */
@@ -192,15 +191,8 @@ static int sample(void *arg, double *ns)
     gmb_u64 cyc = 0;
     if ((rc = be->read(s->cyc, 0, &cyc, sizeof cyc)))
         return rc;
-    if (s->ncyc == s->cyc_cap) {
-        size_t cap = s->cyc_cap ? 2 * s->cyc_cap : 64;
-        double *q = realloc(s->cyc_s, cap * sizeof *q);
-        if (!q)
-            return GMB_ERUNTIME;
-        s->cyc_s = q;
-        s->cyc_cap = cap;
-    }
-    s->cyc_s[s->ncyc++] = (double)cyc;
+    if (gmb_series_push(&s->cycles, (double)cyc))
+        return GMB_ERUNTIME;
     return GMB_OK;
 }
 
@@ -302,7 +294,7 @@ static int run_point(state_t *s, int w, const pat_t *p, int *injected)
     }
     if ((rc = be->fill(s->sum, 0, 0xff, s->geo.groups * L * sizeof(gmb_u32))))
         return rc;
-    s->ncyc = 0;
+    s->cycles.n = 0;
     gmb_series_t ser = {0};
     if ((rc = gmb_measure(c, sample, s, &ser))) {
         gmb_series_free(&ser);
@@ -332,8 +324,8 @@ static int run_point(state_t *s, int w, const pat_t *p, int *injected)
     double ghz = c->info.core_clock_mhz / 1000.0;
     gmb_stats_t cst;
     int have_cyc = 0, measured_cyc = 0;
-    if (s->clock && s->ncyc >= ser.n &&
-        !gmb_stats_compute(s->cyc_s + (s->ncyc - ser.n), ser.n, (size_t)c->o.min_samples,
+    if (s->clock && s->cycles.n >= ser.n &&
+        !gmb_stats_compute(s->cycles.ns + (s->cycles.n - ser.n), ser.n, (size_t)c->o.min_samples,
                            c->o.ci_target_pct / 100.0, &cst)) {
         have_cyc = measured_cyc = 1;
     } else if (ghz > 0) {
@@ -740,7 +732,7 @@ out:
     be->free(s.tab);
     be->free(s.sum);
     be->free(s.cyc);
-    free(s.cyc_s);
+    gmb_series_free(&s.cycles);
     free(s.rows);
     free(pats);
     return rc;

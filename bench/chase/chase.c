@@ -110,8 +110,7 @@ typedef struct state {
     int injected;           /* --inject-error done */
     int bad_final;          /* a launch ended on the wrong element */
     char err[256];          /* what went wrong */
-    double *cyc;            /* cycles per timed load, one per launch */
-    size_t ncyc, capcyc;    /* count, capacity */
+    gmb_series_t cycles;    /* cycles per timed load, one per launch */
 } state_t;
 
 /* Word where the element at cycle position q sits. */
@@ -155,15 +154,8 @@ static int sample(void *arg, double *ns)
         snprintf(s->err, sizeof s->err, "the chase ended on word %llu, expected %u",
                  (unsigned long long)out[0], want);
     }
-    if (s->ncyc == s->capcyc) {
-        size_t cap = s->capcyc ? 2 * s->capcyc : 64;
-        double *p = realloc(s->cyc, cap * sizeof *p);
-        if (!p)
-            return GMB_ERUNTIME;
-        s->cyc = p;
-        s->capcyc = cap;
-    }
-    s->cyc[s->ncyc++] = s->steps ? (double)out[1] / s->steps : 0;
+    if (gmb_series_push(&s->cycles, s->steps ? (double)out[1] / s->steps : 0))
+        return GMB_ERUNTIME;
     return GMB_OK;
 }
 
@@ -392,7 +384,7 @@ static int run_point(state_t *s, curve_t *cv, uint64_t size, int clock)
 {
     gmb_ctx_t *c = s->c;
     int rc;
-    s->ncyc = 0;
+    s->cycles.n = 0;
     s->glitches = 0;
     s->bad_final = 0;
     s->q = 0;
@@ -418,8 +410,8 @@ static int run_point(state_t *s, curve_t *cv, uint64_t size, int clock)
     double cyc = NAN;
     if (clock) { /* the last ser.n launches are the samples */
         gmb_stats_t cs;
-        size_t n = ser.n <= s->ncyc ? ser.n : s->ncyc;
-        if (n && !gmb_stats_compute(s->cyc + s->ncyc - n, n, 1, 1.0, &cs)) {
+        size_t n = ser.n <= s->cycles.n ? ser.n : s->cycles.n;
+        if (n && !gmb_stats_compute(s->cycles.ns + s->cycles.n - n, n, 1, 1.0, &cs)) {
             gmb_point_metric(pt, "lat_cycles", gmb_json_scaled(1.0, &cs));
             cyc = cs.median;
         }
@@ -763,7 +755,7 @@ out:
     free(cv.size);
     free(cv.ns);
     free(cv.cyc);
-    free(s.cyc);
+    gmb_series_free(&s.cycles);
     if (s.prog)
         be->prog_free(s.prog);
     be->free(s.chain);
