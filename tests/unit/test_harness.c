@@ -1,0 +1,158 @@
+/* test_harness.c - the measurement loop (gmb_measure) and point building, without a device. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+/* A sample source: a fixed list of times, cycled; counts its calls; can fail at a call. */
+typedef struct fake {
+    const double *t;
+    size_t nt;
+    int calls;
+    int fail_at; /* 1-based call that fails; 0: never */
+    int sleep_us;
+} fake_t;
+
+static int fake_sample(void *arg, double *ns)
+{
+    fake_t *f = arg;
+    f->calls++;
+    if (f->fail_at && f->calls == f->fail_at)
+        return GMB_ERUNTIME;
+    if (f->sleep_us)
+        usleep((useconds_t)f->sleep_us);
+    *ns = f->t[(size_t)(f->calls - 1) % f->nt];
+    return GMB_OK;
+}
+
+static gmb_ctx_t ctx(long warmup, long minn, long maxn, double ci_pct, double cap_s)
+{
+    gmb_ctx_t c;
+    memset(&c, 0, sizeof c);
+    c.o.warmup = warmup;
+    c.o.min_samples = minn;
+    c.o.max_samples = maxn;
+    c.o.ci_target_pct = ci_pct;
+    c.o.time_cap_s = cap_s;
+    return c;
+}
+
+static void steady_converges_at_min(void **state)
+{
+    (void)state;
+    const double t[] = {1000.0};
+    fake_t f = {t, 1, 0, 0, 0};
+    gmb_ctx_t c = ctx(2, 5, 100, 1.0, 10.0);
+    gmb_series_t s = {0};
+    assert_int_equal(gmb_measure(&c, fake_sample, &f, &s), GMB_OK);
+    assert_int_equal(f.calls, 2 + 5); /* warm-ups are not samples */
+    assert_int_equal(s.n, 5);
+    assert_true(s.st.converged);
+    assert_true(s.st.median == 1000.0);
+    gmb_series_free(&s);
+}
+
+static void noisy_stops_at_max(void **state)
+{
+    (void)state;
+    const double t[] = {1000.0, 3000.0, 1500.0, 2500.0, 900.0, 4000.0};
+    fake_t f = {t, 6, 0, 0, 0};
+    gmb_ctx_t c = ctx(0, 5, 40, 1.0, 10.0);
+    gmb_series_t s = {0};
+    assert_int_equal(gmb_measure(&c, fake_sample, &f, &s), GMB_OK);
+    assert_int_equal(s.n, 40);
+    assert_false(s.st.converged);
+    gmb_series_free(&s);
+}
+
+static void time_cap_stops_unconverged(void **state)
+{
+    (void)state;
+    const double t[] = {1000.0, 3000.0};
+    fake_t f = {t, 2, 0, 0, 20000}; /* 20 ms a sample */
+    gmb_ctx_t c = ctx(0, 5, 1000, 0.01, 0.05);
+    gmb_series_t s = {0};
+    assert_int_equal(gmb_measure(&c, fake_sample, &f, &s), GMB_OK);
+    assert_true(s.n >= 3); /* never fewer than 3, even past the cap */
+    assert_true(s.n < 10);
+    assert_false(s.st.converged);
+    assert_true(s.wall_s >= 0.05);
+    gmb_series_free(&s);
+}
+
+static void zero_time_is_an_error(void **state)
+{
+    (void)state;
+    const double t[] = {0.0};
+    fake_t f = {t, 1, 0, 0, 0};
+    gmb_ctx_t c = ctx(0, 5, 100, 1.0, 10.0);
+    gmb_series_t s = {0};
+    assert_int_equal(gmb_measure(&c, fake_sample, &f, &s), GMB_ERUNTIME);
+    gmb_series_free(&s);
+}
+
+static void sample_error_propagates(void **state)
+{
+    (void)state;
+    const double t[] = {1000.0};
+    fake_t f = {t, 1, 0, 4, 0};
+    gmb_ctx_t c = ctx(1, 5, 100, 1.0, 10.0);
+    gmb_series_t s = {0};
+    assert_int_equal(gmb_measure(&c, fake_sample, &f, &s), GMB_ERUNTIME);
+    assert_int_equal(f.calls, 4);
+    gmb_series_free(&s);
+}
+
+static void warmed_series_keeps_its_samples(void **state)
+{
+    (void)state;
+    const double t[] = {1000.0};
+    fake_t f = {t, 1, 0, 0, 0};
+    gmb_ctx_t c = ctx(3, 5, 100, 1.0, 10.0);
+    gmb_series_t s = {.warmed = 1};
+    assert_int_equal(gmb_series_push(&s, 1000.0), GMB_OK);
+    assert_int_equal(gmb_measure(&c, fake_sample, &f, &s), GMB_OK);
+    assert_int_equal(f.calls, 4); /* no warm-up; the pushed sample counts */
+    assert_int_equal(s.n, 5);
+    gmb_series_free(&s);
+}
+
+static void point_holds_samples_and_rate(void **state)
+{
+    (void)state;
+    gmb_series_t s = {0};
+    const double t[] = {100.0, 200.0, 300.0};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(gmb_series_push(&s, t[i]), GMB_OK);
+    assert_int_equal(gmb_stats_compute(s.ns, s.n, 1, 1.0, &s.st), GMB_OK);
+    json_t *pt = gmb_point_new(json_pack("{s:s}", "kernel", "copy"), &s);
+    gmb_point_metric(pt, "bw_GBps", gmb_json_rate(1000.0, &s.st));
+    assert_int_equal(json_array_size(json_object_get(pt, "samples_ns")), 3);
+    json_t *m = json_object_get(json_object_get(pt, "metrics"), "bw_GBps");
+    assert_true(json_real_value(json_object_get(m, "median")) == 5.0); /* 1000 / 200 */
+    assert_true(json_real_value(json_object_get(m, "min")) == 1000.0 / 300.0);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(pt, "params"), "kernel")),
+                        "copy");
+    json_decref(pt);
+    gmb_series_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(steady_converges_at_min),
+        cmocka_unit_test(noisy_stops_at_max),
+        cmocka_unit_test(time_cap_stops_unconverged),
+        cmocka_unit_test(zero_time_is_an_error),
+        cmocka_unit_test(sample_error_propagates),
+        cmocka_unit_test(warmed_series_keeps_its_samples),
+        cmocka_unit_test(point_holds_samples_and_rate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
