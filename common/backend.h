@@ -42,7 +42,7 @@ typedef struct gmb_dev_info {
     uint64_t mem_bytes;       /* global memory */
     uint64_t max_alloc_bytes; /* largest single allocation */
     uint64_t llc_bytes;       /* last-level cache the device reports (L2), 0 unknown */
-    uint64_t local_mem_bytes; /* shared/local memory per work-group */
+    uint64_t local_mem_bytes; /* most shared/local memory one work-group can have */
     char local_mem_type[16];  /* "dedicated" (on-chip), "global" (emulated), "" unknown */
     int compute_units;        /* SMs / compute units */
     int max_group_size;       /* most work-items per group */
@@ -72,8 +72,10 @@ typedef struct gmb_arg {
 
 /* A 1-D launch: groups x group_size work-items. */
 typedef struct gmb_launch {
-    size_t groups;     /* work-groups / thread blocks */
-    size_t group_size; /* work-items per group */
+    size_t groups;       /* work-groups / thread blocks */
+    size_t group_size;   /* work-items per group */
+    size_t shared_bytes; /* dynamic shared/local memory per group (GMB_DYN_SHARED in the kernel):
+                            CUDA's launch parameter, OpenCL's __local argument after the others */
 } gmb_launch_t;
 
 /* A kernel compiled into the program by nvcc, found by (variant, name). */

@@ -24,6 +24,7 @@ struct gmb_buf {
 struct gmb_kern {
     gmb_prog_t *prog;
     const void *fn;
+    size_t shared_optin; /* dynamic shared memory this kernel was allowed (above 48 KiB) */
 };
 
 #define MAX_KERNS 64
@@ -94,7 +95,8 @@ static int cu_info(int idx, gmb_dev_info_t *o)
     o->mem_bytes = p.totalGlobalMem;
     o->max_alloc_bytes = p.totalGlobalMem;
     o->llc_bytes = (uint64_t)p.l2CacheSize;
-    o->local_mem_bytes = p.sharedMemPerBlock;
+    o->local_mem_bytes = p.sharedMemPerBlockOptin > p.sharedMemPerBlock ? p.sharedMemPerBlockOptin
+                                                                        : p.sharedMemPerBlock;
     gmb_strlcpy(o->local_mem_type, "dedicated", sizeof o->local_mem_type);
     o->compute_units = p.multiProcessorCount;
     o->max_group_size = p.maxThreadsPerBlock;
@@ -318,9 +320,14 @@ static int cu_launch(gmb_kern_t *k, const gmb_launch_t *cfg, const gmb_arg_t *ar
     gmb_dev_t *d = k->prog->dev;
     dim3 grid = {(unsigned)cfg->groups, 1, 1}, block = {(unsigned)cfg->group_size, 1, 1};
     CU_TRY(cudaSetDevice(d->idx));
+    if (cfg->shared_bytes > (48u << 10) && cfg->shared_bytes > k->shared_optin) {
+        CU_TRY(cudaFuncSetAttribute(k->fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)cfg->shared_bytes));
+        k->shared_optin = cfg->shared_bytes;
+    }
     if (ns)
         CU_TRY(cudaEventRecord(d->t0, d->s));
-    CU_TRY(cudaLaunchKernel(k->fn, grid, block, av, 0, d->s));
+    CU_TRY(cudaLaunchKernel(k->fn, grid, block, av, cfg->shared_bytes, d->s));
     if (ns)
         return timed_end(d, ns);
     CU_TRY(cudaStreamSynchronize(d->s));

@@ -568,6 +568,8 @@ static int ocl_launch(gmb_kern_t *k, const gmb_launch_t *cfg, const gmb_arg_t *a
         else
             CL_TRY(clSetKernelArg(k->k, (cl_uint)i, args[i].size, args[i].val));
     }
+    if (cfg->shared_bytes) /* the kernel's trailing __local parameter (GMB_DYN_SHARED) */
+        CL_TRY(clSetKernelArg(k->k, (cl_uint)nargs, cfg->shared_bytes, NULL));
     size_t local = cfg->group_size, global = cfg->groups * cfg->group_size;
     cl_command_queue q = k->prog->dev->q;
     cl_event ev;

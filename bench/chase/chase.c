@@ -16,13 +16,11 @@ extern const gmb_cuda_fn_t gmb_bench_cuda_fns[] __attribute__((weak));
 /* chase.cu: fill the CUDA __constant__ chain (absent when CUDA was not built) */
 extern int gmb_chase_cuda_const_write(const void *src, size_t bytes) __attribute__((weak));
 
-/* Shared/local memory a build of the kernels holds (CHASE_SMEM_WORDS x 4 bytes). */
+/* One build: shared/local memory is the launch's dynamic allocation. */
 static const gmb_cl_variant_t variants[] = {
-    {"s48k", "-DCHASE_SMEM_WORDS=12288"},
-    {"s16k", "-DCHASE_SMEM_WORDS=4096"},
+    {"all", ""},
     {NULL, NULL},
 };
-static const uint64_t variant_smem[] = {48u << 10, 16u << 10};
 
 #define CONST_BYTES (64u << 10) /* constant memory chased: CUDA's and OpenCL's guaranteed size */
 #define WARM_MAX    4096u       /* in-kernel warm-up loads before the timed ones (at most) */
@@ -76,8 +74,9 @@ static const char help[] =
     "its order (one cycle through every element) before timing; each launch returns the\n"
     "element it reached, checked against the host.\n"
     "Spaces: global (default caching), global-cg (PTX ld.global.cg: L2 and DRAM without L1;\n"
-    "CUDA only), shared (CUDA) / local (OpenCL) memory up to 48 KiB, constant memory up to\n"
-    "64 KiB; page mode runs in the global spaces only.\n"
+    "CUDA only), shared (CUDA) / local (OpenCL) memory up to the most one group can have\n"
+    "(CUDA: the opt-in maximum the device reports), constant memory up to 64 KiB; page mode\n"
+    "runs in the global spaces only.\n"
     "One work-item chases after up to 4096 warm-up loads in the same launch. A sample is the\n"
     "kernel time (device events) less the baseline, the fastest of 5 runs of the same launch\n"
     "with no timed loads (launch overhead and warm-up); lat_ns = sample / timed loads, which are\n"
@@ -272,7 +271,7 @@ static int build_chain(state_t *s, gmb_u32 seq)
     }
     size_t L = c->info.max_group_size < 256 ? (size_t)c->info.max_group_size : 256;
     size_t groups = (size_t)((s->n + L - 1) / L), most = (size_t)c->info.compute_units * 64;
-    gmb_launch_t g = {groups < most ? groups : most, L};
+    gmb_launch_t g = {groups < most ? groups : most, L, 0};
     gmb_u32 n = (gmb_u32)s->n, sw = (gmb_u32)s->lay.stride_words, pw = (gmb_u32)s->lay.page_words;
     gmb_arg_t ab[] = {GMB_A_BUF(s->chain), GMB_A_BUF(s->order_d), GMB_A_VAL(n),
                       GMB_A_VAL(seq),      GMB_A_VAL(sw),         GMB_A_VAL(pw)};
@@ -389,6 +388,7 @@ static int run_point(state_t *s, curve_t *cv, uint64_t size, int clock)
     s->bad_final = 0;
     s->q = 0;
     s->nwords = (gmb_u32)(size / WORD);
+    s->geo.shared_bytes = s->space == S_SHARED ? (size_t)s->nwords * WORD : 0;
     if ((rc = build_chain(s, s->order ? 0 : 1)))
         goto verify_fail;
     if (s->space == S_CONSTANT && (rc = load_constant(s, size)))
@@ -622,9 +622,7 @@ static int chase_run(gmb_ctx_t *c)
     uint64_t nrand = has(&cfg->modes, M_RANDOM) ? top / st : 1;
     uint64_t npage = has(&cfg->modes, M_PAGE) ? top / minpage : 1;
     uint64_t nord = nrand > npage ? nrand : npage;
-    int var = c->info.local_mem_bytes >= variant_smem[0] ? 0 : 1;
-    uint64_t smem =
-        variant_smem[var] < c->info.local_mem_bytes ? variant_smem[var] : c->info.local_mem_bytes;
+    uint64_t smem = c->info.local_mem_bytes; /* the most one group can have */
     state_t s = {.c = c};
     curve_t cv = {0};
     gmb_chain_order_t ord = {0};
@@ -643,7 +641,7 @@ static int chase_run(gmb_ctx_t *c)
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, 2 * sizeof(gmb_u64), &s.out)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, sizeof(gmb_u32), &s.bad)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, CONST_BYTES, &s.cbuf)) ||
-        (rc = be->prog_load(c->dev, c->bench->kernels, variants[var].variant, &s.prog)))
+        (rc = be->prog_load(c->dev, c->bench->kernels, variants[0].variant, &s.prog)))
         goto out;
     gmb_declare_metric(
         c, "lat_ns", "ns", "lower",
@@ -698,7 +696,7 @@ static int chase_run(gmb_ctx_t *c)
                 if ((rc = be->kern_get(s.prog, space_kernel[sp], &s.k)))
                     break;
                 s.space = sp;
-                s.geo = (gmb_launch_t){1, 1};
+                s.geo = (gmb_launch_t){1, 1, 0};
                 if (sp == S_SHARED)
                     s.geo.group_size =
                         c->info.max_group_size < 256 ? (size_t)c->info.max_group_size : 256;

@@ -4,10 +4,6 @@
  * others only help copy a chain into shared/local memory. Word offsets as in common/chain.h:
  * element e sits at e * sw, or with pages (pw > 0) at e * pw + (e mod (pw / sw)) * sw. */
 
-#ifndef CHASE_SMEM_WORDS
-#define CHASE_SMEM_WORDS 12288 /* 48 KiB: the most static shared memory CUDA gives a block */
-#endif
-
 GMB_FN gmb_u32 chase_word(gmb_u64 e, gmb_u32 sw, gmb_u32 pw)
 {
     if (pw)
@@ -79,13 +75,15 @@ GMB_KERNEL chase_global_cg(GMB_GLOBAL const gmb_u32 *a, GMB_GLOBAL gmb_u64 *out,
 }
 #endif
 
-/* shared (CUDA) / local (OpenCL) memory: the group copies nwords words of the chain in, then
- * one work-item chases (nwords <= CHASE_SMEM_WORDS, checked by the host) */
+/* shared (CUDA) / local (OpenCL) memory: the group copies nwords words of the chain into its
+ * dynamic shared memory (nwords x 4 bytes, up to the device's maximum), then one work-item
+ * chases */
 #define LOAD_SHARED(p) s[p]
 GMB_KERNEL chase_shared(GMB_GLOBAL const gmb_u32 *a, GMB_GLOBAL gmb_u64 *out, gmb_u32 start,
-                        gmb_u32 warm, gmb_u32 steps, gmb_u32 nwords)
+                        gmb_u32 warm, gmb_u32 steps,
+                        gmb_u32 nwords GMB_DYN_SHARED_PARAM(gmb_u32, s))
 {
-    GMB_SHARED gmb_u32 s[CHASE_SMEM_WORDS];
+    GMB_DYN_SHARED(gmb_u32, s);
     for (gmb_u32 i = GMB_LID; i < nwords; i += GMB_LSIZE)
         s[i] = a[i];
     GMB_BARRIER();

@@ -8,7 +8,6 @@ __constant__ gmb_u32 chase_cmem[CHASE_CMEM_WORDS];
 
 #include "chase.cl"
 
-/* Both shared-memory variants are the 48 KiB build on CUDA (every sm_75+ block has 48 KiB). */
 #define CHASE_FNS(v)                                                                               \
     {v, "chase_build", (const void *)chase_build}, {v, "chase_check", (const void *)chase_check},  \
         {v, "chase_global", (const void *)chase_global},                                           \
@@ -18,8 +17,7 @@ __constant__ gmb_u32 chase_cmem[CHASE_CMEM_WORDS];
         v, "chase_constant", (const void *)chase_constant                                          \
     }
 
-extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
-    CHASE_FNS("s48k"), CHASE_FNS("s16k"), {NULL, NULL, NULL}};
+extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {CHASE_FNS("all"), {NULL, NULL, NULL}};
 
 /* Copy bytes of a chain (host memory) into chase_cmem on the current device: 0, GMB_EUSAGE
  * (more than 64 KiB) or GMB_ERUNTIME (logged). */
