@@ -266,6 +266,7 @@ static int geometry(const gmb_ctx_t *c, const cfg_t *cfg, gmb_u64 n, gmb_launch_
     gmb_u64 full = (gmb_u64)c->info.compute_units * (gmb_u64)per_cu;
     gmb_u64 need = (n + (gmb_u64)L - 1) / (gmb_u64)L;
     g->group_size = (size_t)L;
+    g->shared_bytes = 0;
     g->groups = (size_t)(need < full ? need : full);
     if (!g->groups)
         g->groups = 1;
