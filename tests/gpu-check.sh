@@ -56,6 +56,7 @@ for b in cuda opencl; do
         --out "$OUTDIR/$b" --quiet
     run "chase-$b" bin/gmb-chase --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
     run "bank-$b" bin/gmb-bank --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
+    run "l2-$b" bin/gmb-l2 --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
 done
 
 echo "== stream: best DRAM bandwidth per kernel (median GB/s, % of nominal peak)"
@@ -92,6 +93,39 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-bank.json")):
         print(f"  {w:>2s} B throughput: stride {fa['stride']} {fa['GBps']:.0f} GB/s"
               f" ({fa['bytes_per_cycle_per_cu']:.1f} B/cycle/SM); stride {sl['stride']}"
               f" ({sl['ways_32x4']}-way) {sl['GBps']:.0f} GB/s")
+PY
+echo "== l2: plateaus, capacity, partitions, persistence, cold/warm"
+python3 - "$OUTDIR" <<'PY'
+import glob, json, sys
+mib = lambda b: f"{b / 2**20:.1f} MiB"
+for path in sorted(glob.glob(sys.argv[1] + "/*/*-l2.json")):
+    r = json.load(open(path))
+    res, d = r["results"], r["device"]
+    print(f"{r['backend']}: {d['name']}, {res.get('cache_name')} {mib(d['llc_bytes'])} reported, status {r['status']}")
+    for k, f in res.get("bandwidth", {}).items():
+        if f["verdict"] != "plateaus":
+            print(f"  {k:5s} no clear plateau")
+            continue
+        print(f"  {k:5s} cache {f['cache_GBps']:8.1f} GB/s, {f['memory']} {f['memory_GBps']:8.1f} GB/s"
+              f" (reached: {f['memory_reached']}), ratio {f['ratio']:.2f}x, capacity {mib(f['capacity_bytes'])}"
+              f" (falls by {mib(f['fall_at_bytes'])}, 50% hits at {mib(f['half_hit_bytes'])}), {f['confidence_word']} confidence")
+    p = res.get("partitions")
+    if p:
+        extra = (f"near {p['near_cycles']:.0f} cycles ({100 * p['near_share']:.0f}%), far {p['far_cycles']:.0f} cycles"
+                 if "near_cycles" in p else f"median {p.get('median_cycles', float('nan')):.0f} cycles")
+        print(f"  partitions: {p['verdict']}: {extra}; {p['sms_bimodal']} of {p['sms_reached']} SMs bimodal")
+        for a in p.get("agreement", []):
+            print(f"    SM {a['sm_a']} vs SM {a['sm_b']}: same class for {100 * a['same_class_share']:.0f}% of lines")
+    q = res.get("persistence")
+    if q:
+        for c in q["configs"]:
+            print(f"  persistence set-aside {mib(c['setaside_bytes']):>10s} hitRatio {c['hit_ratio']:.2f}: {c['bw_GBps']:8.1f} GB/s +-{100 * c['ci_rel']:.1f}%")
+        if "gain" in q:
+            print(f"  persistence gain {q['gain']:.2f}x (hot {mib(q['hot_bytes'])}, timer resolution {100 * q['timer_resolution_rel']:.1f}% of a sample), restored {q['restored']}")
+    for s in res.get("skipped", []):
+        print(f"  {s['part']}: skipped: {s['reason']}")
+    for c in res.get("coldwarm", {}).get("sizes", []):
+        print(f"  cold/warm {mib(c['size_bytes']):>10s}: {c['cold_ns'] / 1e3:8.1f} us / {c['warm_ns'] / 1e3:8.1f} us = {c['cold_over_warm']:.2f}x")
 PY
 grep -h "verification failed" "$OUTDIR"/*.txt && status=1
 printf 'total wall time %.1f s; status %d\n' "$(since "$t_start")" "$status"

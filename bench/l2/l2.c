@@ -1,0 +1,1143 @@
+/* l2.c - gmb-l2: what the L2 (on a CPU device: the last-level cache) does for a workload:
+ * bandwidth against the working set with L1 bypassed (plateaus, capacity, ratio, hit-rate
+ * model), near and far partitions, persisting access-policy windows, cold against warm. */
+#include "curves.h"
+#include "gmb_kernels.h"
+#include "harness.h"
+#include "levels.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char gmb_bench_cl_source[];
+extern const gmb_cuda_fn_t gmb_bench_cuda_fns[] __attribute__((weak));
+/* l2.cu (absent when CUDA was not built): partitions and persistence */
+extern int gmb_l2_cuda_partition(int dev, size_t bytes, unsigned line_bytes, unsigned reps, int sm,
+                                 unsigned *cyc, unsigned *fin, double *ns, int *reached)
+    __attribute__((weak));
+extern int gmb_l2_cuda_persist_open(int dev, size_t *hot_bytes, size_t cold_bytes, unsigned seed,
+                                    void **h, size_t *max_setaside, size_t *max_window, char *why,
+                                    size_t whylen) __attribute__((weak));
+extern int gmb_l2_cuda_persist_config(void *h, size_t setaside, size_t max_window, size_t *window,
+                                      double *hit_ratio) __attribute__((weak));
+extern int gmb_l2_cuda_persist_sample(void *h, double *ns, unsigned *sum) __attribute__((weak));
+extern int gmb_l2_cuda_persist_close(void *h) __attribute__((weak));
+
+static const gmb_cl_variant_t variants[] = {{"u4", ""}, {NULL, NULL}};
+
+enum { P_READ, P_WRITE, P_PART, P_PERSIST, P_COLDWARM, NPARTS };
+static const char *const part_names[] = {"read",        "write",    "partitions",
+                                         "persistence", "coldwarm", NULL};
+
+#define LINE_BYTES  128u        /* a slice of the partition test: one NVIDIA L2 line */
+#define FULL_VERIFY (32u << 20) /* bytes of a written buffer verified entirely */
+#define CHUNKS      8
+#define CHUNK_BYTES (256u << 10)
+#define WRITE_KEY   0x5bd1e995u
+#define MAX_REPS    (1u << 24)
+#define MAX_SMS     64
+
+typedef struct cfg {
+    gmb_sweep_t sizes;    /* bandwidth working sets, bytes */
+    gmb_list_t parts;     /* indices into part_names */
+    gmb_sweep_t cw_sizes; /* cold/warm working sets */
+    uint64_t flush;       /* bytes written to flush the cache (and the cold stream); 0: 2 x LLC */
+    long group_size;      /* work-items per group; 0: 256 (or the device maximum) */
+    long groups_per_cu;   /* groups per compute unit; 0: fill the CU (GPU) or 4 (CPU) */
+    double min_sample_us; /* shortest timed sample of a bandwidth point */
+    long sms;             /* partitions: SMs measured from */
+    uint64_t part_bytes;  /* partitions: buffer bytes; 0: min(LLC / 4, 4 MiB) */
+    long part_reps;       /* partitions: dependent loads per line */
+    uint64_t hot_bytes;   /* persistence: hot buffer; 0: the device's largest set-aside */
+} cfg_t;
+
+#define O(field) offsetof(cfg_t, field)
+static const gmb_opt_t opts[] = {
+    {"sizes", GMB_OPT_SWEEP, O(sizes), "LIST", NULL, 16, 0x1p62, NULL,
+     "bandwidth working sets: sizes, ranges A:B[:x2|:+S|:N/oct] [default 1MiB:4xLLC:4/oct]", 0},
+    {"parts", GMB_OPT_LIST, O(parts), "LIST", "all", 1, 0, part_names,
+     "what to measure: read,write,partitions,persistence,coldwarm or all", 0},
+    {"coldwarm-sizes", GMB_OPT_SWEEP, O(cw_sizes), "LIST", NULL, 16, 0x1p62, NULL,
+     "cold/warm working sets (below the LLC) [default 1MiB:LLC/2:x4]", 0},
+    {"flush", GMB_OPT_SIZE, O(flush), "BYTES", NULL, 16, 0x1p62, NULL,
+     "bytes written to flush the cache before a cold run [default 2 x LLC]", 0},
+    {"group-size", GMB_OPT_INT, O(group_size), "N", "0", 0, 1024, NULL,
+     "work-items per group, a power of two; 0 = 256 or the device maximum", 0},
+    {"groups-per-cu", GMB_OPT_INT, O(groups_per_cu), "N", "0", 0, 1024, NULL,
+     "groups per compute unit; 0 = as many as fit (GPU) or 4 (CPU)", 0},
+    {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "200", 1, 1e7, NULL,
+     "shortest timed bandwidth sample; working sets are re-read in-kernel to reach it", 0},
+    {"sms", GMB_OPT_INT, O(sms), "N", "4", 1, MAX_SMS, NULL,
+     "partitions: SMs the latency to every line is measured from (spread over the GPU)", 0},
+    {"part-bytes", GMB_OPT_SIZE, O(part_bytes), "BYTES", NULL, LINE_BYTES, 1u << 30, NULL,
+     "partitions: buffer of lines [default min(L2/4, 4 MiB)]", 0},
+    {"part-reps", GMB_OPT_INT, O(part_reps), "N", "8", 1, 1024, NULL,
+     "partitions: dependent loads timed per line", 0},
+    {"hot-bytes", GMB_OPT_SIZE, O(hot_bytes), "BYTES", NULL, 16, 0x1p62, NULL,
+     "persistence: hot buffer [default the device's largest persisting set-aside]", 0},
+    {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
+};
+#undef O
+
+static const char help[] =
+    "Parts:\n"
+    "  read, write   bandwidth against the working set: every repetition reads (writes) every\n"
+    "                16-byte element once; repetitions run in the kernel so a sample lasts\n"
+    "                --min-sample-us. CUDA loads/stores bypass L1 (PTX ld.global.cg /\n"
+    "                st.global.cg). OpenCL has no such access: each repetition rotates the\n"
+    "                work-items over the working set by one group, so a compute unit re-reads\n"
+    "                data only after the whole working set went by (L1 reuse negligible when\n"
+    "                the working set is well above one L1). From the curve: the cache plateau,\n"
+    "                the memory plateau, the effective capacity (the largest working set still\n"
+    "                on the cache plateau) and their ratio; per point the fraction of traffic\n"
+    "                the cache serves by the two-plateau model (hit_rate_est; hit_rate_hw is\n"
+    "                kept for hardware counters and is null).\n"
+    "  partitions    CUDA: latency (SM clock) from one SM to every 128-byte line of an "
+    "L2-resident\n"
+    "                buffer, --part-reps dependent ld.global.cg loads per line, from --sms SMs\n"
+    "                (one-warp blocks on every SM; the one whose %smid matches measures). Two\n"
+    "                separated modes: near and far partitions with their latency and share;\n"
+    "                else a single partition.\n"
+    "  persistence   CUDA 11+: a hot buffer read after a cold stream (--flush bytes) evicted the\n"
+    "                cache: its bandwidth with no window and with a persisting access-policy\n"
+    "                window, set-aside swept to the device maximum; the device's persisting L2\n"
+    "                limit is restored afterwards, on errors too.\n"
+    "  coldwarm      one pass over a working set after writing --flush bytes (cold) and after\n"
+    "                one untimed pass (warm): both times and cold/warm.\n"
+    "Data are pseudo-random 32-bit words summed with wrap-around: every sum is checked exactly\n"
+    "on the host; written buffers are checked word by word (8 chunks beyond 32 MiB). Bandwidth\n"
+    "is bytes / median kernel time (1e9 B/s). On a CPU device (PoCL) the cache is the host's\n"
+    "last-level cache and is named so; GPU structure is never claimed there.\n";
+
+#define SEED_DATA(c) ((gmb_u32)(c)->o.seed * 2u + 1u)
+#define SEED_HOT(c)  ((gmb_u32)(c)->o.seed * 2u + 2u)
+
+typedef struct state {
+    gmb_ctx_t *c;       /* the run */
+    gmb_buf_t *data;    /* the working sets */
+    gmb_buf_t *flushb;  /* the flush buffer (coldwarm) */
+    gmb_buf_t *part;    /* per-group partial sums */
+    gmb_kern_t *kread;  /* l2_read */
+    gmb_kern_t *kwrite; /* l2_write */
+    gmb_kern_t *kinit;  /* l2_init */
+    gmb_launch_t geo;   /* launch of the current point */
+    int write;          /* 1: the write kernel */
+    gmb_u64 n;          /* uint4 elements of the current point */
+    gmb_u32 reps;       /* in-kernel repetitions */
+    gmb_u64 sum_n;      /* words summed so far in sum_val */
+    gmb_u32 sum_val;    /* sum of gmb_hash(SEED_DATA, w), w < sum_n, mod 2^32 */
+    int injected;       /* --inject-error planted */
+    int gpu;            /* a GPU device: "L2" and "DRAM" */
+    const char *cache;  /* the cache's name in the output */
+    const char *mem;    /* the memory's name */
+} state_t;
+
+/* ---- small helpers ---------------------------------------------------------------------- */
+
+typedef struct summary {
+    char text[4096]; /* the paragraph */
+    size_t len;
+} summary_t;
+
+static void say(summary_t *sm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(summary_t *sm, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (sm->len < sizeof sm->text) {
+        int w = vsnprintf(sm->text + sm->len, sizeof sm->text - sm->len, fmt, ap);
+        if (w > 0)
+            sm->len += (size_t)w;
+    }
+    va_end(ap);
+    if (sm->len >= sizeof sm->text)
+        sm->len = sizeof sm->text - 1;
+}
+
+static int has(const gmb_list_t *l, int v)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->idx[i] == v)
+            return 1;
+    return 0;
+}
+
+static char *fsz(double bytes, char *buf)
+{
+    return gmb_fmt_size((uint64_t)(bytes + 0.5), buf, 32);
+}
+
+/* Sum of the data words [0, nwords) mod 2^32, extended from the last call (sizes ascending
+ * within a sweep; a smaller one starts over). */
+static gmb_u32 data_sum(state_t *s, gmb_u64 nwords)
+{
+    if (nwords < s->sum_n) {
+        s->sum_n = 0;
+        s->sum_val = 0;
+    }
+    gmb_u32 seed = SEED_DATA(s->c), v = s->sum_val;
+    for (gmb_u64 w = s->sum_n; w < nwords; w++)
+        v += gmb_hash(seed, w);
+    s->sum_n = nwords;
+    s->sum_val = v;
+    return v;
+}
+
+static gmb_u32 hash_sum(gmb_u32 seed, gmb_u64 nwords)
+{
+    gmb_u32 v = 0;
+    for (gmb_u64 w = 0; w < nwords; w++)
+        v += gmb_hash(seed, w);
+    return v;
+}
+
+/* Where a working set lives: cache, transition or dram (4x the LLC rule), unknown. */
+static const char *residence(const gmb_dev_info_t *d, uint64_t bytes)
+{
+    if (!d->llc_bytes)
+        return "unknown";
+    if (bytes <= d->llc_bytes)
+        return "cache";
+    return bytes >= 4 * d->llc_bytes ? "dram" : "transition";
+}
+
+/* Work-items per group and groups for n elements. */
+static void geometry(const gmb_ctx_t *c, const cfg_t *cfg, gmb_u64 n, gmb_launch_t *g)
+{
+    long L = cfg->group_size;
+    if (!L) {
+        L = 256;
+        while (L > c->info.max_group_size && L > 1)
+            L /= 2;
+    }
+    long per_cu = cfg->groups_per_cu;
+    if (!per_cu) {
+        int slots = c->info.threads_per_cu ? c->info.threads_per_cu : 2048;
+        per_cu = strcmp(c->info.type, "cpu") ? (slots / L > 0 ? slots / L : 1) : 4;
+    }
+    gmb_u64 full = (gmb_u64)c->info.compute_units * (gmb_u64)per_cu;
+    gmb_u64 need = (n + (gmb_u64)L - 1) / (gmb_u64)L;
+    memset(g, 0, sizeof *g); /* no dynamic shared memory */
+    g->group_size = (size_t)L;
+    g->groups = (size_t)(need < full ? need : full);
+    if (!g->groups)
+        g->groups = 1;
+}
+
+/* ---- options and sizes ------------------------------------------------------------------ */
+
+static int default_sweep(gmb_ctx_t *c, gmb_sweep_t *sw, const char *fmt, uint64_t a, uint64_t b)
+{
+    char spec[128], err[256];
+    snprintf(spec, sizeof spec, fmt, (unsigned long long)a, (unsigned long long)b);
+    if (gmb_parse_sweep(spec, sw, err, sizeof err)) {
+        gmb_error("default sizes '%s': %s", spec, err);
+        return GMB_ERUNTIME;
+    }
+    sw->set = 1;
+    return GMB_OK;
+}
+
+/* Whole 16-byte elements, de-duplicated. */
+static void round_sweep(gmb_sweep_t *sw)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < sw->n; i++) {
+        uint64_t v = sw->v[i] & ~(uint64_t)15;
+        if (v && (!k || sw->v[k - 1] != v))
+            sw->v[k++] = v;
+    }
+    sw->n = k;
+}
+
+/* Fill the defaults that depend on the device, check everything against it. Nothing is
+ * printed but one error line. */
+static int check_options(gmb_ctx_t *c, cfg_t *cfg, uint64_t *data_bytes, uint64_t *flush_bytes)
+{
+    const gmb_dev_info_t *d = &c->info;
+    uint64_t llc = d->llc_bytes, cap = d->mem_bytes / 4;
+    char a[32], b[32];
+    if (d->max_alloc_bytes && d->max_alloc_bytes < cap)
+        cap = d->max_alloc_bytes;
+    cap &= ~(uint64_t)15;
+    long L = cfg->group_size;
+    if (L && (L & (L - 1) || L > d->max_group_size)) {
+        gmb_error("--group-size %ld: need a power of two <= %d (the device's maximum)", L,
+                  d->max_group_size);
+        return GMB_EUSAGE;
+    }
+    int rc = GMB_OK;
+    if (!cfg->sizes.set) { /* 1 MiB .. 4 x LLC, 4 points per octave (LLC unknown: 256 MiB) */
+        uint64_t top = llc ? 4 * llc : 256ull << 20;
+        top = top < cap ? top : cap;
+        rc = default_sweep(c, &cfg->sizes, "%llu:%llu:4/oct", top < (1u << 20) ? top : 1u << 20,
+                           top);
+    }
+    if (!rc && !cfg->cw_sizes.set) {
+        uint64_t top = llc ? llc / 2 : 16u << 20;
+        top = top < cap ? top : cap;
+        rc = default_sweep(c, &cfg->cw_sizes, "%llu:%llu:x4", top < (1u << 20) ? top : 1u << 20,
+                           top);
+    }
+    if (rc)
+        return rc;
+    round_sweep(&cfg->sizes);
+    round_sweep(&cfg->cw_sizes);
+    if (!cfg->sizes.n || !cfg->cw_sizes.n) {
+        gmb_error("--sizes/--coldwarm-sizes: every working set must hold one 16-byte element");
+        return GMB_EUSAGE;
+    }
+    uint64_t top = 0;
+    if (has(&cfg->parts, P_READ) || has(&cfg->parts, P_WRITE))
+        top = cfg->sizes.v[cfg->sizes.n - 1];
+    if (has(&cfg->parts, P_COLDWARM) && cfg->cw_sizes.v[cfg->cw_sizes.n - 1] > top)
+        top = cfg->cw_sizes.v[cfg->cw_sizes.n - 1];
+    uint64_t fl = cfg->flush ? cfg->flush : llc ? 2 * llc : 64ull << 20;
+    fl &= ~(uint64_t)15;
+    if (!fl)
+        fl = 16;
+    int need_flush = has(&cfg->parts, P_COLDWARM) || has(&cfg->parts, P_PERSIST);
+    if (d->max_alloc_bytes && (top > d->max_alloc_bytes || fl > d->max_alloc_bytes)) {
+        gmb_error("--sizes/--flush: %s is more than the device allows in one buffer (%s)",
+                  gmb_fmt_size(top > fl ? top : fl, a, sizeof a),
+                  gmb_fmt_size(d->max_alloc_bytes, b, sizeof b));
+        return GMB_EUSAGE;
+    }
+    if (top + (need_flush ? fl : 0) > d->mem_bytes / 2) {
+        gmb_error("--sizes/--flush: %s of working set and flush buffer do not fit in half the "
+                  "device's %s of memory",
+                  gmb_fmt_size(top + (need_flush ? fl : 0), a, sizeof a),
+                  gmb_fmt_size(d->mem_bytes, b, sizeof b));
+        return GMB_EUSAGE;
+    }
+    *data_bytes = top;
+    *flush_bytes = need_flush ? fl : 0;
+    return GMB_OK;
+}
+
+/* ---- bandwidth -------------------------------------------------------------------------- */
+
+static int sample_bw(void *arg, double *ns)
+{
+    state_t *s = arg;
+    if (s->write) {
+        gmb_u32 key = WRITE_KEY;
+        gmb_arg_t av[] = {GMB_A_BUF(s->data), GMB_A_VAL(s->n), GMB_A_VAL(key), GMB_A_VAL(s->reps)};
+        return s->c->be->launch(s->kwrite, &s->geo, av, 4, ns);
+    }
+    gmb_arg_t av[] = {GMB_A_BUF(s->data), GMB_A_BUF(s->part), GMB_A_VAL(s->n), GMB_A_VAL(s->reps)};
+    return s->c->be->launch(s->kread, &s->geo, av, 4, ns);
+}
+
+/* The partial sums of the last read launch against reps x the data's sum. */
+static int verify_read(state_t *s, char *err, size_t errlen)
+{
+    size_t G = s->geo.groups;
+    gmb_u32 *got = malloc(G * sizeof *got), tot = 0;
+    if (!got)
+        return GMB_ERUNTIME;
+    int rc = s->c->be->read(s->part, 0, got, G * sizeof *got);
+    if (!rc && s->c->o.inject_error && !s->injected) { /* test aid: one wrong partial sum */
+        got[0] += 1u;
+        s->injected = 1;
+    }
+    for (size_t g = 0; !rc && g < G; g++)
+        tot += got[g];
+    free(got);
+    if (rc)
+        return rc;
+    gmb_u32 want = s->reps * data_sum(s, 4 * s->n);
+    if (tot != want) {
+        snprintf(err, errlen, "sum of %zu partial sums %u, expected %u (%u reps)", G, tot, want,
+                 s->reps);
+        return GMB_EVERIFY;
+    }
+    return GMB_OK;
+}
+
+/* The written words (all up to 32 MiB, else the first, last and 6 random chunks). */
+static int verify_write(state_t *s, char *err, size_t errlen, const char **how)
+{
+    const gmb_backend_t *be = s->c->be;
+    size_t bytes = (size_t)s->n * 16, span = bytes <= FULL_VERIFY ? bytes : CHUNK_BYTES;
+    int chunks = bytes <= FULL_VERIFY ? 1 : CHUNKS;
+    size_t nchunk = bytes / CHUNK_BYTES;
+    *how = chunks == 1 ? "full" : "sampled";
+    if (s->c->o.inject_error && !s->injected) { /* test aid: the last word wrong */
+        gmb_u32 bad = ~((gmb_u32)(bytes / 4 - 1) * 0x9e3779b9u ^ WRITE_KEY);
+        int rc = be->write(s->data, bytes - 4, &bad, 4);
+        s->injected = 1;
+        if (rc)
+            return rc;
+    }
+    gmb_u32 *buf = malloc(span);
+    if (!buf)
+        return GMB_ERUNTIME;
+    int rc = GMB_OK;
+    for (int ch = 0; ch < chunks && !rc; ch++) {
+        size_t off = 0;
+        if (chunks > 1 && ch == chunks - 1)
+            off = bytes - span;
+        else if (chunks > 1 && ch > 0)
+            off = (size_t)(gmb_hash(SEED_DATA(s->c) + 7u, (gmb_u64)ch) % nchunk) * CHUNK_BYTES;
+        if ((rc = be->read(s->data, off, buf, span)))
+            break;
+        for (size_t q = 0; q < span / 4; q++) {
+            gmb_u32 w = (gmb_u32)(off / 4 + q), want = w * 0x9e3779b9u ^ WRITE_KEY;
+            if (buf[q] != want) {
+                snprintf(err, errlen, "word %zu: got 0x%08x, expected 0x%08x", off / 4 + q, buf[q],
+                         want);
+                rc = GMB_EVERIFY;
+                break;
+            }
+        }
+    }
+    free(buf);
+    return rc;
+}
+
+/* One curve: sizes and bandwidths of its points, and the points (borrowed) for hit rates. */
+typedef struct curve {
+    size_t n;
+    double *size, *bw;
+    json_t **pt;
+} curve_t;
+
+static json_t *point_params(const char *part, const char *state, uint64_t size, uint32_t reps,
+                            const gmb_launch_t *g, uint64_t param, int sm)
+{
+    return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:i}", "part", part, "state", state,
+                     "size_bytes", (json_int_t)size, "reps", (json_int_t)reps, "groups",
+                     (json_int_t)(g ? g->groups : 1), "group_size",
+                     (json_int_t)(g ? g->group_size : 1), "param_bytes", (json_int_t)param, "sm",
+                     sm);
+}
+
+static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
+{
+    gmb_ctx_t *c = s->c;
+    const cfg_t *cfg = c->cfg;
+    const gmb_backend_t *be = c->be;
+    int rc;
+    s->write = part == P_WRITE;
+    s->n = size / 16;
+    geometry(c, cfg, s->n, &s->geo);
+    if (s->write) /* poison what the kernel must write */
+        rc = be->fill(s->data, 0, 0xff, (size_t)size);
+    else
+        rc = be->fill(s->part, 0, 0xff, s->geo.groups * sizeof(gmb_u32));
+    if (rc)
+        return rc;
+    double t1, want = fmax(cfg->min_sample_us * 1e3, 100.0 * c->info.timer_res_ns);
+    s->reps = 1;
+    if ((rc = sample_bw(s, &t1)) || (rc = sample_bw(s, &t1))) /* the first is the warm-up */
+        return rc;
+    gmb_series_t ser = {.warmed = 1};
+    if (t1 >= want && (rc = gmb_series_push(&ser, t1)))
+        return rc;
+    for (int it = 0; it < 6 && t1 < want && s->reps < MAX_REPS; it++) {
+        double f = fmin(1024.0, fmax(2.0, 1.2 * want / fmax(t1, 1.0)));
+        s->reps = (gmb_u32)fmin((double)s->reps * f, (double)MAX_REPS);
+        if ((rc = sample_bw(s, &t1)))
+            return rc;
+    }
+    if ((rc = gmb_measure(c, sample_bw, s, &ser))) {
+        gmb_series_free(&ser);
+        return rc;
+    }
+    char err[256] = "";
+    const char *how = "full";
+    rc = s->write ? verify_write(s, err, sizeof err, &how) : verify_read(s, err, sizeof err);
+    if (rc && rc != GMB_EVERIFY) {
+        gmb_series_free(&ser);
+        return rc;
+    }
+    double bytes = (double)size * s->reps;
+    const char *where = residence(&c->info, size);
+    json_t *pt =
+        gmb_point_new(point_params(part_names[part], "-", size, s->reps, &s->geo, 0, -1), &ser);
+    gmb_point_metric(pt, "bw_GBps", gmb_json_rate(bytes, &ser.st));
+    json_t *extra = json_object_get(pt, "extra");
+    json_object_set_new(extra, "where", json_string(where));
+    json_object_set_new(extra, "verified", json_string(rc == GMB_OK ? how : "FAILED"));
+    json_object_set_new(extra, "hit_rate_est", json_null());
+    json_object_set_new(extra, "hit_rate_hw", json_null());
+    json_object_set_new(extra, "hit_rate_source", json_string("none (no plateaus found)"));
+    json_object_set_new(extra, "l1",
+                        json_string(!strcmp(c->be->name, "cuda")
+                                        ? "bypassed (ld/st.global.cg)"
+                                        : "not bypassed: groups rotate over the "
+                                          "working set (reuse negligible)"));
+    double bw = bytes / ser.st.median;
+    char sz[32];
+    printf("%-10s %-5s %10s %10.2f %7.2f %4zu %8u %-10s %9.2f %-8s\n", part_names[part], "-",
+           gmb_fmt_size(size, sz, sizeof sz), bw, 100.0 * ser.st.ci_rel, ser.st.n, s->reps, where,
+           ser.st.median / 1e3, rc == GMB_OK ? how : "FAILED");
+    fflush(stdout);
+    gmb_add_point(c, pt);
+    cv->size[cv->n] = (double)size;
+    cv->bw[cv->n] = rc == GMB_OK ? bw : NAN;
+    cv->pt[cv->n++] = pt;
+    gmb_series_free(&ser);
+    if (rc == GMB_EVERIFY)
+        gmb_error("verification failed: %s, %s: %s", part_names[part],
+                  gmb_fmt_size(size, sz, sizeof sz), err);
+    return rc;
+}
+
+/* Fit a curve, give its points their hit rates, add the result and the summary. */
+static void fit_curve(state_t *s, int part, const curve_t *cv, json_t *res, summary_t *sm)
+{
+    gmb_ctx_t *c = s->c;
+    gmb_bw_fit_t f;
+    char a[32], b[32], d[32];
+    uint64_t llc = c->info.llc_bytes;
+    int reached = llc && cv->n && cv->size[cv->n - 1] >= 4.0 * (double)llc;
+    if (gmb_bw_fit(cv->size, cv->bw, cv->n, &f))
+        memset(&f, 0, sizeof f);
+    json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:b, s:i, s:f}", "verdict",
+                          f.found ? "plateaus" : "no clear plateau", "cache", s->cache, "memory",
+                          s->mem, "device_llc_bytes", (json_int_t)llc, "memory_reached", reached,
+                          "plateaus", (int)f.nplateaus, "noise_log", f.noise);
+    say(sm, "%s%s: ", sm->len ? " " : "", part_names[part]);
+    if (!f.found) {
+        double lo = INFINITY, hi = 0;
+        for (size_t i = 0; i < cv->n; i++)
+            if (cv->bw[i] == cv->bw[i]) {
+                lo = fmin(lo, cv->bw[i]);
+                hi = fmax(hi, cv->bw[i]);
+            }
+        if (hi > 0)
+            say(sm, "no clear plateau (%.4g .. %.4g GB/s over %s .. %s).", lo, hi,
+                fsz(cv->size[0], a), fsz(cv->size[cv->n - 1], b));
+        else
+            say(sm, "no points.");
+    } else {
+        json_object_set_new(o, "cache_GBps", json_real(f.cache_bw));
+        json_object_set_new(o, "memory_GBps", json_real(f.mem_bw));
+        json_object_set_new(o, "ratio", json_real(f.ratio));
+        json_object_set_new(o, "capacity_bytes", json_integer((json_int_t)f.capacity));
+        json_object_set_new(o, "fall_at_bytes", json_integer((json_int_t)f.fall_at));
+        json_object_set_new(o, "half_hit_bytes", json_integer((json_int_t)f.half_at));
+        json_object_set_new(o, "memory_from_bytes",
+                            json_integer((json_int_t)cv->size[f.mem_first]));
+        json_object_set_new(o, "confidence", json_real(f.confidence));
+        json_object_set_new(o, "confidence_word",
+                            json_string(gmb_level_confidence_word(f.confidence)));
+        say(sm, "%s plateau %.4g GB/s up to %s", s->cache, f.cache_bw, fsz(f.capacity, a));
+        if (f.fall_at > 0)
+            say(sm, " (falls by %s", fsz(f.fall_at, b));
+        if (f.half_at > 0)
+            say(sm, "%shit rate 1/2 at %s", f.fall_at > 0 ? "; " : " (", fsz(f.half_at, d));
+        if (f.fall_at > 0 || f.half_at > 0)
+            say(sm, ")");
+        say(sm, ", %s %.4g GB/s from %s%s; ratio %.2fx", reached ? s->mem : "slowest plateau",
+            f.mem_bw, fsz(cv->size[f.mem_first], a),
+            reached ? "" : " (the sweep stops below 4x the LLC: not proven memory)", f.ratio);
+        if (f.nplateaus > 2)
+            say(sm, "; %zu plateaus in all", f.nplateaus);
+        const char *conf = gmb_level_confidence_word(f.confidence);
+        if (strcmp(conf, "high"))
+            say(sm, " (%s confidence)", conf);
+        say(sm, ".");
+        for (size_t i = 0; i < cv->n; i++) {
+            json_t *x = json_object_get(cv->pt[i], "extra");
+            double h = gmb_bw_hit_rate(cv->bw[i], f.cache_bw, f.mem_bw);
+            json_object_set_new(x, "hit_rate_est", h == h ? json_real(h) : json_null());
+            json_object_set_new(x, "hit_rate_source",
+                                json_string("two-plateau model: 1/bw = h/cache + (1-h)/memory"));
+        }
+    }
+    json_object_set_new(res, part_names[part], o);
+}
+
+/* ---- cold vs warm ----------------------------------------------------------------------- */
+
+typedef struct cw {
+    state_t *s;
+    int cold; /* 1: flush before the timed pass; 0: warm it first */
+} cw_t;
+
+static int sample_cw(void *arg, double *ns)
+{
+    cw_t *w = arg;
+    state_t *s = w->s;
+    const gmb_backend_t *be = s->c->be;
+    int rc;
+    if (w->cold) { /* write the flush buffer (2 x LLC by default): the working set is evicted */
+        gmb_u32 key = WRITE_KEY, one = 1;
+        gmb_u64 n = ((const cfg_t *)s->c->cfg)->flush / 16;
+        gmb_launch_t g;
+        geometry(s->c, s->c->cfg, n, &g);
+        gmb_arg_t av[] = {GMB_A_BUF(s->flushb), GMB_A_VAL(n), GMB_A_VAL(key), GMB_A_VAL(one)};
+        if ((rc = be->launch(s->kwrite, &g, av, 4, NULL)))
+            return rc;
+    } else {
+        gmb_u32 one = 1;
+        gmb_arg_t av[] = {GMB_A_BUF(s->data), GMB_A_BUF(s->part), GMB_A_VAL(s->n), GMB_A_VAL(one)};
+        if ((rc = be->launch(s->kread, &s->geo, av, 4, NULL)))
+            return rc;
+    }
+    return sample_bw(s, ns);
+}
+
+static int run_coldwarm(state_t *s, json_t *res, summary_t *sm)
+{
+    gmb_ctx_t *c = s->c;
+    const cfg_t *cfg = c->cfg;
+    int rc = GMB_OK;
+    char sz[32], fl[32];
+    json_t *arr = json_array();
+    say(sm, "%scold vs warm (cold = after writing %s): ", sm->len ? " " : "",
+        gmb_fmt_size(cfg->flush, fl, sizeof fl));
+    for (size_t p = 0; p < cfg->cw_sizes.n && !rc; p++) {
+        uint64_t size = cfg->cw_sizes.v[p];
+        double med[2] = {0, 0}, ci[2] = {0, 0};
+        s->write = 0;
+        s->n = size / 16;
+        s->reps = 1;
+        geometry(c, cfg, s->n, &s->geo);
+        for (int cold = 1; cold >= 0 && !rc; cold--) {
+            cw_t w = {s, cold};
+            gmb_series_t ser = {0};
+            if ((rc = c->be->fill(s->part, 0, 0xff, s->geo.groups * sizeof(gmb_u32))) ||
+                (rc = gmb_measure(c, sample_cw, &w, &ser))) {
+                gmb_series_free(&ser);
+                break;
+            }
+            char err[256] = "";
+            rc = verify_read(s, err, sizeof err);
+            if (rc && rc != GMB_EVERIFY) {
+                gmb_series_free(&ser);
+                break;
+            }
+            json_t *pt = gmb_point_new(point_params("coldwarm", cold ? "cold" : "warm", size, 1,
+                                                    &s->geo, cold ? cfg->flush : 0, -1),
+                                       &ser);
+            gmb_point_metric(pt, "bw_GBps", gmb_json_rate((double)size, &ser.st));
+            json_t *extra = json_object_get(pt, "extra");
+            const char *where = residence(&c->info, size);
+            json_object_set_new(extra, "where", json_string(where));
+            json_object_set_new(extra, "verified", json_string(rc ? "FAILED" : "full"));
+            printf("%-10s %-5s %10s %10.2f %7.2f %4zu %8u %-10s %9.2f %-8s\n", "coldwarm",
+                   cold ? "cold" : "warm", gmb_fmt_size(size, sz, sizeof sz),
+                   (double)size / ser.st.median, 100.0 * ser.st.ci_rel, ser.st.n, 1u, where,
+                   ser.st.median / 1e3, rc ? "FAILED" : "full");
+            fflush(stdout);
+            gmb_add_point(c, pt);
+            med[cold] = ser.st.median;
+            ci[cold] = ser.st.ci_rel;
+            gmb_series_free(&ser);
+            if (rc == GMB_EVERIFY)
+                gmb_error("verification failed: coldwarm (%s), %s: %s", cold ? "cold" : "warm",
+                          gmb_fmt_size(size, sz, sizeof sz), err);
+        }
+        if (rc)
+            break;
+        double ratio = med[1] / med[0];
+        int at_res = med[0] < 20.0 * c->info.timer_res_ns;
+        json_array_append_new(arr,
+                              json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:b}", "size_bytes",
+                                        (json_int_t)size, "cold_ns", med[1], "warm_ns", med[0],
+                                        "cold_over_warm", ratio, "cold_ci_rel", ci[1],
+                                        "warm_ci_rel", ci[0], "near_timer_resolution", at_res));
+        say(sm, "%s%s %.3g us / %.3g us = %.2fx%s", p ? ", " : "",
+            gmb_fmt_size(size, sz, sizeof sz), med[1] / 1e3, med[0] / 1e3, ratio,
+            at_res ? " (warm time near the timer's resolution)" : "");
+    }
+    say(sm, ".");
+    json_object_set_new(res, "sizes", arr);
+    json_object_set_new(res, "flush_bytes", json_integer((json_int_t)cfg->flush));
+    json_object_set_new(res, "timer_res_ns", json_real(c->info.timer_res_ns));
+    return rc;
+}
+
+/* ---- partitions (CUDA) ------------------------------------------------------------------ */
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, size_t n)
+{
+    if (!n)
+        return NAN;
+    qsort(v, n, sizeof *v, cmp_d);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static int run_partitions(state_t *s, json_t *res, summary_t *sm)
+{
+    gmb_ctx_t *c = s->c;
+    const cfg_t *cfg = c->cfg;
+    uint64_t llc = c->info.llc_bytes;
+    uint64_t bytes = cfg->part_bytes;
+    if (!bytes) {
+        bytes = llc ? llc / 4 : 4u << 20;
+        bytes = bytes < (4u << 20) ? bytes : 4u << 20;
+    }
+    bytes = bytes / LINE_BYTES * LINE_BYTES;
+    if (bytes < LINE_BYTES)
+        bytes = LINE_BYTES;
+    size_t nl = (size_t)(bytes / LINE_BYTES);
+    unsigned reps = (unsigned)cfg->part_reps;
+    int nsms = (int)cfg->sms < c->info.compute_units ? (int)cfg->sms : c->info.compute_units;
+    unsigned *cyc = malloc(nl * sizeof *cyc), *fin = malloc(nl * sizeof *fin);
+    double *lat = malloc((size_t)nsms * nl * sizeof *lat), *tmp = malloc(nl * sizeof *tmp);
+    gmb_bimodal_t bm[MAX_SMS];
+    int smid[MAX_SMS], reached[MAX_SMS];
+    json_t *per = json_array();
+    int rc = GMB_OK;
+    char sz[32];
+    if (!cyc || !fin || !lat || !tmp) {
+        rc = GMB_ERUNTIME;
+        goto out;
+    }
+    for (int k = 0; k < nsms && !rc; k++) {
+        smid[k] = (int)((long)k * c->info.compute_units / nsms);
+        double *lk = lat + (size_t)k * nl;
+        gmb_series_t ser = {0};
+        reached[k] = 0;
+        int bad = 0;
+        for (size_t j = 0; j < nl; j++)
+            lk[j] = INFINITY;
+        for (int launch = 0; launch < 3 && !rc; launch++) { /* per line: the least of 3 */
+            double ns = 0;
+            int got = 0;
+            if ((rc = gmb_l2_cuda_partition(c->info.index, (size_t)bytes, LINE_BYTES, reps, smid[k],
+                                            cyc, fin, &ns, &got)))
+                break;
+            if (!got)
+                break;
+            reached[k] = 1;
+            if ((rc = gmb_series_push(&ser, ns)))
+                break;
+            if (c->o.inject_error && !s->injected) { /* test aid: one chase ends elsewhere */
+                fin[0] ^= 1u;
+                s->injected = 1;
+            }
+            for (size_t j = 0; j < nl; j++) {
+                if (fin[j] != (unsigned)(j * (LINE_BYTES / 4)) && !bad) {
+                    bad = 1;
+                    gmb_error("verification failed: partitions, SM %d, line %zu: the chase ended "
+                              "on word %u, expected %zu",
+                              smid[k], j, fin[j], j * (LINE_BYTES / 4));
+                }
+                lk[j] = fmin(lk[j], (double)cyc[j] / reps);
+            }
+        }
+        if (rc || !reached[k]) {
+            gmb_series_free(&ser);
+            if (!rc)
+                json_array_append_new(per, json_pack("{s:i, s:b}", "sm", smid[k], "reached", 0));
+            continue;
+        }
+        gmb_stats_compute(ser.ns, ser.n, 1, c->o.ci_target_pct / 100.0, &ser.st);
+        gmb_stats_t ls;
+        gmb_stats_compute(lk, nl, 1, 1.0, &ls);
+        gmb_bimodal_split(lk, nl, NULL, &bm[k]);
+        json_t *pt = gmb_point_new(point_params("partitions", bm[k].bimodal ? "bimodal" : "single",
+                                                bytes, reps, NULL, LINE_BYTES, smid[k]),
+                                   &ser);
+        gmb_point_metric(pt, "lat_cycles", gmb_json_scaled(1.0, &ls));
+        json_t *x = json_object_get(pt, "extra");
+        json_object_set_new(x, "verified", json_string(bad ? "FAILED" : "full"));
+        json_object_set_new(x, "lines", json_integer((json_int_t)nl));
+        json_object_set_new(x, "bimodal", json_boolean(bm[k].bimodal));
+        json_object_set_new(x, "near_cycles", json_real(bm[k].lo));
+        json_object_set_new(x, "far_cycles", json_real(bm[k].hi));
+        json_object_set_new(x, "near_share", json_real(bm[k].share_lo));
+        json_object_set_new(x, "separation", json_real(bm[k].separation));
+        gmb_add_point(c, pt);
+        printf("%-10s SM %-3d %8s %9.1f cycles median; %s\n", "partitions", smid[k],
+               gmb_fmt_size(bytes, sz, sizeof sz), ls.median,
+               bm[k].bimodal ? "two modes" : "one mode");
+        if (bm[k].bimodal)
+            printf("%-10s        near %.1f cycles (%.0f%% of lines), far %.1f cycles (%.0f%%); "
+                   "separation %.1f\n",
+                   "", bm[k].lo, 100 * bm[k].share_lo, bm[k].hi, 100 * bm[k].share_hi,
+                   bm[k].separation);
+        fflush(stdout);
+        json_array_append_new(per, json_pack("{s:i, s:b, s:b, s:f, s:f, s:f, s:f, s:f}", "sm",
+                                             smid[k], "reached", 1, "bimodal", bm[k].bimodal,
+                                             "median_cycles", ls.median, "near_cycles", bm[k].lo,
+                                             "far_cycles", bm[k].hi, "near_share", bm[k].share_lo,
+                                             "separation", bm[k].separation));
+        gmb_series_free(&ser);
+        if (bad)
+            rc = GMB_EVERIFY;
+    }
+    if (rc)
+        goto out;
+    int nr = 0, nb = 0;
+    double nears[MAX_SMS], fars[MAX_SMS], shares[MAX_SMS];
+    for (int k = 0; k < nsms; k++) {
+        nr += reached[k];
+        if (reached[k] && bm[k].bimodal) {
+            nears[nb] = bm[k].lo;
+            fars[nb] = bm[k].hi;
+            shares[nb++] = bm[k].share_lo;
+        }
+    }
+    /* lines near to one SM and far to another: SMs on different sides */
+    json_t *agree = json_array();
+    for (int i = 0; i < nsms; i++)
+        for (int k = i + 1; k < nsms; k++) {
+            if (!reached[i] || !reached[k] || !bm[i].bimodal || !bm[k].bimodal)
+                continue;
+            size_t same = 0;
+            for (size_t j = 0; j < nl; j++)
+                same += (lat[(size_t)i * nl + j] > bm[i].threshold) ==
+                        (lat[(size_t)k * nl + j] > bm[k].threshold);
+            json_array_append_new(agree,
+                                  json_pack("{s:i, s:i, s:f}", "sm_a", smid[i], "sm_b", smid[k],
+                                            "same_class_share", (double)same / (double)nl));
+        }
+    int two = nr && 2 * nb > nr;
+    json_object_set_new(res, "verdict",
+                        json_string(!nr   ? "no SM reached"
+                                    : two ? "near and far partitions"
+                                          : "single partition"));
+    json_object_set_new(res, "buffer_bytes", json_integer((json_int_t)bytes));
+    json_object_set_new(res, "line_bytes", json_integer(LINE_BYTES));
+    json_object_set_new(res, "loads_per_line", json_integer(reps));
+    json_object_set_new(res, "sms_bimodal", json_integer(nb));
+    json_object_set_new(res, "sms_reached", json_integer(nr));
+    say(sm, "%spartitions (%s buffer, %d SMs): ", sm->len ? " " : "",
+        gmb_fmt_size(bytes, sz, sizeof sz), nr);
+    if (two) {
+        double ne = median_of(nears, (size_t)nb), fa = median_of(fars, (size_t)nb);
+        double sh = median_of(shares, (size_t)nb);
+        json_object_set_new(res, "near_cycles", json_real(ne));
+        json_object_set_new(res, "far_cycles", json_real(fa));
+        json_object_set_new(res, "near_share", json_real(sh));
+        json_object_set_new(res, "far_share", json_real(1 - sh));
+        say(sm, "near %.0f cycles (%.0f%% of lines), far %.0f cycles (%.0f%%) on %d of %d SMs.", ne,
+            100 * sh, fa, 100 * (1 - sh), nb, nr);
+    } else if (nr) {
+        int k0 = 0; /* the first SM reached */
+        while (!reached[k0])
+            k0++;
+        for (size_t j = 0; j < nl; j++)
+            tmp[j] = lat[(size_t)k0 * nl + j];
+        double m = median_of(tmp, nl);
+        json_object_set_new(res, "median_cycles", json_real(m));
+        say(sm, "single partition (%.0f cycles median from SM %d; %d of %d SMs bimodal).", m,
+            smid[k0], nb, nr);
+    } else {
+        say(sm, "no block ran on the chosen SMs.");
+    }
+    json_object_set_new(res, "per_sm", per);
+    json_object_set_new(res, "agreement", agree);
+    per = NULL;
+out:
+    json_decref(per);
+    free(cyc);
+    free(fin);
+    free(lat);
+    free(tmp);
+    return rc;
+}
+
+/* ---- persistence (CUDA) ----------------------------------------------------------------- */
+
+typedef struct ps {
+    void *h;      /* the experiment in l2.cu */
+    unsigned sum; /* sum of the last hot pass */
+} ps_t;
+
+static int sample_persist(void *arg, double *ns)
+{
+    ps_t *p = arg;
+    return gmb_l2_cuda_persist_sample(p->h, ns, &p->sum);
+}
+
+static int run_persistence(state_t *s, json_t *res, summary_t *sm, char *why, size_t whylen)
+{
+    gmb_ctx_t *c = s->c;
+    const cfg_t *cfg = c->cfg;
+    size_t hot = (size_t)cfg->hot_bytes, maxset = 0, maxwin = 0;
+    ps_t p = {NULL, 0};
+    char a[32], b[32];
+    int rc = gmb_l2_cuda_persist_open(c->info.index, &hot, (size_t)cfg->flush, SEED_HOT(c), &p.h,
+                                      &maxset, &maxwin, why, whylen);
+    if (rc)
+        return rc;
+    gmb_u32 want = hash_sum(SEED_HOT(c), hot / 4);
+    json_t *cf = json_array();
+    double bw0 = 0, bwmax = 0, res_rel = 0;
+    size_t sets[5] = {0, maxset / 4, maxset / 2, maxset / 4 * 3, maxset};
+    for (int i = 0; i < 5 && !rc; i++) {
+        size_t win = 0;
+        double hr = 0;
+        gmb_series_t ser = {0};
+        if ((rc = gmb_l2_cuda_persist_config(p.h, sets[i], maxwin, &win, &hr)) ||
+            (rc = gmb_measure(c, sample_persist, &p, &ser))) {
+            gmb_series_free(&ser);
+            break;
+        }
+        if (c->o.inject_error && !s->injected) {
+            p.sum += 1u;
+            s->injected = 1;
+        }
+        int bad = p.sum != want;
+        double bw = (double)hot / ser.st.median;
+        json_t *pt = gmb_point_new(point_params("persistence", sets[i] ? "window" : "no-window",
+                                                hot, 1, NULL, sets[i], -1),
+                                   &ser);
+        gmb_point_metric(pt, "bw_GBps", gmb_json_rate((double)hot, &ser.st));
+        json_t *x = json_object_get(pt, "extra");
+        json_object_set_new(x, "verified", json_string(bad ? "FAILED" : "full"));
+        json_object_set_new(x, "window_bytes", json_integer((json_int_t)win));
+        json_object_set_new(x, "hit_ratio", json_real(hr));
+        gmb_add_point(c, pt);
+        printf("%-10s %-9s set-aside %10s window %10s hitRatio %.2f: %10.2f GB/s +-%.2f%% n %zu "
+               "%s\n",
+               "persist", sets[i] ? "window" : "no-window", gmb_fmt_size(sets[i], a, sizeof a),
+               gmb_fmt_size(win, b, sizeof b), hr, bw, 100 * ser.st.ci_rel, ser.st.n,
+               bad ? "FAILED" : "full");
+        fflush(stdout);
+        json_array_append_new(cf,
+                              json_pack("{s:I, s:I, s:f, s:f, s:f}", "setaside_bytes",
+                                        (json_int_t)sets[i], "window_bytes", (json_int_t)win,
+                                        "hit_ratio", hr, "bw_GBps", bw, "ci_rel", ser.st.ci_rel));
+        if (!sets[i])
+            bw0 = bw;
+        bwmax = bw;
+        res_rel = fmax(res_rel, c->info.timer_res_ns / ser.st.median);
+        gmb_series_free(&ser);
+        if (bad) {
+            gmb_error("verification failed: persistence, set-aside %zu B: hot sum %u, expected %u",
+                      sets[i], p.sum, want);
+            rc = GMB_EVERIFY;
+        }
+    }
+    int crc = gmb_l2_cuda_persist_close(p.h); /* always: the device's limit as found */
+    json_object_set_new(res, "hot_bytes", json_integer((json_int_t)hot));
+    json_object_set_new(res, "cold_bytes", json_integer((json_int_t)cfg->flush));
+    json_object_set_new(res, "max_setaside_bytes", json_integer((json_int_t)maxset));
+    json_object_set_new(res, "max_window_bytes", json_integer((json_int_t)maxwin));
+    json_object_set_new(res, "configs", cf);
+    json_object_set_new(res, "restored", json_boolean(crc == GMB_OK));
+    if (!rc && !crc && bw0 > 0) {
+        json_object_set_new(res, "gain", json_real(bwmax / bw0));
+        json_object_set_new(res, "timer_resolution_rel", json_real(res_rel));
+        say(sm,
+            "%spersistence (hot %s after a %s cold stream): %.4g GB/s without a window, %.4g "
+            "GB/s with the largest set-aside (%s): %.2fx (timer resolution %.1f%% of a sample).",
+            sm->len ? " " : "", gmb_fmt_size(hot, a, sizeof a),
+            gmb_fmt_size(cfg->flush, b, sizeof b), bw0, bwmax,
+            gmb_fmt_size(maxset, (char[32]){0}, 32), bwmax / bw0, 100 * res_rel);
+    }
+    return rc ? rc : crc;
+}
+
+/* ---- the run ---------------------------------------------------------------------------- */
+
+static void skip_part(int part, const char *why, json_t *sk, summary_t *sm)
+{
+    printf("%-10s skipped: %s\n", part_names[part], why);
+    json_array_append_new(sk, json_pack("{s:s, s:s}", "part", part_names[part], "reason", why));
+    say(sm, "%s%s: skipped (%s).", sm->len ? " " : "", part_names[part], why);
+}
+
+static void print_header(const state_t *s)
+{
+    const gmb_ctx_t *c = s->c;
+    char llc[32] = "unknown";
+    if (c->info.llc_bytes)
+        gmb_fmt_size(c->info.llc_bytes, llc, sizeof llc);
+    printf("# gmb-l2: %s device %d: %s (%s); %s %s (as the device reports it); L1 %s\n",
+           c->be->name, c->info.index, c->info.name, c->info.type, s->cache, llc,
+           !strcmp(c->be->name, "cuda")
+               ? "bypassed (ld/st.global.cg)"
+               : "not bypassable in OpenCL: groups rotate over the working set, reuse negligible");
+    if (!s->gpu)
+        printf("# a %s device: the cache measured is the host's last-level cache, not a GPU L2\n",
+               c->info.type);
+    printf("%-10s %-5s %10s %10s %7s %4s %8s %-10s %9s %-8s\n", "part", "state", "size", "GB/s",
+           "+-CI%", "n", "reps", "where", "us", "verified");
+}
+
+static int l2_run(gmb_ctx_t *c)
+{
+    cfg_t *cfg = c->cfg;
+    const gmb_backend_t *be = c->be;
+    uint64_t data_bytes = 0, flush_bytes = 0;
+    int rc = check_options(c, cfg, &data_bytes, &flush_bytes);
+    if (rc)
+        return rc;
+    cfg->flush = flush_bytes ? flush_bytes : cfg->flush;
+    int cuda = !strcmp(be->name, "cuda");
+    state_t s = {.c = c};
+    s.gpu = !strcmp(c->info.type, "gpu");
+    s.cache = s.gpu ? "L2" : "last-level cache (CPU)";
+    s.mem = s.gpu ? "DRAM" : "memory";
+    gmb_prog_t *prog = NULL;
+    json_t *bwres = json_object(), *skipped = json_array(), *cwres = NULL, *pres = NULL,
+           *perres = NULL;
+    summary_t sm = {{0}, 0};
+    size_t maxn = cfg->sizes.n;
+    curve_t cv = {0, calloc(maxn, sizeof(double)), calloc(maxn, sizeof(double)),
+                  calloc(maxn, sizeof(json_t *))};
+    size_t max_groups = (size_t)c->info.compute_units * 1024 + 1;
+    if (!cv.size || !cv.bw || !cv.pt) {
+        rc = GMB_ERUNTIME;
+        goto out;
+    }
+    if (data_bytes && (rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)data_bytes, &s.data)))
+        goto out;
+    if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, max_groups * sizeof(gmb_u32), &s.part)))
+        goto out;
+    if (has(&cfg->parts, P_COLDWARM) &&
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)cfg->flush, &s.flushb)))
+        goto out;
+    if ((rc = be->prog_load(c->dev, c->bench->kernels, "u4", &prog)) ||
+        (rc = be->kern_get(prog, "l2_init", &s.kinit)) ||
+        (rc = be->kern_get(prog, "l2_read", &s.kread)) ||
+        (rc = be->kern_get(prog, "l2_write", &s.kwrite)))
+        goto out;
+    gmb_declare_metric(c, "bw_GBps", "GB/s", "higher",
+                       "bytes read or written x in-kernel repetitions / kernel time (1e9 B/s)");
+    if (has(&cfg->parts, P_PART) && cuda)
+        gmb_declare_metric(c, "lat_cycles", "cycles", "lower",
+                           "SM clock cycles per dependent ld.global.cg load of one L2 line "
+                           "(statistics over the lines of the buffer)");
+    print_header(&s);
+    for (size_t pi = 0; pi < cfg->parts.n && !rc; pi++) {
+        int part = cfg->parts.idx[pi];
+        if (part == P_READ || part == P_COLDWARM) { /* data = gmb_hash (write destroys it) */
+            gmb_u64 nw = data_bytes / 4;
+            gmb_launch_t g;
+            gmb_u32 seed = SEED_DATA(c);
+            geometry(c, cfg, nw, &g);
+            gmb_arg_t av[] = {GMB_A_BUF(s.data), GMB_A_VAL(nw), GMB_A_VAL(seed)};
+            if ((rc = be->launch(s.kinit, &g, av, 3, NULL)))
+                break;
+        }
+        if (part == P_READ || part == P_WRITE) {
+            cv.n = 0;
+            for (size_t p = 0; p < cfg->sizes.n && !rc; p++)
+                rc = run_bw_point(&s, part, cfg->sizes.v[p], &cv);
+            if (!rc)
+                fit_curve(&s, part, &cv, bwres, &sm);
+            if (!rc && cv.n) {
+                printf("# %s hit rate (model):", part_names[part]);
+                for (size_t i = 0; i < cv.n; i++) {
+                    json_t *h = json_object_get(json_object_get(cv.pt[i], "extra"), "hit_rate_est");
+                    char sz[32];
+                    if (json_is_real(h))
+                        printf(" %s %.0f%%", fsz(cv.size[i], sz), 100 * json_real_value(h));
+                }
+                printf("%s\n", json_is_real(json_object_get(json_object_get(cv.pt[0], "extra"),
+                                                            "hit_rate_est"))
+                                   ? ""
+                                   : " none (no plateaus)");
+            }
+        } else if (part == P_COLDWARM) {
+            cwres = json_object();
+            rc = run_coldwarm(&s, cwres, &sm);
+        } else if (part == P_PART) {
+            if (!cuda)
+                skip_part(part,
+                          "OpenCL cannot choose the compute unit a work-group runs on nor bypass "
+                          "L1 (needs CUDA: %smid, ld.global.cg)",
+                          skipped, &sm);
+            else if (!gmb_l2_cuda_partition)
+                skip_part(part, "the CUDA partition kernel was not built", skipped, &sm);
+            else if (!s.gpu)
+                skip_part(part, "not a GPU", skipped, &sm);
+            else {
+                pres = json_object();
+                rc = run_partitions(&s, pres, &sm);
+            }
+        } else if (part == P_PERSIST) {
+            char why[256] = "";
+            if (!cuda)
+                skip_part(part,
+                          "OpenCL has no persisting access-policy windows (CUDA 11+ "
+                          "cudaStreamAttributeAccessPolicyWindow)",
+                          skipped, &sm);
+            else if (!gmb_l2_cuda_persist_open)
+                skip_part(part, "the CUDA persistence code was not built", skipped, &sm);
+            else if (!(c->info.caps & GMB_CAP_L2_POLICY))
+                skip_part(part, "the device has no persisting L2 (persistingL2CacheMaxSize 0)",
+                          skipped, &sm);
+            else {
+                perres = json_object();
+                rc = run_persistence(&s, perres, &sm, why, sizeof why);
+                if (rc == GMB_ESKIP) {
+                    skip_part(part, why, skipped, &sm);
+                    rc = GMB_OK;
+                }
+            }
+        }
+    }
+    if (!rc && !json_array_size(c->points) && json_array_size(skipped)) {
+        gmb_skip("every part asked for is skipped on this device: %s",
+                 json_string_value(json_object_get(json_array_get(skipped, 0), "reason")));
+        rc = GMB_ESKIP;
+    }
+    if (!rc && sm.len) {
+        if (!s.gpu)
+            say(&sm,
+                " (A %s device: the host's caches, named generically; no GPU structure is "
+                "claimed.)",
+                c->info.type);
+        printf("# summary: %s\n", sm.text);
+        gmb_add_result(c, "summary", json_string(sm.text));
+    }
+    gmb_add_result(c, "cache_name", json_string(s.cache));
+    gmb_add_result(c, "l1",
+                   json_string(cuda ? "bypassed: PTX ld.global.cg / st.global.cg"
+                                    : "not bypassed (OpenCL has no such access): each "
+                                      "repetition rotates the work-items over the "
+                                      "working set by one group, so a compute unit "
+                                      "re-reads data only after the whole working set "
+                                      "went by; L1 reuse negligible above a few L1s"));
+    gmb_add_result(c, "bandwidth", bwres);
+    gmb_add_result(c, "skipped", skipped);
+    if (cwres)
+        gmb_add_result(c, "coldwarm", cwres);
+    if (pres)
+        gmb_add_result(c, "partitions", pres);
+    if (perres)
+        gmb_add_result(c, "persistence", perres);
+    bwres = skipped = cwres = pres = perres = NULL;
+out:
+    json_decref(bwres);
+    json_decref(skipped);
+    json_decref(cwres);
+    json_decref(pres);
+    json_decref(perres);
+    free(cv.size);
+    free(cv.bw);
+    free(cv.pt);
+    if (prog)
+        be->prog_free(prog);
+    be->free(s.data);
+    be->free(s.part);
+    be->free(s.flushb);
+    return rc;
+}
+
+static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
+static const gmb_bench_t bench = {
+    "l2",
+    "L2 effects: bandwidth vs working set (L1 bypassed), capacity, partitions, persistence, "
+    "cold vs warm",
+    help,
+    opts,
+    sizeof(cfg_t),
+    &kernels,
+    l2_run,
+};
+
+int main(int argc, char **argv)
+{
+    return gmb_main(&bench, argc, argv);
+}

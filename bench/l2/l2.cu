@@ -1,0 +1,275 @@
+/* l2.cu - the CUDA build of l2.cl, plus what the backend table cannot say: L2 latency from a
+ * chosen SM (partitions) and persisting access-policy windows (persistence). */
+#include "backend.h"
+#include "gmb.h"
+#include "gmb_kernels.h"
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "l2.cl"
+
+extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
+    {"u4", "l2_init", (const void *)l2_init},
+    {"u4", "l2_read", (const void *)l2_read},
+    {"u4", "l2_write", (const void *)l2_write},
+    {NULL, NULL, NULL},
+};
+
+/* Log a failed CUDA call (file:line, the call, CUDA's text), set rc and jump to out. */
+#define L2_TRY(call)                                                                               \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            gmb_error("%s:%d: %s: %s (%s)", __FILE__, __LINE__, #call, cudaGetErrorString(e_),     \
+                      cudaGetErrorName(e_));                                                       \
+            rc = GMB_ERUNTIME;                                                                     \
+            goto out;                                                                              \
+        }                                                                                          \
+    } while (0)
+
+/* ---- partitions ------------------------------------------------------------------------- */
+
+/* Latency from SM sm of device dev to each line_bytes line of an L2-resident buffer of
+ * bytes: reps dependent ld.global.cg loads per line after one that brings it into L2.
+ * cyc[j] = cycles of line j's reps loads, fin[j] = the word its chase ended on, *ns = the
+ * launch's device time, *reached = 0 when no block ran on that SM (after 8 launches).
+ * 0 or GMB_ERUNTIME (logged). */
+extern "C" int gmb_l2_cuda_partition(int dev, size_t bytes, unsigned line_bytes, unsigned reps,
+                                     int sm, unsigned *cyc, unsigned *fin, double *ns, int *reached)
+{
+    int rc = GMB_OK, nsm = 0;
+    gmb_u32 *a = NULL, *d_claim = NULL, *d_cyc = NULL, *d_fin = NULL;
+    cudaStream_t st = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    gmb_u32 lw = line_bytes / 4, nlines = (gmb_u32)(bytes / line_bytes), claim = 0;
+    *reached = 0;
+    L2_TRY(cudaSetDevice(dev));
+    L2_TRY(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
+    L2_TRY(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    L2_TRY(cudaEventCreate(&e0));
+    L2_TRY(cudaEventCreate(&e1));
+    L2_TRY(cudaMalloc(&a, bytes));
+    L2_TRY(cudaMalloc(&d_claim, sizeof *d_claim));
+    L2_TRY(cudaMalloc(&d_cyc, nlines * sizeof *d_cyc));
+    L2_TRY(cudaMalloc(&d_fin, nlines * sizeof *d_fin));
+    l2_selfloop<<<nsm * 4, 256, 0, st>>>(a, bytes / 4);
+    L2_TRY(cudaGetLastError());
+    for (int tries = 0; tries < 8 && !claim; tries++) {
+        /* two one-warp blocks per SM: every SM gets one; the others return at once */
+        L2_TRY(cudaMemsetAsync(d_claim, 0, sizeof *d_claim, st));
+        L2_TRY(cudaEventRecord(e0, st));
+        l2_part_lat<<<nsm * 2, 32, 0, st>>>(a, nlines, lw, reps, (gmb_u32)sm, d_claim, d_cyc,
+                                            d_fin);
+        L2_TRY(cudaGetLastError());
+        L2_TRY(cudaEventRecord(e1, st));
+        L2_TRY(cudaEventSynchronize(e1));
+        float ms = 0;
+        L2_TRY(cudaEventElapsedTime(&ms, e0, e1));
+        *ns = (double)ms * 1e6;
+        L2_TRY(cudaMemcpy(&claim, d_claim, sizeof claim, cudaMemcpyDeviceToHost));
+    }
+    if (claim) {
+        *reached = 1;
+        L2_TRY(cudaMemcpy(cyc, d_cyc, nlines * sizeof *cyc, cudaMemcpyDeviceToHost));
+        L2_TRY(cudaMemcpy(fin, d_fin, nlines * sizeof *fin, cudaMemcpyDeviceToHost));
+    }
+out:
+    cudaFree(a);
+    cudaFree(d_claim);
+    cudaFree(d_cyc);
+    cudaFree(d_fin);
+    if (e0)
+        cudaEventDestroy(e0);
+    if (e1)
+        cudaEventDestroy(e1);
+    if (st)
+        cudaStreamDestroy(st);
+    return rc;
+}
+
+extern "C" int gmb_l2_cuda_persist_close(void *h);
+
+/* ---- persistence ------------------------------------------------------------------------ */
+
+/* A persistence experiment: a hot buffer, a cold one that evicts it, the device's persisting
+ * L2 limit as found (restored by gmb_l2_cuda_persist_close). */
+typedef struct l2_persist {
+    int dev;
+    cudaStream_t st;
+    cudaEvent_t e0, e1;
+    uint4 *hot, *cold;
+    gmb_u32 *part;
+    size_t hot_n, cold_n; /* uint4 elements */
+    unsigned groups, group_size;
+    size_t saved_limit; /* cudaLimitPersistingL2CacheSize before we touched it */
+    int limit_saved;
+} l2_persist_t;
+
+/* Open: allocate *hot_bytes (0: the device's largest set-aside; the bytes used go back there),
+ * filled with gmb_hash(seed, w), and cold_bytes (seed + 1), remember the persisting L2 limit.
+ * *h = the experiment; *max_setaside, *max_window: the device's limits.
+ * 0, GMB_ESKIP (no persisting L2; why says so) or GMB_ERUNTIME. */
+extern "C" int gmb_l2_cuda_persist_open(int dev, size_t *hot_bytes, size_t cold_bytes,
+                                        unsigned seed, void **h, size_t *max_setaside,
+                                        size_t *max_window, char *why, size_t whylen)
+{
+    int rc = GMB_OK, v = 0, nsm = 0, tpm = 0;
+    l2_persist_t *p = (l2_persist_t *)calloc(1, sizeof *p);
+    *h = NULL;
+    if (!p)
+        return GMB_ERUNTIME;
+    p->dev = dev;
+    L2_TRY(cudaSetDevice(dev));
+    L2_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxPersistingL2CacheSize, dev));
+    *max_setaside = (size_t)v;
+    L2_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxAccessPolicyWindowSize, dev));
+    *max_window = (size_t)v;
+    if (!*max_setaside || !*max_window) {
+        snprintf(why, whylen, "the device has no persisting L2 (max set-aside %zu B, window %zu B)",
+                 *max_setaside, *max_window);
+        rc = GMB_ESKIP;
+        goto out;
+    }
+    L2_TRY(cudaDeviceGetLimit(&p->saved_limit, cudaLimitPersistingL2CacheSize));
+    p->limit_saved = 1;
+    L2_TRY(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
+    L2_TRY(cudaDeviceGetAttribute(&tpm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+    p->group_size = 256;
+    p->groups = (unsigned)nsm * (unsigned)(tpm / 256 > 0 ? tpm / 256 : 1);
+    if (!*hot_bytes)
+        *hot_bytes = *max_setaside;
+    p->hot_n = *hot_bytes / 16;
+    *hot_bytes = p->hot_n * 16;
+    p->cold_n = cold_bytes / 16;
+    L2_TRY(cudaStreamCreateWithFlags(&p->st, cudaStreamNonBlocking));
+    L2_TRY(cudaEventCreate(&p->e0));
+    L2_TRY(cudaEventCreate(&p->e1));
+    L2_TRY(cudaMalloc(&p->hot, p->hot_n * 16));
+    L2_TRY(cudaMalloc(&p->cold, p->cold_n * 16));
+    L2_TRY(cudaMalloc(&p->part, p->groups * sizeof *p->part));
+    l2_init<<<p->groups, p->group_size, 0, p->st>>>((gmb_u32 *)p->hot, p->hot_n * 4, seed);
+    l2_init<<<p->groups, p->group_size, 0, p->st>>>((gmb_u32 *)p->cold, p->cold_n * 4, seed + 1);
+    L2_TRY(cudaGetLastError());
+    L2_TRY(cudaStreamSynchronize(p->st));
+out:
+    if (rc) {
+        gmb_l2_cuda_persist_close(p);
+        return rc;
+    }
+    *h = p;
+    return rc;
+}
+
+/* Set the persisting L2 set-aside to setaside bytes and the stream's access-policy window over
+ * the hot buffer (hitRatio = set-aside / window, persisting hits, streaming misses); setaside
+ * 0: no window, normal accesses. The persisting lines are reset, then one untimed pass loads
+ * the hot buffer. *window = the window's bytes, *hit_ratio = its hitRatio.
+ * 0 or GMB_ERUNTIME. */
+extern "C" int gmb_l2_cuda_persist_config(void *h, size_t setaside, size_t max_window,
+                                          size_t *window, double *hit_ratio)
+{
+    l2_persist_t *p = (l2_persist_t *)h;
+    int rc = GMB_OK;
+    cudaStreamAttrValue attr;
+    memset(&attr, 0, sizeof attr);
+    size_t hot = p->hot_n * 16, win = hot < max_window ? hot : max_window;
+    *window = 0;
+    *hit_ratio = 0;
+    L2_TRY(cudaSetDevice(p->dev));
+    L2_TRY(cudaCtxResetPersistingL2Cache());
+    L2_TRY(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, setaside));
+    if (setaside) {
+        double r = (double)setaside / (double)win;
+        attr.accessPolicyWindow.base_ptr = p->hot;
+        attr.accessPolicyWindow.num_bytes = win;
+        attr.accessPolicyWindow.hitRatio = (float)(r < 1 ? r : 1);
+        attr.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+        attr.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+        *window = win;
+        *hit_ratio = attr.accessPolicyWindow.hitRatio;
+    } else {
+        attr.accessPolicyWindow.num_bytes = 0;
+        attr.accessPolicyWindow.hitProp = cudaAccessPropertyNormal;
+        attr.accessPolicyWindow.missProp = cudaAccessPropertyNormal;
+    }
+    L2_TRY(cudaStreamSetAttribute(p->st, cudaStreamAttributeAccessPolicyWindow, &attr));
+    l2_read<<<p->groups, p->group_size, 0, p->st>>>(p->hot, p->part, p->hot_n, 1);
+    L2_TRY(cudaGetLastError());
+    L2_TRY(cudaStreamSynchronize(p->st));
+out:
+    return rc;
+}
+
+/* One sample: a pass over the cold buffer (untimed: it evicts what is not persisting), then a
+ * timed pass over the hot buffer. *ns = the hot pass's device time, *sum = the sum of its
+ * per-group partial sums (mod 2^32). 0 or GMB_ERUNTIME. */
+extern "C" int gmb_l2_cuda_persist_sample(void *h, double *ns, unsigned *sum)
+{
+    l2_persist_t *p = (l2_persist_t *)h;
+    int rc = GMB_OK;
+    float ms = 0;
+    gmb_u32 *part = (gmb_u32 *)malloc(p->groups * sizeof *part), s = 0;
+    if (!part)
+        return GMB_ERUNTIME;
+    L2_TRY(cudaSetDevice(p->dev));
+    L2_TRY(cudaMemsetAsync(p->part, 0xff, p->groups * sizeof *p->part, p->st));
+    l2_read<<<p->groups, p->group_size, 0, p->st>>>(p->cold, p->part, p->cold_n, 1);
+    L2_TRY(cudaGetLastError());
+    L2_TRY(cudaEventRecord(p->e0, p->st));
+    l2_read<<<p->groups, p->group_size, 0, p->st>>>(p->hot, p->part, p->hot_n, 1);
+    L2_TRY(cudaGetLastError());
+    L2_TRY(cudaEventRecord(p->e1, p->st));
+    L2_TRY(cudaEventSynchronize(p->e1));
+    L2_TRY(cudaEventElapsedTime(&ms, p->e0, p->e1));
+    *ns = (double)ms * 1e6;
+    L2_TRY(cudaMemcpy(part, p->part, p->groups * sizeof *part, cudaMemcpyDeviceToHost));
+    for (unsigned g = 0; g < p->groups; g++)
+        s += part[g];
+    *sum = s;
+out:
+    free(part);
+    return rc;
+}
+
+/* Restore the device (no window on the stream, persisting lines reset, the persisting L2
+ * limit as found) and free everything; safe on a half-opened experiment and on NULL.
+ * Returns 0 or GMB_ERUNTIME when the limit could not be restored (logged). */
+extern "C" int gmb_l2_cuda_persist_close(void *h)
+{
+    l2_persist_t *p = (l2_persist_t *)h;
+    int rc = GMB_OK;
+    if (!p)
+        return GMB_OK;
+    cudaSetDevice(p->dev);
+    if (p->st) {
+        cudaStreamAttrValue attr;
+        memset(&attr, 0, sizeof attr);
+        attr.accessPolicyWindow.hitProp = cudaAccessPropertyNormal;
+        attr.accessPolicyWindow.missProp = cudaAccessPropertyNormal;
+        cudaStreamSynchronize(p->st);
+        cudaStreamSetAttribute(p->st, cudaStreamAttributeAccessPolicyWindow, &attr);
+    }
+    cudaCtxResetPersistingL2Cache();
+    if (p->limit_saved) {
+        cudaError_t e = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, p->saved_limit);
+        if (e != cudaSuccess) {
+            gmb_error("%s:%d: restoring cudaLimitPersistingL2CacheSize to %zu B: %s", __FILE__,
+                      __LINE__, p->saved_limit, cudaGetErrorString(e));
+            rc = GMB_ERUNTIME;
+        }
+    }
+    cudaFree(p->hot);
+    cudaFree(p->cold);
+    cudaFree(p->part);
+    if (p->e0)
+        cudaEventDestroy(p->e0);
+    if (p->e1)
+        cudaEventDestroy(p->e1);
+    if (p->st)
+        cudaStreamDestroy(p->st);
+    cudaGetLastError();
+    free(p);
+    return rc;
+}

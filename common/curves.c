@@ -1,0 +1,192 @@
+/* curves.c - bandwidth plateaus, capacity, hit-rate model and two-mode splits (see curves.h). */
+#include "curves.h"
+
+#include "gmb.h"
+#include "levels.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of the sorted v[0..n), n >= 1. */
+static double median_sorted(const double *v, size_t n)
+{
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Median of the valid bandwidths among bw[a..b] (NAN when none). */
+static double median_bw(const double *bw, size_t a, size_t b)
+{
+    size_t k = 0;
+    double *t = malloc((b - a + 1) * sizeof *t);
+    if (!t)
+        return NAN;
+    for (size_t i = a; i <= b; i++)
+        if (bw[i] > 0 && isfinite(bw[i]))
+            t[k++] = bw[i];
+    double m = NAN;
+    if (k) {
+        qsort(t, k, sizeof *t, cmp_double);
+        m = median_sorted(t, k);
+    }
+    free(t);
+    return m;
+}
+
+double gmb_bw_hit_rate(double bw, double cache_bw, double mem_bw)
+{
+    if (!(bw > 0) || !(mem_bw > 0) || !(cache_bw > mem_bw) || !isfinite(bw) || !isfinite(cache_bw))
+        return NAN;
+    double h = (1.0 / bw - 1.0 / mem_bw) / (1.0 / cache_bw - 1.0 / mem_bw);
+    return h <= 0 ? 0.0 : h > 1 ? 1.0 : h; /* never -0 */
+}
+
+int gmb_bw_fit(const double *size, const double *bw, size_t n, gmb_bw_fit_t *out)
+{
+    if (!size || !bw || !out)
+        return GMB_EUSAGE;
+    memset(out, 0, sizeof *out);
+    if (n < 2)
+        return GMB_OK;
+    double *tpb = malloc(n * sizeof *tpb);
+    if (!tpb)
+        return GMB_ERUNTIME;
+    for (size_t i = 0; i < n; i++) /* time per byte rises where latency would: one detector */
+        tpb[i] = bw[i] > 0 && isfinite(bw[i]) ? 1.0 / bw[i] : NAN;
+    gmb_level_t L[GMB_MAX_LEVELS];
+    double noise = 0;
+    int nl = gmb_levels_detect(size, tpb, n, NULL, L, GMB_MAX_LEVELS, &noise);
+    free(tpb);
+    out->noise = noise;
+    if (nl < 0)
+        return nl;
+    out->nplateaus = (size_t)nl;
+    if (nl < 2)
+        return GMB_OK;
+    const gmb_level_t *c = &L[0], *m = &L[nl - 1];
+    out->cache_first = c->first;
+    out->cache_last = c->last;
+    out->mem_first = m->first;
+    out->mem_last = m->last;
+    out->cache_bw = median_bw(bw, c->first, c->last);
+    out->mem_bw = median_bw(bw, m->first, m->last);
+    if (!(out->cache_bw > out->mem_bw)) /* the detector found a rise in time: cannot be, but */
+        return GMB_OK;
+    out->found = 1;
+    out->ratio = out->cache_bw / out->mem_bw;
+    out->capacity = c->size_hi;
+    out->fall_at = c->rise_at;
+    out->confidence = fmin(c->confidence, m->confidence);
+    /* where the model's hit rate crosses 1/2, between the last cache point and the memory */
+    double hp = 1.0, lp = log(size[c->last]);
+    for (size_t i = c->last + 1; i <= m->first && i < n; i++) {
+        double h = gmb_bw_hit_rate(bw[i], out->cache_bw, out->mem_bw);
+        if (h != h)
+            continue;
+        double li = log(size[i]);
+        if (h < 0.5) {
+            double f = hp > h ? (hp - 0.5) / (hp - h) : 0;
+            out->half_at = exp(lp + f * (li - lp));
+            break;
+        }
+        hp = h;
+        lp = li;
+    }
+    return GMB_OK;
+}
+
+void gmb_bimodal_defaults(gmb_bimodal_cfg_t *cfg)
+{
+    cfg->min_share = 0.10;     /* a mode of fewer than 1 in 10 samples is a tail, not a mode */
+    cfg->min_separation = 4.0; /* a unimodal sample split in two gives about 2.3 (normal) */
+    cfg->min_rel_gap = 0.05;   /* 5%: smaller gaps are clock quantization or noise */
+    cfg->spread_floor = 0.005; /* 0.5%: a mode of identical values is not infinitely sharp */
+}
+
+/* 1.4826 x the median absolute deviation of the sorted v[0..n) from med, floored. */
+static double robust_spread(const double *v, size_t n, double med, double floor_rel, double *tmp)
+{
+    for (size_t i = 0; i < n; i++)
+        tmp[i] = fabs(v[i] - med);
+    qsort(tmp, n, sizeof *tmp, cmp_double);
+    return fmax(1.4826 * median_sorted(tmp, n), floor_rel * fabs(med));
+}
+
+int gmb_bimodal_split(const double *x, size_t n, const gmb_bimodal_cfg_t *cfg, gmb_bimodal_t *out)
+{
+    if (!x || !out)
+        return GMB_EUSAGE;
+    gmb_bimodal_cfg_t def;
+    if (!cfg) {
+        gmb_bimodal_defaults(&def);
+        cfg = &def;
+    }
+    memset(out, 0, sizeof *out);
+    double *v = malloc((n + 1) * sizeof *v), *tmp = malloc((n + 1) * sizeof *tmp);
+    double *pre = malloc((n + 2) * sizeof *pre);
+    int rc = GMB_OK;
+    if (!v || !tmp || !pre) {
+        rc = GMB_ERUNTIME;
+        goto out;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] > 0 && isfinite(x[i]))
+            v[m++] = x[i];
+    out->n = m;
+    if (!m)
+        goto out;
+    qsort(v, m, sizeof *v, cmp_double);
+    out->lo = out->hi = out->threshold = median_sorted(v, m);
+    out->n_lo = m;
+    out->share_lo = 1;
+    if (m < 4)
+        goto out;
+    /* Otsu over the splits that leave both sides their minimum share */
+    pre[0] = 0;
+    for (size_t i = 0; i < m; i++)
+        pre[i + 1] = pre[i] + v[i];
+    size_t kmin = (size_t)ceil(cfg->min_share * (double)m), best = 0;
+    if (kmin < 2)
+        kmin = 2;
+    double bv = -1;
+    for (size_t k = kmin; k + kmin <= m; k++) {
+        double w0 = (double)k / m, w1 = 1 - w0;
+        double m0 = pre[k] / k, m1 = (pre[m] - pre[k]) / (double)(m - k);
+        double b = w0 * w1 * (m1 - m0) * (m1 - m0);
+        if (b > bv) {
+            bv = b;
+            best = k;
+        }
+    }
+    if (!best) /* too few samples for two modes of the minimum share */
+        goto out;
+    size_t k = best;
+    double lo = median_sorted(v, k), hi = median_sorted(v + k, m - k);
+    double s0 = robust_spread(v, k, lo, cfg->spread_floor, tmp);
+    double s1 = robust_spread(v + k, m - k, hi, cfg->spread_floor, tmp);
+    double pooled = sqrt(0.5 * (s0 * s0 + s1 * s1));
+    out->separation = pooled > 0 ? (hi - lo) / pooled : INFINITY;
+    out->rel_gap = (hi - lo) / lo;
+    if (out->separation >= cfg->min_separation && out->rel_gap >= cfg->min_rel_gap) {
+        out->bimodal = 1;
+        out->lo = lo;
+        out->hi = hi;
+        out->n_lo = k;
+        out->n_hi = m - k;
+        out->share_lo = (double)k / m;
+        out->share_hi = (double)(m - k) / m;
+        out->threshold = 0.5 * (v[k - 1] + v[k]);
+    }
+out:
+    free(v);
+    free(tmp);
+    free(pre);
+    return rc;
+}

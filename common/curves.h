@@ -1,0 +1,70 @@
+/* curves.h - bandwidth curves (a cache plateau, a memory plateau, the capacity between them and
+ * the hit rate a point implies) and two-mode splits of latency samples; honest verdicts ("no
+ * clear plateau", "single mode") rather than invented structure. */
+#ifndef GMB_CURVES_H
+#define GMB_CURVES_H
+
+#include <stddef.h>
+
+/* What a bandwidth-versus-working-set curve says about one cache in front of memory. */
+typedef struct gmb_bw_fit {
+    int found;          /* 1: a fast plateau and a slower last plateau were told apart */
+    size_t nplateaus;   /* plateaus the level detector found (0 when none, 2+ when found) */
+    double cache_bw;    /* median bandwidth of the first plateau (unit of the input) */
+    double mem_bw;      /* median bandwidth of the last plateau */
+    double ratio;       /* cache_bw / mem_bw */
+    double capacity;    /* largest size still on the first plateau: the effective capacity */
+    double fall_at;     /* next measured size, where bandwidth has fallen (0: none) */
+    double half_at;     /* size where the model's hit rate crosses 1/2 (log-interpolated) */
+    size_t cache_first; /* index of the first plateau's first point */
+    size_t cache_last;  /* ... and of its last point */
+    size_t mem_first;   /* index of the last plateau's first point */
+    size_t mem_last;    /* ... and of its last point */
+    double confidence;  /* 0..1: the lower of the two plateaus' confidences */
+    double noise;       /* the curve's noise (log units) from the level detector */
+} gmb_bw_fit_t;
+
+/* Find the cache and memory plateaus of (size[i], bw[i]), i < n, sizes ascending, with the
+ * level detector of levels.h run on the time per byte (1 / bw). Points whose bandwidth is
+ * not a positive number are ignored. The first plateau is the cache, the last the memory
+ * (the caller says whether the sweep reached far enough to call it that); plateaus between
+ * them (a split cache) are counted in nplateaus. A curve without two plateaus (flat, noisy,
+ * a slope) gives found = 0. Returns 0 or GMB_EUSAGE (NULL arguments). */
+int gmb_bw_fit(const double *size, const double *bw, size_t n, gmb_bw_fit_t *out);
+
+/* Fraction of the traffic served by the cache when a point runs at bw, from the two-plateau
+ * model: time per byte = h / cache_bw + (1 - h) / mem_bw. Clamped to [0, 1]; NAN when the
+ * plateaus are not two positive numbers with cache_bw > mem_bw or bw is not positive. */
+double gmb_bw_hit_rate(double bw, double cache_bw, double mem_bw);
+
+/* A split of samples into a low and a high mode. */
+typedef struct gmb_bimodal {
+    int bimodal;       /* 1: two separated modes; 0: one ("single partition") */
+    size_t n;          /* valid samples (positive, finite) */
+    size_t n_lo, n_hi; /* samples in each mode of the best split (n_hi = 0 when n < 4) */
+    double lo, hi;     /* median of each mode; with one mode both are the overall median */
+    double share_lo;   /* n_lo / n (1 with one mode) */
+    double share_hi;   /* n_hi / n (0 with one mode) */
+    double threshold;  /* samples <= threshold are in the low mode */
+    double separation; /* (hi - lo) / the modes' pooled robust spread */
+    double rel_gap;    /* (hi - lo) / lo */
+} gmb_bimodal_t;
+
+/* Split settings; gmb_bimodal_defaults() fills them. */
+typedef struct gmb_bimodal_cfg {
+    double min_share;      /* each mode holds at least this fraction of the samples */
+    double min_separation; /* (hi - lo) / pooled spread must reach this */
+    double min_rel_gap;    /* (hi - lo) / lo must reach this (clock quantization is no mode) */
+    double spread_floor;   /* a mode's spread is at least this fraction of its median */
+} gmb_bimodal_cfg_t;
+
+void gmb_bimodal_defaults(gmb_bimodal_cfg_t *cfg);
+
+/* Split x[0..n) (not modified) at the threshold that maximizes the between-class variance
+ * (Otsu), and call it two modes only when both hold min_share, their medians are min_rel_gap
+ * apart and min_separation pooled robust spreads (1.4826 x MAD, floored) apart: a unimodal
+ * sample (normal, uniform, skewed) splits somewhere but fails these tests. cfg NULL: the
+ * defaults. Returns 0, GMB_EUSAGE (NULL arguments) or GMB_ERUNTIME (no memory). */
+int gmb_bimodal_split(const double *x, size_t n, const gmb_bimodal_cfg_t *cfg, gmb_bimodal_t *out);
+
+#endif

@@ -1,0 +1,249 @@
+/* test_l2.c - unit tests of common/curves.c: cache and memory plateaus, capacity and hit rate
+ * on synthetic bandwidth curves (clean, noisy, gradual, flat, a slope), and two-mode splits of
+ * latency samples (near/far partitions, one mode, a skewed tail, too few samples). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "curves.h"
+#include "gmb.h"
+
+#define MiB  (1024.0 * 1024.0)
+#define NPTS 37 /* 1 MiB .. 512 MiB, 4 points per octave */
+
+static double sizes[NPTS], bws[NPTS];
+
+/* Deterministic noise in [-1, 1]. */
+static double unoise(unsigned i, unsigned seed)
+{
+    uint32_t x = i * 0x9e3779b9u ^ seed * 0x85ebca6bu;
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return (double)x / 2147483647.5 - 1.0;
+}
+
+/* A standard normal deviate from two uniform ones (Box-Muller). */
+static double gauss(unsigned i, unsigned seed)
+{
+    double u = 0.5 * (unoise(2 * i, seed) + 1.0) * 0.999998 + 1e-6;
+    double v = 0.5 * (unoise(2 * i + 1, seed) + 1.0);
+    return sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * v);
+}
+
+#define CAP  (50 * MiB) /* an H100-like L2 */
+#define L2BW 7000.0
+#define DRBW 3000.0
+
+/* Bandwidth of a cache of capacity CAP: the model curve, hit rate falling over a quarter
+ * octave (sharp) or over 1.5 octaves (gradual) past the capacity. */
+static double curve_sharp(double x)
+{
+    double h = x <= CAP ? 1.0 : x >= 1.19 * CAP ? 0.0 : 0.5;
+    return 1.0 / (h / L2BW + (1 - h) / DRBW);
+}
+static double curve_gradual(double x)
+{
+    double o = log2(x / CAP), h = o <= 0 ? 1.0 : o >= 1.5 ? 0.0 : 1.0 - o / 1.5;
+    return 1.0 / (h / L2BW + (1 - h) / DRBW);
+}
+static double curve_flat(double x)
+{
+    (void)x;
+    return 900.0;
+}
+static double curve_slope(double x) /* falls steadily: no plateau anywhere */
+{
+    return 8000.0 / pow(x / MiB, 0.25);
+}
+
+static void make(double (*f)(double), double rel_noise, unsigned seed)
+{
+    for (unsigned i = 0; i < NPTS; i++) {
+        sizes[i] = MiB * pow(2.0, i / 4.0);
+        bws[i] = f(sizes[i]) * (1.0 + rel_noise * unoise(i, seed));
+    }
+}
+
+static void plateaus_clean(void **st)
+{
+    (void)st;
+    gmb_bw_fit_t f;
+    make(curve_sharp, 0, 1);
+    assert_int_equal(gmb_bw_fit(sizes, bws, NPTS, &f), 0);
+    assert_true(f.found);
+    assert_int_equal(f.nplateaus, 2);
+    assert_true(fabs(f.cache_bw - L2BW) < 1e-6 * L2BW);
+    assert_true(fabs(f.mem_bw - DRBW) < 1e-6 * DRBW);
+    assert_true(fabs(f.ratio - L2BW / DRBW) < 1e-6);
+    /* the capacity: the last size on the plateau, within a quarter octave below CAP */
+    assert_true(f.capacity <= CAP * 1.0001 && f.capacity >= CAP / 1.19 / 1.0001);
+    assert_true(f.fall_at > CAP);
+    assert_true(f.half_at > f.capacity && f.half_at < 1.5 * CAP);
+    assert_true(f.confidence >= 0.7);
+}
+
+static void plateaus_noisy(void **st)
+{
+    (void)st;
+    for (unsigned seed = 1; seed <= 20; seed++) {
+        gmb_bw_fit_t f;
+        make(curve_sharp, 0.03, seed); /* +-3%: PoCL is worse, a GPU better */
+        assert_int_equal(gmb_bw_fit(sizes, bws, NPTS, &f), 0);
+        assert_true(f.found);
+        assert_true(fabs(f.cache_bw - L2BW) < 0.04 * L2BW);
+        assert_true(fabs(f.mem_bw - DRBW) < 0.04 * DRBW);
+        assert_true(f.capacity <= CAP * 1.0001 && f.capacity >= CAP / 1.42);
+    }
+}
+
+static void plateaus_gradual(void **st)
+{
+    (void)st;
+    gmb_bw_fit_t f;
+    make(curve_gradual, 0.01, 3);
+    assert_int_equal(gmb_bw_fit(sizes, bws, NPTS, &f), 0);
+    assert_true(f.found);
+    assert_true(fabs(f.cache_bw - L2BW) < 0.02 * L2BW);
+    assert_true(fabs(f.mem_bw - DRBW) < 0.02 * DRBW);
+    /* the plateau ends at the capacity; half the traffic hits near 0.75 octave beyond it */
+    assert_true(f.capacity <= CAP * 1.2 && f.capacity >= CAP / 1.42);
+    assert_true(f.half_at > CAP * 1.2 && f.half_at < CAP * 2.4);
+}
+
+static void plateaus_none(void **st)
+{
+    (void)st;
+    gmb_bw_fit_t f;
+    make(curve_flat, 0.05, 4);
+    assert_int_equal(gmb_bw_fit(sizes, bws, NPTS, &f), 0);
+    assert_false(f.found);
+    make(curve_slope, 0.0, 5);
+    assert_int_equal(gmb_bw_fit(sizes, bws, NPTS, &f), 0);
+    assert_false(f.found);
+    /* large noise and no step */
+    make(curve_flat, 0.2, 6);
+    assert_int_equal(gmb_bw_fit(sizes, bws, NPTS, &f), 0);
+    assert_false(f.found);
+    /* too few points, NULL arguments */
+    assert_int_equal(gmb_bw_fit(sizes, bws, 1, &f), 0);
+    assert_false(f.found);
+    assert_int_equal(gmb_bw_fit(NULL, bws, NPTS, &f), GMB_EUSAGE);
+}
+
+static void plateaus_failed_points(void **st)
+{
+    (void)st;
+    gmb_bw_fit_t f;
+    make(curve_sharp, 0, 7);
+    bws[3] = NAN; /* a failed point is ignored, not a plateau break */
+    bws[30] = 0;
+    assert_int_equal(gmb_bw_fit(sizes, bws, NPTS, &f), 0);
+    assert_true(f.found);
+    assert_true(fabs(f.cache_bw - L2BW) < 1e-6 * L2BW);
+}
+
+static void hit_rate_model(void **st)
+{
+    (void)st;
+    assert_true(fabs(gmb_bw_hit_rate(L2BW, L2BW, DRBW) - 1.0) < 1e-12);
+    assert_true(fabs(gmb_bw_hit_rate(DRBW, L2BW, DRBW)) < 1e-12);
+    double half = 1.0 / (0.5 / L2BW + 0.5 / DRBW);
+    assert_true(fabs(gmb_bw_hit_rate(half, L2BW, DRBW) - 0.5) < 1e-12);
+    assert_true(gmb_bw_hit_rate(2 * L2BW, L2BW, DRBW) == 1.0); /* clamped */
+    assert_true(gmb_bw_hit_rate(DRBW / 2, L2BW, DRBW) == 0.0);
+    assert_true(isnan(gmb_bw_hit_rate(L2BW, DRBW, L2BW))); /* no cache faster than memory */
+    assert_true(isnan(gmb_bw_hit_rate(0, L2BW, DRBW)));
+}
+
+#define NS 4096
+static double xs[NS];
+
+static void bimodal_partitions(void **st)
+{
+    (void)st;
+    for (unsigned seed = 1; seed <= 10; seed++) {
+        gmb_bimodal_t b;
+        /* near 210 cycles for 55% of the lines, far 330 for the rest; spread 6 cycles */
+        for (unsigned i = 0; i < NS; i++) {
+            int far = 0.5 * (unoise(i, seed + 100) + 1.0) >= 0.55;
+            xs[i] = (far ? 330.0 : 210.0) + 6.0 * gauss(i, seed);
+        }
+        assert_int_equal(gmb_bimodal_split(xs, NS, NULL, &b), 0);
+        assert_true(b.bimodal);
+        assert_int_equal(b.n, NS);
+        assert_true(fabs(b.lo - 210) < 3 && fabs(b.hi - 330) < 3);
+        assert_true(fabs(b.share_lo - 0.55) < 0.04);
+        assert_true(fabs(b.share_lo + b.share_hi - 1.0) < 1e-12);
+        assert_true(b.threshold > 230 && b.threshold < 310);
+        assert_true(b.separation > 10);
+    }
+}
+
+static void bimodal_single(void **st)
+{
+    (void)st;
+    gmb_bimodal_t b;
+    for (unsigned seed = 1; seed <= 10; seed++) { /* normal: one mode */
+        for (unsigned i = 0; i < NS; i++)
+            xs[i] = 260.0 + 15.0 * gauss(i, seed);
+        assert_int_equal(gmb_bimodal_split(xs, NS, NULL, &b), 0);
+        assert_false(b.bimodal);
+        assert_true(fabs(b.lo - 260) < 2 && b.lo == b.hi);
+        assert_true(b.share_lo == 1.0 && b.share_hi == 0.0);
+        assert_true(b.separation > 0 && b.separation < 4);
+    }
+    for (unsigned i = 0; i < NS; i++) /* uniform over 200..320: one wide mode */
+        xs[i] = 260.0 + 60.0 * unoise(i, 77);
+    assert_int_equal(gmb_bimodal_split(xs, NS, NULL, &b), 0);
+    assert_false(b.bimodal);
+    for (unsigned i = 0; i < NS; i++) /* skewed: a long tail, not a second mode */
+        xs[i] = 200.0 * exp(0.25 * fabs(gauss(i, 5)));
+    assert_int_equal(gmb_bimodal_split(xs, NS, NULL, &b), 0);
+    assert_false(b.bimodal);
+    for (unsigned i = 0; i < NS; i++) /* quantized clock: 2 values 1 cycle apart */
+        xs[i] = 250.0 + (i % 2);
+    assert_int_equal(gmb_bimodal_split(xs, NS, NULL, &b), 0);
+    assert_false(b.bimodal);
+}
+
+static void bimodal_small_mode_and_edges(void **st)
+{
+    (void)st;
+    gmb_bimodal_t b;
+    for (unsigned i = 0; i < NS; i++) /* 3% of slow outliers: a tail, below the min share */
+        xs[i] = (i % 33 == 0 ? 900.0 : 250.0) + 2.0 * gauss(i, 9);
+    assert_int_equal(gmb_bimodal_split(xs, NS, NULL, &b), 0);
+    assert_false(b.bimodal);
+    double two[3] = {100, 300, 101};
+    assert_int_equal(gmb_bimodal_split(two, 3, NULL, &b), 0); /* too few to split */
+    assert_false(b.bimodal);
+    assert_int_equal(b.n, 3);
+    double bad[4] = {NAN, -1, 0, INFINITY};
+    assert_int_equal(gmb_bimodal_split(bad, 4, NULL, &b), 0);
+    assert_int_equal(b.n, 0);
+    assert_int_equal(gmb_bimodal_split(NULL, 4, NULL, &b), GMB_EUSAGE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(plateaus_clean),
+        cmocka_unit_test(plateaus_noisy),
+        cmocka_unit_test(plateaus_gradual),
+        cmocka_unit_test(plateaus_none),
+        cmocka_unit_test(plateaus_failed_points),
+        cmocka_unit_test(hit_rate_model),
+        cmocka_unit_test(bimodal_partitions),
+        cmocka_unit_test(bimodal_single),
+        cmocka_unit_test(bimodal_small_mode_and_edges),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
