@@ -156,11 +156,21 @@ check: tests
 	@tests/run-tests.sh
 
 # ---- use -----------------------------------------------------------------------------------
-# installs what is missing (root) or prints the apt-get line, builds, measures device 0
+# installs what is missing (root) or prints the apt-get line, builds, characterizes the first
+# device (gmb run, quick profile), then draws and tabulates that run
 run:
 	@common/deps.sh run
 	@$(MAKE) --no-print-directory all
-	$(BIN)/gmb run stream
+	@set -o pipefail; dir=$$($(BIN)/gmb run $(RUN_ARGS) | tail -1); rc=$$?; \
+	  [ -n "$$dir" ] && [ -f "$$dir/run.json" ] || exit $$rc; \
+	  echo "== figures"; $(BIN)/gmb plot "$$dir" || rc=$$?; \
+	  echo "== table"; $(BIN)/gmb table "$$dir" --format md --out "$$dir/table.md" >/dev/null && \
+	  $(BIN)/gmb table "$$dir" --format tex --out "$$dir/table.tex" >/dev/null && \
+	  $(BIN)/gmb table "$$dir" --format csv --out "$$dir/table.csv" >/dev/null && \
+	  cat "$$dir/table.md" || rc=$$?; \
+	  echo "== files"; echo "run:     $$dir (run.json, records *.json/*.csv, logs)"; \
+	  echo "figures: $$dir/figures/*.png, *.svg"; \
+	  echo "tables:  $$dir/table.md, table.tex, table.csv"; exit $$rc
 
 deps:
 	@common/deps.sh all

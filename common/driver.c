@@ -1,13 +1,17 @@
-/* driver.c - bin/gmb: list benchmarks, list devices, run benchmarks (found by glob). */
+/* driver.c - bin/gmb: list benchmarks and devices, run one or all (found by glob), and
+ * plot, tabulate and compare their records. */
 #include "gmb.h"
 #include "harness.h"
+#include "tools.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -70,13 +74,388 @@ static int run_prog(const char *name, char **args, int nargs)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 3;
 }
 
+/* The directory of gnuplot scripts and run profiles: $GMB_PLOTS, else next to the
+ * programs (bin/../plots, build/san/bin/../../../plots, PREFIX/share/gmb/plots). */
+static void find_plots(char *out, size_t len)
+{
+    char p[PATH_MAX + 64];
+    const char *env = getenv("GMB_PLOTS");
+    if (env && *env) {
+        gmb_strlcpy(out, env, len);
+        return;
+    }
+    const char *rel[] = {"../plots", "../../../plots", "../share/gmb/plots"};
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s/style.gp", bindir, rel[i]);
+        if (!access(p, R_OK)) {
+            p[strlen(p) - 9] = '\0'; /* without "/style.gp" */
+            char *real = realpath(p, NULL);
+            gmb_strlcpy(out, real ? real : p, len);
+            free(real);
+            return;
+        }
+    }
+    snprintf(p, sizeof p, "%s/../plots", bindir);
+    gmb_strlcpy(out, p, len);
+}
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gmb list                    benchmarks and what they measure\n"
-               "       gmb devices                 devices of every backend\n"
-               "       gmb run NAME [options]      run one benchmark (gmb run NAME --help)\n"
-               "       gmb run [options]           run every benchmark in turn\n"
-               "       gmb --version\n");
+    fprintf(f,
+            "usage: gmb list                    benchmarks and what they measure\n"
+            "       gmb devices                 devices of every backend\n"
+            "       gmb run NAME [options]      run one benchmark (gmb run NAME --help)\n"
+            "       gmb run [--full] [--backend B] [--device N] [--results DIR] [--only LIST]\n"
+            "               [--skip LIST] [--profiles FILE] [-- OPTIONS]\n"
+            "                                   every benchmark on one device, quick profile by\n"
+            "                                   default; records and run.json in\n"
+            "                                   DIR/<device>/<UTC>/ (DIR: results); OPTIONS go\n"
+            "                                   to every benchmark\n"
+            "       gmb plot RUN... [--out DIR] [--pdf] [--size WxH]\n"
+            "                                   figures (PNG, SVG; PDF) with gnuplot\n"
+            "       gmb table RUN... [--format md|tex|csv] [--out FILE]\n"
+            "                                   the summary table, one column per run\n"
+            "       gmb compare A B [--fail-below PCT] [--alpha P]\n"
+            "                                   per metric: medians, ratio, Mann-Whitney p;\n"
+            "                                   exit 1 when --fail-below finds a regression\n"
+            "       gmb --version\n"
+            "RUN, A, B: a run directory (its records) or record files (.json).\n");
+}
+
+/* Value of option argv[*i] (advancing *i), or NULL with an error. */
+static const char *optval(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        gmb_error("option '%s' needs a value (see gmb --help)", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int cmd_suite(int argc, char **argv)
+{
+    gmb_suite_opts_t o;
+    memset(&o, 0, sizeof o);
+    char plots[PATH_MAX], profiles[PATH_MAX + 32];
+    find_plots(plots, sizeof plots);
+    snprintf(profiles, sizeof profiles, "%s/profiles.conf", plots);
+    o.bindir = bindir;
+    o.profiles = profiles;
+    o.profile = "quick";
+    o.backend = "auto";
+    o.results = "results";
+    o.argc = argc;
+    o.argv = argv;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (!strcmp(a, "--")) {
+            o.extra = argv + i + 1;
+            o.nextra = argc - i - 1;
+            break;
+        } else if (!strcmp(a, "--full")) {
+            o.profile = "full";
+        } else if (!strcmp(a, "--quick")) {
+            o.profile = "quick";
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--backend") || !strcmp(a, "--device") || !strcmp(a, "--results") ||
+                   !strcmp(a, "--only") || !strcmp(a, "--skip") || !strcmp(a, "--profiles")) {
+            if (!(v = optval(argc, argv, &i)))
+                return 2;
+            if (!strcmp(a, "--backend"))
+                o.backend = v;
+            else if (!strcmp(a, "--results"))
+                o.results = v;
+            else if (!strcmp(a, "--only"))
+                o.only = v;
+            else if (!strcmp(a, "--skip"))
+                o.skip = v;
+            else if (!strcmp(a, "--profiles"))
+                o.profiles = v;
+            else {
+                char *end;
+                errno = 0;
+                o.device = strtol(v, &end, 10);
+                if (errno || *end || !*v || o.device < 0) {
+                    gmb_error("--device '%s': need a device index (see gmb devices)", v);
+                    return 2;
+                }
+            }
+        } else {
+            gmb_error("unknown option '%s' for gmb run (options for every benchmark go after "
+                      "'--')",
+                      a);
+            return 2;
+        }
+    }
+    if (strcmp(o.backend, "auto") && strcmp(o.backend, "cuda") && strcmp(o.backend, "opencl")) {
+        gmb_error("unknown backend '%s' (choose from auto|cuda|opencl)", o.backend);
+        return 2;
+    }
+    int rc = gmb_suite_run(&o);
+    if (o.rundir[0])
+        printf("%s\n", o.rundir);
+    return rc;
+}
+
+/* Split arguments into RUN operands and options (name, value) of a command. */
+static int load_runs(int argc, char **argv, int first, char **runs, int *nruns, gmb_runset_t *rs)
+{
+    (void)argc;
+    (void)argv;
+    (void)first;
+    memset(rs, 0, sizeof *rs);
+    if (!*nruns) {
+        gmb_error("no RUN given (a run directory or record files)");
+        return 2;
+    }
+    if (gmb_runset_load(rs, runs, *nruns, stderr)) {
+        gmb_error("no readable record in the arguments");
+        gmb_runset_free(rs);
+        return 2;
+    }
+    return 0;
+}
+
+static int cmd_plot(int argc, char **argv)
+{
+    gmb_plot_opts_t o = {NULL, NULL, 0, 960, 600};
+    char plots[PATH_MAX], out[PATH_MAX + 16];
+    find_plots(plots, sizeof plots);
+    o.plots = plots;
+    char **runs = calloc((size_t)argc, sizeof *runs);
+    int nruns = 0;
+    if (!runs)
+        return 3;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (!strcmp(a, "--pdf")) {
+            o.pdf = 1;
+        } else if (!strcmp(a, "--out") || !strcmp(a, "--size") || !strcmp(a, "--plots")) {
+            if (!(v = optval(argc, argv, &i))) {
+                free(runs);
+                return 2;
+            }
+            if (!strcmp(a, "--out"))
+                o.out = v;
+            else if (!strcmp(a, "--plots"))
+                o.plots = v;
+            else if (sscanf(v, "%dx%d", &o.width, &o.height) != 2 || o.width < 200 ||
+                     o.height < 150 || o.width > 10000 || o.height > 10000) {
+                gmb_error("--size '%s': need WxH in pixels, e.g. 960x600", v);
+                free(runs);
+                return 2;
+            }
+        } else if (a[0] == '-' && a[1]) {
+            gmb_error("unknown option '%s' for gmb plot", a);
+            free(runs);
+            return 2;
+        } else {
+            runs[nruns++] = argv[i];
+        }
+    }
+    gmb_runset_t rs;
+    int rc = load_runs(argc, argv, 2, runs, &nruns, &rs);
+    if (rc) {
+        free(runs);
+        return rc;
+    }
+    if (!o.out) { /* one run: its figures/ ; several: ./figures */
+        struct stat st;
+        if (rs.nruns == 1 && !stat(runs[0], &st) && S_ISDIR(st.st_mode))
+            snprintf(out, sizeof out, "%s/figures", rs.runs[0].source);
+        else if (rs.nruns == 1)
+            snprintf(out, sizeof out, "%s/figures", rs.runs[0].source);
+        else
+            snprintf(out, sizeof out, "figures");
+        o.out = out;
+    }
+    if (gmb_mkdirs(o.out)) {
+        gmb_runset_free(&rs);
+        free(runs);
+        return 3;
+    }
+    rc = gmb_plot(&rs, &o) ? 3 : 0;
+    gmb_runset_free(&rs);
+    free(runs);
+    return rc;
+}
+
+static int cmd_table(int argc, char **argv)
+{
+    const char *fmt = "md", *outf = NULL;
+    char **runs = calloc((size_t)argc, sizeof *runs);
+    int nruns = 0;
+    if (!runs)
+        return 3;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (!strcmp(a, "--format") || !strcmp(a, "--out")) {
+            if (!(v = optval(argc, argv, &i))) {
+                free(runs);
+                return 2;
+            }
+            if (!strcmp(a, "--format"))
+                fmt = v;
+            else
+                outf = v;
+        } else if (a[0] == '-' && a[1]) {
+            gmb_error("unknown option '%s' for gmb table", a);
+            free(runs);
+            return 2;
+        } else {
+            runs[nruns++] = argv[i];
+        }
+    }
+    if (strcmp(fmt, "md") && strcmp(fmt, "tex") && strcmp(fmt, "csv")) {
+        gmb_error("--format '%s': choose md, tex or csv", fmt);
+        free(runs);
+        return 2;
+    }
+    gmb_runset_t rs;
+    int rc = load_runs(argc, argv, 2, runs, &nruns, &rs);
+    free(runs);
+    if (rc)
+        return rc;
+    gmb_table_t t;
+    char *s = NULL;
+    if (gmb_table_build(&rs, &t) || !(s = gmb_table_render(&t, fmt))) {
+        gmb_error("cannot build the table");
+        rc = 3;
+    } else if (outf) {
+        FILE *f = fopen(outf, "w");
+        if (!f || fputs(s, f) < 0 || fclose(f)) {
+            gmb_error("cannot write %s: %s", outf, strerror(errno));
+            rc = 3;
+        } else {
+            printf("%s\n", outf);
+        }
+    } else {
+        fputs(s, stdout);
+    }
+    free(s);
+    gmb_table_free(&t);
+    gmb_runset_free(&rs);
+    return rc;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+    double fail_below = -1, alpha = 0.05;
+    char *args[2];
+    int nargs = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (!strcmp(a, "--fail-below") || !strcmp(a, "--alpha")) {
+            if (!(v = optval(argc, argv, &i)))
+                return 2;
+            char *end;
+            double x = strtod(v, &end);
+            if (*end || !*v || !(x >= 0) || (!strcmp(a, "--alpha") && !(x > 0 && x < 1))) {
+                gmb_error("%s '%s': need a number%s", a, v,
+                          !strcmp(a, "--alpha") ? " in (0, 1)" : " >= 0 (percent)");
+                return 2;
+            }
+            if (!strcmp(a, "--alpha"))
+                alpha = x;
+            else
+                fail_below = x;
+        } else if (a[0] == '-' && a[1]) {
+            gmb_error("unknown option '%s' for gmb compare", a);
+            return 2;
+        } else if (nargs < 2) {
+            args[nargs++] = argv[i];
+        } else {
+            gmb_error("gmb compare takes two runs (A B), not '%s'", a);
+            return 2;
+        }
+    }
+    if (nargs != 2) {
+        gmb_error("gmb compare needs two runs: A B (run directories or record files)");
+        return 2;
+    }
+    gmb_runset_t ra, rb;
+    memset(&ra, 0, sizeof ra);
+    memset(&rb, 0, sizeof rb);
+    int la = gmb_runset_load(&ra, &args[0], 1, stderr);
+    int lb = gmb_runset_load(&rb, &args[1], 1, stderr);
+    if (la || lb) {
+        gmb_error("no readable record in %s", la ? args[0] : args[1]);
+        gmb_runset_free(&ra);
+        gmb_runset_free(&rb);
+        return 2;
+    }
+    gmb_cmp_t *rows = NULL;
+    size_t n = 0;
+    int benches = 0;
+    for (size_t i = 0; i < ra.nrecs; i++) {
+        const gmb_rec_t *a = gmb_runset_find(&ra, ra.recs[i].run, ra.recs[i].bench);
+        if (a != &ra.recs[i])
+            continue; /* the latest record of each benchmark */
+        const gmb_rec_t *b = gmb_runset_find(&rb, 0, a->bench);
+        if (!b) {
+            fprintf(stderr, "gmb: note: %s: no %s record in %s\n", a->bench, a->bench, args[1]);
+            continue;
+        }
+        benches++;
+        gmb_compare_records(a->j, b->j, &rows, &n);
+    }
+    if (!n) {
+        gmb_error("nothing to compare: no benchmark point is in both %s and %s", args[0], args[1]);
+        free(rows);
+        gmb_runset_free(&ra);
+        gmb_runset_free(&rb);
+        return 2;
+    }
+    printf("A: %s (%s)\nB: %s (%s)\n", ra.runs[0].label, ra.runs[0].source, rb.runs[0].label,
+           rb.runs[0].source);
+    printf("%-7s %-44s %-22s %-7s %11s %11s %7s %8s %9s  %s\n", "bench", "point", "metric", "unit",
+           "A median", "B median", "B/A", "change", "p", "verdict");
+    int better = 0, worse = 0, ns = 0, nop = 0, regress = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gmb_cmp_t *c = &rows[i];
+        char a[32], b[32], p[16];
+        gmb_fmt_num(c->a, a, sizeof a);
+        gmb_fmt_num(c->b, b, sizeof b);
+        const char *verdict;
+        if (c->p < 0) {
+            snprintf(p, sizeof p, "-");
+            verdict = "no samples";
+            nop++;
+        } else {
+            snprintf(p, sizeof p, "%.2g", c->p);
+            if (c->p < alpha && c->change > 0) {
+                verdict = "B better";
+                better++;
+            } else if (c->p < alpha && c->change < 0) {
+                verdict = "B worse";
+                worse++;
+            } else {
+                verdict = "not significant";
+                ns++;
+            }
+        }
+        int reg = fail_below >= 0 && c->p >= 0 && c->p < alpha && c->change < -fail_below;
+        regress += reg;
+        printf("%-7s %-44.44s %-22.22s %-7s %11s %11s %7.3f %+7.1f%% %9s  %s%s\n", c->bench,
+               c->point, c->metric, c->unit, a, b, c->ratio, c->change, p, verdict,
+               reg ? "  REGRESSION" : "");
+    }
+    printf("%zu metrics of %d benchmark%s: %d better in B, %d worse (p < %g, Mann-Whitney), %d "
+           "not significant, %d without raw samples\n",
+           n, benches, benches == 1 ? "" : "s", better, worse, alpha, ns, nop);
+    int rc = 0;
+    if (fail_below >= 0) {
+        printf("regression check (--fail-below %g%%): %d metric%s worse by more than %g%%, "
+               "significant: %s\n",
+               fail_below, regress, regress == 1 ? "" : "s", fail_below, regress ? "FAIL" : "ok");
+        rc = regress ? 1 : 0;
+    }
+    free(rows);
+    gmb_runset_free(&ra);
+    gmb_runset_free(&rb);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -122,8 +501,8 @@ int main(int argc, char **argv)
         return rc;
     }
     if (!strcmp(cmd, "run")) {
-        int n = find_benches(names, MAX_PROGS);
-        if (argc > 2 && argv[2][0] != '-') {
+        if (argc > 2 && argv[2][0] != '-') { /* one benchmark, its own options */
+            int n = find_benches(names, MAX_PROGS);
             int found = 0;
             for (int i = 0; i < n; i++)
                 found |= !strcmp(names[i], argv[2]);
@@ -134,20 +513,14 @@ int main(int argc, char **argv)
             }
             return run_prog(argv[2], argv + 3, argc - 3);
         }
-        int worst = 0;
-        for (int i = 0; i < n; i++) {
-            int rc = run_prog(names[i], argv + 2, argc - 2);
-            fprintf(stderr, "gmb: %s: exit %d\n", names[i], rc);
-            if (rc == 2)
-                return 2; /* the same options would be wrong for the next ones too */
-            if (rc && rc != 77 && (!worst || worst == 77))
-                worst = rc;
-            else if (rc == 77 && !worst)
-                worst = 77;
-        }
-        free_names(names, n);
-        return worst;
+        return cmd_suite(argc, argv);
     }
+    if (!strcmp(cmd, "plot"))
+        return cmd_plot(argc, argv);
+    if (!strcmp(cmd, "table"))
+        return cmd_table(argc, argv);
+    if (!strcmp(cmd, "compare"))
+        return cmd_compare(argc, argv);
     gmb_error("unknown command '%s' (see gmb --help)", cmd);
     return 2;
 }

@@ -381,6 +381,7 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
     static char prog[64];
     snprintf(prog, sizeof prog, "gmb-%s", b->name);
     gmb_progname = prog;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* point rows reach a pipe (gmb run) as measured */
     gmb_ctx_t c = {0};
     c.bench = b;
     c.argc = argc;

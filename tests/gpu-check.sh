@@ -128,5 +128,15 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-l2.json")):
         print(f"  cold/warm {mib(c['size_bytes']):>10s}: {c['cold_ns'] / 1e3:8.1f} us / {c['warm_ns'] / 1e3:8.1f} us = {c['cold_over_warm']:.2f}x")
 PY
 grep -h "verification failed" "$OUTDIR"/*.txt && status=1
+echo "== gmb run (quick profile), plot, table"
+t0=$(date +%s.%N)
+rundir=$(bin/gmb run --backend cuda --results "$OUTDIR/suite" 2>"$OUTDIR/suite.txt" | tail -1)
+printf 'gmb run: exit %d, %.1f s, %s\n' "${PIPESTATUS[0]}" "$(since "$t0")" "$rundir"
+if [ -f "$rundir/run.json" ]; then
+    bin/gmb plot "$rundir" >/dev/null || status=1
+    bin/gmb table "$rundir" --format md || status=1
+else
+    status=1
+fi
 printf 'total wall time %.1f s; status %d\n' "$(since "$t_start")" "$status"
 exit $status

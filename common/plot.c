@@ -1,0 +1,635 @@
+/* plot.c - `gmb plot`: data files for gnuplot from records (series as a script's "# gmb:"
+ * lines ask), then gnuplot (fork/exec, headless terminals) with plots/style.gp and
+ * plots/<bench>.gp, once per output format. */
+#include "gmb.h"
+#include "record.h"
+#include "tools.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_WORDS 16
+
+/* What a plot script asks for, from its "# gmb: KEY VALUE" lines. */
+typedef struct spec {
+    char series[MAX_WORDS][48]; /* params that split points into series */
+    int nseries;
+    char x[48];               /* param on the x axis: X_MIN/X_MAX are given */
+    char need[MAX_WORDS][48]; /* CSV columns a record must have to be drawn */
+    int nneed;
+    char optional[MAX_WORDS][48]; /* metrics added empty when a record lacks them */
+    int noptional;
+    char results[MAX_WORDS][48]; /* results.KEY arrays flattened into CSV files */
+    int nresults;
+    char runvar[MAX_WORDS][2][96]; /* NAME PATH: one value per run */
+    int nrunvar;
+} spec_t;
+
+static int split_list(const char *s, char out[][48], int max)
+{
+    int n = 0;
+    char tmp[512];
+    gmb_strlcpy(tmp, s, sizeof tmp);
+    for (char *t = strtok(tmp, ", \t"); t && n < max; t = strtok(NULL, ", \t"))
+        gmb_strlcpy(out[n++], t, 48);
+    return n;
+}
+
+static int read_spec(const char *script, spec_t *sp)
+{
+    memset(sp, 0, sizeof *sp);
+    FILE *f = fopen(script, "r");
+    if (!f)
+        return GMB_ERUNTIME;
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (strncmp(line, "# gmb:", 6))
+            continue;
+        char key[32] = "", val[960] = "";
+        if (sscanf(line + 6, "%31s %959[^\n]", key, val) < 1)
+            continue;
+        if (!strcmp(key, "series"))
+            sp->nseries = split_list(val, sp->series, MAX_WORDS);
+        else if (!strcmp(key, "x"))
+            gmb_strlcpy(sp->x, val, sizeof sp->x);
+        else if (!strcmp(key, "need"))
+            sp->nneed = split_list(val, sp->need, MAX_WORDS);
+        else if (!strcmp(key, "optional"))
+            sp->noptional = split_list(val, sp->optional, MAX_WORDS);
+        else if (!strcmp(key, "results"))
+            sp->nresults = split_list(val, sp->results, MAX_WORDS);
+        else if (!strcmp(key, "runvar") && sp->nrunvar < MAX_WORDS) {
+            char a[96], b[96];
+            if (sscanf(val, "%95s %95s", a, b) == 2) {
+                gmb_strlcpy(sp->runvar[sp->nrunvar][0], a, 96);
+                gmb_strlcpy(sp->runvar[sp->nrunvar][1], b, 96);
+                sp->nrunvar++;
+            }
+        }
+    }
+    fclose(f);
+    return GMB_OK;
+}
+
+/* gnuplot string literal of s (double quotes; \ and " escaped). */
+static void gp_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        if (*s == '\n')
+            continue;
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* Text of a scalar param ("" when missing). */
+static void scalar_text(const json_t *v, char *out, size_t len)
+{
+    if (json_is_string(v))
+        snprintf(out, len, "%s", json_string_value(v));
+    else if (json_is_integer(v))
+        snprintf(out, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+    else if (json_is_real(v))
+        snprintf(out, len, "%g", json_real_value(v));
+    else if (json_is_boolean(v))
+        snprintf(out, len, "%s", json_is_true(v) ? "true" : "false");
+    else
+        out[0] = '\0';
+}
+
+static int write_file(const char *path, const char *data)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return GMB_ERUNTIME;
+    int ok = fputs(data, f) >= 0;
+    ok = fclose(f) == 0 && ok;
+    return ok ? GMB_OK : GMB_ERUNTIME;
+}
+
+/* Does a point have this CSV column (param, metric, extra, or time_ns/n/converged)? */
+static int has_column(const json_t *pt, const char *col)
+{
+    if (!strcmp(col, "time_ns") || !strcmp(col, "n") || !strcmp(col, "converged"))
+        return 1;
+    if (json_object_get(json_object_get(pt, "params"), col) ||
+        json_object_get(json_object_get(pt, "extra"), col))
+        return 1;
+    const char *suff[] = {"", "_ci_lo", "_ci_hi", "_min", "_max"};
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)json_object_get(pt, "metrics"), k, v)
+    {
+        for (int i = 0; i < 5; i++) {
+            size_t l = strlen(k);
+            if (!strncmp(col, k, l) && !strcmp(col + l, suff[i]))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Flatten an array of objects into rows: each leaf object's scalars with those of the
+ * objects that hold it (nested arrays of objects become more rows). */
+static void flatten(const json_t *arr, const json_t *inherit, json_t *rows)
+{
+    size_t i;
+    const json_t *o;
+    json_array_foreach(arr, i, o)
+    {
+        if (!json_is_object(o))
+            continue;
+        json_t *row = json_deep_copy(inherit);
+        const char *k;
+        const json_t *v;
+        const json_t *sub = NULL;
+        json_object_foreach((json_t *)o, k, v)
+        {
+            if (json_is_array(v) && json_is_object(json_array_get(v, 0)) && !sub)
+                sub = v;
+            else if (!json_is_array(v) && !json_is_object(v))
+                json_object_set(row, k, (json_t *)v);
+        }
+        if (sub)
+            flatten(sub, row, rows);
+        else
+            json_array_append(rows, row);
+        json_decref(row);
+    }
+}
+
+/* CSV of flattened rows: the union of their keys as the header. */
+static char *rows_csv(const json_t *rows)
+{
+    json_t *keys = json_object();
+    size_t i;
+    const json_t *r;
+    json_array_foreach(rows, i, r)
+    {
+        const char *k;
+        const json_t *v;
+        json_object_foreach((json_t *)r, k, v) json_object_set_new(keys, k, json_true());
+    }
+    size_t cap = 4096, n = 0;
+    char *s = malloc(cap);
+    if (!s) {
+        json_decref(keys);
+        return NULL;
+    }
+    s[0] = '\0';
+#define ADD(txt)                                                                                   \
+    do {                                                                                           \
+        const char *t_ = (txt);                                                                    \
+        size_t l_ = strlen(t_);                                                                    \
+        if (n + l_ + 1 > cap) {                                                                    \
+            cap = 2 * (n + l_ + 1);                                                                \
+            char *ns_ = realloc(s, cap);                                                           \
+            if (!ns_) {                                                                            \
+                free(s);                                                                           \
+                json_decref(keys);                                                                 \
+                return NULL;                                                                       \
+            }                                                                                      \
+            s = ns_;                                                                               \
+        }                                                                                          \
+        memcpy(s + n, t_, l_ + 1);                                                                 \
+        n += l_;                                                                                   \
+    } while (0)
+    const char *k;
+    const json_t *v;
+    int col = 0;
+    json_object_foreach(keys, k, v)
+    {
+        ADD(col++ ? "," : "");
+        ADD(k);
+    }
+    ADD("\n");
+    json_array_foreach(rows, i, r)
+    {
+        col = 0;
+        json_object_foreach(keys, k, v)
+        {
+            char txt[160];
+            ADD(col++ ? "," : "");
+            const json_t *x = json_object_get(r, k);
+            if (json_is_real(x))
+                snprintf(txt, sizeof txt, "%.9g", json_real_value(x));
+            else
+                scalar_text(x, txt, sizeof txt);
+            for (char *p = txt; *p; p++) /* keep the CSV simple: no quoting needed */
+                if (*p == ',' || *p == '"')
+                    *p = ';';
+            ADD(txt);
+        }
+        ADD("\n");
+    }
+#undef ADD
+    json_decref(keys);
+    return s;
+}
+
+/* Run gnuplot on the files; its output goes to log. Returns its exit status (127: none). */
+static int run_gnuplot(const char *setvars, const char *const *files, int nfiles, const char *log)
+{
+    const char *gp = getenv("GMB_GNUPLOT");
+    if (!gp || !*gp)
+        gp = "gnuplot";
+    char *argv[16];
+    int ac = 0;
+    argv[ac++] = (char *)gp;
+    argv[ac++] = "-e";
+    argv[ac++] = (char *)setvars;
+    for (int i = 0; i < nfiles && ac < 15; i++)
+        argv[ac++] = (char *)files[i];
+    argv[ac] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        int nul = open("/dev/null", O_RDONLY);
+        if (nul >= 0) {
+            dup2(nul, 0);
+            close(nul);
+        }
+        unsetenv("DISPLAY"); /* headless: files only, never a window */
+        setenv("GNUTERM", "svg", 1);
+        execvp(gp, argv);
+        _exit(127);
+    }
+    if (pid < 0)
+        return 127;
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return 127;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 126;
+}
+
+/* Last non-empty line of a file (gnuplot's complaint). */
+static void last_line(const char *path, char *out, size_t len)
+{
+    out[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[strspn(line, " \t^")])
+            gmb_strlcpy(out, line, len);
+    }
+    fclose(f);
+}
+
+/* One benchmark: data files, variables, gnuplot per format. 0, GMB_ESKIP or GMB_ERUNTIME. */
+static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_opts_t *o,
+                      const char *datadir, const char *script)
+{
+    spec_t sp;
+    if (read_spec(script, &sp))
+        return GMB_ERUNTIME;
+    char path[8300], vars[8300], log[8300];
+    snprintf(vars, sizeof vars, "%s/%s-vars.gp", datadir, bench);
+    snprintf(log, sizeof log, "%s/%s.log", datadir, bench);
+    unlink(log);
+    /* the runs that have this benchmark, and the series of each */
+    json_t *sfile = json_array(), *srun = json_array(), *ssub = json_array(),
+           *slabel = json_array(), *svals = json_array(), *runs = json_array();
+    double xmin = INFINITY, xmax = -INFINITY;
+    for (size_t r = 0; r < rs->nruns; r++) {
+        const gmb_rec_t *rec = gmb_runset_find(rs, r, bench);
+        if (!rec)
+            continue;
+        const json_t *points = json_object_get(rec->j, "points");
+        const json_t *p0 = json_array_get(points, 0);
+        int miss = 0;
+        for (int k = 0; k < sp.nneed; k++)
+            if (!p0 || !has_column(p0, sp.need[k])) {
+                fprintf(stderr, "gmb: note: %s: no column '%s': not drawn by %s\n", rec->path,
+                        sp.need[k], script);
+                miss = 1;
+                break;
+            }
+        if (miss)
+            continue;
+        size_t ri = json_array_size(runs) + 1; /* gnuplot index of this run */
+        json_array_append_new(runs, json_integer((json_int_t)r));
+        /* split the points into series, in order of first appearance */
+        json_t *groups = json_object(), *order = json_array();
+        size_t i;
+        const json_t *pt;
+        json_array_foreach(points, i, pt)
+        {
+            char key[512] = "";
+            size_t kl = 0;
+            for (int k = 0; k < sp.nseries; k++) {
+                char v[128];
+                scalar_text(json_object_get(json_object_get(pt, "params"), sp.series[k]), v,
+                            sizeof v);
+                kl += (size_t)snprintf(key + kl, sizeof key - kl, "%s%s", k ? " " : "", v);
+                if (kl >= sizeof key)
+                    kl = sizeof key - 1;
+            }
+            json_t *g = json_object_get(groups, key);
+            if (!g) {
+                g = json_array();
+                json_object_set_new(groups, key, g);
+                json_array_append_new(order, json_string(key));
+            }
+            json_t *cp = json_deep_copy(pt);
+            json_object_del(cp, "samples_ns");
+            json_array_append_new(g, cp);
+            if (sp.x[0]) {
+                const json_t *xv = json_object_get(json_object_get(pt, "params"), sp.x);
+                double x = json_is_number(xv) ? json_number_value(xv) : NAN;
+                if (x == x) {
+                    xmin = fmin(xmin, x);
+                    xmax = fmax(xmax, x);
+                }
+            }
+        }
+        const json_t *kv;
+        json_array_foreach(order, i, kv)
+        {
+            const char *key = json_string_value(kv);
+            json_t *g = json_object_get(groups, key);
+            json_t *first = json_array_get(g, 0);
+            for (int k = 0; k < sp.noptional; k++) { /* optional metrics: empty columns */
+                json_t *m = json_object_get(first, "metrics");
+                if (!json_object_get(m, sp.optional[k]))
+                    json_object_set_new(m, sp.optional[k], json_object());
+            }
+            json_t *sub = json_pack("{s:O}", "points", g);
+            char *csv = gmb_record_csv(sub);
+            json_decref(sub);
+            snprintf(path, sizeof path, "%s/%s-r%zu-s%zu.csv", datadir, bench, ri, i + 1);
+            if (!csv || write_file(path, csv)) {
+                free(csv);
+                gmb_error("cannot write %s", path);
+                goto fail;
+            }
+            free(csv);
+            json_array_append_new(sfile, json_string(path));
+            json_array_append_new(srun, json_integer((json_int_t)ri));
+            json_array_append_new(ssub, json_integer((json_int_t)i + 1));
+            json_t *vals = json_array();
+            const json_t *p1 = json_array_get(g, 0);
+            char label[512] = "";
+            size_t ll = 0;
+            for (int k = 0; k < sp.nseries; k++) {
+                char v[128];
+                scalar_text(json_object_get(json_object_get(p1, "params"), sp.series[k]), v,
+                            sizeof v);
+                json_array_append_new(vals, json_string(v));
+                if (v[0] && ll < sizeof label)
+                    ll += (size_t)snprintf(label + ll, sizeof label - ll, "%s%s", ll ? " " : "", v);
+            }
+            json_array_append_new(slabel, json_string(label));
+            json_array_append_new(svals, vals);
+        }
+        json_decref(groups);
+        json_decref(order);
+        /* results arrays, flattened */
+        for (int k = 0; k < sp.nresults; k++) {
+            json_t *rows = json_array(), *empty = json_object();
+            flatten(json_object_get(json_object_get(rec->j, "results"), sp.results[k]), empty,
+                    rows);
+            char *csv = rows_csv(rows);
+            json_decref(rows);
+            json_decref(empty);
+            snprintf(path, sizeof path, "%s/%s-r%zu-%s.csv", datadir, bench, ri, sp.results[k]);
+            if (!csv || write_file(path, csv)) {
+                free(csv);
+                gmb_error("cannot write %s", path);
+                goto fail;
+            }
+            free(csv);
+        }
+    }
+    size_t nr = json_array_size(runs), ns = json_array_size(sfile);
+    if (!nr || !ns) {
+        json_decref(sfile);
+        json_decref(srun);
+        json_decref(ssub);
+        json_decref(slabel);
+        json_decref(svals);
+        json_decref(runs);
+        return GMB_ESKIP;
+    }
+    /* the variables file */
+    FILE *f = fopen(vars, "w");
+    if (!f) {
+        gmb_error("cannot write %s", vars);
+        goto fail;
+    }
+    fprintf(f, "# %s: made by gmb plot from the records; data for %s\n", vars, script);
+    fprintf(f, "NRUNS = %zu\narray run_label[%zu] = [", nr, nr);
+    for (size_t i = 0; i < nr; i++) {
+        fputs(i ? ", " : "", f);
+        gp_str(f, rs->runs[json_integer_value(json_array_get(runs, i))].label);
+    }
+    fputs("]\n", f);
+    for (int k = 0; k < sp.nrunvar; k++) {
+        fprintf(f, "array run_%s[%zu] = [", sp.runvar[k][0], nr);
+        for (size_t i = 0; i < nr; i++) {
+            size_t r = (size_t)json_integer_value(json_array_get(runs, i));
+            const gmb_rec_t *rec = gmb_runset_find(rs, r, bench);
+            const json_t *v = gmb_jpath(rec->j, sp.runvar[k][1]);
+            fputs(i ? ", " : "", f);
+            if (json_is_number(v))
+                fprintf(f, "%.17g", json_number_value(v));
+            else if (json_is_string(v))
+                gp_str(f, json_string_value(v));
+            else if (v && !json_is_null(v))
+                fputs("1", f); /* present, not a scalar (an object): 1; missing: NaN */
+            else
+                fputs("NaN", f);
+        }
+        fputs("]\n", f);
+    }
+    for (int k = 0; k < sp.nresults; k++) {
+        fprintf(f, "array res_%s[%zu] = [", sp.results[k], nr);
+        for (size_t i = 0; i < nr; i++) {
+            snprintf(path, sizeof path, "%s/%s-r%zu-%s.csv", datadir, bench, i + 1, sp.results[k]);
+            fputs(i ? ", " : "", f);
+            gp_str(f, path);
+        }
+        fputs("]\n", f);
+    }
+    fprintf(f, "NS = %zu\n", ns);
+    const char *names[] = {"s_file", "s_label"};
+    json_t *arrs[] = {sfile, slabel};
+    for (int a = 0; a < 2; a++) {
+        fprintf(f, "array %s[%zu] = [", names[a], ns);
+        for (size_t i = 0; i < ns; i++) {
+            fputs(i ? ", " : "", f);
+            gp_str(f, json_string_value(json_array_get(arrs[a], i)));
+        }
+        fputs("]\n", f);
+    }
+    fprintf(f, "array s_run[%zu] = [", ns);
+    for (size_t i = 0; i < ns; i++)
+        fprintf(f, "%s%" JSON_INTEGER_FORMAT, i ? ", " : "",
+                json_integer_value(json_array_get(srun, i)));
+    fprintf(f, "]\narray s_sub[%zu] = [", ns);
+    for (size_t i = 0; i < ns; i++)
+        fprintf(f, "%s%" JSON_INTEGER_FORMAT, i ? ", " : "",
+                json_integer_value(json_array_get(ssub, i)));
+    fputs("]\n", f);
+    for (int k = 0; k < sp.nseries; k++) {
+        fprintf(f, "array s_%s[%zu] = [", sp.series[k], ns);
+        for (size_t i = 0; i < ns; i++) {
+            fputs(i ? ", " : "", f);
+            gp_str(f, json_string_value(json_array_get(json_array_get(svals, i), (size_t)k)));
+        }
+        fputs("]\n", f);
+    }
+    if (sp.x[0] && xmin <= xmax)
+        fprintf(f, "X_MIN = %.17g\nX_MAX = %.17g\n", xmin, xmax);
+    snprintf(path, sizeof path, "%s/%s", o->out, bench);
+    fputs("OUTBASE = ", f);
+    gp_str(f, path);
+    fputs("\n", f);
+    if (fclose(f)) {
+        gmb_error("cannot write %s", vars);
+        goto fail;
+    }
+    json_decref(sfile);
+    json_decref(srun);
+    json_decref(ssub);
+    json_decref(slabel);
+    json_decref(svals);
+    json_decref(runs);
+
+    /* gnuplot, once per format */
+    char style[8300];
+    snprintf(style, sizeof style, "%s/style.gp", o->plots);
+    const char *files[] = {style, vars, script};
+    const char *fmts[] = {"png", "svg", "pdf"};
+    int rc = GMB_OK;
+    for (int k = 0; k < (o->pdf ? 3 : 2); k++) {
+        char setv[256];
+        snprintf(setv, sizeof setv, "FMT='%s'; W=%d; H=%d", fmts[k], o->width, o->height);
+        time_t t0 = time(NULL);
+        int st = run_gnuplot(setv, files, 3, log);
+        if (st == 127) {
+            gmb_error("gnuplot not found: install it (apt-get install gnuplot-nox) or set "
+                      "GMB_GNUPLOT");
+            return GMB_ERUNTIME;
+        }
+        if (st) {
+            char why[512];
+            last_line(log, why, sizeof why);
+            gmb_error("%s: gnuplot failed (exit %d, %s) on %s: %s (log: %s)", bench, st, fmts[k],
+                      script, why, log);
+            rc = GMB_ERUNTIME;
+        }
+        /* the figures this format made: <bench>*.<fmt>, written now */
+        DIR *d = opendir(o->out);
+        struct dirent *e;
+        int made = 0;
+        while (d && (e = readdir(d))) {
+            size_t l = strlen(e->d_name), bl = strlen(bench), el = strlen(fmts[k]);
+            if (strncmp(e->d_name, bench, bl) || (e->d_name[bl] != '-' && e->d_name[bl] != '.') ||
+                l < el + 1 || strcmp(e->d_name + l - el, fmts[k]) || e->d_name[l - el - 1] != '.')
+                continue;
+            struct stat st2;
+            snprintf(path, sizeof path, "%s/%s", o->out, e->d_name);
+            if (stat(path, &st2) || st2.st_mtime < t0 - 1)
+                continue;
+            if (st || !st2.st_size) { /* a failed run leaves empty files: remove them */
+                unlink(path);
+                continue;
+            }
+            printf("%s\n", path);
+            made++;
+        }
+        if (d)
+            closedir(d);
+        if (!made && !st) {
+            gmb_error("%s: gnuplot made no %s figure (log: %s)", bench, fmts[k], log);
+            rc = GMB_ERUNTIME;
+        }
+    }
+    return rc;
+fail:
+    json_decref(sfile);
+    json_decref(srun);
+    json_decref(ssub);
+    json_decref(slabel);
+    json_decref(svals);
+    json_decref(runs);
+    return GMB_ERUNTIME;
+}
+
+static int cmp_s(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o)
+{
+    char datadir[4200], style[4200];
+    snprintf(style, sizeof style, "%s/style.gp", o->plots);
+    if (access(style, R_OK)) {
+        gmb_error("no %s: where are gmb's gnuplot scripts? (set GMB_PLOTS)", style);
+        return GMB_ERUNTIME;
+    }
+    snprintf(datadir, sizeof datadir, "%s/data", o->out);
+    if (gmb_mkdirs(datadir))
+        return GMB_ERUNTIME;
+    /* the benchmarks present, once each, sorted */
+    const char *benches[256];
+    size_t nb = 0;
+    for (size_t i = 0; i < rs->nrecs && nb < 256; i++) {
+        const char *b = rs->recs[i].bench;
+        size_t k;
+        for (k = 0; k < nb && strcmp(benches[k], b); k++)
+            ;
+        if (k == nb)
+            benches[nb++] = b;
+    }
+    qsort(benches, nb, sizeof *benches, cmp_s);
+    int rc = GMB_OK, made = 0;
+    for (size_t i = 0; i < nb; i++) {
+        char script[4400];
+        int ok = 1;
+        for (const char *p = benches[i]; *p; p++)
+            ok &= (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_';
+        snprintf(script, sizeof script, "%s/%s.gp", o->plots, benches[i]);
+        if (!ok || access(script, R_OK)) {
+            fprintf(stderr, "gmb: note: no plot script %s: %s records not drawn\n", script,
+                    benches[i]);
+            continue;
+        }
+        int r = plot_bench(rs, benches[i], o, datadir, script);
+        if (r == GMB_ESKIP)
+            fprintf(stderr, "gmb: note: %s: no record with the columns %s needs\n", benches[i],
+                    script);
+        else if (r)
+            rc = r;
+        else
+            made++;
+    }
+    if (!made && rc == GMB_OK) {
+        gmb_error("no figure made");
+        rc = GMB_ERUNTIME;
+    }
+    return rc;
+}

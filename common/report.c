@@ -1,0 +1,1057 @@
+/* report.c - records read back for gmb plot/table/compare: run sets, the table of row
+ * extractors and its Markdown/LaTeX/CSV rendering, and the per-point comparison. */
+#include "gmb.h"
+#include "record.h"
+#include "stats.h"
+#include "tools.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- JSON helpers ----------------------------------------------------------------------- */
+
+const json_t *gmb_jpath(const json_t *j, const char *path)
+{
+    char key[128];
+    while (j && path && *path) {
+        const char *dot = strchr(path, '.');
+        size_t l = dot ? (size_t)(dot - path) : strlen(path);
+        if (l >= sizeof key)
+            return NULL;
+        memcpy(key, path, l);
+        key[l] = '\0';
+        char *end;
+        long idx = strtol(key, &end, 10);
+        if (json_is_array(j) && key[0] && !*end) /* "sizes.0": an array element */
+            j = idx >= 0 ? json_array_get(j, (size_t)idx) : NULL;
+        else
+            j = json_object_get(j, key);
+        path = dot ? dot + 1 : NULL;
+    }
+    return j;
+}
+
+double gmb_jnum(const json_t *j, const char *path)
+{
+    const json_t *v = gmb_jpath(j, path);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *jstr(const json_t *j, const char *path)
+{
+    const char *s = json_string_value(gmb_jpath(j, path));
+    return s ? s : "";
+}
+
+/* ---- growable string -------------------------------------------------------------------- */
+
+typedef struct {
+    char *s;
+    size_t n, cap;
+    int bad;
+} buf_t;
+
+static void bput(buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bput(buf_t *b, const char *fmt, ...)
+{
+    va_list ap;
+    if (b->bad)
+        return;
+    for (;;) {
+        va_start(ap, fmt);
+        int l = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (l < 0) {
+            b->bad = 1;
+            return;
+        }
+        if (b->s && b->n + (size_t)l < b->cap) {
+            b->n += (size_t)l;
+            return;
+        }
+        size_t cap = (b->cap ? 2 * b->cap : 1024) + (size_t)l;
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            b->bad = 1;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+}
+
+static char *bdone(buf_t *b)
+{
+    if (b->bad) {
+        free(b->s);
+        return NULL;
+    }
+    if (!b->s)
+        return strdup("");
+    return b->s;
+}
+
+/* ---- run sets --------------------------------------------------------------------------- */
+
+void gmb_device_label(const json_t *dev, const char *backend, char *out, size_t len)
+{
+    char name[160];
+    const char *n = jstr(dev, "name");
+    /* PoCL names its CPU device "pthread-<arch>-<model>": keep the model */
+    while (*n) {
+        const char *p = n;
+        while (*p && (islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '_'))
+            p++;
+        if (p > n && *p == '-' && p[1])
+            n = p + 1;
+        else
+            break;
+    }
+    size_t k = 0;
+    for (const char *p = n; *p && k + 1 < sizeof name; p++) {
+        if (!strncmp(p, "(R)", 3) || !strncmp(p, "(TM)", 4) || !strncmp(p, "(tm)", 4)) {
+            p += p[1] == 'R' ? 2 : 3;
+            continue;
+        }
+        if (*p == ' ' && (k == 0 || name[k - 1] == ' '))
+            continue;
+        name[k++] = *p;
+    }
+    while (k && name[k - 1] == ' ')
+        k--;
+    name[k] = '\0';
+    if (!k)
+        gmb_strlcpy(name, "device", sizeof name);
+    const char *plat = jstr(dev, "platform"), *type = jstr(dev, "type");
+    const char *be = backend && *backend ? backend : jstr(dev, "backend");
+    if (strstr(plat, "Portable Computing Language"))
+        snprintf(out, len, "%s (PoCL %s)", name, !strcmp(type, "cpu") ? "CPU" : type);
+    else if (!strcmp(be, "cuda"))
+        snprintf(out, len, "%s (CUDA)", name);
+    else if (!strcmp(be, "opencl"))
+        snprintf(out, len, "%s (OpenCL)", name);
+    else
+        snprintf(out, len, "%s", name);
+}
+
+int gmb_runset_add(gmb_runset_t *rs, json_t *rec, const char *path, const char *source)
+{
+    size_t r;
+    for (r = 0; r < rs->nruns; r++)
+        if (!strcmp(rs->runs[r].source, source))
+            break;
+    if (r == rs->nruns) {
+        gmb_run_t *nr = realloc(rs->runs, (rs->nruns + 1) * sizeof *nr);
+        if (!nr)
+            return GMB_ERUNTIME;
+        rs->runs = nr;
+        memset(&nr[r], 0, sizeof nr[r]);
+        gmb_strlcpy(nr[r].source, source, sizeof nr[r].source);
+        rs->nruns++;
+    }
+    gmb_rec_t *nrec = realloc(rs->recs, (rs->nrecs + 1) * sizeof *nrec);
+    if (!nrec)
+        return GMB_ERUNTIME;
+    rs->recs = nrec;
+    gmb_rec_t *x = &nrec[rs->nrecs++];
+    memset(x, 0, sizeof *x);
+    x->j = rec;
+    gmb_strlcpy(x->path, path, sizeof x->path);
+    x->bench = json_string_value(json_object_get(rec, "benchmark"));
+    x->run = r;
+    /* devices are borrowed from records: re-point every run (recs may have moved) */
+    for (size_t i = 0; i < rs->nruns; i++)
+        rs->runs[i].device = NULL;
+    for (size_t i = 0; i < rs->nrecs; i++) {
+        gmb_run_t *run = &rs->runs[rs->recs[i].run];
+        if (!run->device) {
+            run->device = json_object_get(rs->recs[i].j, "device");
+            gmb_strlcpy(run->time_utc, jstr(rs->recs[i].j, "time_utc"), sizeof run->time_utc);
+        }
+    }
+    return GMB_OK;
+}
+
+void gmb_runset_label(gmb_runset_t *rs)
+{
+    for (size_t r = 0; r < rs->nruns; r++) {
+        const gmb_rec_t *first = NULL;
+        for (size_t i = 0; i < rs->nrecs && !first; i++)
+            if (rs->recs[i].run == r)
+                first = &rs->recs[i];
+        gmb_device_label(rs->runs[r].device, first ? jstr(first->j, "backend") : "",
+                         rs->runs[r].label, sizeof rs->runs[r].label);
+    }
+    /* two runs on one device: add the date, then the directory name if still equal */
+    char(*orig)[192] = calloc(rs->nruns ? rs->nruns : 1, sizeof *orig);
+    if (!orig)
+        return;
+    for (size_t r = 0; r < rs->nruns; r++)
+        gmb_strlcpy(orig[r], rs->runs[r].label, sizeof orig[r]);
+    for (size_t r = 0; r < rs->nruns; r++) {
+        int dup = 0;
+        for (size_t q = 0; q < rs->nruns; q++)
+            dup |= q != r && !strcmp(orig[q], orig[r]);
+        if (!dup)
+            continue;
+        char date[20];
+        gmb_strlcpy(date, rs->runs[r].time_utc[0] ? rs->runs[r].time_utc : "?", 17);
+        if (strlen(date) > 10 && date[10] == 'T')
+            date[10] = ' ';
+        snprintf(rs->runs[r].label, sizeof rs->runs[r].label, "%.150s, %s", orig[r], date);
+    }
+    for (size_t r = 0; r < rs->nruns; r++)
+        gmb_strlcpy(orig[r], rs->runs[r].label, sizeof orig[r]);
+    for (size_t r = 0; r < rs->nruns; r++) {
+        int dup = 0;
+        for (size_t q = 0; q < rs->nruns; q++)
+            dup |= q != r && !strcmp(orig[q], orig[r]);
+        if (!dup)
+            continue;
+        const char *slash = strrchr(rs->runs[r].source, '/');
+        snprintf(rs->runs[r].label, sizeof rs->runs[r].label, "%.120s (%.60s)", orig[r],
+                 slash ? slash + 1 : rs->runs[r].source);
+    }
+    free(orig);
+}
+
+void gmb_runset_free(gmb_runset_t *rs)
+{
+    for (size_t i = 0; i < rs->nrecs; i++)
+        json_decref(rs->recs[i].j);
+    free(rs->recs);
+    free(rs->runs);
+    memset(rs, 0, sizeof *rs);
+}
+
+const gmb_rec_t *gmb_runset_find(const gmb_runset_t *rs, size_t run, const char *bench)
+{
+    const gmb_rec_t *best = NULL;
+    for (size_t i = 0; i < rs->nrecs; i++) {
+        const gmb_rec_t *x = &rs->recs[i];
+        if (x->run != run || !x->bench || strcmp(x->bench, bench))
+            continue;
+        if (!best || strcmp(jstr(x->j, "time_utc"), jstr(best->j, "time_utc")) >= 0)
+            best = x;
+    }
+    return best;
+}
+
+/* Read one record file; one line on err when it cannot be used. */
+static void load_one(gmb_runset_t *rs, const char *path, const char *source, FILE *err)
+{
+    char msg[4600];
+    json_t *r = gmb_record_load(path, msg, sizeof msg);
+    if (!r) {
+        fprintf(err, "gmb: error: %s; skipped\n", msg);
+        rs->nbad++;
+        return;
+    }
+    if (msg[0]) /* a newer schema: read what we understand */
+        fprintf(err, "gmb: warning: %s\n", msg);
+    json_int_t ver = json_integer_value(json_object_get(r, "schema_version"));
+    if (ver < GMB_RECORD_SCHEMA_VERSION)
+        fprintf(err,
+                "gmb: warning: %s: schema version %" JSON_INTEGER_FORMAT
+                " is older than this gmb writes (%d): what it lacks shows as '-'\n",
+                path, ver, GMB_RECORD_SCHEMA_VERSION);
+    if (!json_is_string(json_object_get(r, "benchmark")) ||
+        !json_is_array(json_object_get(r, "points"))) {
+        fprintf(err, "gmb: error: %s: a gmb record without benchmark or points; skipped\n", path);
+        json_decref(r);
+        rs->nbad++;
+        return;
+    }
+    if (!json_is_object(json_object_get(r, "device")))
+        json_object_set_new(r, "device", json_object());
+    if (gmb_runset_add(rs, r, path, source)) {
+        json_decref(r);
+        rs->nbad++;
+    }
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int gmb_runset_load(gmb_runset_t *rs, char *const *args, int nargs, FILE *err)
+{
+    for (int a = 0; a < nargs; a++) {
+        struct stat st;
+        char src[4096];
+        gmb_strlcpy(src, args[a], sizeof src);
+        size_t l = strlen(src);
+        while (l > 1 && src[l - 1] == '/')
+            src[--l] = '\0';
+        if (stat(src, &st)) {
+            fprintf(err, "gmb: error: %s: no such file or directory\n", src);
+            rs->nbad++;
+            continue;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            char dir[4096];
+            gmb_strlcpy(dir, src, sizeof dir);
+            char *slash = strrchr(dir, '/');
+            if (slash)
+                *slash = '\0';
+            else
+                gmb_strlcpy(dir, ".", sizeof dir);
+            load_one(rs, src, dir, err);
+            continue;
+        }
+        DIR *d = opendir(src);
+        if (!d) {
+            fprintf(err, "gmb: error: %s: cannot read the directory\n", src);
+            rs->nbad++;
+            continue;
+        }
+        char **names = NULL;
+        size_t n = 0;
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            size_t el = strlen(e->d_name);
+            if (e->d_name[0] == '.' || el < 6 || strcmp(e->d_name + el - 5, ".json") ||
+                !strcmp(e->d_name, "run.json"))
+                continue;
+            char **nn = realloc(names, (n + 1) * sizeof *nn);
+            if (!nn)
+                break;
+            names = nn;
+            names[n++] = strdup(e->d_name);
+        }
+        closedir(d);
+        qsort(names, n, sizeof *names, cmp_names);
+        if (!n) {
+            fprintf(err, "gmb: error: %s: no records (*.json) in this directory\n", src);
+            rs->nbad++;
+        }
+        for (size_t i = 0; i < n; i++) {
+            char p[8300];
+            snprintf(p, sizeof p, "%s/%s", src, names[i]);
+            if (names[i])
+                load_one(rs, p, src, err);
+            free(names[i]);
+        }
+        free(names);
+    }
+    gmb_runset_label(rs);
+    return rs->nrecs ? GMB_OK : GMB_EUSAGE;
+}
+
+/* ---- row extractors --------------------------------------------------------------------- */
+
+static void set_num(gmb_cell_t *c, double v, double lo, double hi)
+{
+    c->kind = 1;
+    c->v = v;
+    c->lo = lo;
+    c->hi = hi;
+}
+
+static void set_stat(gmb_cell_t *c, const json_t *m)
+{
+    set_num(c, gmb_jnum(m, "median"), gmb_jnum(m, "ci_lo"), gmb_jnum(m, "ci_hi"));
+}
+
+/* device facts: arg "memtype", "mem_gib", "peak" */
+static int ex_device(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    const json_t *d = json_object_get(rec, "device");
+    if (!json_is_object(d) || !json_object_size(d))
+        return -1;
+    if (!strcmp(arg, "memtype")) {
+        const char *t = jstr(d, "mem_type");
+        double bus = gmb_jnum(d, "bus_width_bits");
+        if (!*t && !(bus > 0))
+            return -1;
+        c->kind = 2;
+        if (bus > 0)
+            snprintf(c->text, sizeof c->text, "%s, %.0f-bit", *t ? t : "unknown", bus);
+        else
+            snprintf(c->text, sizeof c->text, "%s", t);
+        return 0;
+    }
+    if (!strcmp(arg, "mem_gib")) {
+        double b = gmb_jnum(d, "mem_bytes");
+        if (!(b > 0))
+            return -1;
+        set_num(c, b / 1073741824.0, NAN, NAN);
+        return 0;
+    }
+    if (!strcmp(arg, "peak")) {
+        double p = gmb_jnum(d, "peak_bw_GBps");
+        if (p > 0) {
+            set_num(c, p, NAN, NAN);
+        } else if (json_is_string(json_object_get(d, "peak_bw_source"))) {
+            c->kind = 2;
+            gmb_strlcpy(c->text, "unknown", sizeof c->text);
+        } else {
+            return -1;
+        }
+        return 0;
+    }
+    return -1;
+}
+
+/* stream: the best point of a kernel (results.best; DRAM points first); arg "kernel metric" */
+static int ex_stream_best(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    char kernel[32] = "", metric[32] = "";
+    if (sscanf(arg, "%31s %31s", kernel, metric) != 2)
+        return -1;
+    const json_t *best = json_object_get(gmb_jpath(rec, "results.best"), kernel);
+    double size = gmb_jnum(best, "size_bytes"), width = gmb_jnum(best, "width_bytes");
+    if (!best || size != size)
+        return -1;
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(rec, "points"), i, p)
+    {
+        if (strcmp(jstr(p, "params.kernel"), kernel) || gmb_jnum(p, "params.size_bytes") != size ||
+            (width == width && gmb_jnum(p, "params.width_bytes") != width))
+            continue;
+        const json_t *m = gmb_jpath(json_object_get(p, "metrics"), metric);
+        if (!json_is_object(m))
+            return -1;
+        set_stat(c, m);
+        c->note = !json_is_true(json_object_get(best, "dram"));
+        return 0;
+    }
+    return -1;
+}
+
+/* chase: the levels of the random chase of global memory */
+static const json_t *chase_levels(const json_t *rec)
+{
+    size_t i;
+    const json_t *cv;
+    json_array_foreach(gmb_jpath(rec, "results.levels"), i, cv)
+    {
+        if (!strcmp(jstr(cv, "mode"), "random") && !strcmp(jstr(cv, "space"), "global"))
+            return json_object_get(cv, "levels");
+    }
+    return NULL;
+}
+
+/* The level named one of names ("L2|L2 near"); last = 1: the last one matching. */
+static const json_t *find_level(const json_t *rec, const char *names, int last)
+{
+    const json_t *lv = chase_levels(rec), *found = NULL;
+    size_t i;
+    const json_t *l;
+    json_array_foreach(lv, i, l)
+    {
+        const char *n = jstr(l, "name");
+        for (const char *p = names; *p;) {
+            const char *bar = strchr(p, '|');
+            size_t len = bar ? (size_t)(bar - p) : strlen(p);
+            if (strlen(n) == len && !strncmp(n, p, len)) {
+                found = l;
+                if (!last)
+                    return found;
+            }
+            p += len + (bar ? 1 : 0);
+        }
+    }
+    return found;
+}
+
+/* The CI of a level: from the point of its curve within its sizes nearest its median. */
+static void level_ci(const json_t *rec, const json_t *l, const char *metric, double v,
+                     gmb_cell_t *c)
+{
+    double lo = gmb_jnum(l, "size_lo_bytes"), hi = gmb_jnum(l, "capacity_bytes");
+    double best = INFINITY;
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(rec, "points"), i, p)
+    {
+        double s = gmb_jnum(p, "params.size_bytes");
+        if (strcmp(jstr(p, "params.mode"), "random") || strcmp(jstr(p, "params.space"), "global") ||
+            !(s >= lo && s <= hi))
+            continue;
+        const json_t *m = gmb_jpath(json_object_get(p, "metrics"), metric);
+        double med = gmb_jnum(m, "median");
+        if (json_is_object(m) && fabs(med - v) < best) {
+            best = fabs(med - v);
+            c->lo = gmb_jnum(m, "ci_lo") - med + v; /* the point's CI around the level */
+            c->hi = gmb_jnum(m, "ci_hi") - med + v;
+        }
+    }
+}
+
+/* chase: arg "NAMES|... ns|cycles" (the last word is the unit) */
+static int ex_chase_lat(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    char names[96];
+    gmb_strlcpy(names, arg, sizeof names);
+    char *sp = strrchr(names, ' ');
+    if (!sp)
+        return -1;
+    *sp = '\0';
+    int cyc = !strcmp(sp + 1, "cycles");
+    const json_t *l = find_level(rec, names, 0);
+    double v = gmb_jnum(l, cyc ? "lat_cycles" : "lat_ns");
+    if (!l || v != v)
+        return -1;
+    set_num(c, v, NAN, NAN);
+    level_ci(rec, l, cyc ? "lat_cycles" : "lat_ns", v, c);
+    return 0;
+}
+
+/* chase: capacity of the last level named one of arg, MiB */
+static int ex_chase_cap(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    const json_t *l = find_level(rec, arg, 1);
+    double v = gmb_jnum(l, "capacity_bytes");
+    if (!l || !(v > 0))
+        return -1;
+    set_num(c, v / 1048576.0, NAN, NAN);
+    return 0;
+}
+
+/* bank: banks inferred (text) */
+static int ex_bank_banks(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    const json_t *inf = gmb_jpath(rec, "results.inference");
+    if (!json_is_object(inf))
+        return -1;
+    c->kind = 2;
+    if (json_is_true(json_object_get(inf, "detected")))
+        snprintf(c->text, sizeof c->text, "%.0f x %.0f B", gmb_jnum(inf, "banks"),
+                 gmb_jnum(inf, "bank_bytes"));
+    else
+        snprintf(c->text, sizeof c->text, "none detected%s",
+                 !strcmp(jstr(inf, "device_type"), "cpu") ? " (CPU)" : "");
+    return 0;
+}
+
+/* bank: slope of the conflict fit, arg "mode width" */
+static int ex_bank_slope(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    char mode[32];
+    double w;
+    if (sscanf(arg, "%31s %lf", mode, &w) != 2)
+        return -1;
+    /* no bank structure detected: a slope over no banks is no cost per way */
+    const json_t *inf = gmb_jpath(rec, "results.inference");
+    if (json_is_object(inf) && !json_is_true(json_object_get(inf, "detected")))
+        return -1;
+    size_t i;
+    const json_t *f;
+    json_array_foreach(gmb_jpath(rec, "results.fits"), i, f)
+    {
+        if (!strcmp(jstr(f, "mode"), mode) && gmb_jnum(f, "width_bytes") == w &&
+            json_is_true(json_object_get(f, "ok"))) {
+            set_num(c, gmb_jnum(f, "slope"), NAN, NAN);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* bank: the throughput point of the fastest stride, arg "width metric" */
+static int ex_bank_bw(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    char w[8], metric[32], path[64];
+    if (sscanf(arg, "%7s %31s", w, metric) != 2)
+        return -1;
+    snprintf(path, sizeof path, "results.bandwidth.%s.fastest_stride.stride", w);
+    double stride = gmb_jnum(rec, path), wb = atof(w);
+    if (stride != stride)
+        return -1;
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(rec, "points"), i, p)
+    {
+        if (!strcmp(jstr(p, "params.mode"), "throughput") &&
+            !strcmp(jstr(p, "params.pattern"), "stride") &&
+            gmb_jnum(p, "params.width_bytes") == wb && gmb_jnum(p, "params.param") == stride) {
+            const json_t *m = gmb_jpath(json_object_get(p, "metrics"), metric);
+            if (!json_is_object(m))
+                return -1;
+            set_stat(c, m);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* any benchmark: a number at a dotted path of the record, arg "path [scale]" */
+static int ex_number(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    char path[128];
+    double scale = 1;
+    if (sscanf(arg, "%127s %lf", path, &scale) < 1)
+        return -1;
+    double v = gmb_jnum(rec, path);
+    if (v != v)
+        return -1;
+    set_num(c, v * scale, NAN, NAN);
+    return 0;
+}
+
+/* The rows, in order. A benchmark's rows read its record; bench "" reads the device. Rows
+ * that no column has are left out, so rows for records not yet written cost nothing. */
+const gmb_row_t gmb_table_rows[] = {
+    {"", "Memory type, bus width", "", ex_device, "memtype"},
+    {"", "Memory size", "GiB", ex_device, "mem_gib"},
+    {"", "Nominal peak bandwidth", "GB/s", ex_device, "peak"},
+    {"stream", "Read bandwidth", "GB/s", ex_stream_best, "read bw_GBps"},
+    {"stream", "Read, of nominal peak", "%", ex_stream_best, "read pct_peak"},
+    {"stream", "Copy bandwidth", "GB/s", ex_stream_best, "copy bw_GBps"},
+    {"stream", "Copy, of nominal peak", "%", ex_stream_best, "copy pct_peak"},
+    {"stream", "Triad bandwidth", "GB/s", ex_stream_best, "triad bw_GBps"},
+    {"stream", "Triad, of nominal peak", "%", ex_stream_best, "triad pct_peak"},
+    {"chase", "L1 latency", "cycles", ex_chase_lat, "L1 cycles"},
+    {"chase", "L1 latency", "ns", ex_chase_lat, "L1 ns"},
+    {"chase", "L2 latency", "cycles", ex_chase_lat, "L2|L2 near|L2 part 1 cycles"},
+    {"chase", "L2 latency", "ns", ex_chase_lat, "L2|L2 near|L2 part 1 ns"},
+    {"chase", "L2 far latency", "cycles", ex_chase_lat, "L2 far cycles"},
+    {"chase", "L2 far latency", "ns", ex_chase_lat, "L2 far ns"},
+    {"chase", "DRAM latency", "cycles", ex_chase_lat, "DRAM|memory cycles"},
+    {"chase", "DRAM latency", "ns", ex_chase_lat, "DRAM|memory ns"},
+    {"chase", "L2 capacity (latency curve)", "MiB", ex_chase_cap, "L2|L2 far|L2 part 2"},
+    /* a CPU (or a curve gmb-chase did not name): its levels by number, never as GPU ones */
+    {"chase", "Latency level 1", "ns", ex_chase_lat, "level 1 ns"},
+    {"chase", "Latency level 2", "ns", ex_chase_lat, "level 2 ns"},
+    {"chase", "Latency level 3", "ns", ex_chase_lat, "level 3 ns"},
+    {"chase", "Latency level 4", "ns", ex_chase_lat, "level 4 ns"},
+    {"chase", "Latency level 5", "ns", ex_chase_lat, "level 5 ns"},
+    {"chase", "Latency level 6", "ns", ex_chase_lat, "level 6 ns"},
+    /* gmb-l2: its plateau model (L2 on a GPU, the last-level cache on a CPU) */
+    {"l2", "Cache plateau bandwidth, read (L2 on a GPU)", "GB/s", ex_number,
+     "results.bandwidth.read.cache_GBps"},
+    {"l2", "Cache plateau bandwidth, write", "GB/s", ex_number,
+     "results.bandwidth.write.cache_GBps"},
+    {"l2", "Memory plateau bandwidth, read", "GB/s", ex_number,
+     "results.bandwidth.read.memory_GBps"},
+    {"l2", "Cache / memory bandwidth, read", "x", ex_number, "results.bandwidth.read.ratio"},
+    {"l2", "Cache capacity (bandwidth curve, read)", "MiB", ex_number,
+     "results.bandwidth.read.capacity_bytes 9.5367431640625e-07"},
+    {"l2", "Cache capacity (bandwidth curve, write)", "MiB", ex_number,
+     "results.bandwidth.write.capacity_bytes 9.5367431640625e-07"},
+    {"l2", "Cold / warm time, smallest set", "x", ex_number,
+     "results.coldwarm.sizes.0.cold_over_warm"},
+    {"bank", "Shared-memory banks", "", ex_bank_banks, ""},
+    {"bank", "Bank-conflict cost per way (latency)", "cycles", ex_bank_slope, "latency 4"},
+    {"bank", "Bank-conflict cost per way (throughput)", "cycles", ex_bank_slope, "throughput 4"},
+    {"bank", "Shared-memory bandwidth, no conflict", "GB/s", ex_bank_bw, "4 bw_GBps"},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+int gmb_table_build(const gmb_runset_t *rs, gmb_table_t *t)
+{
+    memset(t, 0, sizeof *t);
+    size_t nall = 0;
+    while (gmb_table_rows[nall].label)
+        nall++;
+    t->ncols = rs->nruns;
+    t->rows = calloc(nall ? nall : 1, sizeof *t->rows);
+    t->cols = calloc(rs->nruns ? rs->nruns : 1, sizeof *t->cols);
+    t->cells = calloc((nall ? nall : 1) * (rs->nruns ? rs->nruns : 1), sizeof *t->cells);
+    if (!t->rows || !t->cols || !t->cells) {
+        gmb_table_free(t);
+        return GMB_ERUNTIME;
+    }
+    for (size_t r = 0; r < rs->nruns; r++)
+        t->cols[r] = rs->runs[r].label;
+    for (size_t i = 0; i < nall; i++) {
+        const gmb_row_t *row = &gmb_table_rows[i];
+        gmb_cell_t *cells = &t->cells[t->nrows * t->ncols];
+        int any = 0;
+        for (size_t r = 0; r < rs->nruns; r++) {
+            gmb_cell_t *c = &cells[r];
+            memset(c, 0, sizeof *c);
+            c->lo = c->hi = NAN;
+            const gmb_rec_t *rec = NULL;
+            if (row->bench[0]) {
+                rec = gmb_runset_find(rs, r, row->bench);
+            } else { /* device facts: the first record of the run that has them */
+                for (size_t k = 0; k < rs->nrecs && !rec; k++)
+                    if (rs->recs[k].run == r &&
+                        json_object_size(json_object_get(rs->recs[k].j, "device")))
+                        rec = &rs->recs[k];
+            }
+            if (!rec || row->fn(rec->j, row->arg, c)) {
+                memset(c, 0, sizeof *c);
+                c->lo = c->hi = NAN;
+                continue;
+            }
+            if (c->kind == 1 && c->v != c->v) {
+                c->kind = 0;
+                continue;
+            }
+            any = 1;
+            t->notes |= c->note;
+        }
+        if (any)
+            t->rows[t->nrows++] = row;
+    }
+    return GMB_OK;
+}
+
+void gmb_table_free(gmb_table_t *t)
+{
+    free(t->rows);
+    free(t->cols);
+    free(t->cells);
+    memset(t, 0, sizeof *t);
+}
+
+void gmb_fmt_num(double v, char *buf, size_t len)
+{
+    if (v != v) {
+        snprintf(buf, len, "nan");
+        return;
+    }
+    double a = fabs(v);
+    int dec = a > 0 ? 3 - (int)floor(log10(a)) : 0;
+    if (dec < 0)
+        dec = 0;
+    if (dec > 6)
+        dec = 6;
+    snprintf(buf, len, "%.*f", dec, v);
+    if (!strcmp(buf, "-0") || !strncmp(buf, "-0.000000", 10))
+        snprintf(buf, len, "%.*f", dec, 0.0);
+}
+
+/* LaTeX-escape text */
+static void tex_text(buf_t *b, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&':
+        case '%':
+        case '$':
+        case '#':
+        case '_':
+        case '{':
+        case '}':
+            bput(b, "\\%c", *s);
+            break;
+        case '~':
+            bput(b, "\\textasciitilde{}");
+            break;
+        case '^':
+            bput(b, "\\textasciicircum{}");
+            break;
+        case '\\':
+            bput(b, "\\textbackslash{}");
+            break;
+        default:
+            bput(b, "%c", *s);
+        }
+    }
+}
+
+static const char *tex_unit(const char *u)
+{
+    static const char *const map[][2] = {
+        {"GB/s", "\\si{\\giga\\byte\\per\\second}"},
+        {"ns", "\\si{\\nano\\second}"},
+        {"%", "\\si{\\percent}"},
+        {"GiB", "\\si{\\gibi\\byte}"},
+        {"MiB", "\\si{\\mebi\\byte}"},
+        {"x", "$\\times$"},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(u, map[i][0]))
+            return map[i][1];
+    return NULL;
+}
+
+/* Markdown-escape text (| and the like) */
+static void md_text(buf_t *b, const char *s)
+{
+    for (; *s; s++)
+        bput(b, *s == '|' ? "\\|" : "%c", *s);
+}
+
+static void csv_text(buf_t *b, const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        bput(b, "%s", s);
+        return;
+    }
+    bput(b, "\"");
+    for (; *s; s++)
+        bput(b, *s == '"' ? "\"\"" : "%c", *s);
+    bput(b, "\"");
+}
+
+static void cell_md(buf_t *b, const gmb_cell_t *c, int tex)
+{
+    char v[48], lo[48], hi[48];
+    if (c->kind == 0) {
+        bput(b, tex ? "--" : "–");
+        return;
+    }
+    if (c->kind == 2) {
+        if (tex)
+            tex_text(b, c->text);
+        else
+            md_text(b, c->text);
+        return;
+    }
+    gmb_fmt_num(c->v, v, sizeof v);
+    if (tex)
+        bput(b, "\\num{%s}", v);
+    else
+        bput(b, "%s", v);
+    if (c->lo == c->lo && c->hi == c->hi) {
+        gmb_fmt_num(c->lo, lo, sizeof lo);
+        gmb_fmt_num(c->hi, hi, sizeof hi);
+        if (tex)
+            bput(b, " {\\footnotesize[\\num{%s}, \\num{%s}]}", lo, hi);
+        else
+            bput(b, " [%s, %s]", lo, hi);
+    }
+    if (c->note)
+        bput(b, tex ? "\\textsuperscript{c}" : " ᶜ");
+}
+
+char *gmb_table_render(const gmb_table_t *t, const char *fmt)
+{
+    buf_t b = {0};
+    const gmb_cell_t *cells = t->cells;
+    if (!strcmp(fmt, "md")) {
+        bput(&b, "| Metric | Unit |");
+        for (size_t c = 0; c < t->ncols; c++) {
+            bput(&b, " ");
+            md_text(&b, t->cols[c]);
+            bput(&b, " |");
+        }
+        bput(&b, "\n|---|---|");
+        for (size_t c = 0; c < t->ncols; c++)
+            bput(&b, "---:|");
+        bput(&b, "\n");
+        for (size_t r = 0; r < t->nrows; r++) {
+            bput(&b, "| ");
+            md_text(&b, t->rows[r]->label);
+            bput(&b, " | %s |", t->rows[r]->unit);
+            for (size_t c = 0; c < t->ncols; c++) {
+                bput(&b, " ");
+                cell_md(&b, &cells[r * t->ncols + c], 0);
+                bput(&b, " |");
+            }
+            bput(&b, "\n");
+        }
+        bput(&b, "\nMedians with their 95%% confidence interval in brackets.");
+        if (t->notes)
+            bput(&b, " ᶜ: no DRAM-sized point was measured; the best cache-resident point.");
+        bput(&b, "\n");
+    } else if (!strcmp(fmt, "tex")) {
+        bput(&b, "%% gmb table: needs \\usepackage{booktabs} and \\usepackage{siunitx}\n");
+        bput(&b, "\\begin{tabular}{ll");
+        for (size_t c = 0; c < t->ncols; c++)
+            bput(&b, "r");
+        bput(&b, "}\n\\toprule\nMetric & Unit");
+        for (size_t c = 0; c < t->ncols; c++) {
+            bput(&b, " & ");
+            tex_text(&b, t->cols[c]);
+        }
+        bput(&b, " \\\\\n\\midrule\n");
+        for (size_t r = 0; r < t->nrows; r++) {
+            tex_text(&b, t->rows[r]->label);
+            const char *u = tex_unit(t->rows[r]->unit);
+            bput(&b, " & ");
+            if (u)
+                bput(&b, "%s", u);
+            else
+                tex_text(&b, t->rows[r]->unit);
+            for (size_t c = 0; c < t->ncols; c++) {
+                bput(&b, " & ");
+                cell_md(&b, &cells[r * t->ncols + c], 1);
+            }
+            bput(&b, " \\\\\n");
+        }
+        bput(&b, "\\bottomrule\n\\end{tabular}\n");
+        bput(&b, "%% medians with their 95%% confidence interval in brackets");
+        if (t->notes)
+            bput(&b, "; c: no DRAM-sized point was measured, the best cache-resident point");
+        bput(&b, "\n");
+    } else if (!strcmp(fmt, "csv")) {
+        bput(&b, "metric,unit");
+        for (size_t c = 0; c < t->ncols; c++) {
+            const char *suffix[] = {"", " ci_lo", " ci_hi"};
+            for (int k = 0; k < 3; k++) {
+                char h[256];
+                snprintf(h, sizeof h, "%s%s", t->cols[c], suffix[k]);
+                bput(&b, ",");
+                csv_text(&b, h);
+            }
+        }
+        bput(&b, "\n");
+        for (size_t r = 0; r < t->nrows; r++) {
+            csv_text(&b, t->rows[r]->label);
+            bput(&b, ",");
+            csv_text(&b, t->rows[r]->unit);
+            for (size_t c = 0; c < t->ncols; c++) {
+                const gmb_cell_t *x = &cells[r * t->ncols + c];
+                char v[48] = "", lo[48] = "", hi[48] = "";
+                if (x->kind == 1) {
+                    snprintf(v, sizeof v, "%.6g", x->v);
+                    if (x->lo == x->lo && x->hi == x->hi) {
+                        snprintf(lo, sizeof lo, "%.6g", x->lo);
+                        snprintf(hi, sizeof hi, "%.6g", x->hi);
+                    }
+                }
+                bput(&b, ",");
+                csv_text(&b, x->kind == 2 ? x->text : v);
+                bput(&b, ",%s,%s", lo, hi);
+            }
+            bput(&b, "\n");
+        }
+    } else {
+        return NULL;
+    }
+    return bdone(&b);
+}
+
+/* ---- compare ---------------------------------------------------------------------------- */
+
+size_t gmb_metric_samples(const json_t *pt, const char *metric, double **out)
+{
+    *out = NULL;
+    const json_t *m = json_object_get(json_object_get(pt, "metrics"), metric);
+    const json_t *s = json_object_get(pt, "samples_ns");
+    double mm = gmb_jnum(m, "median"), mmin = gmb_jnum(m, "min"), mmax = gmb_jnum(m, "max");
+    double tm = gmb_jnum(pt, "time_ns.median"), tmin = gmb_jnum(pt, "time_ns.min");
+    double tmax = gmb_jnum(pt, "time_ns.max");
+    size_t n = json_array_size(s);
+    if (!n || !(tm > 0) || !(tmin > 0) || mm != mm || mmin != mmin || mmax != mmax)
+        return 0;
+    double numer = mm * tm, f = mm / tm, tol = 1e-6;
+    int rate = fabs(mmax * tmin - numer) <= tol * fabs(numer) &&
+               fabs(mmin * tmax - numer) <= tol * fabs(numer);
+    int scale =
+        fabs(mmax - tmax * f) <= tol * fabs(mmax) && fabs(mmin - tmin * f) <= tol * fabs(mmin);
+    if (!rate && !scale)
+        return 0;
+    double *v = malloc(n * sizeof *v);
+    if (!v)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        double t = json_number_value(json_array_get(s, i));
+        v[i] = rate ? numer / t : t * f;
+    }
+    *out = v;
+    return n;
+}
+
+/* Calibration parameters, not the point's identity: they may differ between devices. */
+static int calibration(const char *k)
+{
+    static const char *const cal[] = {"reps",     "groups",        "group_size", "iters",
+                                      "elements", "bytes_per_rep", "arrays",     NULL};
+    for (int i = 0; cal[i]; i++)
+        if (!strcmp(k, cal[i]))
+            return 1;
+    return 0;
+}
+
+/* Identity of a point: its non-calibration params, as "key=value;..." (exact) and shown. */
+static void point_key(const json_t *pt, char *key, size_t klen, char *show, size_t slen)
+{
+    const char *k;
+    const json_t *v;
+    size_t kl = 0, sl = 0;
+    key[0] = show[0] = '\0';
+    json_object_foreach((json_t *)json_object_get(pt, "params"), k, v)
+    {
+        if (calibration(k))
+            continue;
+        char val[64], nice[96];
+        if (json_is_string(v))
+            snprintf(val, sizeof val, "%s", json_string_value(v));
+        else if (json_is_integer(v))
+            snprintf(val, sizeof val, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        else if (json_is_real(v))
+            snprintf(val, sizeof val, "%.17g", json_real_value(v));
+        else
+            snprintf(val, sizeof val, "%s", json_is_true(v) ? "true" : "false");
+        size_t l = strlen(k);
+        if (json_is_string(v))
+            snprintf(nice, sizeof nice, "%s", val);
+        else if (l > 6 && !strcmp(k + l - 6, "_bytes")) {
+            char sz[32];
+            if (json_is_integer(v) && json_integer_value(v) == 0)
+                continue; /* e.g. page_bytes 0: no page */
+            gmb_fmt_size((uint64_t)json_number_value(v), sz, sizeof sz);
+            snprintf(nice, sizeof nice, "%.*s=%s", (int)(l - 6), k, sz);
+        } else
+            snprintf(nice, sizeof nice, "%s=%s", k, val);
+        if (kl < klen)
+            kl += (size_t)snprintf(key + kl, klen - kl, "%s=%s;", k, val);
+        if (sl < slen)
+            sl += (size_t)snprintf(show + sl, slen - sl, "%s%s", sl ? " " : "", nice);
+    }
+}
+
+size_t gmb_compare_records(const json_t *a, const json_t *b, gmb_cmp_t **rows, size_t *n)
+{
+    size_t added = 0, i, j;
+    const json_t *pa, *pb;
+    const json_t *ma = json_object_get(a, "metrics"), *mb = json_object_get(b, "metrics");
+    const char *bench = json_string_value(json_object_get(a, "benchmark"));
+    json_array_foreach(json_object_get(a, "points"), i, pa)
+    {
+        char ka[1024], kb[1024], show[200], showb[200];
+        point_key(pa, ka, sizeof ka, show, sizeof show);
+        const json_t *match = NULL;
+        json_array_foreach(json_object_get(b, "points"), j, pb)
+        {
+            point_key(pb, kb, sizeof kb, showb, sizeof showb);
+            if (!strcmp(ka, kb)) {
+                match = pb;
+                break;
+            }
+        }
+        if (!match)
+            continue;
+        const char *name;
+        const json_t *mv;
+        json_object_foreach((json_t *)json_object_get(pa, "metrics"), name, mv)
+        {
+            const json_t *mvb = json_object_get(json_object_get(match, "metrics"), name);
+            const json_t *decl = json_object_get(ma, name);
+            if (!decl)
+                decl = json_object_get(mb, name);
+            const char *unit = jstr(decl, "unit");
+            if (!json_is_object(mvb) || !strcmp(unit, "%"))
+                continue;
+            gmb_cmp_t c = {0};
+            gmb_strlcpy(c.bench, bench ? bench : "?", sizeof c.bench);
+            gmb_strlcpy(c.point, show, sizeof c.point);
+            gmb_strlcpy(c.metric, name, sizeof c.metric);
+            gmb_strlcpy(c.unit, unit, sizeof c.unit);
+            c.higher = strcmp(jstr(decl, "better"), "lower") != 0;
+            c.a = gmb_jnum(mv, "median");
+            c.b = gmb_jnum(mvb, "median");
+            if (!(c.a != 0) || c.a != c.a || c.b != c.b)
+                continue;
+            c.ratio = c.b / c.a;
+            c.change = 100.0 * (c.higher ? c.ratio - 1.0 : 1.0 / c.ratio - 1.0);
+            double *sa = NULL, *sb = NULL;
+            size_t na = gmb_metric_samples(pa, name, &sa),
+                   nb = gmb_metric_samples(match, name, &sb);
+            c.p = na && nb ? gmb_mann_whitney_p(sa, na, sb, nb) : -1;
+            free(sa);
+            free(sb);
+            gmb_cmp_t *nr = realloc(*rows, (*n + 1) * sizeof *nr);
+            if (!nr)
+                return added;
+            *rows = nr;
+            nr[(*n)++] = c;
+            added++;
+        }
+    }
+    return added;
+}

@@ -1,0 +1,725 @@
+/* suite.c - `gmb run`: every benchmark next to bin/gmb on one device, quick or full profile,
+ * progress on stderr, one run directory with every record and a run.json manifest. */
+#include "gmb.h"
+#include "harness.h"
+#include "tools.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#define MAX_PROGS 64
+
+/* ---- profiles --------------------------------------------------------------------------- */
+
+/* Built-in fallback when no profiles file says anything: common options only. */
+static void builtin(const char *profile, gmb_profile_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->generic = 1;
+    if (!strcmp(profile, "quick")) {
+        gmb_strlcpy(out->args, "--max-samples 20 --time-cap 0.3 --ci-target 2", sizeof out->args);
+        out->est_s = 30;
+    }
+}
+
+int gmb_profile_lookup(const char *file, const char *bench, const char *profile,
+                       const char *devtype, gmb_profile_t *out)
+{
+    builtin(profile, out);
+    FILE *f = file ? fopen(file, "r") : NULL;
+    if (!f)
+        return file ? GMB_ERUNTIME : GMB_OK;
+    char line[2048];
+    int found = 0; /* 2: this benchmark's line, 1: a '*' line */
+    while (fgets(line, sizeof line, f) && found < 2) {
+        char b[64], p[32], d[32], *rest;
+        double est;
+        int used = 0;
+        line[strcspn(line, "\r\n")] = '\0';
+        char *s = line + strspn(line, " \t");
+        if (!*s || *s == '#')
+            continue;
+        if (sscanf(s, "%63s %31s %31s %lf%n", b, p, d, &est, &used) < 4)
+            continue;
+        if (strcmp(p, profile) || (strcmp(d, "*") && strcmp(d, devtype)))
+            continue;
+        int level = !strcmp(b, bench) ? 2 : !strcmp(b, "*") ? 1 : 0;
+        if (level <= found)
+            continue;
+        rest = s + used;
+        rest += strspn(rest, " \t");
+        size_t l = strlen(rest);
+        while (l && (rest[l - 1] == ' ' || rest[l - 1] == '\t'))
+            rest[--l] = '\0';
+        gmb_strlcpy(out->args, rest, sizeof out->args);
+        out->est_s = est;
+        out->generic = level == 1;
+        found = level;
+    }
+    fclose(f);
+    return GMB_OK;
+}
+
+/* ---- manifest --------------------------------------------------------------------------- */
+
+int gmb_json_write_atomic(const json_t *j, const char *dir, const char *name)
+{
+    char tmp[4200], path[4200];
+    snprintf(tmp, sizeof tmp, "%s/.gmb-tmp-XXXXXX", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *s = json_dumps(j, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+    if (!s)
+        return GMB_ERUNTIME;
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        free(s);
+        return GMB_ERUNTIME;
+    }
+    size_t n = strlen(s), off = 0;
+    int ok = 1;
+    while (off < n) {
+        ssize_t w = write(fd, s + off, n - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            ok = 0;
+            break;
+        }
+        off += (size_t)w;
+    }
+    ok = ok && write(fd, "\n", 1) == 1 && fsync(fd) == 0 && fchmod(fd, 0644) == 0;
+    ok = close(fd) == 0 && ok;
+    free(s);
+    if (!ok || rename(tmp, path)) {
+        unlink(tmp);
+        return GMB_ERUNTIME;
+    }
+    return GMB_OK;
+}
+
+const char *gmb_status_word(int status)
+{
+    switch (status) {
+    case 0:
+        return "ok";
+    case 1:
+        return "verification_failed";
+    case 2:
+        return "usage_error";
+    case 77:
+        return "skipped";
+    default:
+        return "error";
+    }
+}
+
+json_t *gmb_manifest_new(const char *profile, json_t *device, const char *slug,
+                         const char *started_utc, int argc, char *const *argv)
+{
+    json_t *cmd = json_array();
+    for (int i = 0; i < argc; i++)
+        json_array_append_new(cmd, json_string(argv[i]));
+    gmb_host_t h;
+    gmb_host_get(&h);
+    return json_pack("{s:s, s:i, s:{s:s, s:s}, s:o, s:{s:s, s:s, s:s, s:i}, s:s, s:o, s:s, "
+                     "s:s, s:n, s:n, s:s, s:n, s:n, s:[]}",
+                     "schema", "gmb-run", "schema_version", 1, "gmb", "version", GMB_VERSION, "git",
+                     gmb_git_rev, "command", cmd, "host", "name", h.name, "os", h.os, "cpu", h.cpu,
+                     "cpus", h.cpus, "profile", profile, "device", device ? device : json_object(),
+                     "device_slug", slug, "started_utc", started_utc, "finished_utc", "wall_s",
+                     "status", "running", "exit_status", "interrupted", "programs");
+}
+
+json_t *gmb_manifest_add(json_t *m, const char *name, const char *args, double est_s)
+{
+    char log[128];
+    snprintf(log, sizeof log, "%s.log", name);
+    json_t *p =
+        json_pack("{s:s, s:s, s:f, s:s, s:n, s:n, s:n, s:n, s:i, s:[], s:s, s:n}", "name", name,
+                  "options", args, "estimate_s", est_s, "status", "pending", "exit_status",
+                  "signal", "started_utc", "wall_s", "points", 0, "records", "log", log, "reason");
+    json_array_append_new(json_object_get(m, "programs"), p);
+    return p;
+}
+
+void gmb_manifest_done(json_t *p, int status, int sig, double wall_s, json_t *records,
+                       const char *reason)
+{
+    const char *word = status < 0 ? "interrupted" : gmb_status_word(status);
+    json_object_set_new(p, "status", json_string(word));
+    json_object_set_new(p, "exit_status", status < 0 || sig ? json_null() : json_integer(status));
+    json_object_set_new(p, "signal", sig ? json_integer(sig) : json_null());
+    json_object_set_new(p, "wall_s", json_real(wall_s));
+    json_object_set_new(p, "records", records ? records : json_array());
+    json_object_set_new(p, "reason", reason && *reason ? json_string(reason) : json_null());
+}
+
+/* ---- the suite -------------------------------------------------------------------------- */
+
+static volatile sig_atomic_t stop_sig;
+static void on_signal(int s)
+{
+    stop_sig = s;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int in_list(const char *list, const char *name)
+{
+    size_t l = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *c = strchr(p, ',');
+        size_t n = c ? (size_t)(c - p) : strlen(p);
+        if (n == l && !strncmp(p, name, l))
+            return 1;
+        p += n + (c ? 1 : 0);
+    }
+    return 0;
+}
+
+/* Programs gmb-<name> in bindir, sorted; names malloc'd. */
+static int find_programs(const char *bindir, char **names, int max)
+{
+    DIR *d = opendir(bindir);
+    int n = 0;
+    if (!d)
+        return 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < max)
+        if (!strncmp(e->d_name, "gmb-", 4) && e->d_name[4]) {
+            char p[8300];
+            snprintf(p, sizeof p, "%s/%s", bindir, e->d_name);
+            struct stat st;
+            if (!stat(p, &st) && S_ISREG(st.st_mode) && !access(p, X_OK))
+                names[n++] = strdup(e->d_name + 4);
+        }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    return n;
+}
+
+/* *.json names in dir but run.json (sorted JSON array of strings). */
+static json_t *list_records(const char *dir)
+{
+    json_t *a = json_array();
+    DIR *d = opendir(dir);
+    if (!d)
+        return a;
+    char *names[4096];
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < 4096) {
+        size_t l = strlen(e->d_name);
+        if (e->d_name[0] != '.' && l > 5 && !strcmp(e->d_name + l - 5, ".json") &&
+            strcmp(e->d_name, "run.json"))
+            names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        json_array_append_new(a, json_string(names[i]));
+        free(names[i]);
+    }
+    return a;
+}
+
+/* Names in after that are not in before. */
+static json_t *new_names(const json_t *before, const json_t *after)
+{
+    json_t *out = json_array();
+    size_t i, j;
+    const json_t *a, *b;
+    json_array_foreach(after, i, a)
+    {
+        int seen = 0;
+        json_array_foreach(before, j, b) seen |= json_equal(a, b);
+        if (!seen)
+            json_array_append(out, (json_t *)a);
+    }
+    return out;
+}
+
+/* Remove temporary files a killed program left behind. */
+static void clean_tmp(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (!strncmp(e->d_name, ".gmb-tmp-", 9)) {
+            char p[8300];
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+            unlink(p);
+        }
+    closedir(d);
+}
+
+static void fmt_dur(double s, char *buf, size_t len)
+{
+    if (!(s >= 0) || s > 359999)
+        snprintf(buf, len, "?");
+    else if (s >= 3600)
+        snprintf(buf, len, "%d:%02d:%02d", (int)s / 3600, (int)s / 60 % 60, (int)s % 60);
+    else
+        snprintf(buf, len, "%d:%02d", (int)s / 60, (int)s % 60);
+}
+
+/* What one running program looks like to the progress display. */
+typedef struct prog_view {
+    const char *name; /* benchmark */
+    int idx, n;       /* 1-based index, count */
+    long points;      /* point rows seen */
+    char last[96];    /* the last point row, condensed */
+    double t0;        /* start of this program (ns) */
+    double suite_t0;  /* start of the suite (ns) */
+    double eta_cur;   /* expected seconds of this program (scaled); <0 unknown */
+    double eta_later; /* expected seconds of the programs after it (scaled) */
+    int tty;          /* stderr is a terminal */
+    int shown;        /* a bar is on screen */
+} prog_view_t;
+
+static void bar_clear(prog_view_t *v)
+{
+    if (v->tty && v->shown) {
+        fputs("\r\033[K", stderr);
+        v->shown = 0;
+    }
+}
+
+static void bar_draw(prog_view_t *v)
+{
+    if (!v->tty)
+        return;
+    struct winsize ws;
+    int cols = ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20 ? ws.ws_col : 100;
+    double now = gmb_now_ns();
+    char el[16], eta[16], line[512], bar[24];
+    fmt_dur((now - v->suite_t0) / 1e9, el, sizeof el);
+    double left = v->eta_cur - (now - v->t0) / 1e9;
+    fmt_dur(v->eta_cur < 0 ? -1 : (left > 0 ? left : 0) + v->eta_later, eta, sizeof eta);
+    int w = 16, fill = (int)((double)w * (v->idx - 1) / (v->n ? v->n : 1));
+    for (int i = 0; i < w; i++)
+        bar[i] = i < fill ? '#' : i == fill ? '>' : '.';
+    bar[w] = '\0';
+    snprintf(line, sizeof line, "[%s] %d/%d %s  %s elapsed, ETA %s  point %ld%s%s", bar, v->idx,
+             v->n, v->name, el, eta, v->points, v->last[0] ? ": " : "", v->last);
+    if ((int)strlen(line) > cols - 1)
+        line[cols - 1] = '\0';
+    fprintf(stderr, "\r\033[K%s", line);
+    fflush(stderr);
+    v->shown = 1;
+}
+
+/* A child's output line: log it; a point row (its last word is the verification) counts. */
+static void on_line(prog_view_t *v, char *line)
+{
+    size_t l = strlen(line);
+    while (l && (line[l - 1] == ' ' || line[l - 1] == '\t'))
+        line[--l] = '\0';
+    if (!l || line[0] == '#')
+        return;
+    const char *last = strrchr(line, ' ');
+    last = last ? last + 1 : line;
+    if (strcmp(last, "full") && strcmp(last, "sampled") && strcmp(last, "FAILED") &&
+        strcmp(last, "none"))
+        return;
+    v->points++;
+    size_t k = 0; /* condense runs of blanks */
+    for (const char *p = line; *p && k + 1 < sizeof v->last; p++)
+        if (*p != ' ' || (k && v->last[k - 1] != ' '))
+            v->last[k++] = *p;
+    v->last[k] = '\0';
+    char *cut = v->last + (k > 48 ? 48 : k);
+    *cut = '\0';
+}
+
+/* Pump a pipe: append to the log, split into lines. 0 at EOF. */
+typedef struct pump {
+    int fd;         /* read end, -1 when closed */
+    char buf[4096]; /* partial line */
+    size_t n;       /* bytes in buf */
+    int is_err;     /* stderr: remember the last line */
+    char lastline[512];
+} pump_t;
+
+static void pump_read(pump_t *p, int logfd, prog_view_t *v)
+{
+    char tmp[4096];
+    ssize_t r = read(p->fd, tmp, sizeof tmp);
+    if (r < 0 && errno == EINTR)
+        return;
+    if (r <= 0) {
+        close(p->fd);
+        p->fd = -1;
+        return;
+    }
+    if (logfd >= 0 && write(logfd, tmp, (size_t)r) != r) {
+        /* the log is best effort: the record is the result */
+    }
+    for (ssize_t i = 0; i < r; i++) {
+        char c = tmp[i];
+        if (c == '\n' || p->n == sizeof p->buf - 1) {
+            p->buf[p->n] = '\0';
+            if (p->is_err && p->n)
+                gmb_strlcpy(p->lastline, p->buf, sizeof p->lastline);
+            else if (!p->is_err)
+                on_line(v, p->buf);
+            p->n = 0;
+            if (c == '\n')
+                continue;
+        }
+        p->buf[p->n++] = c;
+    }
+}
+
+/* Split "a b  c" into argv words (in place); returns count. */
+static int split_words(char *s, char **out, int max)
+{
+    int n = 0;
+    for (char *t = strtok(s, " \t"); t && n < max; t = strtok(NULL, " \t"))
+        out[n++] = t;
+    return n;
+}
+
+/* Run one program; its output goes to logpath; progress on stderr. Returns its exit status
+ * (0..255) or -signal; *why gets its last stderr line. */
+static int run_child(const char *path, char **argv, const char *logpath, prog_view_t *v, char *why,
+                     size_t whylen)
+{
+    int out[2], err[2];
+    char pts[128] = "";
+    why[0] = '\0';
+    /* stdout on a pseudo-terminal when we can: the program's stdio then flushes each line,
+     * so its point rows arrive as they are measured (a pipe would buffer them to the end) */
+    int ptm = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    int sfd = -1;
+    if (ptm >= 0 && !grantpt(ptm) && !unlockpt(ptm) && ptsname_r(ptm, pts, sizeof pts) == 0 &&
+        (sfd = open(pts, O_RDWR | O_NOCTTY | O_CLOEXEC)) >= 0) {
+        struct termios tio;
+        if (!tcgetattr(sfd, &tio)) { /* bytes as written: no \r added, no echo */
+            cfmakeraw(&tio);
+            tcsetattr(sfd, TCSANOW, &tio);
+        }
+        out[0] = ptm;
+        out[1] = sfd;
+    } else {
+        if (ptm >= 0)
+            close(ptm);
+        pts[0] = '\0';
+        if (pipe(out))
+            return 3;
+    }
+    if (pipe(err)) {
+        close(out[0]);
+        close(out[1]);
+        return 3;
+    }
+    int logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(out[1], 1);
+        close(out[1]);
+        dup2(err[1], 2);
+        close(out[0]);
+        close(err[0]);
+        close(err[1]);
+        execv(path, argv);
+        fprintf(stderr, "gmb: error: cannot run %s: %s\n", path, strerror(errno));
+        _exit(3);
+    }
+    close(out[1]);
+    close(err[1]);
+    if (pid < 0) {
+        close(out[0]);
+        close(err[0]);
+        if (logfd >= 0)
+            close(logfd);
+        snprintf(why, whylen, "cannot start %.300s: %s", path, strerror(errno));
+        return 3;
+    }
+    pump_t po = {.fd = out[0]}, pe = {.fd = err[0], .is_err = 1};
+    int forwarded = 0;
+    double last_draw = 0;
+    while (po.fd >= 0 || pe.fd >= 0) {
+        if (stop_sig && !forwarded) { /* Ctrl-C reaches the child too; a kill does not */
+            kill(pid, SIGINT);
+            forwarded = 1;
+        }
+        struct pollfd fds[2];
+        int nf = 0;
+        if (po.fd >= 0)
+            fds[nf++] = (struct pollfd){po.fd, POLLIN, 0};
+        if (pe.fd >= 0)
+            fds[nf++] = (struct pollfd){pe.fd, POLLIN, 0};
+        int r = poll(fds, (nfds_t)nf, 250);
+        if (r > 0)
+            for (int i = 0; i < nf; i++)
+                if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
+                    pump_read(fds[i].fd == po.fd ? &po : &pe, logfd, v);
+        double now = gmb_now_ns();
+        if (v->tty && now - last_draw > 2e8) {
+            bar_draw(v);
+            last_draw = now;
+        }
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        if (stop_sig && !forwarded) {
+            kill(pid, SIGINT);
+            forwarded = 1;
+        }
+    if (logfd >= 0)
+        close(logfd);
+    gmb_strlcpy(why, pe.lastline, whylen);
+    if (WIFSIGNALED(st))
+        return -WTERMSIG(st);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 3;
+}
+
+/* Make results/<slug>/<stamp>[-k]; the path goes to out. */
+static int make_rundir(const char *root, const char *slug, char *out, size_t len)
+{
+    char parent[4200], stamp[32], p[4300];
+    gmb_utc_now(NULL, 0, stamp, sizeof stamp);
+    snprintf(parent, sizeof parent, "%s/%s", root, slug);
+    if (gmb_mkdirs(parent))
+        return GMB_ERUNTIME;
+    for (int k = 1; k < 1000; k++) {
+        if (k == 1)
+            snprintf(p, sizeof p, "%s/%s", parent, stamp);
+        else
+            snprintf(p, sizeof p, "%s/%s-%d", parent, stamp, k);
+        gmb_strlcpy(out, p, len);
+        if (!mkdir(out, 0755))
+            return GMB_OK;
+        if (errno != EEXIST)
+            break;
+    }
+    gmb_error("cannot create a run directory under %s: %s", parent, strerror(errno));
+    return GMB_ERUNTIME;
+}
+
+int gmb_suite_run(gmb_suite_opts_t *o)
+{
+    const gmb_backend_t *be = NULL;
+    int ndev = 0, rc;
+    char why[1024];
+    rc = gmb_pick_backend(o->backend, &be, &ndev, why, sizeof why);
+    if (rc == GMB_ESKIP) {
+        gmb_skip("%s", why);
+        return 77;
+    }
+    if (rc) {
+        gmb_error("%s", why);
+        return 2;
+    }
+    if (o->device < 0 || o->device >= ndev) {
+        gmb_error("--device %ld does not exist: %s has %d device%s", o->device, be->name, ndev,
+                  ndev == 1 ? "" : "s");
+        return 2;
+    }
+    gmb_dev_info_t info;
+    if (be->info((int)o->device, &info)) {
+        gmb_error("cannot read device %ld of %s", o->device, be->name);
+        return 3;
+    }
+    char *names[MAX_PROGS];
+    int nall = find_programs(o->bindir, names, MAX_PROGS), n = 0;
+    for (int i = 0; i < nall; i++) { /* --only / --skip */
+        if ((o->only && !in_list(o->only, names[i])) || (o->skip && in_list(o->skip, names[i])))
+            free(names[i]);
+        else
+            names[n++] = names[i];
+    }
+    for (const char *lst = o->only; lst && *lst;) { /* every --only name must exist */
+        const char *c = strchr(lst, ',');
+        size_t l = c ? (size_t)(c - lst) : strlen(lst);
+        int found = 0;
+        for (int i = 0; i < n; i++)
+            found |= strlen(names[i]) == l && !strncmp(names[i], lst, l);
+        if (!found) {
+            gmb_error("--only: no benchmark '%.*s' next to gmb (see gmb list)", (int)l, lst);
+            for (int i = 0; i < n; i++)
+                free(names[i]);
+            return 2;
+        }
+        lst += l + (c ? 1 : 0);
+    }
+    if (!n) {
+        gmb_error("no benchmark to run in %s", o->bindir);
+        return 2;
+    }
+    char slug[96], started[32];
+    gmb_slug(info.name, slug, sizeof slug);
+    if (make_rundir(o->results, slug, o->rundir, sizeof o->rundir)) {
+        for (int i = 0; i < n; i++)
+            free(names[i]);
+        return 3;
+    }
+    gmb_utc_now(started, sizeof started, NULL, 0);
+    json_t *dev = gmb_json_device(&info);
+    json_t *m = gmb_manifest_new(o->profile, dev, slug, started, o->argc, o->argv);
+    gmb_profile_t prof[MAX_PROGS];
+    json_t *entry[MAX_PROGS];
+    double est_total = 0;
+    for (int i = 0; i < n; i++) {
+        if (gmb_profile_lookup(o->profiles, names[i], o->profile, info.type, &prof[i]) && i == 0)
+            gmb_warn("cannot read %s: the generic %s profile is used", o->profiles, o->profile);
+        entry[i] = gmb_manifest_add(m, names[i], prof[i].args, prof[i].est_s);
+        est_total += prof[i].est_s;
+    }
+    if (gmb_json_write_atomic(m, o->rundir, "run.json")) {
+        gmb_error("cannot write %s/run.json", o->rundir);
+        json_decref(m);
+        for (int i = 0; i < n; i++)
+            free(names[i]);
+        return 3;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal; /* no SA_RESTART: poll and waitpid return early */
+    sigemptyset(&sa.sa_mask);
+    struct sigaction old_int, old_term;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    stop_sig = 0;
+
+    int tty = isatty(2);
+    char devs[64];
+    fmt_dur(est_total, devs, sizeof devs);
+    fprintf(stderr, "gmb: %s profile on %s device %ld (%s): %d benchmark%s, about %s; run in %s\n",
+            o->profile, be->name, o->device, info.name, n, n == 1 ? "" : "s", devs, o->rundir);
+    double t0 = gmb_now_ns(), est_done = 0, act_done = 0;
+    int worst = 0, nok = 0, nskip = 0, nfail = 0;
+    const char *interrupted = NULL;
+    for (int i = 0; i < n; i++) {
+        if (stop_sig) {
+            json_object_set_new(entry[i], "status", json_string("not_run"));
+            continue;
+        }
+        char path[8300], logpath[8300], args[1024], started_p[32];
+        snprintf(path, sizeof path, "%s/gmb-%s", o->bindir, names[i]);
+        snprintf(logpath, sizeof logpath, "%s/%s.log", o->rundir, names[i]);
+        char *argv[200];
+        int ac = 0;
+        argv[ac++] = path;
+        gmb_strlcpy(args, prof[i].args, sizeof args);
+        ac += split_words(args, argv + ac, 100);
+        for (int k = 0; k < o->nextra && ac < 180; k++)
+            argv[ac++] = o->extra[k];
+        char devno[32];
+        snprintf(devno, sizeof devno, "%ld", o->device);
+        argv[ac++] = "--backend";
+        argv[ac++] = (char *)be->name;
+        argv[ac++] = "--device";
+        argv[ac++] = devno;
+        argv[ac++] = "--out";
+        argv[ac++] = o->rundir;
+        argv[ac] = NULL;
+        gmb_utc_now(started_p, sizeof started_p, NULL, 0);
+        json_object_set_new(entry[i], "status", json_string("running"));
+        json_object_set_new(entry[i], "started_utc", json_string(started_p));
+        gmb_json_write_atomic(m, o->rundir, "run.json");
+        json_t *before = list_records(o->rundir);
+        /* ETA: the estimates left, scaled by how the finished ones went */
+        double scale = est_done > 0 ? act_done / est_done : 1.0, later = 0;
+        for (int k = i + 1; k < n; k++)
+            later += prof[k].est_s;
+        prog_view_t v = {names[i],
+                         i + 1,
+                         n,
+                         0,
+                         "",
+                         gmb_now_ns(),
+                         t0,
+                         est_total > 0 ? prof[i].est_s * scale : -1,
+                         later * scale,
+                         tty,
+                         0};
+        if (!tty)
+            fprintf(stderr, "gmb: [%d/%d] %s: running (%s profile%s%s)\n", i + 1, n, names[i],
+                    o->profile, prof[i].args[0] ? ": " : "",
+                    prof[i].args[0] ? prof[i].args : ", the benchmark's defaults");
+        char reason[512];
+        int st = run_child(path, argv, logpath, &v, reason, sizeof reason);
+        double wall = (gmb_now_ns() - v.t0) / 1e9;
+        bar_clear(&v);
+        if (st >= 0 && prof[i].est_s > 0) {
+            est_done += prof[i].est_s;
+            act_done += wall;
+        }
+        json_t *after = list_records(o->rundir);
+        json_t *recs = new_names(before, after);
+        json_decref(before);
+        json_decref(after);
+        int sig = st < 0 ? -st : 0;
+        int intr = stop_sig && st != 0; /* stopped by us (or the same Ctrl-C) */
+        if (sig && !intr && !reason[0])
+            snprintf(reason, sizeof reason, "killed by signal %d (%s)", sig, strsignal(sig));
+        gmb_manifest_done(entry[i], intr ? -1 : sig ? 3 : st, sig, wall, recs, reason);
+        json_object_set_new(entry[i], "points", json_integer(v.points));
+        const char *word = json_string_value(json_object_get(entry[i], "status"));
+        if (sig && !intr)
+            st = 3;
+        if (intr) {
+            interrupted = names[i];
+            json_object_set_new(m, "interrupted", json_string(names[i]));
+        } else if (st == 0) {
+            nok++;
+        } else if (st == 77) {
+            nskip++;
+        } else {
+            nfail++;
+            if (worst != 3)
+                worst = st == 1 ? 1 : 3;
+        }
+        fprintf(stderr, "gmb: [%d/%d] %s: %s, %.1f s, %ld point%s%s%s\n", i + 1, n, names[i], word,
+                wall, v.points, v.points == 1 ? "" : "s", st && reason[0] ? ": " : "",
+                st && reason[0] ? reason : "");
+        gmb_json_write_atomic(m, o->rundir, "run.json");
+    }
+    if (stop_sig)
+        clean_tmp(o->rundir);
+    char fin[32];
+    gmb_utc_now(fin, sizeof fin, NULL, 0);
+    int status = stop_sig ? 128 + stop_sig : worst ? worst : nskip == n ? 77 : 0;
+    json_object_set_new(m, "finished_utc", json_string(fin));
+    json_object_set_new(m, "wall_s", json_real((gmb_now_ns() - t0) / 1e9));
+    json_object_set_new(m, "status", json_string(stop_sig ? "interrupted" : "complete"));
+    json_object_set_new(m, "exit_status", json_integer(status));
+    json_object_set_new(m, "summary",
+                        json_pack("{s:i, s:i, s:i, s:i, s:i}", "ok", nok, "skipped", nskip,
+                                  "failed", nfail, "not_finished", n - nok - nskip - nfail, "total",
+                                  n));
+    int wrc = gmb_json_write_atomic(m, o->rundir, "run.json");
+    if (wrc)
+        gmb_error("cannot write %s/run.json", o->rundir);
+    if (interrupted || stop_sig)
+        fprintf(stderr, "gmb: interrupted%s%s: the finished records and run.json are in %s\n",
+                interrupted ? " during " : "", interrupted ? interrupted : "", o->rundir);
+    else
+        fprintf(stderr, "gmb: done in %.1f s: %d ok, %d skipped, %d failed; %s/run.json\n",
+                (gmb_now_ns() - t0) / 1e9, nok, nskip, nfail, o->rundir);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    json_decref(m);
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    return wrc ? 3 : status;
+}

@@ -1,0 +1,192 @@
+/* tools.h - the suite tools of bin/gmb: run (profiles, manifest), plot, table, compare. */
+#ifndef GMB_TOOLS_H
+#define GMB_TOOLS_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* ---- records read back (report.c) ------------------------------------------------------- */
+
+/* One record read from disk. */
+typedef struct gmb_rec {
+    json_t *j;         /* the record (owned) */
+    char path[4096];   /* file it came from */
+    const char *bench; /* j["benchmark"] (borrowed) */
+    size_t run;        /* index of its run in the set */
+} gmb_rec_t;
+
+/* One run: the records of one directory (a run directory, or the directory of the record
+ * files named on the command line). One table column, one colour in a figure. */
+typedef struct gmb_run {
+    char source[4096];    /* directory */
+    char label[192];      /* "NVIDIA H200 (CUDA)"; the date is added when two runs share a label */
+    char time_utc[32];    /* time of its first record */
+    const json_t *device; /* device object of its first record (borrowed) */
+} gmb_run_t;
+
+/* Runs and their records. */
+typedef struct gmb_runset {
+    gmb_run_t *runs; /* runs, in the order given */
+    size_t nruns;    /* count */
+    gmb_rec_t *recs; /* records, run by run, files sorted by name */
+    size_t nrecs;    /* count */
+    int nbad;        /* records or arguments that could not be read (one line each on err) */
+} gmb_runset_t;
+
+/* Load runs from arguments, each a run directory (its *.json records but run.json) or a
+ * record file. A corrupt, truncated or foreign file gets one line on err naming it and is
+ * left out; a record of another schema version is read with one line saying so. Returns
+ * 0 when at least one record was read, GMB_EUSAGE otherwise (the reasons are on err). */
+int gmb_runset_load(gmb_runset_t *rs, char *const *args, int nargs, FILE *err);
+/* Add one parsed record (stolen) as run source/.. ; used by gmb_runset_load and tests. */
+int gmb_runset_add(gmb_runset_t *rs, json_t *rec, const char *path, const char *source);
+/* Make the run labels (device, backend; dates when two runs share one). */
+void gmb_runset_label(gmb_runset_t *rs);
+void gmb_runset_free(gmb_runset_t *rs);
+/* The latest record of benchmark bench in run r, or NULL. */
+const gmb_rec_t *gmb_runset_find(const gmb_runset_t *rs, size_t run, const char *bench);
+
+/* A value at a dotted path ("results.best.read.bw_GBps") or NULL. */
+const json_t *gmb_jpath(const json_t *j, const char *path);
+/* A number (integer or real) at a path, or NaN. */
+double gmb_jnum(const json_t *j, const char *path);
+/* Short device label: "Intel Xeon Processor (PoCL CPU)", "NVIDIA H200 (CUDA)". */
+void gmb_device_label(const json_t *device, const char *backend, char *out, size_t len);
+
+/* ---- table (report.c) ------------------------------------------------------------------- */
+
+/* One cell of the table. */
+typedef struct gmb_cell {
+    int kind;       /* 0 empty, 1 number, 2 text */
+    double v;       /* number: the median (or the value) */
+    double lo, hi;  /* its 95% CI; NaN when the value has none */
+    char text[128]; /* text cell */
+    int note;       /* 1: the stream value is from a cache-resident point (no DRAM point) */
+} gmb_cell_t;
+
+/* A row extractor: fill out from a record (the device for bench ""); 0 when it did. */
+typedef int (*gmb_row_fn)(const json_t *rec, const char *arg, gmb_cell_t *out);
+
+/* One row of the table: data, keyed by the benchmark whose record it reads. */
+typedef struct gmb_row {
+    const char *bench; /* benchmark ("" = device facts, from any record of the run) */
+    const char *label; /* what the row shows */
+    const char *unit;  /* unit of its numbers ("" for text) */
+    gmb_row_fn fn;     /* extractor */
+    const char *arg;   /* extractor argument */
+} gmb_row_t;
+
+/* Every row gmb table knows, in order; a later benchmark adds its rows here. */
+extern const gmb_row_t gmb_table_rows[];
+
+/* The table: rows (those with a value in some column) x runs. */
+typedef struct gmb_table {
+    size_t nrows, ncols;    /* rows, columns (runs) */
+    const gmb_row_t **rows; /* rows shown */
+    const char **cols;      /* column labels (borrowed) */
+    gmb_cell_t *cells;      /* nrows x ncols, row-major */
+    int notes;              /* 1 when some cell has note set */
+} gmb_table_t;
+
+/* Build the table of a run set. 0 or GMB_ERUNTIME. */
+int gmb_table_build(const gmb_runset_t *rs, gmb_table_t *t);
+void gmb_table_free(gmb_table_t *t);
+/* Render as "md", "tex" or "csv". Returns a malloc'd string, or NULL (unknown format). */
+char *gmb_table_render(const gmb_table_t *t, const char *format);
+/* Format a number with 4 significant digits, no exponent ("3912", "180.6", "0.01940"). */
+void gmb_fmt_num(double v, char *buf, size_t len);
+
+/* ---- compare (report.c) ----------------------------------------------------------------- */
+
+/* One compared metric of one point. */
+typedef struct gmb_cmp {
+    char bench[32];  /* benchmark */
+    char point[200]; /* the point's identity ("read width=16 B size=4 KiB") */
+    char metric[48]; /* metric name */
+    char unit[16];   /* its unit */
+    int higher;      /* 1: higher is better */
+    double a, b;     /* medians */
+    double ratio;    /* b / a */
+    double p;        /* Mann-Whitney two-sided p on the samples in the metric's unit; -1 none */
+    double change;   /* relative change in the better direction, %: >0 B better */
+} gmb_cmp_t;
+
+/* Values of a metric for every raw sample of a point, derived from samples_ns by the
+ * metric's relation to time_ns (a rate numer/t or a scale t*f). Returns the count written
+ * to a malloc'd *out, or 0 when the metric is not a function of the sample times. */
+size_t gmb_metric_samples(const json_t *point, const char *metric, double **out);
+/* Compare two records of one benchmark: every metric (but % ones) of every point present
+ * in both (points matched on their parameters except calibration ones). Appends to *rows
+ * (realloc'd, count in *n). Returns the number appended. */
+size_t gmb_compare_records(const json_t *a, const json_t *b, gmb_cmp_t **rows, size_t *n);
+
+/* ---- plot (plot.c) ---------------------------------------------------------------------- */
+
+/* Plot options. */
+typedef struct gmb_plot_opts {
+    const char *out;   /* directory of the figures */
+    const char *plots; /* directory of the gnuplot scripts */
+    int pdf;           /* also PDF */
+    int width, height; /* PNG size in pixels (SVG/PDF alike, scaled) */
+} gmb_plot_opts_t;
+
+/* Draw every benchmark of the run set that has plots/<bench>.gp. Prints each figure made
+ * on stdout, one note per benchmark skipped on stderr. Returns 0, or GMB_ERUNTIME when
+ * some figure failed (the others are still made). */
+int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o);
+
+/* ---- run (suite.c) ---------------------------------------------------------------------- */
+
+/* The options of one benchmark for one profile and device type. */
+typedef struct gmb_profile {
+    char args[1024]; /* options, space-separated ("" = the benchmark's defaults) */
+    double est_s;    /* expected seconds (for the ETA); 0 unknown */
+    int generic;     /* 1: no line for this benchmark: the generic fallback */
+} gmb_profile_t;
+
+/* Look up bench/profile/devtype in a profiles file (lines "bench profile devtype est_s
+ * options..."; '*' matches any benchmark or device type; the first match wins). When no
+ * line matches, the generic fallback ("*" lines, else built-in). 0, or GMB_ERUNTIME when
+ * the file cannot be read (the built-in fallback is then filled). */
+int gmb_profile_lookup(const char *file, const char *bench, const char *profile,
+                       const char *devtype, gmb_profile_t *out);
+
+/* Write a JSON object to dir/name atomically (temporary file, fsync, rename over the old
+ * one). 0 or GMB_ERUNTIME. */
+int gmb_json_write_atomic(const json_t *j, const char *dir, const char *name);
+
+/* Suite options. */
+typedef struct gmb_suite_opts {
+    const char *bindir;   /* where gmb-<name> programs are */
+    const char *profiles; /* profiles file (NULL: generic fallback) */
+    const char *profile;  /* "quick" or "full" */
+    const char *backend;  /* auto, cuda, opencl */
+    long device;          /* device index */
+    const char *results;  /* results root ("results") */
+    const char *only;     /* comma list of benchmarks to run, or NULL */
+    const char *skip;     /* comma list of benchmarks not to run, or NULL */
+    char *const *extra;   /* options appended for every benchmark */
+    int nextra;           /* their count */
+    int argc;             /* gmb's command line (for the manifest) */
+    char *const *argv;
+    char rundir[4096]; /* out: the run directory made */
+} gmb_suite_opts_t;
+
+/* Run every benchmark found in bindir on one device into a new run directory with a
+ * run.json manifest. Returns the exit status: 0 all ok, 1 a verification failed, 3 a
+ * program failed, 77 all skipped, 130 interrupted (SIGINT/SIGTERM), 2 usage. */
+int gmb_suite_run(gmb_suite_opts_t *o);
+
+/* Manifest helpers (suite.c; pure, for tests). A new manifest object. */
+json_t *gmb_manifest_new(const char *profile, json_t *device, const char *slug,
+                         const char *started_utc, int argc, char *const *argv);
+/* Add a program (pending) with its options; returns its (borrowed) entry. */
+json_t *gmb_manifest_add(json_t *m, const char *name, const char *args, double est_s);
+/* Mark a program finished: exit status (or -signal), wall time, records, reason line. */
+void gmb_manifest_done(json_t *prog, int status, int signal, double wall_s, json_t *records,
+                       const char *reason);
+/* Word for an exit status: ok, verification_failed, usage_error, error, skipped. */
+const char *gmb_status_word(int status);
+
+#endif

@@ -1,0 +1,149 @@
+# integration-harness.sh - gmb run (manifest, failures and skips marked, Ctrl-C), gmb plot
+# (headless gnuplot: PNG/SVG of the asked size), gmb table (golden Markdown/LaTeX/CSV from the
+# fixtures), gmb compare (known significant and insignificant differences, --fail-below),
+# corrupt and other-version records. Records in tests/fixtures/records (make-edge.py).
+FX="$PWD/tests/fixtures/records"
+GOLD="$PWD/tests/fixtures/golden"
+# manifest FILE EXPR: a Python expression over the manifest m
+manifest() { /usr/bin/python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print($2)" "$1"; }
+# png_size FILE: "WxH" from the IHDR chunk of a PNG (bytes 16..23, big-endian)
+png_size() { /usr/bin/python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); \
+    print('%dx%d' % struct.unpack('>II', d[16:24]) if d[:8] == b'\x89PNG\r\n\x1a\n' else 'not-png')" "$1"; }
+FASTC=(--warmup 0 --min-samples 2 --max-samples 3 --time-cap 0.02)
+
+# --- gmb table: golden tables from the fixtures (one column per run) -------------------------
+for f in md tex csv; do
+    if (cd "$FX" && expect "table --format $f" 0 "$G" table pocl edge/one-point edge/no-optional \
+        edge/v0 edge/v2 --format "$f"); then
+        check "table --format $f matches the golden file" cmp -s "$T/out" "$GOLD/table.$f"
+        cmp -s "$T/out" "$GOLD/table.$f" || diff "$GOLD/table.$f" "$T/out" | head -5
+    fi
+done
+check "older schema: one line says so" test "$(grep -c 'v0/chase.json: schema version 0 is older' "$T/err")" = 1
+check "newer schema: one line says so" test "$(grep -c 'v2/stream.json: schema version 2 is newer' "$T/err")" = 1
+check "table: no other message" test "$(wc -l <"$T/err")" = 2
+check "md table has booktabs-free pipes and a CI" grep -q '^| Read bandwidth | GB/s | [0-9.]* \[[0-9.]*, [0-9.]*\]' "$GOLD/table.md"
+check "tex table uses booktabs and siunitx" bash -c "grep -q '\\\\toprule' '$GOLD/table.tex' && grep -q '\\\\num{' '$GOLD/table.tex'"
+expect "table --format bad" 2 "$G" table "$FX/pocl" --format html
+expect "table without RUN" 2 "$G" table
+expect "table of a missing path" 2 "$G" table "$T/nosuch"
+
+# --- corrupt records: one line naming each, the others still processed ---------------------
+if expect "table with corrupt records" 0 "$G" table "$FX/corrupt/truncated.json" \
+    "$FX/corrupt/foreign.json" "$FX/corrupt/garbage.json" "$FX/pocl"; then
+    check "corrupt: three lines, one per file" test "$(wc -l <"$T/err")" = 3
+    for c in truncated foreign garbage; do
+        check "corrupt: $c.json named" test "$(grep -c "corrupt/$c.json" "$T/err")" = 1
+    done
+    check "corrupt: the good run still tabulated" grep -q '^| Read bandwidth' "$T/out"
+fi
+expect "only corrupt records: exit 2" 2 "$G" table "$FX/corrupt/truncated.json"
+
+# --- gmb compare ------------------------------------------------------------------------------
+A="$FX/compare/a"
+if expect "compare: 30% slower samples" 0 "$G" compare "$A" "$FX/compare/slower"; then
+    n=$(grep -c ' B worse$' "$T/out")
+    check "compare: every metric significantly worse ($n)" test "$n" -gt 0 -a \
+        "$(grep -c 'not significant$' "$T/out")" = 0
+    check "compare: ratio 1/1.3 shown" grep -q ' 0\.769 ' "$T/out"
+fi
+expect "compare --fail-below 10 finds the regression" 1 "$G" compare "$A" "$FX/compare/slower" \
+    --fail-below 10 && check "regression named" grep -q "REGRESSION" "$T/out"
+expect "compare --fail-below 40: a 23% drop passes" 0 "$G" compare "$A" "$FX/compare/slower" \
+    --fail-below 40
+if expect "compare: same samples, reordered" 0 "$G" compare "$A" "$FX/compare/same" --fail-below 1; then
+    check "compare: nothing significant" test "$(grep -c ' B worse\| B better' "$T/out")" = 0
+    check "compare: summary counts all as not significant" grep -q ' 0 better in B, 0 worse' "$T/out"
+fi
+expect "compare needs two runs" 2 "$G" compare "$A"
+expect "compare --fail-below x" 2 "$G" compare "$A" "$A" --fail-below x
+expect "compare: nothing in common" 2 "$G" compare "$A" "$FX/edge/v0"
+
+# --- gmb plot: headless gnuplot, PNG and SVG of the asked size ---------------------------------
+if command -v gnuplot >/dev/null; then
+    if expect "plot two runs (pocl + one-point)" 0 "$G" plot "$FX/pocl" "$FX/edge/one-point" \
+        --out "$T/fig" --size 640x400; then
+        for f in stream-bw chase-latency bank-stride l2-bw; do
+            check "plot: $f.png is a 640x400 PNG" test "$(png_size "$T/fig/$f.png")" = 640x400
+            check "plot: $f.svg is a 640x400 SVG" test "$(head -c 300 "$T/fig/$f.svg" | tr -d '\n' | \
+                grep -o '<svg *width="640" height="400" *viewBox="0 0 640 400"' | wc -l)" = 1
+        done
+        check "plot: two devices on the stream figure" grep -q '^NRUNS = 2$' "$T/fig/data/stream-vars.gp"
+        check "plot: one line per figure made on stdout" test "$(wc -l <"$T/out")" = 8
+    fi
+    expect "plot --pdf of one run" 0 "$G" plot "$FX/pocl" --out "$T/pdf" --pdf &&
+        check "plot: PDF made" bash -c "head -c 5 '$T/pdf/stream-bw.pdf' | grep -q '%PDF-'"
+    mkdir -p "$T/nos"
+    cp "$FX/pocl"/*-stream.json "$T/nos/"
+    /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['benchmark']='noscript'; \
+        json.dump(r, open(sys.argv[2], 'w'))" "$(ls "$T"/nos/*-stream.json)" "$T/nos/x-noscript.json"
+    expect "plot: a benchmark without a script is a note" 0 "$G" plot "$T/nos" --out "$T/nosfig" &&
+        check "plot: the note names the script" grep -q "no plot script .*noscript.gp" "$T/err"
+    expect "plot: only corrupt records" 2 "$G" plot "$FX/corrupt/garbage.json" --out "$T/x"
+    expect "plot --size bad" 2 "$G" plot "$FX/pocl" --size 12
+else
+    skip "$TAG plot: gnuplot not installed (apt-get install gnuplot-nox)"
+fi
+
+# --- gmb run ----------------------------------------------------------------------------------
+if ! have_opencl; then
+    skip "$TAG gmb run: no OpenCL device (install pocl-opencl-icd)"
+else
+    # a private bin/ with a real benchmark, one that fails and one that skips
+    mkdir -p "$T/bin"
+    cp "$G" "$T/bin/gmb"
+    ln -s "$PWD/$BIN/gmb-bank" "$T/bin/gmb-bank"
+    printf '#!/bin/sh\necho "gmb-aaa: error: planted failure" >&2\nexit 3\n' >"$T/bin/gmb-aaa"
+    printf '#!/bin/sh\necho "gmb-zzz: skipped: planted skip" >&2\nexit 77\n' >"$T/bin/gmb-zzz"
+    chmod +x "$T/bin/gmb-aaa" "$T/bin/gmb-zzz"
+    if GMB_PLOTS="$PWD/plots" expect "run: a failing benchmark does not stop the others" 3 \
+        "$T/bin/gmb" run --backend opencl --results "$T/res" -- "${FASTC[@]}"; then
+        dir=$(tail -1 "$T/out")
+        m="$dir/run.json"
+        check "run: directory results/<slug>/<UTC>" bash -c "[[ '$dir' =~ /res/[a-z0-9-]+/[0-9]{8}T[0-9]{6}Z$ ]]"
+        check "run: manifest statuses" test "$(manifest "$m" "' '.join(p['name']+'='+p['status'] for p in m['programs'])")" = \
+            "aaa=error bank=ok zzz=skipped"
+        check "run: manifest complete, exit 3" test "$(manifest "$m" "m['status'], m['exit_status'], m['profile']")" = "complete 3 quick"
+        check "run: reasons kept" test "$(manifest "$m" "m['programs'][0]['reason'], m['programs'][2]['reason']")" = \
+            "gmb-aaa: error: planted failure gmb-zzz: skipped: planted skip"
+        check "run: bank's record listed and present" test -f "$dir/$(manifest "$m" "m['programs'][1]['records'][0]")"
+        check "run: bank got the quick profile and the extra options" test "$(manifest "$m" \
+            "'--strides 0:32' in m['programs'][1]['options']")" = True
+        check "run: bank's record has the profile's options" test "$(json "$(ls "$dir"/*-bank.json)" \
+            "r['options']['strides'], r['measurement']['max_samples']")" = "0:32 3"
+        check "run: device in the manifest" test "$(manifest "$m" "m['device']['backend'], m['device']['type']")" = "opencl cpu"
+        check "run: progress lines on stderr (not a terminal)" test "$(grep -c '^gmb: \[[1-3]/3\] ' "$T/err")" = 6
+        check "run: no temporary file left" test -z "$(ls -A "$dir" | grep gmb-tmp)"
+    fi
+    expect "run --only nosuch" 2 "$T/bin/gmb" run --only nosuch --results "$T/res"
+    expect "run --frobnicate" 2 "$G" run --frobnicate --results "$T/res"
+    expect "run --backend cuda without a GPU skips" 77 "$G" run --backend cuda --results "$T/resc" &&
+        check "run: a skipped suite writes nothing" test ! -e "$T/resc"
+
+    # Ctrl-C in the middle: SIGINT once the first record exists, during the next program
+    "$G" run --backend opencl --results "$T/int" --only bank,chase,stream >"$T/int.out" 2>"$T/int.err" &
+    pid=$!
+    for _ in $(seq 600); do
+        ls "$T"/int/*/*/*-bank.json >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    sleep 0.3
+    kill -INT "$pid"
+    wait "$pid"
+    rc=$?
+    check "SIGINT: exit 130" test "$rc" = 130
+    m=$(ls "$T"/int/*/*/run.json)
+    check "SIGINT: the manifest is valid JSON, marked interrupted" test "$(manifest "$m" \
+        "m['status'], m['interrupted'] in ('chase', 'stream')")" = "interrupted True"
+    check "SIGINT: the finished program and its record kept" test "$(manifest "$m" \
+        "m['programs'][0]['status'], len(m['programs'][0]['records'])")" = "ok 1"
+    check "SIGINT: the finished record is there" test -s "$(dirname "$m")/$(manifest "$m" "m['programs'][0]['records'][0]")"
+    check "SIGINT: one interrupted, the rest not run" test "$(manifest "$m" \
+        "sorted(p['status'] for p in m['programs'][1:])")" = "['interrupted', 'not_run']"
+    check "SIGINT: no temporary file left" test -z "$(ls -A "$(dirname "$m")" | grep gmb-tmp)"
+    check "SIGINT: says where the records are" grep -q "interrupted during .*: the finished records" "$T/int.err"
+    if command -v gnuplot >/dev/null; then
+        expect "plot of the interrupted run" 0 "$G" plot "$(dirname "$m")"
+        check "plot: default output in the run's figures/" test -s "$(dirname "$m")/figures/bank-stride.png"
+    fi
+fi

@@ -1,0 +1,238 @@
+/* test_report.c - unit tests of what gmb table and compare compute from records: paths,
+ * device labels, row extraction, number formatting, Markdown/LaTeX/CSV rendering, metric
+ * samples and the per-point comparison. Records are built in memory. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gmb.h"
+#include "tools.h"
+
+#define assert_near(a, b, tol)                                                                     \
+    do {                                                                                           \
+        double a_ = (a), b_ = (b);                                                                 \
+        if (!(fabs(a_ - b_) <= (tol)))                                                             \
+            fail_msg("%s = %.17g, want %.17g (tolerance %g)", #a, a_, b_, (double)(tol));          \
+    } while (0)
+
+/* A stream record of one device with read (DRAM point) and copy (cache only). */
+static json_t *stream_rec(const char *name, double peak, double read_bw)
+{
+    char txt[4096];
+    snprintf(txt, sizeof txt,
+             "{\"schema\":\"gmb-record\",\"schema_version\":1,\"benchmark\":\"stream\","
+             "\"backend\":\"cuda\",\"time_utc\":\"2026-01-01T00:00:00Z\","
+             "\"device\":{\"name\":\"%s\",\"backend\":\"cuda\",\"type\":\"gpu\","
+             "\"platform\":\"CUDA\",\"mem_bytes\":85899345920,\"mem_type\":\"HBM\","
+             "\"bus_width_bits\":5120,\"peak_bw_GBps\":%g,\"peak_bw_source\":\"x\"},"
+             "\"metrics\":{\"bw_GBps\":{\"unit\":\"GB/s\",\"better\":\"higher\",\"desc\":\"\"}},"
+             "\"points\":["
+             "{\"params\":{\"kernel\":\"read\",\"width_bytes\":16,\"size_bytes\":1073741824,"
+             "\"reps\":1},\"metrics\":{\"bw_GBps\":{\"median\":%g,\"ci_lo\":%g,\"ci_hi\":%g,"
+             "\"min\":1,\"max\":9999,\"mean\":1}}},"
+             "{\"params\":{\"kernel\":\"copy\",\"width_bytes\":16,\"size_bytes\":4096,"
+             "\"reps\":7},\"metrics\":{\"bw_GBps\":{\"median\":12.5,\"ci_lo\":12,\"ci_hi\":13,"
+             "\"min\":1,\"max\":99,\"mean\":1}}}],"
+             "\"results\":{\"best\":{\"read\":{\"bw_GBps\":%g,\"width_bytes\":16,"
+             "\"size_bytes\":1073741824,\"dram\":true},\"copy\":{\"bw_GBps\":12.5,"
+             "\"width_bytes\":16,\"size_bytes\":4096,\"dram\":false}}}}",
+             name, peak, read_bw, read_bw - 1, read_bw + 1, read_bw);
+    json_error_t e;
+    json_t *r = json_loads(txt, 0, &e);
+    if (!r)
+        fail_msg("bad test JSON: %s", e.text);
+    return r;
+}
+
+static void test_jpath(void **state)
+{
+    (void)state;
+    json_t *j = json_loads("{\"a\":{\"b\":[{\"c\":3},{\"c\":4.5}]},\"s\":\"x\"}", 0, NULL);
+    assert_near(gmb_jnum(j, "a.b.1.c"), 4.5, 0);
+    assert_near(gmb_jnum(j, "a.b.0.c"), 3, 0);
+    assert_true(isnan(gmb_jnum(j, "a.b.2.c")));
+    assert_true(isnan(gmb_jnum(j, "s")));
+    assert_null(gmb_jpath(j, "a.x"));
+    json_decref(j);
+}
+
+static void test_device_label(void **state)
+{
+    (void)state;
+    char out[192];
+    json_t *d = json_loads("{\"name\":\"pthread-skylake-avx512-Intel(R) Xeon(R) Processor\","
+                           "\"platform\":\"Portable Computing Language\",\"type\":\"cpu\"}",
+                           0, NULL);
+    gmb_device_label(d, "opencl", out, sizeof out);
+    assert_string_equal(out, "Intel Xeon Processor (PoCL CPU)");
+    json_decref(d);
+    d = json_loads("{\"name\":\"NVIDIA H200\",\"platform\":\"CUDA\",\"type\":\"gpu\"}", 0, NULL);
+    gmb_device_label(d, "cuda", out, sizeof out);
+    assert_string_equal(out, "NVIDIA H200 (CUDA)");
+    gmb_device_label(d, "opencl", out, sizeof out);
+    assert_string_equal(out, "NVIDIA H200 (OpenCL)");
+    json_decref(d);
+}
+
+static void test_fmt_num(void **state)
+{
+    (void)state;
+    char b[32];
+    const struct {
+        double v;
+        const char *want;
+    } c[] = {{3912.4, "3912"},   {180.62, "180.6"}, {1.70226, "1.702"},   {0.019403, "0.01940"},
+             {12345.6, "12346"}, {0, "0"},          {-0.4408, "-0.4408"}, {1e-9, "0.000000"},
+             {99.99, "99.99"},   {100.04, "100.0"}};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        gmb_fmt_num(c[i].v, b, sizeof b);
+        assert_string_equal(b, c[i].want);
+    }
+}
+
+/* Two runs: rows, cells, notes, the rows no run has are left out. */
+static void test_table_rows(void **state)
+{
+    (void)state;
+    gmb_runset_t rs = {0};
+    assert_int_equal(gmb_runset_add(&rs, stream_rec("NVIDIA H200", 4800, 4000), "a/s.json", "a"),
+                     0);
+    assert_int_equal(gmb_runset_add(&rs, stream_rec("NVIDIA H100", 3350, 3000), "b/s.json", "b"),
+                     0);
+    gmb_runset_label(&rs);
+    assert_string_equal(rs.runs[0].label, "NVIDIA H200 (CUDA)");
+    gmb_table_t t;
+    assert_int_equal(gmb_table_build(&rs, &t), 0);
+    assert_int_equal(t.ncols, 2);
+    /* memory, size, peak, read, copy (no pct_peak metric: those rows are left out) */
+    assert_int_equal(t.nrows, 5);
+    assert_string_equal(t.rows[0]->label, "Memory type, bus width");
+    assert_string_equal(t.cells[0].text, "HBM, 5120-bit");
+    assert_near(t.cells[1 * 2 + 0].v, 80.0, 1e-12);   /* 80 GiB */
+    assert_near(t.cells[2 * 2 + 1].v, 3350.0, 1e-12); /* peak of the second */
+    assert_string_equal(t.rows[3]->label, "Read bandwidth");
+    assert_near(t.cells[3 * 2 + 0].v, 4000, 0);
+    assert_near(t.cells[3 * 2 + 0].lo, 3999, 0);
+    assert_near(t.cells[3 * 2 + 0].hi, 4001, 0);
+    assert_int_equal(t.cells[3 * 2 + 0].note, 0); /* a DRAM point */
+    assert_string_equal(t.rows[4]->label, "Copy bandwidth");
+    assert_int_equal(t.cells[4 * 2 + 1].note, 1); /* cache only */
+    assert_int_equal(t.notes, 1);
+    gmb_table_free(&t);
+    gmb_runset_free(&rs);
+}
+
+static void test_table_render(void **state)
+{
+    (void)state;
+    gmb_runset_t rs = {0};
+    gmb_runset_add(&rs, stream_rec("GPU | A", 0, 2.5), "a/s.json", "a");
+    gmb_runset_label(&rs);
+    gmb_table_t t;
+    assert_int_equal(gmb_table_build(&rs, &t), 0);
+    char *md = gmb_table_render(&t, "md");
+    assert_non_null(md);
+    assert_non_null(strstr(md, "| Metric | Unit | GPU \\| A (CUDA) |\n|---|---|---:|\n"));
+    assert_non_null(strstr(md, "| Nominal peak bandwidth | GB/s | unknown |\n"));
+    assert_non_null(strstr(md, "| Read bandwidth | GB/s | 2.500 [1.500, 3.500] |\n"));
+    assert_non_null(strstr(md, "| Copy bandwidth | GB/s | 12.50 [12.00, 13.00] ᶜ |\n"));
+    char *tex = gmb_table_render(&t, "tex");
+    assert_non_null(tex);
+    assert_non_null(
+        strstr(tex, "\\begin{tabular}{llr}\n\\toprule\nMetric & Unit & GPU | A (CUDA)"));
+    assert_non_null(strstr(tex, "Read bandwidth & \\si{\\giga\\byte\\per\\second} & \\num{2.500} "
+                                "{\\footnotesize[\\num{1.500}, \\num{3.500}]} \\\\\n"));
+    assert_non_null(strstr(tex, "\\bottomrule\n\\end{tabular}\n"));
+    char *csv = gmb_table_render(&t, "csv");
+    assert_non_null(csv);
+    assert_non_null(
+        strstr(csv, "metric,unit,GPU | A (CUDA),GPU | A (CUDA) ci_lo,GPU | A (CUDA) ci_hi\n"));
+    assert_non_null(strstr(csv, "\"Memory type, bus width\",,\"HBM, 5120-bit\",,\n"));
+    assert_non_null(strstr(csv, "Read bandwidth,GB/s,2.5,1.5,3.5\n"));
+    assert_null(gmb_table_render(&t, "html"));
+    free(md);
+    free(tex);
+    free(csv);
+    gmb_table_free(&t);
+    gmb_runset_free(&rs);
+}
+
+/* A point with samples 100, 200, 400 ns: rate numer/t and scale t*f are recovered. */
+static json_t *point3(const char *metric, int rate)
+{
+    double t[] = {100, 200, 400}, numer = 800, f = 0.5;
+    char txt[1024];
+    snprintf(txt, sizeof txt,
+             "{\"params\":{\"size_bytes\":4096,\"reps\":3},\"samples_ns\":[100,200,400],"
+             "\"time_ns\":{\"median\":200,\"min\":100,\"max\":400},"
+             "\"metrics\":{\"%s\":{\"median\":%g,\"min\":%g,\"max\":%g}}}",
+             metric, rate ? numer / t[1] : t[1] * f, rate ? numer / t[2] : t[0] * f,
+             rate ? numer / t[0] : t[2] * f);
+    return json_loads(txt, 0, NULL);
+}
+
+static void test_metric_samples(void **state)
+{
+    (void)state;
+    double *v;
+    json_t *p = point3("bw", 1);
+    assert_int_equal(gmb_metric_samples(p, "bw", &v), 3);
+    assert_near(v[0], 8, 1e-12);
+    assert_near(v[2], 2, 1e-12);
+    free(v);
+    json_decref(p);
+    p = point3("lat", 0);
+    assert_int_equal(gmb_metric_samples(p, "lat", &v), 3);
+    assert_near(v[1], 100, 1e-12);
+    free(v);
+    /* not a function of the times: no samples */
+    json_object_set_new(json_object_get(json_object_get(p, "metrics"), "lat"), "max",
+                        json_real(12345));
+    assert_int_equal(gmb_metric_samples(p, "lat", &v), 0);
+    assert_null(v);
+    json_decref(p);
+}
+
+static void test_compare(void **state)
+{
+    (void)state;
+    json_t *a = stream_rec("A", 0, 100), *b = stream_rec("B", 0, 50);
+    /* B's calibration differs (reps), its identity not: still matched */
+    json_object_set_new(json_object_get(json_array_get(json_object_get(b, "points"), 0), "params"),
+                        "reps", json_integer(99));
+    gmb_cmp_t *rows = NULL;
+    size_t n = 0;
+    assert_int_equal(gmb_compare_records(a, b, &rows, &n), 2);
+    assert_string_equal(rows[0].point, "read width=16 B size=1 GiB");
+    assert_string_equal(rows[0].metric, "bw_GBps");
+    assert_near(rows[0].ratio, 0.5, 1e-12);
+    assert_near(rows[0].change, -50, 1e-9);
+    assert_true(rows[0].p < 0); /* no raw samples in these records */
+    assert_int_equal(rows[0].higher, 1);
+    /* a point B does not have is left out */
+    json_object_set_new(json_object_get(json_array_get(json_object_get(b, "points"), 1), "params"),
+                        "kernel", json_string("triad"));
+    n = 0;
+    assert_int_equal(gmb_compare_records(a, b, &rows, &n), 1);
+    free(rows);
+    json_decref(a);
+    json_decref(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_jpath),        cmocka_unit_test(test_device_label),
+        cmocka_unit_test(test_fmt_num),      cmocka_unit_test(test_table_rows),
+        cmocka_unit_test(test_table_render), cmocka_unit_test(test_metric_samples),
+        cmocka_unit_test(test_compare),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

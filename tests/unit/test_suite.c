@@ -1,0 +1,127 @@
+/* test_suite.c - unit tests of gmb run's pure parts: profile lookup (file lines, device
+ * types, generic fallback), the manifest (entries, statuses) and its atomic writing. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gmb.h"
+#include "tools.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/gmb-unit-suite.XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_profiles(void **state)
+{
+    (void)state;
+    char path[128];
+    snprintf(path, sizeof path, "%s/profiles.conf", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("# comment\n"
+          "stream quick gpu 10   --sizes 4KiB:1GiB:x4  \n"
+          "stream quick *   40 --sizes 4KiB:64MiB\n"
+          "bad line\n"
+          "*      quick *   7  --time-cap 0.1\n"
+          "stream full  *   0\n",
+          f);
+    fclose(f);
+    gmb_profile_t p;
+    assert_int_equal(gmb_profile_lookup(path, "stream", "quick", "gpu", &p), 0);
+    assert_string_equal(p.args, "--sizes 4KiB:1GiB:x4");
+    assert_true(p.est_s == 10);
+    assert_int_equal(p.generic, 0);
+    assert_int_equal(gmb_profile_lookup(path, "stream", "quick", "cpu", &p), 0);
+    assert_string_equal(p.args, "--sizes 4KiB:64MiB");
+    assert_int_equal(gmb_profile_lookup(path, "chase", "quick", "gpu", &p), 0);
+    assert_string_equal(p.args, "--time-cap 0.1");
+    assert_int_equal(p.generic, 1);
+    assert_int_equal(gmb_profile_lookup(path, "stream", "full", "gpu", &p), 0);
+    assert_string_equal(p.args, "");
+    /* no line at all: the built-in fallback (full = defaults, quick = common options) */
+    assert_int_equal(gmb_profile_lookup(path, "chase", "full", "gpu", &p), 0);
+    assert_string_equal(p.args, "");
+    assert_int_equal(p.generic, 1);
+    assert_int_equal(gmb_profile_lookup("/nonexistent/profiles", "x", "quick", "gpu", &p),
+                     GMB_ERUNTIME);
+    assert_non_null(strstr(p.args, "--time-cap"));
+}
+
+static void test_manifest(void **state)
+{
+    (void)state;
+    char *argv[] = {"gmb", "run"};
+    json_t *m = gmb_manifest_new("quick", json_pack("{s:s}", "name", "dev"), "dev",
+                                 "2026-01-01T00:00:00Z", 2, argv);
+    assert_non_null(m);
+    json_t *a = gmb_manifest_add(m, "bank", "--x 1", 3);
+    json_t *b = gmb_manifest_add(m, "chase", "", 0);
+    assert_string_equal(json_string_value(json_object_get(a, "status")), "pending");
+    gmb_manifest_done(a, 0, 0, 1.5, json_pack("[s]", "r-bank.json"), "");
+    assert_string_equal(json_string_value(json_object_get(a, "status")), "ok");
+    assert_int_equal(json_integer_value(json_object_get(a, "exit_status")), 0);
+    assert_true(json_is_null(json_object_get(a, "reason")));
+    gmb_manifest_done(b, -1, 2, 0.5, NULL, "stopped");
+    assert_string_equal(json_string_value(json_object_get(b, "status")), "interrupted");
+    assert_true(json_is_null(json_object_get(b, "exit_status")));
+    assert_int_equal(json_integer_value(json_object_get(b, "signal")), 2);
+    assert_int_equal(json_array_size(json_object_get(b, "records")), 0);
+    assert_string_equal(gmb_status_word(77), "skipped");
+    assert_string_equal(gmb_status_word(1), "verification_failed");
+    assert_string_equal(gmb_status_word(3), "error");
+    assert_string_equal(gmb_status_word(2), "usage_error");
+
+    /* written atomically, read back equal; rewriting replaces it; no temporary left */
+    assert_int_equal(gmb_json_write_atomic(m, dir, "run.json"), 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/run.json", dir);
+    json_t *back = json_load_file(path, 0, NULL);
+    assert_non_null(back);
+    assert_true(json_equal(back, m));
+    json_decref(back);
+    json_object_set_new(m, "status", json_string("complete"));
+    assert_int_equal(gmb_json_write_atomic(m, dir, "run.json"), 0);
+    back = json_load_file(path, 0, NULL);
+    assert_string_equal(json_string_value(json_object_get(back, "status")), "complete");
+    assert_string_equal(json_string_value(json_object_get(back, "schema")), "gmb-run");
+    json_decref(back);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int files = 0;
+    while ((e = readdir(d)))
+        files += e->d_name[0] != '.' || strlen(e->d_name) > 2;
+    closedir(d);
+    assert_int_equal(files, 1);
+    assert_int_equal(gmb_json_write_atomic(m, "/nonexistent-dir", "run.json"), GMB_ERUNTIME);
+    json_decref(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_profiles, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_manifest, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
