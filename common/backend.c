@@ -48,3 +48,12 @@ void gmb_dev_info_derive(gmb_dev_info_t *d)
     else if (!d->mem_type[0])
         gmb_strlcpy(d->mem_type, "unknown", sizeof d->mem_type);
 }
+
+const char *gmb_residence(const gmb_dev_info_t *d, uint64_t bytes)
+{
+    if (!d->llc_bytes)
+        return "unknown";
+    if (bytes <= d->llc_bytes)
+        return "cache";
+    return bytes >= 4 * d->llc_bytes ? "dram" : "transition";
+}

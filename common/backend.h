@@ -135,6 +135,9 @@ typedef struct gmb_backend {
 extern const gmb_backend_t *const gmb_backends[];
 /* Look a backend up by name; NULL when unknown or not compiled in. */
 const gmb_backend_t *gmb_backend_find(const char *name);
+/* Where a working set of bytes lives on the device: "cache" (<= the last-level cache),
+ * "dram" (>= 4x it, STREAM's rule), "transition" between, "unknown" without a cache size. */
+const char *gmb_residence(const gmb_dev_info_t *d, uint64_t bytes);
 /* Fill the derived fields of info (peak bandwidth text, memory type guess). */
 void gmb_dev_info_derive(gmb_dev_info_t *info);
 

@@ -54,6 +54,14 @@ char *gmb_fmt_size(uint64_t bytes, char *buf, size_t len);
 /* Copy src into dst of size len, always NUL-terminated. */
 void gmb_strlcpy(char *dst, const char *src, size_t len);
 
+/* A paragraph built piece by piece (summaries); what does not fit is cut. */
+typedef struct gmb_text {
+    char text[4096]; /* the paragraph, NUL-terminated */
+    size_t len;      /* its length */
+} gmb_text_t;
+/* Append printf-formatted text. */
+void gmb_text_add(gmb_text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #ifdef __cplusplus
 }
 #endif

@@ -103,3 +103,17 @@ void gmb_strlcpy(char *dst, const char *src, size_t len)
         memcpy(dst, src, n);
     dst[n] = '\0';
 }
+
+void gmb_text_add(gmb_text_t *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (t->len < sizeof t->text) {
+        int w = vsnprintf(t->text + t->len, sizeof t->text - t->len, fmt, ap);
+        if (w > 0)
+            t->len += (size_t)w;
+    }
+    va_end(ap);
+    if (t->len >= sizeof t->text)
+        t->len = sizeof t->text - 1;
+}

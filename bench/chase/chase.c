@@ -455,26 +455,6 @@ verify_fail:
 
 /* ---- levels and the summary ------------------------------------------------------------- */
 
-typedef struct summary {
-    char text[4096]; /* the paragraph */
-    size_t len;
-} summary_t;
-
-static void say(summary_t *sm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(summary_t *sm, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (sm->len < sizeof sm->text) {
-        int w = vsnprintf(sm->text + sm->len, sizeof sm->text - sm->len, fmt, ap);
-        if (w > 0)
-            sm->len += (size_t)w;
-    }
-    va_end(ap);
-    if (sm->len >= sizeof sm->text)
-        sm->len = sizeof sm->text - 1;
-}
-
 /* Name of level i of nl: hardware names only for CUDA on a GPU, else generic. */
 static void level_name(const gmb_ctx_t *c, const curve_t *cv, int i, int nl, int memory, char *out,
                        size_t len)
@@ -532,7 +512,7 @@ static double median_range(const double *v, size_t a, size_t b)
 
 /* Detect the levels of a curve, add them to the record and the summary. */
 static void curve_levels(gmb_ctx_t *c, const curve_t *cv, int clock, int memory, json_t *all,
-                         summary_t *sm)
+                         gmb_text_t *sm)
 {
     gmb_level_t L[GMB_MAX_LEVELS];
     double noise = 0;
@@ -547,7 +527,7 @@ static void curve_levels(gmb_ctx_t *c, const curve_t *cv, int clock, int memory,
     else
         snprintf(what, sizeof what, "%s, %s", space_names[cv->space], mode_names[cv->mode]);
     json_t *lv = json_array();
-    say(sm, "%s%s: ", sm->len ? " " : "", what);
+    gmb_text_add(sm, "%s%s: ", sm->len ? " " : "", what);
     if (!nl) {
         double lo = INFINITY, hi = 0;
         for (size_t i = 0; i < cv->n; i++)
@@ -556,11 +536,11 @@ static void curve_levels(gmb_ctx_t *c, const curve_t *cv, int clock, int memory,
                 hi = fmax(hi, cv->ns[i]);
             }
         if (hi > 0)
-            say(sm, "no clear level (%.3g .. %.3g ns over %s .. %s).", lo, hi,
-                gmb_fmt_size((uint64_t)cv->size[0], a, sizeof a),
-                gmb_fmt_size((uint64_t)cv->size[cv->n - 1], b, sizeof b));
+            gmb_text_add(sm, "no clear level (%.3g .. %.3g ns over %s .. %s).", lo, hi,
+                         gmb_fmt_size((uint64_t)cv->size[0], a, sizeof a),
+                         gmb_fmt_size((uint64_t)cv->size[cv->n - 1], b, sizeof b));
         else
-            say(sm, "no clear level (no points).");
+            gmb_text_add(sm, "no clear level (no points).");
     }
     for (int i = 0; i < nl; i++) {
         char name[32];
@@ -569,17 +549,17 @@ static void curve_levels(gmb_ctx_t *c, const curve_t *cv, int clock, int memory,
         fmt_lat(L[i].lat, cyc, clock, lat, sizeof lat);
         const char *conf = gmb_level_confidence_word(L[i].confidence);
         if (cv->mode == M_PAGE && i < nl - 1)
-            say(sm, "%s ≈ %s, reach ≈ %s", name, lat,
-                gmb_fmt_size((uint64_t)L[i].size_hi, a, sizeof a));
+            gmb_text_add(sm, "%s ≈ %s, reach ≈ %s", name, lat,
+                         gmb_fmt_size((uint64_t)L[i].size_hi, a, sizeof a));
         else if (i < nl - 1)
-            say(sm, "%s ≈ %s up to ≈ %s", name, lat,
-                gmb_fmt_size((uint64_t)L[i].size_hi, a, sizeof a));
+            gmb_text_add(sm, "%s ≈ %s up to ≈ %s", name, lat,
+                         gmb_fmt_size((uint64_t)L[i].size_hi, a, sizeof a));
         else
-            say(sm, "%s ≈ %s from %s", name, lat,
-                gmb_fmt_size((uint64_t)L[i].size_lo, a, sizeof a));
+            gmb_text_add(sm, "%s ≈ %s from %s", name, lat,
+                         gmb_fmt_size((uint64_t)L[i].size_lo, a, sizeof a));
         if (strcmp(conf, "high"))
-            say(sm, " (%s confidence)", conf);
-        say(sm, "%s", i + 1 < nl ? "; " : ".");
+            gmb_text_add(sm, " (%s confidence)", conf);
+        gmb_text_add(sm, "%s", i + 1 < nl ? "; " : ".");
         json_t *o =
             json_pack("{s:s, s:f, s:I, s:I, s:I, s:i, s:f, s:s}", "name", name, "lat_ns", L[i].lat,
                       "size_lo_bytes", (json_int_t)L[i].size_lo, "capacity_bytes",
@@ -627,7 +607,7 @@ static int chase_run(gmb_ctx_t *c)
     curve_t cv = {0};
     gmb_chain_order_t ord = {0};
     json_t *levels = json_array(), *skipped = json_array();
-    summary_t sm = {{0}, 0};
+    gmb_text_t sm = {{0}, 0};
     int injected = 0;
     cv.size = calloc(cfg->sizes.n, sizeof *cv.size);
     cv.ns = calloc(cfg->sizes.n, sizeof *cv.ns);

@@ -136,26 +136,6 @@ typedef struct state {
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 
-typedef struct summary {
-    char text[4096]; /* the paragraph */
-    size_t len;
-} summary_t;
-
-static void say(summary_t *sm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(summary_t *sm, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (sm->len < sizeof sm->text) {
-        int w = vsnprintf(sm->text + sm->len, sizeof sm->text - sm->len, fmt, ap);
-        if (w > 0)
-            sm->len += (size_t)w;
-    }
-    va_end(ap);
-    if (sm->len >= sizeof sm->text)
-        sm->len = sizeof sm->text - 1;
-}
-
 static int has(const gmb_list_t *l, int v)
 {
     for (size_t i = 0; i < l->n; i++)
@@ -191,16 +171,6 @@ static gmb_u32 hash_sum(gmb_u32 seed, gmb_u64 nwords)
     for (gmb_u64 w = 0; w < nwords; w++)
         v += gmb_hash(seed, w);
     return v;
-}
-
-/* Where a working set lives: cache, transition or dram (4x the LLC rule), unknown. */
-static const char *residence(const gmb_dev_info_t *d, uint64_t bytes)
-{
-    if (!d->llc_bytes)
-        return "unknown";
-    if (bytes <= d->llc_bytes)
-        return "cache";
-    return bytes >= 4 * d->llc_bytes ? "dram" : "transition";
 }
 
 /* Work-items per group and groups for n elements. */
@@ -455,7 +425,7 @@ static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
         return rc;
     }
     double bytes = (double)size * s->reps;
-    const char *where = residence(&c->info, size);
+    const char *where = gmb_residence(&c->info, size);
     json_t *pt =
         gmb_point_new(point_params(part_names[part], "-", size, s->reps, &s->geo, 0, -1), &ser);
     gmb_point_metric(pt, "bw_GBps", gmb_json_rate(bytes, &ser.st));
@@ -488,7 +458,7 @@ static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
 }
 
 /* Fit a curve, give its points their hit rates, add the result and the summary. */
-static void fit_curve(state_t *s, int part, const curve_t *cv, json_t *res, summary_t *sm)
+static void fit_curve(state_t *s, int part, const curve_t *cv, json_t *res, gmb_text_t *sm)
 {
     gmb_ctx_t *c = s->c;
     gmb_bw_fit_t f;
@@ -501,7 +471,7 @@ static void fit_curve(state_t *s, int part, const curve_t *cv, json_t *res, summ
                           f.found ? "plateaus" : "no clear plateau", "cache", s->cache, "memory",
                           s->mem, "device_llc_bytes", (json_int_t)llc, "memory_reached", reached,
                           "plateaus", (int)f.nplateaus, "noise_log", f.noise);
-    say(sm, "%s%s: ", sm->len ? " " : "", part_names[part]);
+    gmb_text_add(sm, "%s%s: ", sm->len ? " " : "", part_names[part]);
     if (!f.found) {
         double lo = INFINITY, hi = 0;
         for (size_t i = 0; i < cv->n; i++)
@@ -510,10 +480,10 @@ static void fit_curve(state_t *s, int part, const curve_t *cv, json_t *res, summ
                 hi = fmax(hi, cv->bw[i]);
             }
         if (hi > 0)
-            say(sm, "no clear plateau (%.4g .. %.4g GB/s over %s .. %s).", lo, hi,
-                fsz(cv->size[0], a), fsz(cv->size[cv->n - 1], b));
+            gmb_text_add(sm, "no clear plateau (%.4g .. %.4g GB/s over %s .. %s).", lo, hi,
+                         fsz(cv->size[0], a), fsz(cv->size[cv->n - 1], b));
         else
-            say(sm, "no points.");
+            gmb_text_add(sm, "no points.");
     } else {
         json_object_set_new(o, "cache_GBps", json_real(f.cache_bw));
         json_object_set_new(o, "memory_GBps", json_real(f.mem_bw));
@@ -526,22 +496,24 @@ static void fit_curve(state_t *s, int part, const curve_t *cv, json_t *res, summ
         json_object_set_new(o, "confidence", json_real(f.confidence));
         json_object_set_new(o, "confidence_word",
                             json_string(gmb_level_confidence_word(f.confidence)));
-        say(sm, "%s plateau %.4g GB/s up to %s", s->cache, f.cache_bw, fsz(f.capacity, a));
+        gmb_text_add(sm, "%s plateau %.4g GB/s up to %s", s->cache, f.cache_bw, fsz(f.capacity, a));
         if (f.fall_at > 0)
-            say(sm, " (falls by %s", fsz(f.fall_at, b));
+            gmb_text_add(sm, " (falls by %s", fsz(f.fall_at, b));
         if (f.half_at > 0)
-            say(sm, "%shit rate 1/2 at %s", f.fall_at > 0 ? "; " : " (", fsz(f.half_at, d));
+            gmb_text_add(sm, "%shit rate 1/2 at %s", f.fall_at > 0 ? "; " : " (",
+                         fsz(f.half_at, d));
         if (f.fall_at > 0 || f.half_at > 0)
-            say(sm, ")");
-        say(sm, ", %s %.4g GB/s from %s%s; ratio %.2fx", reached ? s->mem : "slowest plateau",
-            f.mem_bw, fsz(cv->size[f.mem_first], a),
-            reached ? "" : " (the sweep stops below 4x the LLC: not proven memory)", f.ratio);
+            gmb_text_add(sm, ")");
+        gmb_text_add(sm, ", %s %.4g GB/s from %s%s; ratio %.2fx",
+                     reached ? s->mem : "slowest plateau", f.mem_bw, fsz(cv->size[f.mem_first], a),
+                     reached ? "" : " (the sweep stops below 4x the LLC: not proven memory)",
+                     f.ratio);
         if (f.nplateaus > 2)
-            say(sm, "; %zu plateaus in all", f.nplateaus);
+            gmb_text_add(sm, "; %zu plateaus in all", f.nplateaus);
         const char *conf = gmb_level_confidence_word(f.confidence);
         if (strcmp(conf, "high"))
-            say(sm, " (%s confidence)", conf);
-        say(sm, ".");
+            gmb_text_add(sm, " (%s confidence)", conf);
+        gmb_text_add(sm, ".");
         for (size_t i = 0; i < cv->n; i++) {
             json_t *x = json_object_get(cv->pt[i], "extra");
             double h = gmb_bw_hit_rate(cv->bw[i], f.cache_bw, f.mem_bw);
@@ -583,15 +555,15 @@ static int sample_cw(void *arg, double *ns)
     return sample_bw(s, ns);
 }
 
-static int run_coldwarm(state_t *s, json_t *res, summary_t *sm)
+static int run_coldwarm(state_t *s, json_t *res, gmb_text_t *sm)
 {
     gmb_ctx_t *c = s->c;
     const cfg_t *cfg = c->cfg;
     int rc = GMB_OK;
     char sz[32], fl[32];
     json_t *arr = json_array();
-    say(sm, "%scold vs warm (cold = after writing %s): ", sm->len ? " " : "",
-        gmb_fmt_size(cfg->flush, fl, sizeof fl));
+    gmb_text_add(sm, "%scold vs warm (cold = after writing %s): ", sm->len ? " " : "",
+                 gmb_fmt_size(cfg->flush, fl, sizeof fl));
     for (size_t p = 0; p < cfg->cw_sizes.n && !rc; p++) {
         uint64_t size = cfg->cw_sizes.v[p];
         double med[2] = {0, 0}, ci[2] = {0, 0};
@@ -618,7 +590,7 @@ static int run_coldwarm(state_t *s, json_t *res, summary_t *sm)
                                        &ser);
             gmb_point_metric(pt, "bw_GBps", gmb_json_rate((double)size, &ser.st));
             json_t *extra = json_object_get(pt, "extra");
-            const char *where = residence(&c->info, size);
+            const char *where = gmb_residence(&c->info, size);
             json_object_set_new(extra, "where", json_string(where));
             json_object_set_new(extra, "verified", json_string(rc ? "FAILED" : "full"));
             printf("%-10s %-5s %10s %10.2f %7.2f %4zu %8u %-10s %9.2f %-8s\n", "coldwarm",
@@ -643,11 +615,11 @@ static int run_coldwarm(state_t *s, json_t *res, summary_t *sm)
                                         (json_int_t)size, "cold_ns", med[1], "warm_ns", med[0],
                                         "cold_over_warm", ratio, "cold_ci_rel", ci[1],
                                         "warm_ci_rel", ci[0], "near_timer_resolution", at_res));
-        say(sm, "%s%s %.3g us / %.3g us = %.2fx%s", p ? ", " : "",
-            gmb_fmt_size(size, sz, sizeof sz), med[1] / 1e3, med[0] / 1e3, ratio,
-            at_res ? " (warm time near the timer's resolution)" : "");
+        gmb_text_add(sm, "%s%s %.3g us / %.3g us = %.2fx%s", p ? ", " : "",
+                     gmb_fmt_size(size, sz, sizeof sz), med[1] / 1e3, med[0] / 1e3, ratio,
+                     at_res ? " (warm time near the timer's resolution)" : "");
     }
-    say(sm, ".");
+    gmb_text_add(sm, ".");
     json_object_set_new(res, "sizes", arr);
     json_object_set_new(res, "flush_bytes", json_integer((json_int_t)cfg->flush));
     json_object_set_new(res, "timer_res_ns", json_real(c->info.timer_res_ns));
@@ -670,7 +642,7 @@ static double median_of(double *v, size_t n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static int run_partitions(state_t *s, json_t *res, summary_t *sm)
+static int run_partitions(state_t *s, json_t *res, gmb_text_t *sm)
 {
     gmb_ctx_t *c = s->c;
     const cfg_t *cfg = c->cfg;
@@ -807,8 +779,8 @@ static int run_partitions(state_t *s, json_t *res, summary_t *sm)
     json_object_set_new(res, "loads_per_line", json_integer(reps));
     json_object_set_new(res, "sms_bimodal", json_integer(nb));
     json_object_set_new(res, "sms_reached", json_integer(nr));
-    say(sm, "%spartitions (%s buffer, %d SMs): ", sm->len ? " " : "",
-        gmb_fmt_size(bytes, sz, sizeof sz), nr);
+    gmb_text_add(sm, "%spartitions (%s buffer, %d SMs): ", sm->len ? " " : "",
+                 gmb_fmt_size(bytes, sz, sizeof sz), nr);
     if (two) {
         double ne = median_of(nears, (size_t)nb), fa = median_of(fars, (size_t)nb);
         double sh = median_of(shares, (size_t)nb);
@@ -816,7 +788,8 @@ static int run_partitions(state_t *s, json_t *res, summary_t *sm)
         json_object_set_new(res, "far_cycles", json_real(fa));
         json_object_set_new(res, "near_share", json_real(sh));
         json_object_set_new(res, "far_share", json_real(1 - sh));
-        say(sm, "near %.0f cycles (%.0f%% of lines), far %.0f cycles (%.0f%%) on %d of %d SMs.", ne,
+        gmb_text_add(
+            sm, "near %.0f cycles (%.0f%% of lines), far %.0f cycles (%.0f%%) on %d of %d SMs.", ne,
             100 * sh, fa, 100 * (1 - sh), nb, nr);
     } else if (nr) {
         int k0 = 0; /* the first SM reached */
@@ -826,10 +799,10 @@ static int run_partitions(state_t *s, json_t *res, summary_t *sm)
             tmp[j] = lat[(size_t)k0 * nl + j];
         double m = median_of(tmp, nl);
         json_object_set_new(res, "median_cycles", json_real(m));
-        say(sm, "single partition (%.0f cycles median from SM %d; %d of %d SMs bimodal).", m,
-            smid[k0], nb, nr);
+        gmb_text_add(sm, "single partition (%.0f cycles median from SM %d; %d of %d SMs bimodal).",
+                     m, smid[k0], nb, nr);
     } else {
-        say(sm, "no block ran on the chosen SMs.");
+        gmb_text_add(sm, "no block ran on the chosen SMs.");
     }
     json_object_set_new(res, "per_sm", per);
     json_object_set_new(res, "agreement", agree);
@@ -856,7 +829,7 @@ static int sample_persist(void *arg, double *ns)
     return gmb_l2_cuda_persist_sample(p->h, ns, &p->sum);
 }
 
-static int run_persistence(state_t *s, json_t *res, summary_t *sm, char *why, size_t whylen)
+static int run_persistence(state_t *s, json_t *res, gmb_text_t *sm, char *why, size_t whylen)
 {
     gmb_ctx_t *c = s->c;
     const cfg_t *cfg = c->cfg;
@@ -926,7 +899,8 @@ static int run_persistence(state_t *s, json_t *res, summary_t *sm, char *why, si
     if (!rc && !crc && bw0 > 0) {
         json_object_set_new(res, "gain", json_real(bwmax / bw0));
         json_object_set_new(res, "timer_resolution_rel", json_real(res_rel));
-        say(sm,
+        gmb_text_add(
+            sm,
             "%spersistence (hot %s after a %s cold stream): %.4g GB/s without a window, %.4g "
             "GB/s with the largest set-aside (%s): %.2fx (timer resolution %.1f%% of a sample).",
             sm->len ? " " : "", gmb_fmt_size(hot, a, sizeof a),
@@ -938,11 +912,11 @@ static int run_persistence(state_t *s, json_t *res, summary_t *sm, char *why, si
 
 /* ---- the run ---------------------------------------------------------------------------- */
 
-static void skip_part(int part, const char *why, json_t *sk, summary_t *sm)
+static void skip_part(int part, const char *why, json_t *sk, gmb_text_t *sm)
 {
     printf("%-10s skipped: %s\n", part_names[part], why);
     json_array_append_new(sk, json_pack("{s:s, s:s}", "part", part_names[part], "reason", why));
-    say(sm, "%s%s: skipped (%s).", sm->len ? " " : "", part_names[part], why);
+    gmb_text_add(sm, "%s%s: skipped (%s).", sm->len ? " " : "", part_names[part], why);
 }
 
 static void print_header(const state_t *s)
@@ -980,7 +954,7 @@ static int l2_run(gmb_ctx_t *c)
     gmb_prog_t *prog = NULL;
     json_t *bwres = json_object(), *skipped = json_array(), *cwres = NULL, *pres = NULL,
            *perres = NULL;
-    summary_t sm = {{0}, 0};
+    gmb_text_t sm = {{0}, 0};
     size_t maxn = cfg->sizes.n;
     curve_t cv = {0, calloc(maxn, sizeof(double)), calloc(maxn, sizeof(double)),
                   calloc(maxn, sizeof(json_t *))};
@@ -1084,10 +1058,10 @@ static int l2_run(gmb_ctx_t *c)
     }
     if (!rc && sm.len) {
         if (!s.gpu)
-            say(&sm,
-                " (A %s device: the host's caches, named generically; no GPU structure is "
-                "claimed.)",
-                c->info.type);
+            gmb_text_add(&sm,
+                         " (A %s device: the host's caches, named generically; no GPU structure is "
+                         "claimed.)",
+                         c->info.type);
         printf("# summary: %s\n", sm.text);
         gmb_add_result(c, "summary", json_string(sm.text));
     }

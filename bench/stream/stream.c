@@ -273,16 +273,6 @@ static int geometry(const gmb_ctx_t *c, const cfg_t *cfg, gmb_u64 n, gmb_launch_
     return GMB_OK;
 }
 
-/* Where a working set of total bytes lives: cache, transition or dram (4x the LLC rule). */
-static const char *residence(const gmb_dev_info_t *d, uint64_t total)
-{
-    if (!d->llc_bytes)
-        return "unknown";
-    if (total <= d->llc_bytes)
-        return "cache";
-    return total >= 4 * d->llc_bytes ? "dram" : "transition";
-}
-
 static int default_sizes(gmb_ctx_t *c, cfg_t *cfg)
 {
     uint64_t top = 2ull << 30, q = c->info.mem_bytes / 4;
@@ -393,7 +383,7 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
                    : verify_elementwise(s, k, err, sizeof err, &how);
     uint64_t per_rep = (uint64_t)(k->reads + k->writes) * size;
     double bytes = (double)per_rep * s->reps;
-    const char *where = residence(&c->info, (uint64_t)(k->reads + k->writes) * size);
+    const char *where = gmb_residence(&c->info, (uint64_t)(k->reads + k->writes) * size);
     json_t *params =
         json_pack("{s:s, s:i, s:I, s:I, s:i, s:I, s:i, s:I, s:I}", "kernel", k->name, "width_bytes",
                   w, "size_bytes", (json_int_t)size, "elements", (json_int_t)s->n, "arrays",
