@@ -133,7 +133,11 @@ t0=$(date +%s.%N)
 rundir=$(bin/gmb run --backend cuda --results "$OUTDIR/suite" 2>"$OUTDIR/suite.txt" | tail -1)
 printf 'gmb run: exit %d, %.1f s, %s\n' "${PIPESTATUS[0]}" "$(since "$t0")" "$rundir"
 if [ -f "$rundir/run.json" ]; then
-    bin/gmb plot "$rundir" >/dev/null || status=1
+    if command -v gnuplot >/dev/null; then
+        bin/gmb plot "$rundir" >/dev/null || status=1
+    else
+        echo "gnuplot missing here: draw the figures elsewhere with gmb plot on the records"
+    fi
     bin/gmb table "$rundir" --format md || status=1
 else
     status=1
