@@ -106,7 +106,7 @@ static void usage(FILE *f)
             "       gmb devices                 devices of every backend\n"
             "       gmb run NAME [options]      run one benchmark (gmb run NAME --help)\n"
             "       gmb run [--full] [--backend B] [--device N] [--results DIR] [--only LIST]\n"
-            "               [--skip LIST] [--profiles FILE] [-- OPTIONS]\n"
+            "               [--skip LIST] [--profiles FILE] [--timeout S] [-- OPTIONS]\n"
             "                                   every benchmark on one device, quick profile by\n"
             "                                   default; records and run.json in\n"
             "                                   DIR/<device>/<UTC>/ (DIR: results); OPTIONS go\n"
@@ -160,7 +160,8 @@ static int cmd_suite(int argc, char **argv)
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "--backend") || !strcmp(a, "--device") || !strcmp(a, "--results") ||
-                   !strcmp(a, "--only") || !strcmp(a, "--skip") || !strcmp(a, "--profiles")) {
+                   !strcmp(a, "--only") || !strcmp(a, "--skip") || !strcmp(a, "--profiles") ||
+                   !strcmp(a, "--timeout")) {
             if (!(v = optval(argc, argv, &i)))
                 return 2;
             if (!strcmp(a, "--backend"))
@@ -173,7 +174,12 @@ static int cmd_suite(int argc, char **argv)
                 o.skip = v;
             else if (!strcmp(a, "--profiles"))
                 o.profiles = v;
-            else {
+            else if (!strcmp(a, "--timeout")) {
+                if (gmb_parse_double(v, &o.timeout_s) || !(o.timeout_s > 0)) {
+                    gmb_error("--timeout '%s': need seconds > 0", v);
+                    return 2;
+                }
+            } else {
                 char *end;
                 errno = 0;
                 o.device = strtol(v, &end, 10);

@@ -398,8 +398,8 @@ static int split_words(char *s, char **out, int max)
 
 /* Run one program; its output goes to logpath; progress on stderr. Returns its exit status
  * (0..255) or -signal; *why gets its last stderr line. */
-static int run_child(const char *path, char **argv, const char *logpath, prog_view_t *v, char *why,
-                     size_t whylen)
+static int run_child(const char *path, char **argv, const char *logpath, prog_view_t *v,
+                     double timeout_s, char *why, size_t whylen)
 {
     int out[2], err[2];
     char pts[128] = "";
@@ -454,12 +454,21 @@ static int run_child(const char *path, char **argv, const char *logpath, prog_vi
         return 3;
     }
     pump_t po = {.fd = out[0]}, pe = {.fd = err[0], .is_err = 1};
-    int forwarded = 0;
-    double last_draw = 0;
+    int forwarded = 0, timed_out = 0;
+    double last_draw = 0, t_start = gmb_now_ns();
     while (po.fd >= 0 || pe.fd >= 0) {
         if (stop_sig && !forwarded) { /* Ctrl-C reaches the child too; a kill does not */
             kill(pid, SIGINT);
             forwarded = 1;
+        }
+        double ran_s = (gmb_now_ns() - t_start) / 1e9;
+        if (timeout_s > 0 && ran_s > timeout_s && timed_out < 2) {
+            /* a hung program (a GPU kernel that never ends) must not hang the suite:
+             * SIGTERM, then SIGKILL 10 s later */
+            if (!timed_out || ran_s > timeout_s + 10) {
+                kill(pid, timed_out ? SIGKILL : SIGTERM);
+                timed_out++;
+            }
         }
         struct pollfd fds[2];
         int nf = 0;
@@ -487,6 +496,8 @@ static int run_child(const char *path, char **argv, const char *logpath, prog_vi
     if (logfd >= 0)
         close(logfd);
     gmb_strlcpy(why, pe.lastline, whylen);
+    if (timed_out)
+        snprintf(why, whylen, "timed out after %.0f s (gmb run --timeout)", timeout_s);
     if (WIFSIGNALED(st))
         return -WTERMSIG(st);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 3;
@@ -657,7 +668,8 @@ int gmb_suite_run(gmb_suite_opts_t *o)
                     o->profile, prof[i].args[0] ? ": " : "",
                     prof[i].args[0] ? prof[i].args : ", the benchmark's defaults");
         char reason[512];
-        int st = run_child(path, argv, logpath, &v, reason, sizeof reason);
+        double limit = o->timeout_s > 0 ? o->timeout_s : fmax(300.0, 10.0 * prof[i].est_s);
+        int st = run_child(path, argv, logpath, &v, limit, reason, sizeof reason);
         double wall = (gmb_now_ns() - v.t0) / 1e9;
         bar_clear(&v);
         if (st >= 0 && prof[i].est_s > 0) {

@@ -166,6 +166,7 @@ typedef struct gmb_suite_opts {
     const char *results;  /* results root ("results") */
     const char *only;     /* comma list of benchmarks to run, or NULL */
     const char *skip;     /* comma list of benchmarks not to run, or NULL */
+    double timeout_s;     /* stop a program after this long; 0: 10x its estimate, >= 300 s */
     char *const *extra;   /* options appended for every benchmark */
     int nextra;           /* their count */
     int argc;             /* gmb's command line (for the manifest) */

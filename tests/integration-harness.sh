@@ -115,6 +115,19 @@ else
         check "run: progress lines on stderr (not a terminal)" test "$(grep -c '^gmb: \[[1-3]/3\] ' "$T/err")" = 6
         check "run: no temporary file left" test -z "$(ls -A "$dir" | grep gmb-tmp)"
     fi
+    # a program that hangs (a kernel that never ends) is stopped by --timeout; the rest run
+    printf '#!/bin/sh\nexec sleep 60\n' >"$T/bin/gmb-hang"
+    chmod +x "$T/bin/gmb-hang"
+    if GMB_PLOTS="$PWD/plots" expect "run --timeout stops a hung program" 3 "$T/bin/gmb" run \
+        --backend opencl --results "$T/hang" --only hang,zzz --timeout 1; then
+        m="$(tail -1 "$T/out")/run.json"
+        check "run --timeout: the hung program is an error, the next one ran" \
+            test "$(manifest "$m" "' '.join(p['name']+'='+p['status'] for p in m['programs'])")" = \
+            "hang=error zzz=skipped"
+        check "run --timeout: the reason says so" grep -q "timed out after 1 s" "$m"
+    fi
+    rm -f "$T/bin/gmb-hang"
+    expect "run --timeout x" 2 "$G" run --timeout x --results "$T/res"
     expect "run --only nosuch" 2 "$T/bin/gmb" run --only nosuch --results "$T/res"
     expect "run --frobnicate" 2 "$G" run --frobnicate --results "$T/res"
     expect "run --backend cuda without a GPU skips" 77 "$G" run --backend cuda --results "$T/resc" &&
