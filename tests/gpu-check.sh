@@ -69,7 +69,7 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-stream.json")):
     for k, b in r["results"]["best"].items():
         pct = f"{b['pct_peak']:.1f}%" if "pct_peak" in b else "-"
         print(f"  {k:6s} {b['bw_GBps']:9.1f} GB/s  {pct:>7s}  width {b['width_bytes']:2d} B  "
-              f"size {b['size_bytes'] / 2**20:.0f} MiB  {'DRAM' if b['dram'] else 'cache'}")
+              f"size {b['size_bytes'] / 2**20:g} MiB  {'DRAM' if b['dram'] else 'cache'}")
 PY
 echo "== chase: latency levels detected (default sweep; wall times above)"
 grep -h "^# levels" "$OUTDIR"/chase-*.txt
