@@ -26,28 +26,37 @@ GMB_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Icommon $(SANFLAGS)
 LDLIBS     := -lm -ldl
 
 # ---- what this machine has ---------------------------------------------------------------
-have = $(shell $(PKG_CONFIG) --exists $(1) 2>/dev/null && echo 1 || echo 0)
-HAVE_JANSSON := $(call have,jansson)
-HAVE_HWLOC   := $(call have,hwloc)
-HAVE_CMOCKA  := $(call have,cmocka)
+# pkg-config when it is there; else (GPU images without it) a compile test of the header,
+# with the plain library name: headers and libraries then come from CPATH/LIBRARY_PATH
+has_pc   = $(shell $(PKG_CONFIG) --exists $(1) 2>/dev/null && echo 1)
+has_hdr  = $(shell printf '$(foreach h,$(1),\#include <$(h)>\n)' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
+have     = $(if $(call has_pc,$(1)),1,$(if $(call has_hdr,$(2)),1,0))
+pc_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
+pc_libs  = $(if $(call has_pc,$(1)),$(shell $(PKG_CONFIG) --libs $(1)),$(2))
+HAVE_JANSSON := $(call have,jansson,jansson.h)
+HAVE_HWLOC   := $(call have,hwloc,hwloc.h)
+HAVE_CMOCKA  := $(call have,cmocka,stdarg.h stddef.h setjmp.h cmocka.h)
 
-OPENCL ?= $(shell $(PKG_CONFIG) --exists OpenCL 2>/dev/null && \
-            echo '\#include <CL/cl.h>' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1 || echo 0)
+ifndef OPENCL
+OPENCL := $(if $(call has_hdr,CL/cl.h),$(if $(or $(call has_pc,OpenCL),$(shell printf \
+            'int main(void){return 0;}' | $(CC) -x c - -o /dev/null -lOpenCL 2>/dev/null && \
+            echo 1)),1,0),0)
+endif
 NVCC   ?= $(shell command -v nvcc 2>/dev/null || \
             (test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc))
 CUDA   ?= $(if $(NVCC),1,0)
 
 ifeq ($(HAVE_JANSSON),1)
-GMB_CFLAGS += $(shell $(PKG_CONFIG) --cflags jansson)
-LDLIBS     += $(shell $(PKG_CONFIG) --libs jansson)
+GMB_CFLAGS += $(call pc_cflags,jansson)
+LDLIBS     += $(call pc_libs,jansson,-ljansson)
 endif
 ifeq ($(HAVE_HWLOC),1)
-GMB_CFLAGS += -DGMB_HAVE_HWLOC=1 $(shell $(PKG_CONFIG) --cflags hwloc)
-LDLIBS     += $(shell $(PKG_CONFIG) --libs hwloc)
+GMB_CFLAGS += -DGMB_HAVE_HWLOC=1 $(call pc_cflags,hwloc)
+LDLIBS     += $(call pc_libs,hwloc,-lhwloc)
 endif
 ifeq ($(OPENCL),1)
 GMB_CFLAGS += -DGMB_HAVE_OPENCL=1
-LDLIBS     += $(shell $(PKG_CONFIG) --libs OpenCL)
+LDLIBS     += $(call pc_libs,OpenCL,-lOpenCL)
 endif
 
 # CUDA: native code for every architecture CUDA 13 supports (sm_90 = Hopper) + PTX for newer.
@@ -143,8 +152,8 @@ $(BIN)/gmb: $(BUILD)/common/driver.o $(LIB)
 ifeq ($(HAVE_CMOCKA),1)
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(GMB_CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka) -o $@ $^ \
-	  $(shell $(PKG_CONFIG) --libs cmocka) $(LDLIBS)
+	$(CC) $(CFLAGS) $(GMB_CFLAGS) $(call pc_cflags,cmocka) -o $@ $^ \
+	  $(call pc_libs,cmocka,-lcmocka) $(LDLIBS)
 tests: all $(UNIT)
 else
 tests: all
