@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpu-debs.sh - download the Debian packages that tests/gpu-check.sh unpacks on a GPU machine
-# lacking them (jansson, hwloc, the OpenCL loader and headers) into .debs/ (git-ignored:
+# lacking them (jansson, hwloc, the OpenCL loader and headers, make) into .debs/ (git-ignored:
 # carry it). Run here, where Debian's archive is reachable.
 set -eu
 cd "$(dirname "$0")/.."
@@ -9,5 +9,5 @@ o=(-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp
 apt-get "${o[@]}" update -q >/dev/null
 cd .debs
 apt-get "${o[@]}" download libjansson4 libjansson-dev libhwloc15 libhwloc-dev hwloc \
-    libxml2 ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers
+    libxml2 ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers make
 ls -1 "$PWD"
