@@ -222,15 +222,22 @@ static void *cu_host_ptr(gmb_buf_t *b)
     return b->kind == GMB_MEM_DEVICE ? NULL : b->ptr;
 }
 
+/* Copies go through the device's stream, then wait for it: a plain cudaMemcpy runs on the
+ * legacy default stream, which the non-blocking stream does not wait for, and from pageable
+ * memory it may return before its DMA has landed (a kernel launched next could read stale data). */
 static int cu_write(gmb_buf_t *b, size_t off, const void *src, size_t bytes)
 {
-    CU_TRY(cudaMemcpy((char *)b->ptr + off, src, bytes, cudaMemcpyDefault));
+    CU_TRY(cudaSetDevice(b->dev->idx));
+    CU_TRY(cudaMemcpyAsync((char *)b->ptr + off, src, bytes, cudaMemcpyDefault, b->dev->s));
+    CU_TRY(cudaStreamSynchronize(b->dev->s));
     return GMB_OK;
 }
 
 static int cu_read(gmb_buf_t *b, size_t off, void *dst, size_t bytes)
 {
-    CU_TRY(cudaMemcpy(dst, (char *)b->ptr + off, bytes, cudaMemcpyDefault));
+    CU_TRY(cudaSetDevice(b->dev->idx));
+    CU_TRY(cudaMemcpyAsync(dst, (char *)b->ptr + off, bytes, cudaMemcpyDefault, b->dev->s));
+    CU_TRY(cudaStreamSynchronize(b->dev->s));
     return GMB_OK;
 }
 

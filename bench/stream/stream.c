@@ -262,6 +262,8 @@ static int geometry(const gmb_ctx_t *c, const cfg_t *cfg, gmb_u64 n, gmb_launch_
     if (!per_cu) {
         int slots = c->info.threads_per_cu ? c->info.threads_per_cu : 2048;
         per_cu = strcmp(c->info.type, "cpu") ? (slots / L > 0 ? slots / L : 1) : 4;
+        if (per_cu > 1024) /* at most the partial sums buffer holds (CUs x 1024 + 1) */
+            per_cu = 1024;
     }
     gmb_u64 full = (gmb_u64)c->info.compute_units * (gmb_u64)per_cu;
     gmb_u64 need = (n + (gmb_u64)L - 1) / (gmb_u64)L;
