@@ -129,6 +129,10 @@ typedef struct gmb_backend {
     /* Launch and wait; device-event time of the kernel in *ns when ns != NULL. */
     int (*launch)(gmb_kern_t *k, const gmb_launch_t *cfg, const gmb_arg_t *args, int nargs,
                   double *ns);
+    /* Most groups of group_size work-items (and shared_bytes of dynamic shared memory) of
+     * this kernel that one compute unit keeps resident at once, in *groups; 0 when the API
+     * cannot tell (OpenCL). */
+    int (*kern_occupancy)(gmb_kern_t *k, size_t group_size, size_t shared_bytes, int *groups);
 } gmb_backend_t;
 
 /* The backends compiled in, NULL-terminated, CUDA first. */

@@ -341,6 +341,20 @@ static int cu_launch(gmb_kern_t *k, const gmb_launch_t *cfg, const gmb_arg_t *ar
     return GMB_OK;
 }
 
+static int cu_kern_occupancy(gmb_kern_t *k, size_t group_size, size_t shared_bytes, int *groups)
+{
+    *groups = 0;
+    CU_TRY(cudaSetDevice(k->prog->dev->idx));
+    if (shared_bytes > (48u << 10) && shared_bytes > k->shared_optin) {
+        CU_TRY(cudaFuncSetAttribute(k->fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)shared_bytes));
+        k->shared_optin = shared_bytes;
+    }
+    CU_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(groups, k->fn, (int)group_size,
+                                                         shared_bytes));
+    return GMB_OK;
+}
+
 const gmb_backend_t gmb_backend_cuda = {
     .name = "cuda",
     .count = cu_count,
@@ -358,4 +372,5 @@ const gmb_backend_t gmb_backend_cuda = {
     .prog_free = cu_prog_free,
     .kern_get = cu_kern_get,
     .launch = cu_launch,
+    .kern_occupancy = cu_kern_occupancy,
 };

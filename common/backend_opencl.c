@@ -583,6 +583,15 @@ static int ocl_launch(gmb_kern_t *k, const gmb_launch_t *cfg, const gmb_arg_t *a
     return rc;
 }
 
+static int ocl_kern_occupancy(gmb_kern_t *k, size_t group_size, size_t shared_bytes, int *groups)
+{
+    (void)k;
+    (void)group_size;
+    (void)shared_bytes;
+    *groups = 0; /* OpenCL does not say */
+    return GMB_OK;
+}
+
 const gmb_backend_t gmb_backend_opencl = {
     .name = "opencl",
     .count = ocl_count,
@@ -600,4 +609,5 @@ const gmb_backend_t gmb_backend_opencl = {
     .prog_free = ocl_prog_free,
     .kern_get = ocl_kern_get,
     .launch = ocl_launch,
+    .kern_occupancy = ocl_kern_occupancy,
 };

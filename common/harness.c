@@ -146,6 +146,36 @@ int gmb_print_devices(FILE *f)
     return found ? GMB_OK : GMB_ESKIP;
 }
 
+void gmb_grid(const gmb_ctx_t *c, gmb_kern_t *k, long group_size, long groups_per_cu, uint64_t n,
+              gmb_launch_t *g)
+{
+    long L = group_size;
+    if (!L) {
+        L = 256;
+        while (L > c->info.max_group_size && L > 1)
+            L /= 2;
+    }
+    long per_cu = groups_per_cu;
+    if (!per_cu && strcmp(c->info.type, "cpu")) {
+        int resident = 0; /* a kernel's registers can allow fewer groups than thread slots */
+        if (k && c->be->kern_occupancy && c->be->kern_occupancy(k, (size_t)L, 0, &resident))
+            resident = 0;
+        int slots = c->info.threads_per_cu ? c->info.threads_per_cu : 2048;
+        per_cu = resident > 0 ? resident : (slots / L > 0 ? slots / L : 1);
+    } else if (!per_cu) {
+        per_cu = 4;
+    }
+    if (per_cu > 1024)
+        per_cu = 1024;
+    uint64_t full = (uint64_t)c->info.compute_units * (uint64_t)per_cu;
+    uint64_t need = (n + (uint64_t)L - 1) / (uint64_t)L;
+    memset(g, 0, sizeof *g); /* no dynamic shared memory */
+    g->group_size = (size_t)L;
+    g->groups = (size_t)(need < full ? need : full);
+    if (!g->groups)
+        g->groups = 1;
+}
+
 /* ---- measurement ----------------------------------------------------------------------- */
 
 int gmb_series_push(gmb_series_t *s, double ns)

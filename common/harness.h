@@ -94,6 +94,14 @@ void gmb_declare_metric(gmb_ctx_t *ctx, const char *name, const char *unit, cons
 /* Add a key to the record's top-level "results" object (stolen): summaries, fits. */
 void gmb_add_result(gmb_ctx_t *ctx, const char *key, json_t *value);
 
+/* A launch that fills the device for n work items, one item per work-item at most:
+ * group_size (0: 256, halved to the device's maximum), groups per compute unit (0: on a GPU
+ * as many as the kernel keeps resident — the backend's occupancy answer for k, else threads
+ * per CU / group size —, on a CPU 4; at most 1024), and no more groups than n needs. k may
+ * be NULL. */
+void gmb_grid(const gmb_ctx_t *ctx, gmb_kern_t *k, long group_size, long groups_per_cu, uint64_t n,
+              gmb_launch_t *g);
+
 /* JSON of a device description. */
 json_t *gmb_json_device(const gmb_dev_info_t *d);
 /* Print every compiled-in backend's devices as a table. Returns 0 when any was found. */

@@ -173,31 +173,6 @@ static gmb_u32 hash_sum(gmb_u32 seed, gmb_u64 nwords)
     return v;
 }
 
-/* Work-items per group and groups for n elements. */
-static void geometry(const gmb_ctx_t *c, const cfg_t *cfg, gmb_u64 n, gmb_launch_t *g)
-{
-    long L = cfg->group_size;
-    if (!L) {
-        L = 256;
-        while (L > c->info.max_group_size && L > 1)
-            L /= 2;
-    }
-    long per_cu = cfg->groups_per_cu;
-    if (!per_cu) {
-        int slots = c->info.threads_per_cu ? c->info.threads_per_cu : 2048;
-        per_cu = strcmp(c->info.type, "cpu") ? (slots / L > 0 ? slots / L : 1) : 4;
-        if (per_cu > 1024) /* at most the partial sums buffer holds (CUs x 1024 + 1) */
-            per_cu = 1024;
-    }
-    gmb_u64 full = (gmb_u64)c->info.compute_units * (gmb_u64)per_cu;
-    gmb_u64 need = (n + (gmb_u64)L - 1) / (gmb_u64)L;
-    memset(g, 0, sizeof *g); /* no dynamic shared memory */
-    g->group_size = (size_t)L;
-    g->groups = (size_t)(need < full ? need : full);
-    if (!g->groups)
-        g->groups = 1;
-}
-
 /* ---- options and sizes ------------------------------------------------------------------ */
 
 static int default_sweep(gmb_ctx_t *c, gmb_sweep_t *sw, const char *fmt, uint64_t a, uint64_t b)
@@ -395,7 +370,8 @@ static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
     int rc;
     s->write = part == P_WRITE;
     s->n = size / 16;
-    geometry(c, cfg, s->n, &s->geo);
+    gmb_grid(c, s->write ? s->kwrite : s->kread, cfg->group_size, cfg->groups_per_cu, s->n,
+             &s->geo);
     if (s->write) /* poison what the kernel must write */
         rc = be->fill(s->data, 0, 0xff, (size_t)size);
     else
@@ -544,7 +520,8 @@ static int sample_cw(void *arg, double *ns)
         gmb_u32 key = WRITE_KEY, one = 1;
         gmb_u64 n = ((const cfg_t *)s->c->cfg)->flush / 16;
         gmb_launch_t g;
-        geometry(s->c, s->c->cfg, n, &g);
+        const cfg_t *cfg = s->c->cfg;
+        gmb_grid(s->c, s->kwrite, cfg->group_size, cfg->groups_per_cu, n, &g);
         gmb_arg_t av[] = {GMB_A_BUF(s->flushb), GMB_A_VAL(n), GMB_A_VAL(key), GMB_A_VAL(one)};
         if ((rc = be->launch(s->kwrite, &g, av, 4, NULL)))
             return rc;
@@ -572,7 +549,7 @@ static int run_coldwarm(state_t *s, json_t *res, gmb_text_t *sm)
         s->write = 0;
         s->n = size / 16;
         s->reps = 1;
-        geometry(c, cfg, s->n, &s->geo);
+        gmb_grid(c, s->kread, cfg->group_size, cfg->groups_per_cu, s->n, &s->geo);
         for (int cold = 1; cold >= 0 && !rc; cold--) {
             cw_t w = {s, cold};
             gmb_series_t ser = {0};
@@ -990,7 +967,7 @@ static int l2_run(gmb_ctx_t *c)
             gmb_u64 nw = data_bytes / 4;
             gmb_launch_t g;
             gmb_u32 seed = SEED_DATA(c);
-            geometry(c, cfg, nw, &g);
+            gmb_grid(c, s.kinit, cfg->group_size, cfg->groups_per_cu, nw, &g);
             gmb_arg_t av[] = {GMB_A_BUF(s.data), GMB_A_VAL(nw), GMB_A_VAL(seed)};
             if ((rc = be->launch(s.kinit, &g, av, 3, NULL)))
                 break;

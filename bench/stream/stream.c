@@ -244,37 +244,6 @@ out:
     return rc;
 }
 
-/* Work-items per group and groups for n elements. */
-static int geometry(const gmb_ctx_t *c, const cfg_t *cfg, gmb_u64 n, gmb_launch_t *g)
-{
-    long L = cfg->group_size;
-    if (!L) {
-        L = 256;
-        while (L > c->info.max_group_size && L > 1)
-            L /= 2;
-    }
-    if (L & (L - 1) || L > c->info.max_group_size) {
-        gmb_error("--group-size %ld: need a power of two <= %d (the device's maximum)", L,
-                  c->info.max_group_size);
-        return GMB_EUSAGE;
-    }
-    long per_cu = cfg->groups_per_cu;
-    if (!per_cu) {
-        int slots = c->info.threads_per_cu ? c->info.threads_per_cu : 2048;
-        per_cu = strcmp(c->info.type, "cpu") ? (slots / L > 0 ? slots / L : 1) : 4;
-        if (per_cu > 1024) /* at most the partial sums buffer holds (CUs x 1024 + 1) */
-            per_cu = 1024;
-    }
-    gmb_u64 full = (gmb_u64)c->info.compute_units * (gmb_u64)per_cu;
-    gmb_u64 need = (n + (gmb_u64)L - 1) / (gmb_u64)L;
-    g->group_size = (size_t)L;
-    g->shared_bytes = 0;
-    g->groups = (size_t)(need < full ? need : full);
-    if (!g->groups)
-        g->groups = 1;
-    return GMB_OK;
-}
-
 static int default_sizes(gmb_ctx_t *c, cfg_t *cfg)
 {
     uint64_t top = 2ull << 30, q = c->info.mem_bytes / 4;
@@ -342,8 +311,7 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
     s->n = size / (uint64_t)w;
     s->lanes = w / 4;
     s->reduce = k->reduce;
-    if ((rc = geometry(c, cfg, s->n, &s->geo)))
-        return rc;
+    gmb_grid(c, s->k, cfg->group_size, cfg->groups_per_cu, s->n, &s->geo);
     /* poison what the kernel must write, so that a kernel that skips work fails */
     rc = k->reduce ? c->be->fill(s->part, 0, 0xff, s->geo.groups * sizeof(float))
                    : c->be->fill(s->out, 0, 0xff, size);
@@ -474,8 +442,9 @@ static int stream_run(gmb_ctx_t *c)
             gmb_kern_t *ki;
             gmb_u64 n = top / (uint64_t)w;
             gmb_launch_t g;
-            if ((rc = geometry(c, cfg, n, &g)) || (rc = be->kern_get(prog[v], "stream_init", &ki)))
+            if ((rc = be->kern_get(prog[v], "stream_init", &ki)))
                 break;
+            gmb_grid(c, ki, cfg->group_size, cfg->groups_per_cu, n, &g);
             gmb_u32 sa = SEED_A(c), sb = SEED_B(c);
             gmb_arg_t aa[] = {GMB_A_BUF(s.a), GMB_A_VAL(n), GMB_A_VAL(sa)};
             gmb_arg_t ab[] = {GMB_A_BUF(s.b), GMB_A_VAL(n), GMB_A_VAL(sb)};
