@@ -27,6 +27,11 @@ typedef enum {
 #define GMB_CAP_L2_POLICY (1u << 4) /* L2 persisting access-policy windows */
 #define GMB_CAP_NVIDIA    (1u << 5) /* an NVIDIA GPU (NVML may describe it) */
 
+/* Streams (CUDA) / in-order queues (OpenCL) of an opened device. Stream 0 is the one the
+ * blocking calls (write, read, fill, copy, launch) use; work on different streams may run at
+ * the same time (e.g. a host-to-device and a device-to-host copy on two copy engines). */
+#define GMB_STREAMS 2
+
 /* What a device is; everything `gmb devices` prints and a record stores. */
 typedef struct gmb_dev_info {
     char backend[16];         /* "cuda" or "opencl" */
@@ -114,12 +119,15 @@ typedef struct gmb_backend {
     void (*free)(gmb_buf_t *buf);
     /* Host pointer of host-visible memory (pinned, mapped, managed, pageable), else NULL. */
     void *(*host_ptr)(gmb_buf_t *buf);
-    /* Blocking copies between host memory and a buffer, at a byte offset. */
+    /* Blocking copies between host memory and a buffer, at a byte offset (a host kind is
+     * copied by the host after the device's stream 0 is idle). */
     int (*write)(gmb_buf_t *dst, size_t off, const void *src, size_t bytes);
     int (*read)(gmb_buf_t *src, size_t off, void *dst, size_t bytes);
-    /* Fill bytes of a buffer with a byte value (blocking). */
+    /* Fill bytes of a buffer with a byte value (blocking); host kinds are set by the host. */
     int (*fill)(gmb_buf_t *buf, size_t off, unsigned char byte, size_t bytes);
-    /* Timed buffer-to-buffer copy; elapsed device time in *ns when ns != NULL. */
+    /* Timed buffer-to-buffer copy on stream 0 of dst's device, either side of any kind (host
+     * kinds through the copy engine: CUDA cudaMemcpyAsync, OpenCL Read/WriteBuffer with the
+     * host pointer); elapsed device time in *ns when ns != NULL. Blocking. */
     int (*copy)(gmb_buf_t *dst, size_t doff, gmb_buf_t *src, size_t soff, size_t bytes, double *ns);
     /* Load a benchmark's kernels for one variant (OpenCL: build; CUDA: look up). */
     int (*prog_load)(gmb_dev_t *dev, const gmb_kernels_t *k, const char *variant, gmb_prog_t **out);
@@ -133,6 +141,38 @@ typedef struct gmb_backend {
      * this kernel that one compute unit keeps resident at once, in *groups; 0 when the API
      * cannot tell (OpenCL). */
     int (*kern_occupancy)(gmb_kern_t *k, size_t group_size, size_t shared_bytes, int *groups);
+
+    /* ---- overlapping work, timed by device events --------------------------------------
+     * A span brackets the work enqueued on one stream s (0 <= s < GMB_STREAMS) of a device
+     * between span_begin and span_end: span_begin; copy_async / launch_async, as many as
+     * wanted; span_end; then span_wait gives the device time of the span. Spans of several
+     * streams may be open at once (one per stream); their times share one clock. A span must
+     * hold at least one command. Between span_begin and span_wait, the buffers involved must
+     * stay allocated and host memory unchanged. */
+    /* Open a span on stream s of dev (a previous span there must have been waited for). */
+    int (*span_begin)(gmb_dev_t *dev, int s);
+    /* Enqueue a copy on stream s of dev without waiting for it: either side of any kind, on any
+     * device (peer copies: dev is the device whose stream runs it). Host kinds go through
+     * the copy engine like copy(). Pageable memory: CUDA stages it and returns only when the
+     * copy is done (synchronous with respect to the host), OpenCL enqueues a non-blocking
+     * Read/WriteBuffer (the implementation may stage it too). */
+    int (*copy_async)(gmb_dev_t *dev, int s, gmb_buf_t *dst, size_t doff, gmb_buf_t *src,
+                      size_t soff, size_t bytes);
+    /* Enqueue a launch of k on stream s of its program's device without waiting. */
+    int (*launch_async)(gmb_kern_t *k, int s, const gmb_launch_t *cfg, const gmb_arg_t *args,
+                        int nargs);
+    /* Close the span of stream s: work enqueued after this is not part of it. */
+    int (*span_end)(gmb_dev_t *dev, int s);
+    /* Wait until the span of stream s is done. *t0_ns, *t1_ns: its begin and end in ns, on a
+     * device clock whose origin is the begin of stream 0's latest span (so spans of several
+     * streams of one device can be compared: overlap, aggregate time); stream 0 must have a
+     * span begun. CUDA: events recorded at begin and end; OpenCL: START of the span's first
+     * command, END of its last (profiling counters are one device clock for all queues). */
+    int (*span_wait)(gmb_dev_t *dev, int s, double *t0_ns, double *t1_ns);
+    /* Let dev's kernels and copies reach peer's memory directly (CUDA: cudaDeviceCanAccessPeer,
+     * cudaDeviceEnablePeerAccess; enabling twice is fine). 0 when enabled; GMB_ESKIP with the
+     * reason in why when the pair cannot (OpenCL: never), nothing printed. */
+    int (*peer_enable)(gmb_dev_t *dev, gmb_dev_t *peer, char *why, size_t whylen);
 } gmb_backend_t;
 
 /* The backends compiled in, NULL-terminated, CUDA first. */

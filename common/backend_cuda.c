@@ -10,8 +10,11 @@
 
 struct gmb_dev {
     int idx;
-    cudaStream_t s;
-    cudaEvent_t t0, t1;
+    cudaStream_t s;               /* stream 0: the blocking calls */
+    cudaEvent_t t0, t1;           /* timing of the blocking calls */
+    cudaStream_t xs[GMB_STREAMS]; /* streams of the spans; xs[0] == s */
+    cudaEvent_t xb[GMB_STREAMS];  /* span begin events */
+    cudaEvent_t xe[GMB_STREAMS];  /* span end events */
 };
 
 struct gmb_buf {
@@ -140,8 +143,16 @@ static int cu_open(int idx, gmb_dev_t **out)
         e = cudaEventCreate(&d->t0);
     if (e == cudaSuccess)
         e = cudaEventCreate(&d->t1);
+    d->xs[0] = d->s;
+    for (int i = 1; i < GMB_STREAMS && e == cudaSuccess; i++)
+        e = cudaStreamCreateWithFlags(&d->xs[i], cudaStreamNonBlocking);
+    for (int i = 0; i < GMB_STREAMS && e == cudaSuccess; i++) {
+        e = cudaEventCreate(&d->xb[i]);
+        if (e == cudaSuccess)
+            e = cudaEventCreate(&d->xe[i]);
+    }
     if (e != cudaSuccess) {
-        free(d);
+        free(d); /* the process is failing: streams and events go with it */
         CU_TRY(e);
     }
     *out = d;
@@ -156,6 +167,14 @@ static void cu_close(gmb_dev_t *d)
     cudaStreamSynchronize(d->s);
     cudaEventDestroy(d->t0);
     cudaEventDestroy(d->t1);
+    for (int i = 0; i < GMB_STREAMS; i++) {
+        if (i)
+            cudaStreamSynchronize(d->xs[i]);
+        cudaEventDestroy(d->xb[i]);
+        cudaEventDestroy(d->xe[i]);
+        if (i)
+            cudaStreamDestroy(d->xs[i]);
+    }
     cudaStreamDestroy(d->s);
     free(d);
 }
@@ -225,8 +244,25 @@ static void *cu_host_ptr(gmb_buf_t *b)
 /* Copies go through the device's stream, then wait for it: a plain cudaMemcpy runs on the
  * legacy default stream, which the non-blocking stream does not wait for, and from pageable
  * memory it may return before its DMA has landed (a kernel launched next could read stale data). */
+/* Host kinds: wait for stream 0 (a copy or kernel may still use the memory), then the host. */
+static int host_side(gmb_buf_t *b)
+{
+    if (b->kind == GMB_MEM_DEVICE || b->kind == GMB_MEM_MANAGED)
+        return 0;
+    CU_TRY(cudaSetDevice(b->dev->idx));
+    CU_TRY(cudaStreamSynchronize(b->dev->s));
+    return 1;
+}
+
 static int cu_write(gmb_buf_t *b, size_t off, const void *src, size_t bytes)
 {
+    int h = host_side(b);
+    if (h < 0)
+        return h;
+    if (h) {
+        memcpy((char *)b->ptr + off, src, bytes);
+        return GMB_OK;
+    }
     CU_TRY(cudaSetDevice(b->dev->idx));
     CU_TRY(cudaMemcpyAsync((char *)b->ptr + off, src, bytes, cudaMemcpyDefault, b->dev->s));
     CU_TRY(cudaStreamSynchronize(b->dev->s));
@@ -235,6 +271,13 @@ static int cu_write(gmb_buf_t *b, size_t off, const void *src, size_t bytes)
 
 static int cu_read(gmb_buf_t *b, size_t off, void *dst, size_t bytes)
 {
+    int h = host_side(b);
+    if (h < 0)
+        return h;
+    if (h) {
+        memcpy(dst, (char *)b->ptr + off, bytes);
+        return GMB_OK;
+    }
     CU_TRY(cudaSetDevice(b->dev->idx));
     CU_TRY(cudaMemcpyAsync(dst, (char *)b->ptr + off, bytes, cudaMemcpyDefault, b->dev->s));
     CU_TRY(cudaStreamSynchronize(b->dev->s));
@@ -243,6 +286,13 @@ static int cu_read(gmb_buf_t *b, size_t off, void *dst, size_t bytes)
 
 static int cu_fill(gmb_buf_t *b, size_t off, unsigned char byte, size_t bytes)
 {
+    int h = host_side(b);
+    if (h < 0)
+        return h;
+    if (h) {
+        memset((char *)b->ptr + off, byte, bytes);
+        return GMB_OK;
+    }
     CU_TRY(cudaSetDevice(b->dev->idx));
     CU_TRY(cudaMemsetAsync((char *)b->ptr + off, byte, bytes, b->dev->s));
     CU_TRY(cudaStreamSynchronize(b->dev->s));
@@ -316,25 +366,48 @@ static int cu_kern_get(gmb_prog_t *p, const char *name, gmb_kern_t **out)
 }
 
 #define MAX_ARGS 16
-static int cu_launch(gmb_kern_t *k, const gmb_launch_t *cfg, const gmb_arg_t *args, int nargs,
-                     double *ns)
+/* Allow k more than 48 KiB of dynamic shared memory when a launch asks for it. */
+static int shared_optin(gmb_kern_t *k, size_t shared_bytes)
+{
+    if (shared_bytes > (48u << 10) && shared_bytes > k->shared_optin) {
+        CU_TRY(cudaFuncSetAttribute(k->fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)shared_bytes));
+        k->shared_optin = shared_bytes;
+    }
+    return GMB_OK;
+}
+
+/* Enqueue a launch of k on stream st (the device is current after it). */
+static int launch_on(gmb_kern_t *k, cudaStream_t st, const gmb_launch_t *cfg, const gmb_arg_t *args,
+                     int nargs)
 {
     void *av[MAX_ARGS];
     if (nargs > MAX_ARGS)
         return GMB_ERUNTIME;
     for (int i = 0; i < nargs; i++)
         av[i] = args[i].kind == GMB_ARG_BUF ? (void *)&args[i].buf->ptr : (void *)args[i].val;
-    gmb_dev_t *d = k->prog->dev;
     dim3 grid = {(unsigned)cfg->groups, 1, 1}, block = {(unsigned)cfg->group_size, 1, 1};
+    CU_TRY(cudaSetDevice(k->prog->dev->idx));
+    int rc = shared_optin(k, cfg->shared_bytes);
+    if (rc)
+        return rc;
+    CU_TRY(cudaLaunchKernel(k->fn, grid, block, av, cfg->shared_bytes, st));
+    return GMB_OK;
+}
+
+static int cu_launch(gmb_kern_t *k, const gmb_launch_t *cfg, const gmb_arg_t *args, int nargs,
+                     double *ns)
+{
+    gmb_dev_t *d = k->prog->dev;
     CU_TRY(cudaSetDevice(d->idx));
-    if (cfg->shared_bytes > (48u << 10) && cfg->shared_bytes > k->shared_optin) {
-        CU_TRY(cudaFuncSetAttribute(k->fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)cfg->shared_bytes));
-        k->shared_optin = cfg->shared_bytes;
-    }
+    int rc = shared_optin(k, cfg->shared_bytes); /* before the start event, as it always was */
+    if (rc)
+        return rc;
     if (ns)
         CU_TRY(cudaEventRecord(d->t0, d->s));
-    CU_TRY(cudaLaunchKernel(k->fn, grid, block, av, cfg->shared_bytes, d->s));
+    rc = launch_on(k, d->s, cfg, args, nargs);
+    if (rc)
+        return rc;
     if (ns)
         return timed_end(d, ns);
     CU_TRY(cudaStreamSynchronize(d->s));
@@ -352,6 +425,82 @@ static int cu_kern_occupancy(gmb_kern_t *k, size_t group_size, size_t shared_byt
     }
     CU_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(groups, k->fn, (int)group_size,
                                                          shared_bytes));
+    return GMB_OK;
+}
+
+/* ---- spans on several streams, peer access ----------------------------------------------- */
+
+static int cu_span_begin(gmb_dev_t *d, int s)
+{
+    if (s < 0 || s >= GMB_STREAMS)
+        return GMB_EUSAGE;
+    CU_TRY(cudaSetDevice(d->idx));
+    CU_TRY(cudaEventRecord(d->xb[s], d->xs[s]));
+    return GMB_OK;
+}
+
+static int cu_copy_async(gmb_dev_t *d, int s, gmb_buf_t *dst, size_t doff, gmb_buf_t *src,
+                         size_t soff, size_t bytes)
+{
+    if (s < 0 || s >= GMB_STREAMS)
+        return GMB_EUSAGE;
+    CU_TRY(cudaSetDevice(d->idx));
+    CU_TRY(cudaMemcpyAsync((char *)dst->ptr + doff, (char *)src->ptr + soff, bytes,
+                           cudaMemcpyDefault, d->xs[s]));
+    return GMB_OK;
+}
+
+static int cu_launch_async(gmb_kern_t *k, int s, const gmb_launch_t *cfg, const gmb_arg_t *args,
+                           int nargs)
+{
+    if (s < 0 || s >= GMB_STREAMS)
+        return GMB_EUSAGE;
+    return launch_on(k, k->prog->dev->xs[s], cfg, args, nargs);
+}
+
+static int cu_span_end(gmb_dev_t *d, int s)
+{
+    if (s < 0 || s >= GMB_STREAMS)
+        return GMB_EUSAGE;
+    CU_TRY(cudaSetDevice(d->idx));
+    CU_TRY(cudaEventRecord(d->xe[s], d->xs[s]));
+    return GMB_OK;
+}
+
+static int cu_span_wait(gmb_dev_t *d, int s, double *t0_ns, double *t1_ns)
+{
+    if (s < 0 || s >= GMB_STREAMS)
+        return GMB_EUSAGE;
+    float a = 0, b = 0;
+    CU_TRY(cudaSetDevice(d->idx));
+    CU_TRY(cudaEventSynchronize(d->xe[s]));
+    if (s)
+        CU_TRY(cudaEventSynchronize(d->xb[0]));
+    CU_TRY(cudaEventElapsedTime(&a, d->xb[0], d->xb[s]));
+    CU_TRY(cudaEventElapsedTime(&b, d->xb[0], d->xe[s]));
+    *t0_ns = (double)a * 1e6;
+    *t1_ns = (double)b * 1e6;
+    return GMB_OK;
+}
+
+static int cu_peer_enable(gmb_dev_t *d, gmb_dev_t *peer, char *why, size_t whylen)
+{
+    int can = 0;
+    cudaError_t e = cudaDeviceCanAccessPeer(&can, d->idx, peer->idx);
+    if (e != cudaSuccess || !can) {
+        snprintf(why, whylen, "CUDA device %d cannot access device %d as a peer (%s)", d->idx,
+                 peer->idx,
+                 e != cudaSuccess ? cudaGetErrorString(e) : "cudaDeviceCanAccessPeer says no");
+        cudaGetLastError();
+        return GMB_ESKIP;
+    }
+    CU_TRY(cudaSetDevice(d->idx));
+    e = cudaDeviceEnablePeerAccess(peer->idx, 0);
+    if (e == cudaErrorPeerAccessAlreadyEnabled) {
+        cudaGetLastError();
+        e = cudaSuccess;
+    }
+    CU_TRY(e);
     return GMB_OK;
 }
 
@@ -373,4 +522,10 @@ const gmb_backend_t gmb_backend_cuda = {
     .kern_get = cu_kern_get,
     .launch = cu_launch,
     .kern_occupancy = cu_kern_occupancy,
+    .span_begin = cu_span_begin,
+    .copy_async = cu_copy_async,
+    .launch_async = cu_launch_async,
+    .span_end = cu_span_end,
+    .span_wait = cu_span_wait,
+    .peer_enable = cu_peer_enable,
 };

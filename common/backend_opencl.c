@@ -29,15 +29,26 @@ typedef struct {
     cl_uint domain, bus, device, function;
 } khr_pci_info_t;
 
+/* A span on one queue: the first and the last command enqueued while it is open. */
+typedef struct span {
+    int open;       /* between span_begin and span_end */
+    cl_event first; /* START of this is the span's begin (retained) */
+    cl_event last;  /* END of this is the span's end (retained; may equal first) */
+} span_t;
+
 struct gmb_dev {
     cl_device_id id;
     cl_context ctx;
-    cl_command_queue q;
+    cl_command_queue q;               /* queue 0: the blocking calls */
+    cl_command_queue qs[GMB_STREAMS]; /* queues of the spans; qs[0] == q */
+    span_t sp[GMB_STREAMS];           /* the span of each queue */
 };
 
 struct gmb_buf {
     gmb_dev_t *dev;
-    cl_mem mem;
+    gmb_mem_kind_t kind; /* device, or a host kind */
+    cl_mem mem;          /* the buffer; NULL for pageable memory */
+    void *host;          /* host pointer: malloc'd (pageable) or mapped once (pinned, mapped) */
     size_t bytes;
 };
 
@@ -386,41 +397,99 @@ static int ocl_open(int idx, gmb_dev_t **out)
     }
     d->q = clCreateCommandQueue(d->ctx, d->id, CL_QUEUE_PROFILING_ENABLE, &e);
     if (e != CL_SUCCESS) {
+        const cl_int err = e; /* not address-taken: the compiler sees CL_TRY return */
         clReleaseContext(d->ctx);
         free(d);
-        CL_TRY(e);
+        CL_TRY(err);
+    }
+    d->qs[0] = d->q;
+    int made = 1;
+    for (e = CL_SUCCESS; made < GMB_STREAMS && e == CL_SUCCESS; made++)
+        d->qs[made] = clCreateCommandQueue(d->ctx, d->id, CL_QUEUE_PROFILING_ENABLE, &e);
+    if (e != CL_SUCCESS) {
+        const cl_int err = e;
+        for (int i = made - 2; i >= 0; i--)
+            clReleaseCommandQueue(d->qs[i]);
+        clReleaseContext(d->ctx);
+        free(d);
+        CL_TRY(err);
     }
     *out = d;
     return GMB_OK;
+}
+
+static void span_clear(span_t *sp)
+{
+    if (sp->last && sp->last != sp->first)
+        clReleaseEvent(sp->last);
+    if (sp->first)
+        clReleaseEvent(sp->first);
+    sp->first = sp->last = NULL;
+    sp->open = 0;
 }
 
 static void ocl_close(gmb_dev_t *d)
 {
     if (!d)
         return;
-    clFinish(d->q);
+    for (int i = GMB_STREAMS - 1; i >= 0; i--) {
+        clFinish(d->qs[i]);
+        span_clear(&d->sp[i]);
+        if (i)
+            clReleaseCommandQueue(d->qs[i]);
+    }
     clReleaseCommandQueue(d->q);
     clReleaseContext(d->ctx);
     free(d);
 }
 
+/* Host kinds: pageable is malloc'd memory that copies reach through Read/WriteBuffer; pinned
+ * and mapped are CL_MEM_ALLOC_HOST_PTR buffers (page-locked where the implementation can),
+ * mapped once for their host pointer and kept mapped. Mapped ones are also kernel arguments:
+ * the device then reads host memory through the mapping (zero-copy). The same allocation
+ * serves both kinds; what differs is how a benchmark uses it. */
 static int ocl_alloc(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, gmb_buf_t **out)
 {
-    if (kind != GMB_MEM_DEVICE) {
-        gmb_skip("opencl backend: memory kind %d is not supported yet", (int)kind);
+    if (kind == GMB_MEM_MANAGED) {
+        gmb_skip("opencl backend: managed memory is not supported (no shared virtual memory)");
         return GMB_ESKIP;
     }
     gmb_buf_t *b = calloc(1, sizeof *b);
     if (!b)
         return GMB_ERUNTIME;
+    b->dev = d;
+    b->kind = kind;
+    b->bytes = bytes;
     cl_int e;
-    b->mem = clCreateBuffer(d->ctx, CL_MEM_READ_WRITE, bytes, NULL, &e);
+    if (kind == GMB_MEM_HOST_PAGEABLE) {
+        b->host = malloc(bytes ? bytes : 1);
+        if (!b->host) {
+            free(b);
+            gmb_error("opencl backend: malloc of %zu bytes of pageable host memory failed", bytes);
+            return GMB_ERUNTIME;
+        }
+        *out = b;
+        return GMB_OK;
+    }
+    cl_mem_flags fl = CL_MEM_READ_WRITE | (kind == GMB_MEM_DEVICE ? 0 : CL_MEM_ALLOC_HOST_PTR);
+    b->mem = clCreateBuffer(d->ctx, fl, bytes, NULL, &e);
     if (e != CL_SUCCESS) {
         free(b);
         CL_TRY(e);
     }
-    b->dev = d;
-    b->bytes = bytes;
+    if (kind != GMB_MEM_DEVICE) {
+        b->host = clEnqueueMapBuffer(d->q, b->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
+                                     NULL, NULL, &e);
+        if (e == CL_SUCCESS && b->host)
+            memset(b->host, 0, bytes); /* touch it: failures show here, not while timing */
+        if (e != CL_SUCCESS || !b->host) {
+            clReleaseMemObject(b->mem);
+            free(b);
+            CL_TRY(e != CL_SUCCESS ? e : CL_MEM_OBJECT_ALLOCATION_FAILURE);
+        }
+        *out = b;
+        return GMB_OK;
+    }
     /* touch it so that allocation failures show here, not in a timed kernel */
     cl_uchar z = 0;
     e = clEnqueueFillBuffer(d->q, b->mem, &z, 1, 0, bytes, 0, NULL, NULL);
@@ -439,30 +508,56 @@ static void ocl_free(gmb_buf_t *b)
 {
     if (!b)
         return;
-    clReleaseMemObject(b->mem);
+    if (b->kind == GMB_MEM_HOST_PAGEABLE) {
+        free(b->host);
+    } else {
+        if (b->host &&
+            clEnqueueUnmapMemObject(b->dev->q, b->mem, b->host, 0, NULL, NULL) == CL_SUCCESS)
+            clFinish(b->dev->q);
+        clReleaseMemObject(b->mem);
+    }
     free(b);
 }
 
 static void *ocl_host_ptr(gmb_buf_t *b)
 {
-    (void)b;
-    return NULL;
+    return b->host;
+}
+
+/* Host kinds are written, read and filled by the host once every queue is idle (a copy or a
+ * kernel may still be using the memory). */
+static int host_side(gmb_buf_t *b)
+{
+    if (!b->host)
+        return 0;
+    for (int i = 0; i < GMB_STREAMS; i++)
+        CL_TRY(clFinish(b->dev->qs[i]));
+    return 1;
 }
 
 static int ocl_write(gmb_buf_t *b, size_t off, const void *src, size_t bytes)
 {
+    int h = host_side(b);
+    if (h)
+        return h < 0 ? h : (memcpy((char *)b->host + off, src, bytes), GMB_OK);
     CL_TRY(clEnqueueWriteBuffer(b->dev->q, b->mem, CL_TRUE, off, bytes, src, 0, NULL, NULL));
     return GMB_OK;
 }
 
 static int ocl_read(gmb_buf_t *b, size_t off, void *dst, size_t bytes)
 {
+    int h = host_side(b);
+    if (h)
+        return h < 0 ? h : (memcpy(dst, (char *)b->host + off, bytes), GMB_OK);
     CL_TRY(clEnqueueReadBuffer(b->dev->q, b->mem, CL_TRUE, off, bytes, dst, 0, NULL, NULL));
     return GMB_OK;
 }
 
 static int ocl_fill(gmb_buf_t *b, size_t off, unsigned char byte, size_t bytes)
 {
+    int h = host_side(b);
+    if (h)
+        return h < 0 ? h : (memset((char *)b->host + off, byte, bytes), GMB_OK);
     cl_uchar v = byte;
     CL_TRY(clEnqueueFillBuffer(b->dev->q, b->mem, &v, 1, off, bytes, 0, NULL, NULL));
     CL_TRY(clFinish(b->dev->q));
@@ -479,12 +574,34 @@ static int event_ns(cl_event ev, double *ns)
     return GMB_OK;
 }
 
+/* Enqueue a copy on queue q: device to device with CopyBuffer; a host side through
+ * Write/ReadBuffer with its host pointer (the pinned path of NVIDIA's OpenCL guide). */
+static int enqueue_copy(cl_command_queue q, gmb_buf_t *dst, size_t doff, gmb_buf_t *src,
+                        size_t soff, size_t bytes, cl_event *ev)
+{
+    if (dst->host && src->host) {
+        gmb_error("opencl backend: a copy between two host buffers is not a device copy");
+        return GMB_EUSAGE;
+    }
+    if (src->host)
+        CL_TRY(clEnqueueWriteBuffer(q, dst->mem, CL_FALSE, doff, bytes, (char *)src->host + soff, 0,
+                                    NULL, ev));
+    else if (dst->host)
+        CL_TRY(clEnqueueReadBuffer(q, src->mem, CL_FALSE, soff, bytes, (char *)dst->host + doff, 0,
+                                   NULL, ev));
+    else
+        CL_TRY(clEnqueueCopyBuffer(q, src->mem, dst->mem, soff, doff, bytes, 0, NULL, ev));
+    return GMB_OK;
+}
+
 static int ocl_copy(gmb_buf_t *dst, size_t doff, gmb_buf_t *src, size_t soff, size_t bytes,
                     double *ns)
 {
     cl_event ev;
-    CL_TRY(clEnqueueCopyBuffer(dst->dev->q, src->mem, dst->mem, soff, doff, bytes, 0, NULL, &ev));
-    int rc = ns ? event_ns(ev, ns) : (clFinish(dst->dev->q) ? GMB_ERUNTIME : GMB_OK);
+    int rc = enqueue_copy(dst->dev->q, dst, doff, src, soff, bytes, &ev);
+    if (rc)
+        return rc;
+    rc = ns ? event_ns(ev, ns) : (clFinish(dst->dev->q) ? GMB_ERUNTIME : GMB_OK);
     clReleaseEvent(ev);
     return rc;
 }
@@ -559,10 +676,14 @@ static int ocl_kern_get(gmb_prog_t *p, const char *name, gmb_kern_t **out)
     return GMB_OK;
 }
 
-static int ocl_launch(gmb_kern_t *k, const gmb_launch_t *cfg, const gmb_arg_t *args, int nargs,
-                      double *ns)
+/* Set the arguments of a launch; pageable memory cannot be one. */
+static int set_args(gmb_kern_t *k, const gmb_launch_t *cfg, const gmb_arg_t *args, int nargs)
 {
     for (int i = 0; i < nargs; i++) {
+        if (args[i].kind == GMB_ARG_BUF && !args[i].buf->mem) {
+            gmb_error("opencl backend: pageable host memory cannot be a kernel argument");
+            return GMB_EUSAGE;
+        }
         if (args[i].kind == GMB_ARG_BUF)
             CL_TRY(clSetKernelArg(k->k, (cl_uint)i, sizeof(cl_mem), &args[i].buf->mem));
         else
@@ -570,6 +691,15 @@ static int ocl_launch(gmb_kern_t *k, const gmb_launch_t *cfg, const gmb_arg_t *a
     }
     if (cfg->shared_bytes) /* the kernel's trailing __local parameter (GMB_DYN_SHARED) */
         CL_TRY(clSetKernelArg(k->k, (cl_uint)nargs, cfg->shared_bytes, NULL));
+    return GMB_OK;
+}
+
+static int ocl_launch(gmb_kern_t *k, const gmb_launch_t *cfg, const gmb_arg_t *args, int nargs,
+                      double *ns)
+{
+    int rc0 = set_args(k, cfg, args, nargs);
+    if (rc0)
+        return rc0;
     size_t local = cfg->group_size, global = cfg->groups * cfg->group_size;
     cl_command_queue q = k->prog->dev->q;
     cl_event ev;
@@ -592,6 +722,104 @@ static int ocl_kern_occupancy(gmb_kern_t *k, size_t group_size, size_t shared_by
     return GMB_OK;
 }
 
+/* ---- spans on several queues, peer access ------------------------------------------------ */
+
+static int ocl_span_begin(gmb_dev_t *d, int s)
+{
+    if (s < 0 || s >= GMB_STREAMS)
+        return GMB_EUSAGE;
+    span_clear(&d->sp[s]);
+    d->sp[s].open = 1;
+    return GMB_OK;
+}
+
+/* Keep ev (owned) as the latest command of queue s's span. */
+static void span_add(gmb_dev_t *d, int s, cl_event ev)
+{
+    span_t *sp = &d->sp[s];
+    if (!sp->open) {
+        clReleaseEvent(ev);
+        return;
+    }
+    if (!sp->first) {
+        sp->first = sp->last = ev;
+        return;
+    }
+    if (sp->last != sp->first)
+        clReleaseEvent(sp->last);
+    sp->last = ev;
+}
+
+static int ocl_copy_async(gmb_dev_t *d, int s, gmb_buf_t *dst, size_t doff, gmb_buf_t *src,
+                          size_t soff, size_t bytes)
+{
+    if (s < 0 || s >= GMB_STREAMS)
+        return GMB_EUSAGE;
+    cl_event ev;
+    int rc = enqueue_copy(d->qs[s], dst, doff, src, soff, bytes, &ev);
+    if (rc)
+        return rc;
+    span_add(d, s, ev);
+    CL_TRY(clFlush(d->qs[s])); /* start it: the other queue's work runs meanwhile */
+    return GMB_OK;
+}
+
+static int ocl_launch_async(gmb_kern_t *k, int s, const gmb_launch_t *cfg, const gmb_arg_t *args,
+                            int nargs)
+{
+    if (s < 0 || s >= GMB_STREAMS)
+        return GMB_EUSAGE;
+    int rc = set_args(k, cfg, args, nargs);
+    if (rc)
+        return rc;
+    gmb_dev_t *d = k->prog->dev;
+    size_t local = cfg->group_size, global = cfg->groups * cfg->group_size;
+    cl_event ev;
+    CL_TRY(clEnqueueNDRangeKernel(d->qs[s], k->k, 1, NULL, &global, &local, 0, NULL, &ev));
+    span_add(d, s, ev);
+    CL_TRY(clFlush(d->qs[s]));
+    return GMB_OK;
+}
+
+static int ocl_span_end(gmb_dev_t *d, int s)
+{
+    if (s < 0 || s >= GMB_STREAMS)
+        return GMB_EUSAGE;
+    d->sp[s].open = 0;
+    return GMB_OK;
+}
+
+static int ocl_span_wait(gmb_dev_t *d, int s, double *t0_ns, double *t1_ns)
+{
+    if (s < 0 || s >= GMB_STREAMS)
+        return GMB_EUSAGE;
+    span_t *sp = &d->sp[s], *s0 = &d->sp[0];
+    if (!sp->first || !s0->first) {
+        gmb_error("opencl backend: span_wait on queue %d: %s", s,
+                  !sp->first ? "the span holds no command" : "queue 0 has no span");
+        return GMB_EUSAGE;
+    }
+    cl_ulong o = 0, a = 0, b = 0;
+    CL_TRY(clWaitForEvents(1, &sp->last));
+    CL_TRY(clWaitForEvents(1, &s0->first));
+    CL_TRY(clGetEventProfilingInfo(s0->first, CL_PROFILING_COMMAND_START, sizeof o, &o, NULL));
+    CL_TRY(clGetEventProfilingInfo(sp->first, CL_PROFILING_COMMAND_START, sizeof a, &a, NULL));
+    CL_TRY(clGetEventProfilingInfo(sp->last, CL_PROFILING_COMMAND_END, sizeof b, &b, NULL));
+    *t0_ns = (double)(cl_long)(a - o);
+    *t1_ns = (double)(cl_long)(b - o);
+    return GMB_OK;
+}
+
+static int ocl_peer_enable(gmb_dev_t *d, gmb_dev_t *peer, char *why, size_t whylen)
+{
+    (void)d;
+    (void)peer;
+    snprintf(why, whylen,
+             "OpenCL has no peer access between devices (each device has its own "
+             "context here; a copy between them goes through the host)");
+    return GMB_ESKIP;
+}
+
 const gmb_backend_t gmb_backend_opencl = {
     .name = "opencl",
     .count = ocl_count,
@@ -610,4 +838,10 @@ const gmb_backend_t gmb_backend_opencl = {
     .kern_get = ocl_kern_get,
     .launch = ocl_launch,
     .kern_occupancy = ocl_kern_occupancy,
+    .span_begin = ocl_span_begin,
+    .copy_async = ocl_copy_async,
+    .launch_async = ocl_launch_async,
+    .span_end = ocl_span_end,
+    .span_wait = ocl_span_wait,
+    .peer_enable = ocl_peer_enable,
 };

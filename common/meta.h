@@ -22,6 +22,21 @@ int gmb_nvml_clocks(const char *pci_bus_id, gmb_clocks_t *out);
 /* Fill what NVML knows and the backend did not (memory clock, bus width, ECC, driver
  * version) for an NVIDIA device; returns 0 when NVML answered, GMB_ESKIP otherwise. */
 int gmb_nvml_fill_info(gmb_dev_info_t *info);
+/* The PCIe link of an NVIDIA GPU (NVML). */
+typedef struct gmb_pcie {
+    int available; /* 0: NVML missing or did not know the device (see why) */
+    char why[160]; /* reason when not available */
+    int gen;       /* current link generation (may be lower than max while idle) */
+    int width;     /* current link width, lanes */
+    int max_gen;   /* most the device and slot support */
+    int max_width; /* most lanes */
+} gmb_pcie_t;
+
+/* Read the PCIe link of the NVIDIA GPU at PCI bus id (NVML through dlopen:
+ * nvmlDeviceGetCurrPcieLinkGeneration/Width, nvmlDeviceGetMaxPcieLinkGeneration/Width).
+ * Always returns 0; out->available says whether it worked (fields 0 when unknown). */
+int gmb_nvml_pcie(const char *pci_bus_id, gmb_pcie_t *out);
+
 /* Names of the set throttle bits, comma-separated, into buf ("none" when zero). */
 void gmb_throttle_names(unsigned long long bits, char *buf, size_t len);
 

@@ -25,6 +25,10 @@ static struct {
     nvml_ret_t (*bus_width)(nvml_dev_t, unsigned *);
     nvml_ret_t (*ecc)(nvml_dev_t, int *, int *);
     nvml_ret_t (*driver)(char *, unsigned);
+    nvml_ret_t (*pcie_gen)(nvml_dev_t, unsigned *);
+    nvml_ret_t (*pcie_width)(nvml_dev_t, unsigned *);
+    nvml_ret_t (*pcie_max_gen)(nvml_dev_t, unsigned *);
+    nvml_ret_t (*pcie_max_width)(nvml_dev_t, unsigned *);
 } nv;
 
 static int nvml_load(void)
@@ -50,6 +54,10 @@ static int nvml_load(void)
     SYM(bus_width, "nvmlDeviceGetMemoryBusWidth");
     SYM(ecc, "nvmlDeviceGetEccMode");
     SYM(driver, "nvmlSystemGetDriverVersion");
+    SYM(pcie_gen, "nvmlDeviceGetCurrPcieLinkGeneration");
+    SYM(pcie_width, "nvmlDeviceGetCurrPcieLinkWidth");
+    SYM(pcie_max_gen, "nvmlDeviceGetMaxPcieLinkGeneration");
+    SYM(pcie_max_width, "nvmlDeviceGetMaxPcieLinkWidth");
 #undef SYM
     if (!nv.init || !nv.by_pci || !nv.clock) {
         snprintf(nv.why, sizeof nv.why, "NVML library lacks nvmlInit_v2 or device queries");
@@ -123,6 +131,29 @@ int gmb_nvml_fill_info(gmb_dev_info_t *info)
     char drv[80];
     if (nv.driver && !nv.driver(drv, sizeof drv))
         gmb_strlcpy(info->driver_version, drv, sizeof info->driver_version);
+    return GMB_OK;
+}
+
+int gmb_nvml_pcie(const char *pci_bus_id, gmb_pcie_t *out)
+{
+    memset(out, 0, sizeof *out);
+    nvml_dev_t d;
+    if (!nvml_dev(pci_bus_id, &d, out->why, sizeof out->why))
+        return GMB_OK;
+    unsigned v;
+    if (nv.pcie_gen && !nv.pcie_gen(d, &v))
+        out->gen = (int)v;
+    if (nv.pcie_width && !nv.pcie_width(d, &v))
+        out->width = (int)v;
+    if (nv.pcie_max_gen && !nv.pcie_max_gen(d, &v))
+        out->max_gen = (int)v;
+    if (nv.pcie_max_width && !nv.pcie_max_width(d, &v))
+        out->max_width = (int)v;
+    out->available = out->gen > 0 || out->max_gen > 0;
+    if (!out->available)
+        snprintf(out->why, sizeof out->why,
+                 "NVML gave no PCIe link generation for %s (not a PCIe device, or an old NVML)",
+                 pci_bus_id);
     return GMB_OK;
 }
 

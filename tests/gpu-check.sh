@@ -62,6 +62,7 @@ for b in cuda opencl; do
     run "chase-$b" bin/gmb-chase --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
     run "bank-$b" bin/gmb-bank --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
     run "l2-$b" bin/gmb-l2 --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
+    run "copy-$b" bin/gmb-copy --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
 done
 
 echo "== stream: best DRAM bandwidth per kernel (median GB/s, % of nominal peak)"
@@ -131,6 +132,24 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-l2.json")):
         print(f"  {s['part']}: skipped: {s['reason']}")
     for c in res.get("coldwarm", {}).get("sizes", []):
         print(f"  cold/warm {mib(c['size_bytes']):>10s}: {c['cold_ns'] / 1e3:8.1f} us / {c['warm_ns'] / 1e3:8.1f} us = {c['cold_over_warm']:.2f}x")
+PY
+echo "== copy: largest copy per direction, kind, engine (GB/s, % of PCIe nominal); smallest copy (us)"
+python3 - "$OUTDIR" <<'PY'
+import glob, json, sys
+for path in sorted(glob.glob(sys.argv[1] + "/*/*-copy.json")):
+    r = json.load(open(path))
+    res, d = r["results"], r["device"]
+    l = res.get("link", {})
+    link = (f"PCIe gen{l['gen']} x{l['width']} (max gen{l['max_gen']} x{l['max_width']}), nominal {l['nominal_GBps']:.1f} GB/s per direction"
+            if l.get("available") else f"link unknown ({l.get('why')})")
+    print(f"{r['backend']}: {d['name']}, {link}, locality NUMA {r['locality']['numa_nodes']}, status {r['status']}")
+    lat = res.get("latency_us", {})
+    for k, b in res.get("largest", {}).items():
+        pct = f"{b['pct_link']:.1f}%" if "pct_link" in b else "-"
+        small = f"{lat[k]['lat_us']:8.2f} us @ {lat[k]['size_bytes']} B" if k in lat else ""
+        print(f"  {k:22s} {b['bw_GBps']:9.2f} GB/s {pct:>7s} @ {b['size_bytes'] / 2**20:g} MiB   {small}")
+    for s in res.get("skipped", []):
+        print(f"  skipped {s['direction']} {s['kind']} {s['engine']}: {s['reason']}")
 PY
 grep -h "verification failed" "$OUTDIR"/*.txt && status=1
 echo "== gmb run (quick profile), plot, table"

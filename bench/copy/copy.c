@@ -1,0 +1,651 @@
+/* copy.c - gmb-copy: host<->device, device<->device and peer copies by the copy engine and by
+ * an SM copy kernel, pageable, pinned and mapped host memory, bandwidth and small-copy latency
+ * over sizes, every copy verified; the PCIe link's nominal bandwidth when NVML knows it. */
+#include "gmb_kernels.h"
+#include "harness.h"
+#include "xfer.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char gmb_bench_cl_source[];
+extern const gmb_cuda_fn_t gmb_bench_cuda_fns[] __attribute__((weak));
+
+static const gmb_cl_variant_t variants[] = {{"default", ""}, {NULL, NULL}};
+
+enum { D_H2D, D_D2H, D_D2D, D_BIDIR, D_P2P, ND };
+static const char *const dir_names[] = {"h2d", "d2h", "d2d", "bidir", "p2p", NULL};
+enum { K_PAGEABLE, K_PINNED, K_MAPPED, NKIND };
+static const char *const kind_names[] = {"pageable", "pinned", "mapped", NULL};
+static const gmb_mem_kind_t kind_mem[] = {GMB_MEM_HOST_PAGEABLE, GMB_MEM_HOST_PINNED,
+                                          GMB_MEM_HOST_MAPPED};
+enum { E_CE, E_SM, NENG };
+static const char *const engine_names[] = {"ce", "sm", NULL};
+
+typedef struct cfg {
+    gmb_sweep_t sizes;    /* bytes per copy */
+    gmb_list_t dirs;      /* indices into dir_names */
+    gmb_list_t kinds;     /* indices into kind_names */
+    gmb_list_t engines;   /* indices into engine_names */
+    double min_sample_us; /* shortest sample: small copies repeat back to back up to it */
+} cfg_t;
+
+#define O(field) offsetof(cfg_t, field)
+static const gmb_opt_t opts[] = {
+    {"sizes", GMB_OPT_SWEEP, O(sizes), "LIST", NULL, 16, 0x1p62, NULL,
+     "bytes per copy: sizes, ranges A:B[:x2|:+S|:N/oct] [default 4KiB:min(1GiB,mem/4,RAM/4):x2]",
+     0},
+    {"directions", GMB_OPT_LIST, O(dirs), "LIST", "all", 1, 0, dir_names,
+     "h2d, d2h, d2d, bidir (h2d and d2h at once), p2p (device to next device), comma-separated", 0},
+    {"kinds", GMB_OPT_LIST, O(kinds), "LIST", "all", 1, 0, kind_names,
+     "host memory of h2d, d2h, bidir: pageable (malloc), pinned, mapped (zero-copy)", 0},
+    {"engines", GMB_OPT_LIST, O(engines), "LIST", "all", 1, 0, engine_names,
+     "ce (copy engine: memcpy/enqueue calls), sm (a copy kernel), comma-separated", 0},
+    {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "100", 1, 1e7, NULL,
+     "shortest timed sample; small copies repeat back to back to reach it", 0},
+    {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
+};
+#undef O
+
+static const char help[] =
+    "Directions: h2d, d2h (host memory of each --kinds), d2d (one device), bidir (h2d on one\n"
+    "stream/queue and d2h on another at once: aggregate and each direction), p2p (this device\n"
+    "to the next one and back; skipped with the reason without two devices with peer access).\n"
+    "Engines: ce = the copy engine (CUDA cudaMemcpyAsync; OpenCL clEnqueueWrite/ReadBuffer with\n"
+    "the host pointer, clEnqueueCopyBuffer device to device); sm = a grid-stride float4 copy\n"
+    "kernel, which reaches host memory only through a mapping (kind mapped: zero-copy).\n"
+    "Pageable copies are staged by the driver and synchronous with respect to the host (CUDA).\n"
+    "Bandwidth = bytes copied / device time, GB/s (1e9 B/s); bidir counts both directions.\n"
+    "Latency = device time per copy (small sizes: the cost of one copy). A sample repeats the\n"
+    "copy back to back until it lasts --min-sample-us. Sources hold pseudo-random floats;\n"
+    "every destination is poisoned first and verified after (all of it up to 32 MiB, 8\n"
+    "chunks beyond). % link: of the PCIe link's nominal bandwidth per direction (NVML's\n"
+    "current generation x width; gen3 0.985, gen4 1.969, gen5 3.938 GB/s per lane).\n";
+
+#define SEED_HOST(c) ((gmb_u32)(c)->o.seed * 4u + 1u) /* host sources */
+#define SEED_DEV(c)  ((gmb_u32)(c)->o.seed * 4u + 2u) /* device sources */
+#define SEED_PEER(c) ((gmb_u32)(c)->o.seed * 4u + 3u) /* the peer's source */
+#define FULL_VERIFY  (32ull << 20)
+#define CHUNKS       8
+#define CHUNK_BYTES  (256ull << 10)
+#define MAX_REPS     (1u << 16)
+
+/* One copy of a point: which stream of which device runs it, from where to where. */
+typedef struct job {
+    gmb_dev_t *dev;   /* whose stream runs it */
+    int stream;       /* its stream / queue */
+    gmb_buf_t *dst;   /* destination (poisoned, then verified) */
+    gmb_buf_t *src;   /* source (pseudo-random floats of seed) */
+    gmb_u32 seed;     /* of the source */
+    gmb_kern_t *k;    /* SM engine: the copy kernel of dev; NULL: the copy engine */
+    gmb_launch_t geo; /* its launch */
+    const char *name; /* "h2d", "d2h" ... */
+} job_t;
+
+/* A point being measured. */
+typedef struct point {
+    gmb_ctx_t *c;
+    job_t job[2];      /* one, or two at once (bidir) */
+    int njobs;         /* 1 or 2 */
+    uint64_t bytes;    /* bytes per copy */
+    gmb_u64 n4;        /* 16-byte elements per copy */
+    gmb_u32 reps;      /* copies per sample (each job) */
+    double *each_ns;   /* bidir: per-job time of every sample call, job-major pairs */
+    size_t neach, cap; /* pairs stored, capacity */
+} point_t;
+
+/* The run: buffers, kernels, link, results. */
+typedef struct state {
+    gmb_ctx_t *c;
+    gmb_buf_t *dsrc, *ddst;    /* device buffers, top bytes */
+    gmb_buf_t *hsrc, *hdst;    /* host buffers of the current kind */
+    gmb_prog_t *prog;          /* kernels of the device */
+    gmb_kern_t *kinit, *kcopy; /* its kernels */
+    uint64_t top;              /* largest size */
+    double link_gbps;          /* nominal PCIe bandwidth per direction, 0 unknown */
+    json_t *largest;           /* results.largest */
+    json_t *latency;           /* results.latency_us */
+    json_t *skipped;           /* results.skipped */
+    int injected;              /* the planted error is in */
+} state_t;
+
+static int enqueue(const gmb_backend_t *be, point_t *p, job_t *j)
+{
+    int rc = be->span_begin(j->dev, j->stream);
+    for (gmb_u32 r = 0; r < p->reps && !rc; r++) {
+        if (j->k) {
+            gmb_arg_t av[] = {GMB_A_BUF(j->dst), GMB_A_BUF(j->src), GMB_A_VAL(p->n4)};
+            rc = be->launch_async(j->k, j->stream, &j->geo, av, 3);
+        } else {
+            rc = be->copy_async(j->dev, j->stream, j->dst, 0, j->src, 0, (size_t)p->bytes);
+        }
+    }
+    int rc2 = be->span_end(j->dev, j->stream);
+    return rc ? rc : rc2;
+}
+
+/* One sample: every job's copies enqueued, then waited for; the span from the first begin to
+ * the last end (one job: its own span). */
+static int sample(void *arg, double *ns)
+{
+    point_t *p = arg;
+    const gmb_backend_t *be = p->c->be;
+    double t0[2], t1[2];
+    int rc = GMB_OK;
+    for (int j = 0; j < p->njobs && !rc; j++)
+        rc = enqueue(be, p, &p->job[j]);
+    for (int j = 0; j < p->njobs; j++) { /* wait for all, even after an error */
+        int r = be->span_wait(p->job[j].dev, p->job[j].stream, &t0[j], &t1[j]);
+        rc = rc ? rc : r;
+    }
+    if (rc)
+        return rc;
+    if (p->njobs == 1) {
+        *ns = t1[0] - t0[0];
+        return GMB_OK;
+    }
+    *ns = fmax(t1[0], t1[1]) - fmin(t0[0], t0[1]);
+    if (p->neach == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 64;
+        double *e = realloc(p->each_ns, cap * 2 * sizeof *e);
+        if (!e)
+            return GMB_ERUNTIME;
+        p->each_ns = e;
+        p->cap = cap;
+    }
+    p->each_ns[2 * p->neach] = t1[0] - t0[0];
+    p->each_ns[2 * p->neach + 1] = t1[1] - t0[1];
+    p->neach++;
+    return GMB_OK;
+}
+
+/* Check a destination against its source's data: all of it, or sampled chunks. */
+static int verify(gmb_ctx_t *c, const job_t *j, uint64_t bytes, const char **how, char *err,
+                  size_t errlen)
+{
+    gmb_span_t sp[CHUNKS];
+    size_t n = gmb_verify_spans(bytes, FULL_VERIFY, CHUNK_BYTES, CHUNKS, j->seed, sp, CHUNKS);
+    *how = bytes <= FULL_VERIFY ? "full" : "sampled";
+    size_t most = 0;
+    for (size_t i = 0; i < n; i++)
+        most = sp[i].bytes > most ? (size_t)sp[i].bytes : most;
+    float *buf = malloc(most ? most : 1);
+    if (!buf)
+        return GMB_ERUNTIME;
+    int rc = GMB_OK;
+    for (size_t i = 0; i < n && !rc; i++) {
+        if ((rc = c->be->read(j->dst, (size_t)sp[i].off, buf, (size_t)sp[i].bytes)))
+            break;
+        gmb_u64 e0 = sp[i].off / sizeof(float);
+        for (size_t q = 0; q < sp[i].bytes / sizeof(float); q++) {
+            float e = gmb_rand_float(j->seed, e0 + q);
+            if (memcmp(&buf[q], &e, sizeof e)) {
+                snprintf(err, errlen, "%s: element %llu: got %.9g, expected %.9g", j->name,
+                         (unsigned long long)(e0 + q), buf[q], e);
+                rc = GMB_EVERIFY;
+                break;
+            }
+        }
+    }
+    free(buf);
+    return rc;
+}
+
+/* A rate metric from per-job samples (the last n of the pairs). */
+static json_t *job_rate(const point_t *p, int j, size_t n, double bytes, const gmb_ctx_t *c)
+{
+    double *x = malloc((n ? n : 1) * sizeof *x);
+    if (!x)
+        return json_null();
+    size_t first = p->neach - n;
+    for (size_t i = 0; i < n; i++)
+        x[i] = p->each_ns[2 * (first + i) + (size_t)j];
+    gmb_stats_t st;
+    json_t *r = json_null();
+    if (!gmb_stats_compute(x, n, (size_t)c->o.min_samples, c->o.ci_target_pct / 100.0, &st))
+        r = gmb_json_rate(bytes, &st);
+    free(x);
+    return r;
+}
+
+static void print_header(void)
+{
+    printf("%-8s %-8s %-3s %10s %10s %7s %10s %6s %4s %6s %-8s\n", "dir", "kind", "eng", "size",
+           "GB/s", "+-CI%", "lat us", "%link", "n", "reps", "verified");
+}
+
+static void note_skip(state_t *s, const char *dir, const char *kind, const char *engine,
+                      const char *why)
+{
+    printf("# skipped: %s %s %s: %s\n", dir, kind, engine, why);
+    json_array_append_new(s->skipped, json_pack("{s:s, s:s, s:s, s:s}", "direction", dir, "kind",
+                                                kind, "engine", engine, "reason", why));
+}
+
+/* Measure, verify and record one point. dir and kind name the series. */
+static int run_point(state_t *s, point_t *p, const char *dir, const char *kind, const char *engine,
+                     int host_link)
+{
+    gmb_ctx_t *c = s->c;
+    const gmb_backend_t *be = c->be;
+    const cfg_t *cfg = c->cfg;
+    int rc;
+    for (int j = 0; j < p->njobs; j++) /* poison what the copies must write */
+        if ((rc = be->fill(p->job[j].dst, 0, 0xff, (size_t)p->bytes)))
+            return rc;
+    /* copies per sample: a sample lasts at least min_sample_us */
+    double t1, want = cfg->min_sample_us * 1e3;
+    p->reps = 1;
+    if ((rc = sample(p, &t1)) || (rc = sample(p, &t1))) /* the first is the warm-up */
+        return rc;
+    gmb_series_t ser = {.warmed = 1};
+    if (t1 >= want && (rc = gmb_series_push(&ser, t1)))
+        return rc;
+    for (int it = 0; it < 4 && t1 < want && p->reps < MAX_REPS; it++) {
+        double f = fmax(2.0, 1.1 * want / fmax(t1, 1.0));
+        p->reps = (gmb_u32)fmin((double)p->reps * f, (double)MAX_REPS);
+        if ((rc = sample(p, &t1)))
+            return rc;
+    }
+    if ((rc = gmb_measure(c, sample, p, &ser))) {
+        gmb_series_free(&ser);
+        return rc;
+    }
+    if (c->o.inject_error && !s->injected) { /* test aid: one wrong element, the last */
+        float bad = -1.0f;
+        rc = be->write(p->job[0].dst, (size_t)p->bytes - sizeof bad, &bad, sizeof bad);
+        s->injected = 1;
+        if (rc) {
+            gmb_series_free(&ser);
+            return rc;
+        }
+    }
+    char err[256] = "";
+    const char *how = "none";
+    for (int j = 0; j < p->njobs && !rc; j++)
+        rc = verify(c, &p->job[j], p->bytes, &how, err, sizeof err);
+    if (rc && rc != GMB_EVERIFY) {
+        gmb_series_free(&ser);
+        return rc;
+    }
+    double moved = (double)p->bytes * p->reps; /* per job */
+    json_t *params = json_pack("{s:s, s:s, s:s, s:I, s:i, s:i}", "direction", dir, "kind", kind,
+                               "engine", engine, "size_bytes", (json_int_t)p->bytes, "reps",
+                               (int)p->reps, "streams", p->njobs);
+    json_t *pt = gmb_point_new(params, &ser);
+    gmb_point_metric(pt, "bw_GBps", gmb_json_rate(moved * p->njobs, &ser.st));
+    gmb_point_metric(pt, "lat_us", gmb_json_scaled(1e-3 / p->reps, &ser.st));
+    double bw = moved * p->njobs / ser.st.median, link = 0;
+    if (host_link && s->link_gbps > 0) {
+        link = s->link_gbps * p->njobs; /* bidir: both directions of the link */
+        gmb_point_metric(pt, "pct_link", gmb_json_rate(moved * p->njobs * 100.0 / link, &ser.st));
+    }
+    if (p->njobs == 2) {
+        size_t n = ser.n <= p->neach ? ser.n : p->neach;
+        gmb_point_metric(pt, "h2d_bw_GBps", job_rate(p, 0, n, moved, c));
+        gmb_point_metric(pt, "d2h_bw_GBps", job_rate(p, 1, n, moved, c));
+    }
+    json_t *extra = json_object_get(pt, "extra");
+    json_object_set_new(extra, "verified", json_string(rc == GMB_OK ? how : "FAILED"));
+    char sz[32], pct[16] = "-";
+    if (link > 0)
+        snprintf(pct, sizeof pct, "%.1f", 100.0 * bw / link);
+    double lat = ser.st.median / p->reps * 1e-3;
+    printf("%-8s %-8s %-3s %10s %10.3f %7.2f %10.2f %6s %4zu %6u %-8s\n", dir, kind, engine,
+           gmb_fmt_size(p->bytes, sz, sizeof sz), bw, 100.0 * ser.st.ci_rel, lat, pct, ser.st.n,
+           p->reps, rc == GMB_OK ? how : "FAILED");
+    fflush(stdout);
+    if (rc == GMB_OK) {
+        char key[96];
+        snprintf(key, sizeof key, "%s_%s_%s", dir, kind, engine);
+        json_t *b = json_pack("{s:f, s:I}", "bw_GBps", bw, "size_bytes", (json_int_t)p->bytes);
+        if (link > 0)
+            json_object_set_new(b, "pct_link", json_real(100.0 * bw / link));
+        json_object_set_new(s->largest, key, b); /* sizes ascend: the last one stays */
+        if (!json_object_get(s->latency, key))
+            json_object_set_new(
+                s->latency, key,
+                json_pack("{s:f, s:I}", "lat_us", lat, "size_bytes", (json_int_t)p->bytes));
+    }
+    gmb_add_point(c, pt);
+    gmb_series_free(&ser);
+    if (rc == GMB_EVERIFY)
+        gmb_error("verification failed: %s %s %s, %s: %s", dir, kind, engine, sz, err);
+    return rc;
+}
+
+/* Every size of one series. */
+static int run_series(state_t *s, job_t *jobs, int njobs, const char *dir, const char *kind,
+                      const char *engine, int host_link)
+{
+    const cfg_t *cfg = s->c->cfg;
+    int rc = GMB_OK;
+    for (size_t i = 0; i < cfg->sizes.n && !rc; i++) {
+        point_t p = {.c = s->c, .njobs = njobs, .bytes = cfg->sizes.v[i]};
+        p.n4 = p.bytes / 16;
+        for (int j = 0; j < njobs; j++) {
+            p.job[j] = jobs[j];
+            if (p.job[j].k)
+                gmb_grid(s->c, p.job[j].k, 0, 0, p.n4, &p.job[j].geo);
+        }
+        rc = run_point(s, &p, dir, kind, engine, host_link);
+        free(p.each_ns);
+    }
+    return rc;
+}
+
+/* Fill a buffer with the pseudo-random floats of seed: host memory by the host, device memory
+ * by the init kernel of prog's device. */
+static int init_src(state_t *s, gmb_kern_t *kinit, gmb_buf_t *b, uint64_t bytes, gmb_u32 seed)
+{
+    const gmb_backend_t *be = s->c->be;
+    gmb_u64 n = bytes / sizeof(float);
+    float *h = be->host_ptr(b);
+    if (h) {
+        for (gmb_u64 i = 0; i < n; i++)
+            h[i] = gmb_rand_float(seed, i);
+        return GMB_OK;
+    }
+    gmb_launch_t g;
+    gmb_grid(s->c, kinit, 0, 0, n, &g);
+    gmb_arg_t av[] = {GMB_A_BUF(b), GMB_A_VAL(n), GMB_A_VAL(seed)};
+    return be->launch(kinit, &g, av, 3, NULL);
+}
+
+/* h2d, d2h and bidir with host memory of one kind. */
+static int run_host(state_t *s, int kind)
+{
+    gmb_ctx_t *c = s->c;
+    const gmb_backend_t *be = c->be;
+    const cfg_t *cfg = c->cfg;
+    const char *kn = kind_names[kind];
+    int rc;
+    if ((rc = be->alloc(c->dev, kind_mem[kind], (size_t)s->top, &s->hsrc)) ||
+        (rc = be->alloc(c->dev, kind_mem[kind], (size_t)s->top, &s->hdst))) {
+        char a[32];
+        if (rc != GMB_ESKIP)
+            gmb_error("cannot allocate 2 x %s of %s host memory", gmb_fmt_size(s->top, a, sizeof a),
+                      kn);
+        return rc;
+    }
+    if ((rc = init_src(s, s->kinit, s->hsrc, s->top, SEED_HOST(c))))
+        return rc;
+    for (size_t di = 0; di < cfg->dirs.n && !rc; di++) {
+        int d = cfg->dirs.idx[di];
+        if (d != D_H2D && d != D_D2H && d != D_BIDIR)
+            continue;
+        for (size_t ei = 0; ei < cfg->engines.n && !rc; ei++) {
+            int e = cfg->engines.idx[ei];
+            if (e == E_SM && kind != K_MAPPED) {
+                note_skip(s, dir_names[d], kn, "sm",
+                          "the SM engine reaches host memory only through a mapping (kind "
+                          "mapped, the zero-copy path)");
+                continue;
+            }
+            gmb_kern_t *k = e == E_SM ? s->kcopy : NULL;
+            job_t h2d = {c->dev, 0, s->ddst, s->hsrc, SEED_HOST(c), k, {0}, "h2d"};
+            job_t d2h = {c->dev, d == D_BIDIR ? 1 : 0, s->hdst, s->dsrc, SEED_DEV(c), k, {0},
+                         "d2h"};
+            job_t jobs[2] = {h2d, d2h};
+            if (d == D_H2D)
+                rc = run_series(s, &h2d, 1, "h2d", kn, engine_names[e], 1);
+            else if (d == D_D2H)
+                rc = run_series(s, &d2h, 1, "d2h", kn, engine_names[e], 1);
+            else
+                rc = run_series(s, jobs, 2, "bidir", kn, engine_names[e], 1);
+        }
+    }
+    be->free(s->hsrc);
+    be->free(s->hdst);
+    s->hsrc = s->hdst = NULL;
+    return rc;
+}
+
+/* p2p: this device to the next one and back, when the pair has peer access. */
+static int run_p2p(state_t *s)
+{
+    gmb_ctx_t *c = s->c;
+    const gmb_backend_t *be = c->be;
+    const cfg_t *cfg = c->cfg;
+    char why[512];
+    int ndev = 0;
+    if (be->count(&ndev, why, sizeof why) || ndev < 2) {
+        snprintf(why, sizeof why, "%s has %d device%s: p2p needs two", be->name, ndev,
+                 ndev == 1 ? "" : "s");
+        for (size_t ei = 0; ei < cfg->engines.n; ei++)
+            note_skip(s, "p2p", "device", engine_names[cfg->engines.idx[ei]], why);
+        return GMB_OK;
+    }
+    int pi = (c->info.index + 1) % ndev;
+    gmb_dev_info_t pinfo;
+    gmb_dev_t *peer = NULL;
+    gmb_buf_t *pdst = NULL, *psrc = NULL;
+    gmb_prog_t *pprog = NULL;
+    gmb_kern_t *pinit = NULL, *pcopy = NULL;
+    int rc = be->info(pi, &pinfo);
+    if (!rc)
+        rc = be->open(pi, &peer);
+    if (rc)
+        return rc;
+    int r1 = be->peer_enable(c->dev, peer, why, sizeof why);
+    if (r1 == GMB_OK)
+        r1 = be->peer_enable(peer, c->dev, why, sizeof why);
+    if (r1 == GMB_OK && 2 * s->top > pinfo.mem_bytes) {
+        snprintf(why, sizeof why, "device %d has too little memory for two buffers", pi);
+        r1 = GMB_ESKIP;
+    }
+    if (r1 != GMB_OK) {
+        for (size_t ei = 0; ei < cfg->engines.n; ei++)
+            note_skip(s, "p2p", "device", engine_names[cfg->engines.idx[ei]], why);
+        be->close(peer);
+        return r1 == GMB_ESKIP ? GMB_OK : r1;
+    }
+    if ((rc = be->alloc(peer, GMB_MEM_DEVICE, (size_t)s->top, &pdst)) ||
+        (rc = be->alloc(peer, GMB_MEM_DEVICE, (size_t)s->top, &psrc)) ||
+        (rc = be->prog_load(peer, c->bench->kernels, "default", &pprog)) ||
+        (rc = be->kern_get(pprog, "copy_init", &pinit)) ||
+        (rc = be->kern_get(pprog, "copy_sm", &pcopy)) ||
+        (rc = init_src(s, pinit, psrc, s->top, SEED_PEER(c))))
+        goto out;
+    json_t *pj = json_pack("{s:i, s:s, s:s}", "index", pi, "name", pinfo.name, "pci_bus_id",
+                           pinfo.pci_bus_id);
+    gmb_add_result(c, "peer", pj);
+    for (size_t ei = 0; ei < cfg->engines.n && !rc; ei++) {
+        int e = cfg->engines.idx[ei];
+        /* the SM engine runs on the source device and writes the peer's memory */
+        job_t fwd = {c->dev, 0,    pdst, s->dsrc, SEED_DEV(c), e == E_SM ? s->kcopy : NULL,
+                     {0},    "p2p"};
+        job_t rev = {peer, 0,        s->ddst, psrc, SEED_PEER(c), e == E_SM ? pcopy : NULL,
+                     {0},  "p2p_rev"};
+        rc = run_series(s, &fwd, 1, "p2p", "device", engine_names[e], 0);
+        if (!rc)
+            rc = run_series(s, &rev, 1, "p2p_rev", "device", engine_names[e], 0);
+    }
+out:
+    be->free(pdst);
+    be->free(psrc);
+    if (pprog)
+        be->prog_free(pprog);
+    be->close(peer);
+    return rc;
+}
+
+static int pick_sizes(state_t *s)
+{
+    gmb_ctx_t *c = s->c;
+    cfg_t *cfg = c->cfg;
+    uint64_t ram = gmb_host_ram_bytes();
+    char a[32], b[32];
+    int host = 0;
+    for (size_t i = 0; i < cfg->dirs.n; i++)
+        host |=
+            cfg->dirs.idx[i] == D_H2D || cfg->dirs.idx[i] == D_D2H || cfg->dirs.idx[i] == D_BIDIR;
+    if (!cfg->sizes.set) {
+        uint64_t top =
+            gmb_xfer_top(1ull << 30, c->info.mem_bytes, ram, c->info.max_alloc_bytes, 16);
+        char spec[64], err[256];
+        snprintf(spec, sizeof spec, "4KiB:%llu:x2,%llu", (unsigned long long)top,
+                 (unsigned long long)top);
+        if (top < 4096 || gmb_parse_sweep(spec, &cfg->sizes, err, sizeof err)) {
+            gmb_error("default sizes: the device or host has too little memory (%s)", spec);
+            return GMB_ERUNTIME;
+        }
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < cfg->sizes.n; i++) { /* whole 16-byte elements, de-duplicated */
+        uint64_t v = cfg->sizes.v[i] & ~(uint64_t)15;
+        if (v && (!k || cfg->sizes.v[k - 1] != v))
+            cfg->sizes.v[k++] = v;
+    }
+    cfg->sizes.n = k;
+    if (!k) {
+        gmb_error("--sizes: a copy needs at least 16 bytes");
+        return GMB_EUSAGE;
+    }
+    s->top = cfg->sizes.v[k - 1];
+    if (c->info.max_alloc_bytes && s->top > c->info.max_alloc_bytes) {
+        gmb_error("--sizes: %s is more than the device allows in one buffer (%s)",
+                  gmb_fmt_size(s->top, a, sizeof a),
+                  gmb_fmt_size(c->info.max_alloc_bytes, b, sizeof b));
+        return GMB_EUSAGE;
+    }
+    if (s->top > c->info.mem_bytes / 2) {
+        gmb_error("--sizes: 2 device buffers of %s do not fit in the device's %s",
+                  gmb_fmt_size(s->top, a, sizeof a), gmb_fmt_size(c->info.mem_bytes, b, sizeof b));
+        return GMB_EUSAGE;
+    }
+    if (host && ram && s->top > ram / 4) {
+        gmb_error("--sizes: 2 host buffers of %s would take more than half of the host's %s",
+                  gmb_fmt_size(s->top, a, sizeof a), gmb_fmt_size(ram, b, sizeof b));
+        return GMB_EUSAGE;
+    }
+    return GMB_OK;
+}
+
+/* The PCIe link (NVML) into results.link and s->link_gbps. */
+static void link_result(state_t *s)
+{
+    gmb_ctx_t *c = s->c;
+    gmb_pcie_t l;
+    json_t *j;
+    if (!(c->info.caps & GMB_CAP_NVIDIA)) {
+        j = json_pack("{s:b, s:s}", "available", 0, "why",
+                      "not an NVIDIA GPU (NVML describes NVIDIA GPUs only)");
+    } else {
+        gmb_nvml_pcie(c->info.pci_bus_id, &l);
+        if (!l.available) {
+            j = json_pack("{s:b, s:s}", "available", 0, "why", l.why);
+        } else {
+            s->link_gbps = gmb_pcie_gbps(l.gen, l.width);
+            j = json_pack("{s:b, s:s, s:i, s:i, s:i, s:i, s:f, s:f}", "available", 1, "source",
+                          "NVML", "gen", l.gen, "width", l.width, "max_gen", l.max_gen, "max_width",
+                          l.max_width, "nominal_GBps", s->link_gbps, "max_nominal_GBps",
+                          gmb_pcie_gbps(l.max_gen, l.max_width));
+            if (!(s->link_gbps > 0))
+                json_object_set_new(j, "why", json_string("generation without a known lane rate"));
+        }
+    }
+    printf("# gmb-copy: %s device %d: %s\n", c->be->name, c->info.index, c->info.name);
+    if (s->link_gbps > 0)
+        printf("# PCIe link: gen%lld x%lld, nominal %.2f GB/s per direction (NVML)\n",
+               json_integer_value(json_object_get(j, "gen")),
+               json_integer_value(json_object_get(j, "width")), s->link_gbps);
+    else
+        printf("# PCIe link: unknown (%s)\n", json_string_value(json_object_get(j, "why")));
+    gmb_add_result(c, "link", j);
+}
+
+static int copy_run(gmb_ctx_t *c)
+{
+    cfg_t *cfg = c->cfg;
+    const gmb_backend_t *be = c->be;
+    state_t s = {.c = c};
+    int rc = pick_sizes(&s);
+    if (rc)
+        return rc;
+    s.largest = json_object();
+    s.latency = json_object();
+    s.skipped = json_array();
+    if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)s.top, &s.dsrc)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)s.top, &s.ddst)) ||
+        (rc = be->prog_load(c->dev, c->bench->kernels, "default", &s.prog)) ||
+        (rc = be->kern_get(s.prog, "copy_init", &s.kinit)) ||
+        (rc = be->kern_get(s.prog, "copy_sm", &s.kcopy)) ||
+        (rc = init_src(&s, s.kinit, s.dsrc, s.top, SEED_DEV(c))))
+        goto out;
+    gmb_declare_metric(c, "bw_GBps", "GB/s", "higher",
+                       "bytes copied (both directions for bidir) x copies / device time (1e9 B/s)");
+    gmb_declare_metric(c, "lat_us", "us", "lower", "device time per copy");
+    gmb_declare_metric(c, "pct_link", "%", "higher",
+                       "bw_GBps as a percentage of the PCIe link's nominal bandwidth (per "
+                       "direction; bidir: both directions), when NVML gives the link");
+    gmb_declare_metric(c, "h2d_bw_GBps", "GB/s", "higher",
+                       "bidir: the host-to-device copies' own bandwidth (their stream's span)");
+    gmb_declare_metric(c, "d2h_bw_GBps", "GB/s", "higher",
+                       "bidir: the device-to-host copies' own bandwidth (their stream's span)");
+    link_result(&s);
+    print_header();
+    gmb_add_result(
+        c, "engines",
+        json_pack("{s:s, s:s, s:s}", "ce",
+                  !strcmp(be->name, "cuda")
+                      ? "cudaMemcpyAsync (cudaMemcpyDefault) on the device's stream(s)"
+                      : "clEnqueueWriteBuffer/ReadBuffer with the host pointer (host side), "
+                        "clEnqueueCopyBuffer (device to device), non-blocking, one queue each",
+                  "sm", "copy_sm: grid-stride float4 copy kernel, one launch per copy", "pageable",
+                  !strcmp(be->name, "cuda")
+                      ? "pageable copies are staged by the driver and synchronous with respect "
+                        "to the host: bidir with pageable memory cannot overlap"
+                      : "pageable copies go through the implementation's staging"));
+    for (size_t ki = 0; ki < cfg->kinds.n && !rc; ki++) {
+        int host = 0;
+        for (size_t i = 0; i < cfg->dirs.n; i++)
+            host |= cfg->dirs.idx[i] != D_D2D && cfg->dirs.idx[i] != D_P2P;
+        if (host)
+            rc = run_host(&s, cfg->kinds.idx[ki]);
+    }
+    for (size_t di = 0; di < cfg->dirs.n && !rc; di++) {
+        if (cfg->dirs.idx[di] == D_D2D)
+            for (size_t ei = 0; ei < cfg->engines.n && !rc; ei++) {
+                int e = cfg->engines.idx[ei];
+                job_t j = {c->dev, 0,    s.ddst, s.dsrc, SEED_DEV(c), e == E_SM ? s.kcopy : NULL,
+                           {0},    "d2d"};
+                rc = run_series(&s, &j, 1, "d2d", "device", engine_names[e], 0);
+            }
+        else if (cfg->dirs.idx[di] == D_P2P)
+            rc = run_p2p(&s);
+    }
+    gmb_add_result(c, "largest", s.largest);
+    gmb_add_result(c, "latency_us", s.latency);
+    gmb_add_result(c, "skipped", s.skipped);
+    s.largest = s.latency = s.skipped = NULL;
+out:
+    json_decref(s.largest);
+    json_decref(s.latency);
+    json_decref(s.skipped);
+    be->free(s.hsrc);
+    be->free(s.hdst);
+    if (s.prog)
+        be->prog_free(s.prog);
+    be->free(s.dsrc);
+    be->free(s.ddst);
+    return rc;
+}
+
+static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
+static const gmb_bench_t bench = {
+    "copy",
+    "host<->device, device<->device and peer copies: copy engine and SM kernel, pageable/"
+    "pinned/mapped",
+    help,
+    opts,
+    sizeof(cfg_t),
+    &kernels,
+    copy_run,
+};
+
+int main(int argc, char **argv)
+{
+    return gmb_main(&bench, argc, argv);
+}

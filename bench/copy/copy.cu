@@ -1,0 +1,11 @@
+/* copy.cu - the CUDA build of copy.cl: the same kernels. */
+#include "backend.h"
+#include "gmb_kernels.h"
+
+#include "copy.cl"
+
+extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
+    {"default", "copy_init", (const void *)copy_init},
+    {"default", "copy_sm", (const void *)copy_sm},
+    {NULL, NULL, NULL},
+};

@@ -1,0 +1,110 @@
+# integration-copy.sh - gmb-copy end to end on OpenCL/PoCL: every direction x host memory kind
+# x engine PoCL supports verified and recorded, p2p skipped with its reason on one device,
+# sampled verification, planted errors, bad input, a failing large allocation, CUDA without a GPU.
+C="$PWD/$BIN/gmb-copy"
+if ! have_opencl; then
+    skip "$TAG integration copy: no OpenCL device (install pocl-opencl-icd)"
+else
+    expect "gmb-copy --help" 0 "$C" --help && check "help names the engines" \
+        grep -q "sm = a grid-stride float4 copy" "$T/out"
+    expect "gmb list names copy" 0 "$G" list && check "gmb list has copy" grep -q "^copy " "$T/out"
+
+    # --- every direction x kind x engine, small sizes, verified, recorded --------------------
+    # h2d, d2h, bidir: ce x 3 kinds + sm x mapped = 4 series each; d2d: ce, sm; 3 sizes each
+    if expect "copy all directions x kinds x engines" 0 "$C" "${FAST[@]}" --sizes 4KiB:256KiB:x8 \
+        --out "$T/all"; then
+        rec=$(ls "$T"/all/*-copy.json)
+        csv=$(ls "$T"/all/*-copy.csv)
+        check "copy table has 42 verified rows" \
+            test "$(grep -cE ' (full|sampled) *$' "$T/out")" = 42
+        check "copy: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
+        check "copy record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
+        check "copy record: 42 points, all verified in full" test "$(json "$rec" \
+            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 42
+        check "copy record: every series present" test "$(json "$rec" \
+            "' '.join(sorted(set(p['params']['direction']+'/'+p['params']['kind']+'/'+p['params']['engine'] for p in r['points'])))")" = \
+            "bidir/mapped/ce bidir/mapped/sm bidir/pageable/ce bidir/pinned/ce d2d/device/ce d2d/device/sm d2h/mapped/ce d2h/mapped/sm d2h/pageable/ce d2h/pinned/ce h2d/mapped/ce h2d/mapped/sm h2d/pageable/ce h2d/pinned/ce"
+        check "copy record: bidir points carry both directions" test "$(json "$rec" \
+            "all('h2d_bw_GBps' in p['metrics'] and 'd2h_bw_GBps' in p['metrics'] and p['params']['streams'] == 2 for p in r['points'] if p['params']['direction'] == 'bidir')")" = True
+        check "copy record: bandwidth and latency positive" test "$(json "$rec" \
+            "all(p['metrics']['bw_GBps']['median'] > 0 and p['metrics']['lat_us']['median'] > 0 for p in r['points'])")" = True
+        check "copy record: p2p skipped with a reason on one device" test "$(json "$rec" \
+            "sorted(s['engine'] for s in r['results']['skipped'] if s['direction'] == 'p2p' and 'needs two' in s['reason'])")" = "['ce', 'sm']"
+        check "copy record: no p2p point (never a fake number)" test "$(json "$rec" \
+            "sum(p['params']['direction'].startswith('p2p') for p in r['points'])")" = 0
+        check "copy record: SM with pageable/pinned skipped with a reason" test "$(json "$rec" \
+            "sum(s['engine'] == 'sm' and s['kind'] in ('pageable','pinned') and 'mapping' in s['reason'] for s in r['results']['skipped'])")" = 6
+        check "copy record: link unknown on a CPU, with the reason" test "$(json "$rec" \
+            "r['results']['link']['available'], 'NVIDIA' in r['results']['link']['why']")" = "False True"
+        check "copy: no % of link without a link" test "$(json "$rec" \
+            "sum('pct_link' in p['metrics'] for p in r['points'])")" = 0
+        check "copy: table says the link is unknown" grep -q "^# PCIe link: unknown" "$T/out"
+        check "copy record: largest pinned h2d at the largest size" test "$(json "$rec" \
+            "r['results']['largest']['h2d_pinned_ce']['size_bytes']")" = 262144
+        check "copy record: latency at the smallest size" test "$(json "$rec" \
+            "r['results']['latency_us']['d2h_pinned_ce']['size_bytes']")" = 4096
+        check "copy record has locality" test "$(json "$rec" "r['locality']['source']")" != ""
+        check "copy csv: header + 42 rows" test "$(wc -l <"$csv")" = 43
+        check "copy csv header" grep -q "^direction,kind,engine,size_bytes,.*bw_GBps" "$csv"
+    fi
+
+    # --- large copies: sampled verification of host and device destinations -----------------
+    if expect "copy 48 MiB h2d,d2h pinned (sampled verification)" 0 "$C" "${FAST[@]}" \
+        --sizes 48MiB --directions h2d,d2h --kinds pinned --engines ce --out "$T/big"; then
+        check "large copies verified by sampling" test "$(json "$(ls "$T"/big/*.json)" \
+            "','.join(p['extra']['verified'] for p in r['points'])")" = "sampled,sampled"
+    fi
+
+    # --- a planted wrong element must fail verification --------------------------------------
+    for spec in "h2d pageable ce" "d2h pinned ce" "h2d mapped sm" "d2d device sm" "bidir pinned ce"; do
+        set -- $spec
+        kinds=$2
+        [ "$2" = device ] && kinds=pinned
+        expect "copy planted error in $spec exits 1" 1 "$C" "${FAST[@]}" --sizes 64KiB \
+            --directions "$1" --kinds "$kinds" --engines "$3" --inject-error --out "$T/inj" &&
+            check "copy planted error in $spec is reported" \
+                grep -q "verification failed: $1 $2 $3" "$T/err"
+    done
+    check "copy: a failed run keeps its record, marked" test "$(json "$(ls "$T"/inj/*.json | head -1)" \
+        "r['status']")" = verification_failed
+
+    # --- bad input: one line on stderr, exit 2, nothing written -----------------------------
+    cbad() { # name args...
+        local name=$1
+        shift
+        rm -rf "$T/bad"
+        if expect "copy bad input: $name" 2 "$C" "${FAST[@]}" --out "$T/bad" "$@"; then
+            check "copy bad input: $name: one line on stderr" test "$(wc -l <"$T/err")" = 1
+            check "copy bad input: $name: nothing written" test ! -e "$T/bad"
+        fi
+    }
+    cbad "--sizes 0" --sizes 0
+    cbad "--sizes 12Q" --sizes 12Q
+    cbad "--sizes 1TiB" --sizes 1TiB
+    cbad "--sizes 8 (under 16 bytes)" --sizes 8
+    cbad "--directions nope" --directions nope
+    cbad "--kinds nope" --kinds nope
+    cbad "--engines nope" --engines nope
+    cbad "--device 99" --device 99
+    cbad "unknown option" --frobnicate
+
+    # --- pinned memory the host cannot give: a clear error, exit 3, nothing written ----------
+    # (address space limited; ASan needs a large address space, so the normal build only)
+    if [ "$TAG" = normal ]; then
+        rm -rf "$T/huge"
+        (ulimit -v 3500000 && "$C" "${FAST[@]}" --sizes 1GiB --directions h2d --kinds pinned \
+            --engines ce --out "$T/huge") >"$T/out" 2>"$T/err"
+        rc=$?
+        check "copy pinned allocation failing exits 3 (got $rc)" test "$rc" = 3
+        check "copy pinned allocation failing says so" \
+            grep -q "cannot allocate 2 x 1 GiB of pinned host memory" "$T/err"
+        check "copy pinned allocation failing writes nothing" test ! -e "$T/huge"
+    fi
+
+    # --- CUDA without a GPU: skipped with the reason ----------------------------------------
+    if expect "copy --backend cuda without a GPU exits 77" 77 "$C" --backend cuda --sizes 4KiB \
+        --out "$T/cuda"; then
+        check "copy cuda skip says why" grep -qE "no CUDA device|not built" "$T/err"
+        check "copy cuda skip writes nothing" test ! -e "$T/cuda"
+    fi
+fi
