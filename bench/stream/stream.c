@@ -62,8 +62,10 @@ static const gmb_opt_t opts[] = {
      "work-items per group, a power of two; 0 = 256 or the device maximum", 0},
     {"groups-per-cu", GMB_OPT_INT, O(groups_per_cu), "N", "0", 0, 1024, NULL,
      "groups per compute unit; 0 = as many as fit (GPU) or 4 (CPU)", 0},
-    {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "200", 1, 1e7, NULL,
-     "shortest timed sample; small arrays repeat in-kernel to reach it", 0},
+    {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "1000", 1, 1e7, NULL,
+     "shortest timed sample; small arrays repeat in-kernel to reach it (a launch's own "
+     "latency, inside the events, then weighs little)",
+     0},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
 };
 #undef O
