@@ -62,7 +62,8 @@ for b in cuda opencl; do
     run "chase-$b" bin/gmb-chase --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
     run "bank-$b" bin/gmb-bank --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
     run "l2-$b" bin/gmb-l2 --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
-    run "copy-$b" bin/gmb-copy --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
+    run "copy-$b" bin/gmb-copy --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet \
+        --time-cap 0.3 --max-samples 20
 done
 
 echo "== stream: best DRAM bandwidth per kernel (median GB/s, % of nominal peak)"

@@ -110,23 +110,19 @@ typedef struct state {
     int injected;              /* the planted error is in */
 } state_t;
 
+/* Enqueue one copy of job j (no wait). */
 static int enqueue(const gmb_backend_t *be, point_t *p, job_t *j)
 {
-    int rc = be->span_begin(j->dev, j->stream);
-    for (gmb_u32 r = 0; r < p->reps && !rc; r++) {
-        if (j->k) {
-            gmb_arg_t av[] = {GMB_A_BUF(j->dst), GMB_A_BUF(j->src), GMB_A_VAL(p->n4)};
-            rc = be->launch_async(j->k, j->stream, &j->geo, av, 3);
-        } else {
-            rc = be->copy_async(j->dev, j->stream, j->dst, 0, j->src, 0, (size_t)p->bytes);
-        }
+    if (j->k) {
+        gmb_arg_t av[] = {GMB_A_BUF(j->dst), GMB_A_BUF(j->src), GMB_A_VAL(p->n4)};
+        return be->launch_async(j->k, j->stream, &j->geo, av, 3);
     }
-    int rc2 = be->span_end(j->dev, j->stream);
-    return rc ? rc : rc2;
+    return be->copy_async(j->dev, j->stream, j->dst, 0, j->src, 0, (size_t)p->bytes);
 }
 
-/* One sample: every job's copies enqueued, then waited for; the span from the first begin to
- * the last end (one job: its own span). */
+/* One sample: every job's span begun, their copies enqueued in turns (bidir: one h2d, one
+ * d2h, ... so that both streams run from the start, not one after the other), then waited
+ * for; the span from the first begin to the last end (one job: its own span). */
 static int sample(void *arg, double *ns)
 {
     point_t *p = arg;
@@ -134,7 +130,14 @@ static int sample(void *arg, double *ns)
     double t0[2], t1[2];
     int rc = GMB_OK;
     for (int j = 0; j < p->njobs && !rc; j++)
-        rc = enqueue(be, p, &p->job[j]);
+        rc = be->span_begin(p->job[j].dev, p->job[j].stream);
+    for (gmb_u32 r = 0; r < p->reps && !rc; r++)
+        for (int j = 0; j < p->njobs && !rc; j++)
+            rc = enqueue(be, p, &p->job[j]);
+    for (int j = 0; j < p->njobs; j++) {
+        int r = be->span_end(p->job[j].dev, p->job[j].stream);
+        rc = rc ? rc : r;
+    }
     for (int j = 0; j < p->njobs; j++) { /* wait for all, even after an error */
         int r = be->span_wait(p->job[j].dev, p->job[j].stream, &t0[j], &t1[j]);
         rc = rc ? rc : r;
@@ -328,6 +331,10 @@ static int run_series(state_t *s, job_t *jobs, int njobs, const char *dir, const
             p.job[j] = jobs[j];
             if (p.job[j].k)
                 gmb_grid(s->c, p.job[j].k, 0, 0, p.n4, &p.job[j].geo);
+            /* bidir: half the grid each; a grid that fills every CU's slots would keep the
+             * other stream's kernel waiting until it ends (no overlap) */
+            if (p.job[j].k && njobs == 2 && p.job[j].geo.groups > 1)
+                p.job[j].geo.groups = (p.job[j].geo.groups + 1) / 2;
         }
         rc = run_point(s, &p, dir, kind, engine, host_link);
         free(p.each_ns);
@@ -436,7 +443,7 @@ static int run_p2p(state_t *s)
         r1 = GMB_ESKIP;
     }
     if (r1 != GMB_OK) {
-        for (size_t ei = 0; ei < cfg->engines.n; ei++)
+        for (size_t ei = 0; ei < cfg->engines.n && r1 == GMB_ESKIP; ei++)
             note_skip(s, "p2p", "device", engine_names[cfg->engines.idx[ei]], why);
         be->close(peer);
         return r1 == GMB_ESKIP ? GMB_OK : r1;
@@ -537,20 +544,26 @@ static void link_result(state_t *s)
         if (!l.available) {
             j = json_pack("{s:b, s:s}", "available", 0, "why", l.why);
         } else {
-            s->link_gbps = gmb_pcie_gbps(l.gen, l.width);
-            j = json_pack("{s:b, s:s, s:i, s:i, s:i, s:i, s:f, s:f}", "available", 1, "source",
+            /* an idle GPU may train its link down: % of link is against the link's maximum
+             * (device and system), the current one is recorded beside it */
+            double cur = gmb_pcie_gbps(l.gen, l.width), max = gmb_pcie_gbps(l.max_gen, l.max_width);
+            s->link_gbps = max > 0 ? max : cur;
+            j = json_pack("{s:b, s:s, s:i, s:i, s:i, s:i, s:f, s:f, s:s}", "available", 1, "source",
                           "NVML", "gen", l.gen, "width", l.width, "max_gen", l.max_gen, "max_width",
-                          l.max_width, "nominal_GBps", s->link_gbps, "max_nominal_GBps",
-                          gmb_pcie_gbps(l.max_gen, l.max_width));
+                          l.max_width, "nominal_GBps", s->link_gbps, "current_nominal_GBps", cur,
+                          "pct_link_against", max > 0 ? "max_gen x max_width" : "gen x width");
             if (!(s->link_gbps > 0))
                 json_object_set_new(j, "why", json_string("generation without a known lane rate"));
         }
     }
     printf("# gmb-copy: %s device %d: %s\n", c->be->name, c->info.index, c->info.name);
     if (s->link_gbps > 0)
-        printf("# PCIe link: gen%lld x%lld, nominal %.2f GB/s per direction (NVML)\n",
+        printf("# PCIe link: gen%lld x%lld now, at most gen%lld x%lld: nominal %.2f GB/s per "
+               "direction (NVML)\n",
                json_integer_value(json_object_get(j, "gen")),
-               json_integer_value(json_object_get(j, "width")), s->link_gbps);
+               json_integer_value(json_object_get(j, "width")),
+               json_integer_value(json_object_get(j, "max_gen")),
+               json_integer_value(json_object_get(j, "max_width")), s->link_gbps);
     else
         printf("# PCIe link: unknown (%s)\n", json_string_value(json_object_get(j, "why")));
     gmb_add_result(c, "link", j);
