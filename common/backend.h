@@ -26,6 +26,10 @@ typedef enum {
 #define GMB_CAP_PEER      (1u << 3) /* peer access to another device */
 #define GMB_CAP_L2_POLICY (1u << 4) /* L2 persisting access-policy windows */
 #define GMB_CAP_NVIDIA    (1u << 5) /* an NVIDIA GPU (NVML may describe it) */
+#define GMB_CAP_MAPPED                                                                             \
+    (1u << 6) /* kernels may use GMB_MEM_HOST_MAPPED memory (CUDA:                                 \
+                 canMapHostMemory; OpenCL: host-unified memory, since                              \
+                 OpenCL 1.2 leaves kernels on a mapped buffer undefined) */
 
 /* Streams (CUDA) / in-order queues (OpenCL) of an opened device. Stream 0 is the one the
  * blocking calls (write, read, fill, copy, launch) use; work on different streams may run at

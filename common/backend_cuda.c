@@ -115,6 +115,8 @@ static int cu_info(int idx, gmb_dev_info_t *o)
     o->bus_width_bits = p.memoryBusWidth;
     o->timer_res_ns = 500.0; /* cudaEventElapsedTime: "around 0.5 microseconds" */
     o->caps = GMB_CAP_CLOCK | GMB_CAP_PINNED | GMB_CAP_NVIDIA;
+    if (p.canMapHostMemory)
+        o->caps |= GMB_CAP_MAPPED;
     if (p.managedMemory)
         o->caps |= GMB_CAP_MANAGED;
     if (p.persistingL2CacheMaxSize > 0)

@@ -331,6 +331,8 @@ static int ocl_info(int idx, gmb_dev_info_t *o)
         o->max_group_size = (int)sz;
     if (!clGetDeviceInfo(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof u32, &u32, NULL))
         o->core_clock_mhz = (int)u32;
+    if (!clGetDeviceInfo(d, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof b, &b, NULL) && b)
+        o->caps |= GMB_CAP_MAPPED;
     if (!clGetDeviceInfo(d, CL_DEVICE_ERROR_CORRECTION_SUPPORT, sizeof b, &b, NULL))
         o->ecc = b ? 1 : 0;
     if (!clGetDeviceInfo(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION, sizeof sz, &sz, NULL))

@@ -390,6 +390,12 @@ static int run_host(state_t *s, int kind)
                           "mapped, the zero-copy path)");
                 continue;
             }
+            if (e == E_SM && !(c->info.caps & GMB_CAP_MAPPED)) {
+                note_skip(s, dir_names[d], kn, "sm",
+                          "the device does not let kernels use mapped host memory (OpenCL: no "
+                          "host-unified memory, where OpenCL 1.2 leaves it undefined)");
+                continue;
+            }
             gmb_kern_t *k = e == E_SM ? s->kcopy : NULL;
             job_t h2d = {c->dev, 0, s->ddst, s->hsrc, SEED_HOST(c), k, {0}, "h2d"};
             job_t d2h = {c->dev, d == D_BIDIR ? 1 : 0, s->hdst, s->dsrc, SEED_DEV(c), k, {0},
