@@ -137,6 +137,12 @@ static int sweep_item(char *item, gmb_sweep_t *sw, char *err, size_t errlen)
             snprintf(err, errlen, "step '%s': xF needs 1 < F <= 1024", st);
             return GMB_EUSAGE;
         }
+        /* F so near 1 that the loop would repeat the same sizes for ages (x1.000000000000001) */
+        if (log((double)hi / (double)lo) / log(fac) > 1e8) {
+            snprintf(err, errlen, "step '%s': F too close to 1 for %s:%s (over 1e8 steps)", st,
+                     f[0], f[1]);
+            return GMB_EUSAGE;
+        }
         double prev = 0;
         for (double v = (double)lo; v <= (double)hi * (1 + 1e-12); v *= fac) {
             uint64_t r = (uint64_t)llround(v);

@@ -94,19 +94,41 @@ static void gp_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* Text of a scalar param ("" when missing). */
+/* Drop a UTF-8 sequence cut off at the end of s (text truncated to a buffer): jansson
+ * refuses invalid UTF-8 in keys and strings (a key it refuses frees the value set). */
+static void utf8_trim(char *s)
+{
+    size_t l = strlen(s), i = l, cont = 0;
+    while (i && cont < 3 && ((unsigned char)s[i - 1] & 0xC0) == 0x80) {
+        i--;
+        cont++;
+    }
+    if (!i || (unsigned char)s[i - 1] < 0xC0) {
+        if (cont) /* continuation bytes without a lead byte */
+            s[i] = '\0';
+        return;
+    }
+    unsigned char lead = (unsigned char)s[i - 1];
+    size_t need = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : 1;
+    if (cont < need)
+        s[i - 1] = '\0';
+}
+
+/* Text of a scalar param ("" when missing), never ending in a cut UTF-8 sequence. */
 static void scalar_text(const json_t *v, char *out, size_t len)
 {
-    if (json_is_string(v))
+    if (json_is_string(v)) {
         snprintf(out, len, "%s", json_string_value(v));
-    else if (json_is_integer(v))
+        utf8_trim(out);
+    } else if (json_is_integer(v)) {
         snprintf(out, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-    else if (json_is_real(v))
+    } else if (json_is_real(v)) {
         snprintf(out, len, "%g", json_real_value(v));
-    else if (json_is_boolean(v))
+    } else if (json_is_boolean(v)) {
         snprintf(out, len, "%s", json_is_true(v) ? "true" : "false");
-    else
+    } else {
         out[0] = '\0';
+    }
 }
 
 static int write_file(const char *path, const char *data)
@@ -346,10 +368,12 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
                 if (kl >= sizeof key)
                     kl = sizeof key - 1;
             }
+            utf8_trim(key);
             json_t *g = json_object_get(groups, key);
             if (!g) {
                 g = json_array();
-                json_object_set_new(groups, key, g);
+                if (json_object_set_new(groups, key, g))
+                    continue; /* g is freed */
                 json_array_append_new(order, json_string(key));
             }
             json_t *cp = json_deep_copy(pt);
@@ -400,6 +424,7 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
                 if (v[0] && ll < sizeof label)
                     ll += (size_t)snprintf(label + ll, sizeof label - ll, "%s%s", ll ? " " : "", v);
             }
+            utf8_trim(label);
             json_array_append_new(slabel, json_string(label));
             json_array_append_new(svals, vals);
         }

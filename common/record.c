@@ -324,6 +324,9 @@ json_t *gmb_record_load(const char *path, char *err, size_t errlen)
     err[0] = '\0';
     json_t *r = json_load_file(path, 0, &je);
     if (!r) {
+        for (char *p = je.text; *p; p++) /* the bytes jansson quotes: one line, no escapes */
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
         snprintf(err, errlen, "%s: not a valid record: %s (line %d)", path, je.text, je.line);
         return NULL;
     }

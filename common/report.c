@@ -726,8 +726,8 @@ void gmb_table_free(gmb_table_t *t)
 
 void gmb_fmt_num(double v, char *buf, size_t len)
 {
-    if (v != v) {
-        snprintf(buf, len, "nan");
+    if (v != v || isinf(v)) { /* (int)log10(inf) would not fit */
+        snprintf(buf, len, "%s", v != v ? "nan" : v > 0 ? "inf" : "-inf");
         return;
     }
     double a = fabs(v);
@@ -1003,7 +1003,12 @@ static void point_key(const json_t *pt, char *key, size_t klen, char *show, size
             char sz[32];
             if (json_is_integer(v) && json_integer_value(v) == 0)
                 continue; /* e.g. page_bytes 0: no page */
-            gmb_fmt_size((uint64_t)json_number_value(v), sz, sizeof sz);
+            /* a value no uint64_t holds (< 0, huge) is no byte count: shown as it is */
+            double b = json_number_value(v);
+            if (b >= 0 && b < 0x1p64)
+                gmb_fmt_size((uint64_t)b, sz, sizeof sz);
+            else
+                gmb_strlcpy(sz, val, sizeof sz);
             snprintf(nice, sizeof nice, "%.*s=%s", (int)(l - 6), k, sz);
         } else
             snprintf(nice, sizeof nice, "%s=%s", k, val);

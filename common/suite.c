@@ -63,7 +63,7 @@ int gmb_profile_lookup(const char *file, const char *bench, const char *profile,
         while (l && (rest[l - 1] == ' ' || rest[l - 1] == '\t'))
             rest[--l] = '\0';
         gmb_strlcpy(out->args, rest, sizeof out->args);
-        out->est_s = est;
+        out->est_s = isfinite(est) && est >= 0 ? est : 0; /* nan, inf, < 0: unknown */
         out->generic = level == 1;
         found = level;
     }

@@ -38,6 +38,18 @@ if expect "table with corrupt records" 0 "$G" table "$FX/corrupt/truncated.json"
     check "corrupt: the good run still tabulated" grep -q '^| Read bandwidth' "$T/out"
 fi
 expect "only corrupt records: exit 2" 2 "$G" table "$FX/corrupt/truncated.json"
+# the bytes jansson quotes from a broken file: never a raw control character (here \v)
+if expect "table with a control character in a corrupt record" 0 "$G" table \
+    "$FX/corrupt/ctrl-char.json" "$FX/pocl"; then
+    check "corrupt: one line for ctrl-char.json" test "$(wc -l <"$T/err")" = 1
+    check "corrupt: no control character in it" bash -c "! LC_ALL=C grep -q '[[:cntrl:]]' '$T/err'"
+fi
+
+# --- records found by fuzzing (tests/fixtures/records/fuzz) ------------------------------------
+# a level's CI from a point whose median and CI ends are +-1.7e308: the CI overflows to inf
+if expect "table: a CI that overflows to inf" 0 "$G" table "$FX/fuzz/inf-ci"; then
+    check "table: the CI shown as inf" grep -q '^| Latency level 1 | ns | 1.500 \[inf, inf\] |$' "$T/out"
+fi
 
 # --- gmb compare ------------------------------------------------------------------------------
 A="$FX/compare/a"
@@ -80,6 +92,11 @@ if command -v gnuplot >/dev/null; then
     expect "plot: a benchmark without a script is a note" 0 "$G" plot "$T/nos" --out "$T/nosfig" &&
         check "plot: the note names the script" grep -q "no plot script .*noscript.gp" "$T/err"
     expect "plot: only corrupt records" 2 "$G" plot "$FX/corrupt/garbage.json" --out "$T/x"
+    # a series value of 127 bytes whose last character a 128-byte buffer cuts in half
+    if expect "plot: a series value cut inside a UTF-8 character" 0 "$G" plot \
+        "$FX/fuzz/utf8-series" --out "$T/utf8"; then
+        check "plot: that series drawn" test -s "$T/utf8/data/stream-r1-s1.csv"
+    fi
     expect "plot --size bad" 2 "$G" plot "$FX/pocl" --size 12
 else
     skip "$TAG plot: gnuplot not installed (apt-get install gnuplot-nox)"

@@ -232,6 +232,9 @@ static void test_sweep_too_many_items(void **state)
     sweep_bad("1:4096:+1,5000");
     /* and a factor range that would never end below the limit */
     sweep_bad("1:4611686018427387904:x1.001");
+    /* a factor so near 1 that the loop would take ages: refused before it starts */
+    sweep_bad("1:1TiB:x1.000000000000001");
+    sweep_bad("1:2:x1.000000001");
 }
 
 /* ---- gmb_parse_list ------------------------------------------------------------------------ */

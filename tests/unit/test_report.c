@@ -90,7 +90,8 @@ static void test_fmt_num(void **state)
         const char *want;
     } c[] = {{3912.4, "3912"},   {180.62, "180.6"}, {1.70226, "1.702"},   {0.019403, "0.01940"},
              {12345.6, "12346"}, {0, "0"},          {-0.4408, "-0.4408"}, {1e-9, "0.000000"},
-             {99.99, "99.99"},   {100.04, "100.0"}};
+             {99.99, "99.99"},   {100.04, "100.0"}, {INFINITY, "inf"},    {-INFINITY, "-inf"},
+             {NAN, "nan"}};
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         gmb_fmt_num(c[i].v, b, sizeof b);
         assert_string_equal(b, c[i].want);
@@ -221,6 +222,21 @@ static void test_compare(void **state)
                         "kernel", json_string("triad"));
     n = 0;
     assert_int_equal(gmb_compare_records(a, b, &rows, &n), 1);
+    /* a *_bytes param that is no byte count (negative, huge): shown as it is, never cast */
+    json_object_set_new(json_object_get(json_array_get(json_object_get(a, "points"), 0), "params"),
+                        "size_bytes", json_integer(-4096));
+    json_object_set_new(json_object_get(json_array_get(json_object_get(b, "points"), 0), "params"),
+                        "size_bytes", json_integer(-4096));
+    n = 0;
+    assert_int_equal(gmb_compare_records(a, b, &rows, &n), 1);
+    assert_string_equal(rows[0].point, "read width=16 B size=-4096");
+    json_object_set_new(json_object_get(json_array_get(json_object_get(a, "points"), 0), "params"),
+                        "size_bytes", json_real(1e300));
+    json_object_set_new(json_object_get(json_array_get(json_object_get(b, "points"), 0), "params"),
+                        "size_bytes", json_real(1e300));
+    n = 0;
+    assert_int_equal(gmb_compare_records(a, b, &rows, &n), 1);
+    assert_string_equal(rows[0].point, "read width=16 B size=1.0000000000000001e+300");
     free(rows);
     json_decref(a);
     json_decref(b);

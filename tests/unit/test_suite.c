@@ -44,7 +44,10 @@ static void test_profiles(void **state)
           "stream quick *   40 --sizes 4KiB:64MiB\n"
           "bad line\n"
           "*      quick *   7  --time-cap 0.1\n"
-          "stream full  *   0\n",
+          "stream full  *   0\n"
+          "xnan   full  *   nan --a\n"
+          "xneg   full  *   -5  --b\n"
+          "xinf   full  *   inf --c\n",
           f);
     fclose(f);
     gmb_profile_t p;
@@ -63,6 +66,13 @@ static void test_profiles(void **state)
     assert_int_equal(gmb_profile_lookup(path, "chase", "full", "gpu", &p), 0);
     assert_string_equal(p.args, "");
     assert_int_equal(p.generic, 1);
+    /* an estimate that is no duration (nan, < 0, inf): unknown (0), the options kept */
+    const char *odd[][2] = {{"xnan", "--a"}, {"xneg", "--b"}, {"xinf", "--c"}};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(gmb_profile_lookup(path, odd[i][0], "full", "gpu", &p), 0);
+        assert_string_equal(p.args, odd[i][1]);
+        assert_true(p.est_s == 0);
+    }
     assert_int_equal(gmb_profile_lookup("/nonexistent/profiles", "x", "quick", "gpu", &p),
                      GMB_ERUNTIME);
     assert_non_null(strstr(p.args, "--time-cap"));
