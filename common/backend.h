@@ -30,6 +30,15 @@ typedef enum {
     (1u << 6) /* kernels may use GMB_MEM_HOST_MAPPED memory (CUDA:                                 \
                  canMapHostMemory; OpenCL: host-unified memory, since                              \
                  OpenCL 1.2 leaves kernels on a mapped buffer undefined) */
+#define GMB_CAP_UM_FAULTS                                                                          \
+    (1u                                                                                            \
+     << 7) /* managed memory moves page by page on demand while the host may use it (CUDA:         \
+              concurrentManagedAccess); without it a backend moves whole buffers when it likes */
+#define GMB_CAP_PREFETCH                                                                           \
+    (1u << 8) /* managed memory can be moved explicitly (CUDA: cudaMemPrefetchAsync with           \
+                 concurrentManagedAccess; OpenCL 2.1: clEnqueueSVMMigrateMem) */
+#define GMB_CAP_ADVISE                                                                             \
+    (1u << 9) /* advice on managed memory (CUDA: cudaMemAdvise with concurrentManagedAccess) */
 
 /* Streams (CUDA) / in-order queues (OpenCL) of an opened device. Stream 0 is the one the
  * blocking calls (write, read, fill, copy, launch) use; work on different streams may run at
@@ -65,8 +74,18 @@ typedef struct gmb_dev_info {
     char mem_type[32];        /* guess: "HBM", "GDDR/LPDDR/DDR", "unknown" */
     int ecc;                  /* 1 on, 0 off, -1 unknown */
     double timer_res_ns;      /* resolution of the device event timer */
+    char managed[128];        /* what GMB_MEM_MANAGED is here ("" when the device has none) */
     unsigned caps;            /* GMB_CAP_* */
 } gmb_dev_info_t;
+
+/* Advice on managed memory (backend table: advise). */
+typedef enum {
+    GMB_ADVISE_RESET = 0,     /* none: read-mostly, preferred location and accessed-by unset */
+    GMB_ADVISE_READ_MOSTLY,   /* read-mostly: a reader gets its own copy, writers invalidate them */
+    GMB_ADVISE_HOST_ACCESSED, /* prefer the host, accessed by the device: the device reads and
+                                 writes host memory in place, nothing migrates */
+    GMB_ADVISE_PREFER_DEVICE, /* prefer the device: evicted to the host only under pressure */
+} gmb_advice_t;
 
 /* One kernel argument. */
 typedef enum { GMB_ARG_BUF, GMB_ARG_VAL } gmb_arg_kind_t;
@@ -177,6 +196,26 @@ typedef struct gmb_backend {
      * cudaDeviceEnablePeerAccess; enabling twice is fine). 0 when enabled; GMB_ESKIP with the
      * reason in why when the pair cannot (OpenCL: never), nothing printed. */
     int (*peer_enable)(gmb_dev_t *dev, gmb_dev_t *peer, char *why, size_t whylen);
+
+    /* ---- managed memory (GMB_MEM_MANAGED) ----------------------------------------------
+     * CUDA managed memory (cudaMallocManaged) or OpenCL coarse-grained shared virtual memory
+     * (clSVMAlloc). write/read/fill/copy and kernel arguments take it like device memory; the
+     * host itself may touch host_ptr(buf) only between host_begin and host_end. */
+    /* Wait for every stream of the buffer's device, then hand the whole buffer to the host
+     * (OpenCL: blocking clEnqueueSVMMap for reading and writing; CUDA: nothing more, pages
+     * move when the host touches them). */
+    int (*host_begin)(gmb_buf_t *buf);
+    /* Hand it back to the device on stream s (OpenCL: clEnqueueSVMUnmap there, part of an open
+     * span: the implementation may move the data now; CUDA: nothing is enqueued). */
+    int (*host_end)(gmb_buf_t *buf, int s);
+    /* Enqueue on stream s a move of bytes at off to the device (to_host 0) or to the host,
+     * part of an open span (CUDA: cudaMemPrefetchAsync; OpenCL: clEnqueueSVMMigrateMem).
+     * GMB_ESKIP with the reason in why, nothing printed, when the device cannot. */
+    int (*prefetch_async)(gmb_buf_t *buf, int s, size_t off, size_t bytes, int to_host, char *why,
+                          size_t whylen);
+    /* Advise on the whole buffer for its device (CUDA: cudaMemAdvise; RESET unsets the three).
+     * GMB_ESKIP with the reason in why, nothing printed, when the backend has no advice. */
+    int (*advise)(gmb_buf_t *buf, gmb_advice_t adv, char *why, size_t whylen);
 } gmb_backend_t;
 
 /* The backends compiled in, NULL-terminated, CUDA first. */

@@ -117,8 +117,17 @@ static int cu_info(int idx, gmb_dev_info_t *o)
     o->caps = GMB_CAP_CLOCK | GMB_CAP_PINNED | GMB_CAP_NVIDIA;
     if (p.canMapHostMemory)
         o->caps |= GMB_CAP_MAPPED;
-    if (p.managedMemory)
+    if (p.managedMemory) {
         o->caps |= GMB_CAP_MANAGED;
+        if (p.concurrentManagedAccess)
+            o->caps |= GMB_CAP_UM_FAULTS | GMB_CAP_PREFETCH | GMB_CAP_ADVISE;
+        snprintf(o->managed, sizeof o->managed, "CUDA managed memory, %s%s%s",
+                 p.concurrentManagedAccess ? "on-demand page migration (concurrentManagedAccess)"
+                                           : "whole-buffer migration at launch (no device page "
+                                             "faults)",
+                 p.pageableMemoryAccess ? ", pageable host memory too" : "",
+                 p.pageableMemoryAccessUsesHostPageTables ? " (host page tables)" : "");
+    }
     if (p.persistingL2CacheMaxSize > 0)
         o->caps |= GMB_CAP_L2_POLICY;
     char api_drv[64];
@@ -506,6 +515,93 @@ static int cu_peer_enable(gmb_dev_t *d, gmb_dev_t *peer, char *why, size_t whyle
     return GMB_OK;
 }
 
+/* ---- managed memory ------------------------------------------------------------------------ */
+
+static int cu_host_begin(gmb_buf_t *b)
+{
+    CU_TRY(cudaSetDevice(b->dev->idx));
+    for (int i = 0; i < GMB_STREAMS; i++)
+        CU_TRY(cudaStreamSynchronize(b->dev->xs[i]));
+    return GMB_OK;
+}
+
+static int cu_host_end(gmb_buf_t *b, int s)
+{
+    (void)b;
+    return s < 0 || s >= GMB_STREAMS ? GMB_EUSAGE : GMB_OK;
+}
+
+/* 1 when what (prefetch, advice) applies to b: managed memory on a device with
+ * concurrentManagedAccess; else 0 with the reason in why. */
+static int managed_ok(gmb_buf_t *b, const char *what, char *why, size_t whylen)
+{
+    int v = 0;
+    if (b->kind != GMB_MEM_MANAGED) {
+        snprintf(why, whylen, "%s is for managed memory only", what);
+        return 0;
+    }
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrConcurrentManagedAccess, b->dev->idx) !=
+            cudaSuccess ||
+        !v) {
+        cudaGetLastError();
+        snprintf(why, whylen,
+                 "CUDA %s needs concurrentManagedAccess, which this device and system do not "
+                 "have",
+                 what);
+        return 0;
+    }
+    return 1;
+}
+
+static struct cudaMemLocation loc_of(int host, int dev)
+{
+    struct cudaMemLocation l;
+    memset(&l, 0, sizeof l);
+    l.type = host ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;
+    l.id = host ? 0 : dev;
+    return l;
+}
+
+static int cu_prefetch_async(gmb_buf_t *b, int s, size_t off, size_t bytes, int to_host, char *why,
+                             size_t whylen)
+{
+    if (s < 0 || s >= GMB_STREAMS)
+        return GMB_EUSAGE;
+    if (!managed_ok(b, "prefetch", why, whylen))
+        return GMB_ESKIP;
+    CU_TRY(cudaSetDevice(b->dev->idx));
+    CU_TRY(cudaMemPrefetchAsync((char *)b->ptr + off, bytes, loc_of(to_host, b->dev->idx), 0,
+                                b->dev->xs[s]));
+    return GMB_OK;
+}
+
+static int cu_advise(gmb_buf_t *b, gmb_advice_t adv, char *why, size_t whylen)
+{
+    if (!managed_ok(b, "memory advice", why, whylen))
+        return GMB_ESKIP;
+    struct cudaMemLocation dev = loc_of(0, b->dev->idx), host = loc_of(1, 0);
+    CU_TRY(cudaSetDevice(b->dev->idx));
+    CU_TRY(cudaDeviceSynchronize());
+    switch (adv) {
+    case GMB_ADVISE_RESET:
+        CU_TRY(cudaMemAdvise(b->ptr, b->bytes, cudaMemAdviseUnsetReadMostly, dev));
+        CU_TRY(cudaMemAdvise(b->ptr, b->bytes, cudaMemAdviseUnsetPreferredLocation, dev));
+        CU_TRY(cudaMemAdvise(b->ptr, b->bytes, cudaMemAdviseUnsetAccessedBy, dev));
+        break;
+    case GMB_ADVISE_READ_MOSTLY:
+        CU_TRY(cudaMemAdvise(b->ptr, b->bytes, cudaMemAdviseSetReadMostly, dev));
+        break;
+    case GMB_ADVISE_HOST_ACCESSED:
+        CU_TRY(cudaMemAdvise(b->ptr, b->bytes, cudaMemAdviseSetPreferredLocation, host));
+        CU_TRY(cudaMemAdvise(b->ptr, b->bytes, cudaMemAdviseSetAccessedBy, dev));
+        break;
+    case GMB_ADVISE_PREFER_DEVICE:
+        CU_TRY(cudaMemAdvise(b->ptr, b->bytes, cudaMemAdviseSetPreferredLocation, dev));
+        break;
+    }
+    return GMB_OK;
+}
+
 const gmb_backend_t gmb_backend_cuda = {
     .name = "cuda",
     .count = cu_count,
@@ -530,4 +626,8 @@ const gmb_backend_t gmb_backend_cuda = {
     .span_end = cu_span_end,
     .span_wait = cu_span_wait,
     .peer_enable = cu_peer_enable,
+    .host_begin = cu_host_begin,
+    .host_end = cu_host_end,
+    .prefetch_async = cu_prefetch_async,
+    .advise = cu_advise,
 };

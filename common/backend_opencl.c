@@ -29,6 +29,56 @@ typedef struct {
     cl_uint domain, bus, device, function;
 } khr_pci_info_t;
 
+/* Shared virtual memory (OpenCL 2.0; migration 2.1). The header is used at 1.2, and the entry
+ * points are looked up at run time, so that a 1.2 loader still runs everything else. Values
+ * from the Khronos registry. */
+#define GMB_CL_DEVICE_SVM_CAPABILITIES 0x1053
+#define GMB_CL_SVM_COARSE_GRAIN_BUFFER (1 << 0)
+#define GMB_CL_SVM_FINE_GRAIN_BUFFER   (1 << 1)
+#define GMB_CL_MIGRATE_TO_HOST         (1 << 0)
+static struct {
+    int done;
+    void *(*alloc)(cl_context, cl_bitfield, size_t, cl_uint);
+    void (*free)(cl_context, void *);
+    cl_int (*map)(cl_command_queue, cl_bool, cl_bitfield, void *, size_t, cl_uint, const cl_event *,
+                  cl_event *);
+    cl_int (*unmap)(cl_command_queue, void *, cl_uint, const cl_event *, cl_event *);
+    cl_int (*memcpy)(cl_command_queue, cl_bool, void *, const void *, size_t, cl_uint,
+                     const cl_event *, cl_event *);
+    cl_int (*fill)(cl_command_queue, void *, const void *, size_t, size_t, cl_uint,
+                   const cl_event *, cl_event *);
+    cl_int (*arg)(cl_kernel, cl_uint, const void *);
+    cl_int (*migrate)(cl_command_queue, cl_uint, const void **, const size_t *, cl_bitfield,
+                      cl_uint, const cl_event *, cl_event *);
+} SVM;
+
+static void svm_load(void)
+{
+    if (SVM.done)
+        return;
+    SVM.done = 1;
+    /* the loader this program is linked with; the casts go through void * (POSIX dlsym) */
+    *(void **)&SVM.alloc = dlsym(RTLD_DEFAULT, "clSVMAlloc");
+    *(void **)&SVM.free = dlsym(RTLD_DEFAULT, "clSVMFree");
+    *(void **)&SVM.map = dlsym(RTLD_DEFAULT, "clEnqueueSVMMap");
+    *(void **)&SVM.unmap = dlsym(RTLD_DEFAULT, "clEnqueueSVMUnmap");
+    *(void **)&SVM.memcpy = dlsym(RTLD_DEFAULT, "clEnqueueSVMMemcpy");
+    *(void **)&SVM.fill = dlsym(RTLD_DEFAULT, "clEnqueueSVMMemFill");
+    *(void **)&SVM.arg = dlsym(RTLD_DEFAULT, "clSetKernelArgSVMPointer");
+    *(void **)&SVM.migrate = dlsym(RTLD_DEFAULT, "clEnqueueSVMMigrateMem");
+    if (!SVM.alloc || !SVM.free || !SVM.map || !SVM.unmap || !SVM.memcpy || !SVM.fill || !SVM.arg)
+        SVM.alloc = NULL; /* all or nothing */
+}
+
+/* OpenCL version of a CL_DEVICE_VERSION string ("OpenCL 3.0 ...") as 10 * major + minor. */
+static int cl_version(const char *v)
+{
+    int maj = 0, min = 0;
+    if (sscanf(v, "OpenCL %d.%d", &maj, &min) != 2)
+        return 0;
+    return maj * 10 + min;
+}
+
 /* A span on one queue: the first and the last command enqueued while it is open. */
 typedef struct span {
     int open;       /* between span_begin and span_end */
@@ -42,6 +92,7 @@ struct gmb_dev {
     cl_command_queue q;               /* queue 0: the blocking calls */
     cl_command_queue qs[GMB_STREAMS]; /* queues of the spans; qs[0] == q */
     span_t sp[GMB_STREAMS];           /* the span of each queue */
+    unsigned caps;                    /* GMB_CAP_* of the device */
 };
 
 struct gmb_buf {
@@ -49,6 +100,8 @@ struct gmb_buf {
     gmb_mem_kind_t kind; /* device, or a host kind */
     cl_mem mem;          /* the buffer; NULL for pageable memory */
     void *host;          /* host pointer: malloc'd (pageable) or mapped once (pinned, mapped) */
+    void *svm;           /* managed: the shared virtual memory (coarse-grained buffer) */
+    int mapped;          /* managed: the host has it (host_begin without host_end) */
     size_t bytes;
 };
 
@@ -258,9 +311,14 @@ static int ocl_count(int *n, char *why, size_t whylen)
 static void dev_str(cl_device_id d, cl_device_info what, char *buf, size_t len)
 {
     buf[0] = '\0';
-    if (clGetDeviceInfo(d, what, len, buf, NULL) != CL_SUCCESS)
-        buf[0] = '\0';
-    buf[len - 1] = '\0';
+    size_t need = 0; /* a longer string than buf is cut, not lost (CL_INVALID_VALUE) */
+    char *tmp = NULL;
+    if (clGetDeviceInfo(d, what, 0, NULL, &need) == CL_SUCCESS && need && (tmp = malloc(need)) &&
+        clGetDeviceInfo(d, what, need, tmp, NULL) == CL_SUCCESS) {
+        tmp[need - 1] = '\0';
+        gmb_strlcpy(buf, tmp, len);
+    }
+    free(tmp);
     /* trim trailing blanks some drivers leave */
     for (size_t l = strlen(buf); l && (buf[l - 1] == ' ' || buf[l - 1] == '\n'); l--)
         buf[l - 1] = '\0';
@@ -375,6 +433,20 @@ static int ocl_info(int idx, gmb_dev_info_t *o)
     if (!strcmp(o->type, "cpu"))
         gmb_strlcpy(o->peak_source, "unknown: a CPU device reports no memory clock or bus width",
                     sizeof o->peak_source);
+    int ver = cl_version(o->runtime_version);
+    cl_bitfield svm = 0;
+    svm_load();
+    if (ver >= 20 && SVM.alloc &&
+        !clGetDeviceInfo(d, GMB_CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, NULL) &&
+        (svm & GMB_CL_SVM_COARSE_GRAIN_BUFFER)) {
+        o->caps |= GMB_CAP_MANAGED;
+        if (ver >= 21 && SVM.migrate)
+            o->caps |= GMB_CAP_PREFETCH;
+        snprintf(o->managed, sizeof o->managed,
+                 "OpenCL coarse-grained shared virtual memory (clSVMAlloc)%s%s",
+                 svm & GMB_CL_SVM_FINE_GRAIN_BUFFER ? "; fine-grained buffers too" : "",
+                 ver >= 21 && SVM.migrate ? "; clEnqueueSVMMigrateMem" : "");
+    }
     if (o->caps & GMB_CAP_NVIDIA)
         gmb_nvml_fill_info(o);
     gmb_dev_info_derive(o);
@@ -391,6 +463,9 @@ static int ocl_open(int idx, gmb_dev_t **out)
         return GMB_ERUNTIME;
     cl_int e;
     d->id = L.dev[idx];
+    gmb_dev_info_t info;
+    if (ocl_info(idx, &info) == GMB_OK)
+        d->caps = info.caps;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)L.plat[idx], 0};
     d->ctx = clCreateContext(props, 1, &d->id, NULL, NULL, &e);
     if (e != CL_SUCCESS) {
@@ -452,8 +527,9 @@ static void ocl_close(gmb_dev_t *d)
  * serves both kinds; what differs is how a benchmark uses it. */
 static int ocl_alloc(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, gmb_buf_t **out)
 {
-    if (kind == GMB_MEM_MANAGED) {
-        gmb_skip("opencl backend: managed memory is not supported (no shared virtual memory)");
+    if (kind == GMB_MEM_MANAGED && !(d->caps & GMB_CAP_MANAGED)) {
+        gmb_skip("opencl backend: the device (or the OpenCL loader) has no coarse-grained shared "
+                 "virtual memory, OpenCL's managed memory");
         return GMB_ESKIP;
     }
     gmb_buf_t *b = calloc(1, sizeof *b);
@@ -463,6 +539,16 @@ static int ocl_alloc(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, gmb_buf_t 
     b->kind = kind;
     b->bytes = bytes;
     cl_int e;
+    if (kind == GMB_MEM_MANAGED) {
+        b->svm = SVM.alloc(d->ctx, CL_MEM_READ_WRITE, bytes ? bytes : 1, 0);
+        if (!b->svm) {
+            free(b);
+            gmb_error("opencl backend: clSVMAlloc of %zu bytes failed", bytes);
+            return GMB_ERUNTIME;
+        }
+        *out = b;
+        return GMB_OK;
+    }
     if (kind == GMB_MEM_HOST_PAGEABLE) {
         b->host = malloc(bytes ? bytes : 1);
         if (!b->host) {
@@ -512,6 +598,12 @@ static void ocl_free(gmb_buf_t *b)
         return;
     if (b->kind == GMB_MEM_HOST_PAGEABLE) {
         free(b->host);
+    } else if (b->svm) {
+        for (int i = 0; i < GMB_STREAMS; i++)
+            clFinish(b->dev->qs[i]);
+        if (b->mapped && SVM.unmap(b->dev->q, b->svm, 0, NULL, NULL) == CL_SUCCESS)
+            clFinish(b->dev->q);
+        SVM.free(b->dev->ctx, b->svm);
     } else {
         if (b->host &&
             clEnqueueUnmapMemObject(b->dev->q, b->mem, b->host, 0, NULL, NULL) == CL_SUCCESS)
@@ -523,7 +615,7 @@ static void ocl_free(gmb_buf_t *b)
 
 static void *ocl_host_ptr(gmb_buf_t *b)
 {
-    return b->host;
+    return b->svm ? b->svm : b->host;
 }
 
 /* Host kinds are written, read and filled by the host once every queue is idle (a copy or a
@@ -539,6 +631,10 @@ static int host_side(gmb_buf_t *b)
 
 static int ocl_write(gmb_buf_t *b, size_t off, const void *src, size_t bytes)
 {
+    if (b->svm) {
+        CL_TRY(SVM.memcpy(b->dev->q, CL_TRUE, (char *)b->svm + off, src, bytes, 0, NULL, NULL));
+        return GMB_OK;
+    }
     int h = host_side(b);
     if (h)
         return h < 0 ? h : (memcpy((char *)b->host + off, src, bytes), GMB_OK);
@@ -548,6 +644,10 @@ static int ocl_write(gmb_buf_t *b, size_t off, const void *src, size_t bytes)
 
 static int ocl_read(gmb_buf_t *b, size_t off, void *dst, size_t bytes)
 {
+    if (b->svm) {
+        CL_TRY(SVM.memcpy(b->dev->q, CL_TRUE, dst, (char *)b->svm + off, bytes, 0, NULL, NULL));
+        return GMB_OK;
+    }
     int h = host_side(b);
     if (h)
         return h < 0 ? h : (memcpy(dst, (char *)b->host + off, bytes), GMB_OK);
@@ -557,6 +657,12 @@ static int ocl_read(gmb_buf_t *b, size_t off, void *dst, size_t bytes)
 
 static int ocl_fill(gmb_buf_t *b, size_t off, unsigned char byte, size_t bytes)
 {
+    if (b->svm) {
+        cl_uchar v = byte;
+        CL_TRY(SVM.fill(b->dev->q, (char *)b->svm + off, &v, 1, bytes, 0, NULL, NULL));
+        CL_TRY(clFinish(b->dev->q));
+        return GMB_OK;
+    }
     int h = host_side(b);
     if (h)
         return h < 0 ? h : (memset((char *)b->host + off, byte, bytes), GMB_OK);
@@ -584,6 +690,16 @@ static int enqueue_copy(cl_command_queue q, gmb_buf_t *dst, size_t doff, gmb_buf
     if (dst->host && src->host) {
         gmb_error("opencl backend: a copy between two host buffers is not a device copy");
         return GMB_EUSAGE;
+    }
+    if (dst->svm || src->svm) {
+        if (dst->mem || src->mem) {
+            gmb_error("opencl backend: a copy between shared virtual memory and a buffer object "
+                      "is not supported");
+            return GMB_EUSAGE;
+        }
+        CL_TRY(SVM.memcpy(q, CL_FALSE, (char *)ocl_host_ptr(dst) + doff,
+                          (char *)ocl_host_ptr(src) + soff, bytes, 0, NULL, ev));
+        return GMB_OK;
     }
     if (src->host)
         CL_TRY(clEnqueueWriteBuffer(q, dst->mem, CL_FALSE, doff, bytes, (char *)src->host + soff, 0,
@@ -682,6 +798,10 @@ static int ocl_kern_get(gmb_prog_t *p, const char *name, gmb_kern_t **out)
 static int set_args(gmb_kern_t *k, const gmb_launch_t *cfg, const gmb_arg_t *args, int nargs)
 {
     for (int i = 0; i < nargs; i++) {
+        if (args[i].kind == GMB_ARG_BUF && args[i].buf->svm) {
+            CL_TRY(SVM.arg(k->k, (cl_uint)i, args[i].buf->svm));
+            continue;
+        }
         if (args[i].kind == GMB_ARG_BUF && !args[i].buf->mem) {
             gmb_error("opencl backend: pageable host memory cannot be a kernel argument");
             return GMB_EUSAGE;
@@ -822,6 +942,66 @@ static int ocl_peer_enable(gmb_dev_t *d, gmb_dev_t *peer, char *why, size_t whyl
     return GMB_ESKIP;
 }
 
+/* ---- managed memory (coarse-grained SVM) -------------------------------------------------- */
+
+static int ocl_host_begin(gmb_buf_t *b)
+{
+    if (!b->svm)
+        return GMB_EUSAGE;
+    for (int i = 0; i < GMB_STREAMS; i++)
+        CL_TRY(clFinish(b->dev->qs[i]));
+    if (!b->mapped)
+        CL_TRY(SVM.map(b->dev->q, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, b->svm, b->bytes, 0, NULL,
+                       NULL));
+    b->mapped = 1;
+    return GMB_OK;
+}
+
+static int ocl_host_end(gmb_buf_t *b, int s)
+{
+    if (!b->svm || s < 0 || s >= GMB_STREAMS)
+        return GMB_EUSAGE;
+    if (!b->mapped)
+        return GMB_OK;
+    cl_event ev;
+    CL_TRY(SVM.unmap(b->dev->qs[s], b->svm, 0, NULL, &ev));
+    b->mapped = 0;
+    span_add(b->dev, s, ev);
+    CL_TRY(clFlush(b->dev->qs[s]));
+    return GMB_OK;
+}
+
+static int ocl_prefetch_async(gmb_buf_t *b, int s, size_t off, size_t bytes, int to_host, char *why,
+                              size_t whylen)
+{
+    if (s < 0 || s >= GMB_STREAMS)
+        return GMB_EUSAGE;
+    if (!b->svm || !(b->dev->caps & GMB_CAP_PREFETCH)) {
+        snprintf(why, whylen, "%s",
+                 !b->svm ? "only shared virtual memory can be migrated"
+                         : "migrating shared virtual memory needs OpenCL 2.1 "
+                           "(clEnqueueSVMMigrateMem), which the device or loader lacks");
+        return GMB_ESKIP;
+    }
+    const void *p = (char *)b->svm + off;
+    cl_event ev;
+    CL_TRY(SVM.migrate(b->dev->qs[s], 1, &p, &bytes, to_host ? GMB_CL_MIGRATE_TO_HOST : 0, 0, NULL,
+                       &ev));
+    span_add(b->dev, s, ev);
+    CL_TRY(clFlush(b->dev->qs[s]));
+    return GMB_OK;
+}
+
+static int ocl_advise(gmb_buf_t *b, gmb_advice_t adv, char *why, size_t whylen)
+{
+    (void)b;
+    (void)adv;
+    snprintf(why, whylen,
+             "OpenCL has no advice on shared virtual memory (read-mostly, "
+             "preferred location, accessed-by are CUDA's)");
+    return GMB_ESKIP;
+}
+
 const gmb_backend_t gmb_backend_opencl = {
     .name = "opencl",
     .count = ocl_count,
@@ -846,4 +1026,8 @@ const gmb_backend_t gmb_backend_opencl = {
     .span_end = ocl_span_end,
     .span_wait = ocl_span_wait,
     .peer_enable = ocl_peer_enable,
+    .host_begin = ocl_host_begin,
+    .host_end = ocl_host_end,
+    .prefetch_async = ocl_prefetch_async,
+    .advise = ocl_advise,
 };

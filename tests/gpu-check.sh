@@ -64,6 +64,9 @@ for b in cuda opencl; do
     run "l2-$b" bin/gmb-l2 --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
     run "copy-$b" bin/gmb-copy --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet \
         --time-cap 0.3 --max-samples 20
+    # managed memory: at most 1 GiB, never more than half the GPU (the program refuses more)
+    run "um-$b" bin/gmb-um --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet \
+        --sizes 4MiB:1GiB:x4 --time-cap 0.5 --max-samples 20
 done
 
 echo "== stream: best DRAM bandwidth per kernel (median GB/s, % of nominal peak)"
@@ -151,6 +154,21 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-copy.json")):
         print(f"  {k:22s} {b['bw_GBps']:9.2f} GB/s {pct:>7s} @ {b['size_bytes'] / 2**20:g} MiB   {small}")
     for s in res.get("skipped", []):
         print(f"  skipped {s['direction']} {s['kind']} {s['engine']}: {s['reason']}")
+PY
+echo "== um: managed memory, largest buffer per test (GB/s); fault cost per stride (us)"
+python3 - "$OUTDIR" <<'PY'
+import glob, json, sys
+for path in sorted(glob.glob(sys.argv[1] + "/*/*-um.json")):
+    r = json.load(open(path))
+    res, d = r["results"], r["device"]
+    print(f"{r['backend']}: {d['name']}: {res.get('managed_memory')}, status {r['status']}")
+    for k, b in res.get("largest", {}).items():
+        print(f"  {k:13s} {b['bw_GBps']:9.2f} GB/s @ {b['size_bytes'] / 2**20:g} MiB")
+    for k, f in res.get("fault_us", {}).items():
+        fu = f"{f['fault_us']:.2f} us per fault" if "fault_us" in f else "no fault cost"
+        print(f"  stride {int(k) // 1024:5d} KiB: {f['host_us']:8.2f} us from the host, {f['device_us']:6.3f} resident: {fu}")
+    for s in res.get("skipped", []):
+        print(f"  skipped {s['test']}: {s['reason']}")
 PY
 grep -h "verification failed" "$OUTDIR"/*.txt && status=1
 echo "== gmb run (quick profile), plot, table"

@@ -1,0 +1,803 @@
+/* um.c - gmb-um: unified (managed) memory: on-demand migration both ways, prefetch both ways,
+ * reads of data that stays on the host (advice), read-mostly duplication, and the cost of one
+ * page fault by a one-thread chase through pages; every sample on fresh data, verified. */
+#include "chain.h"
+#include "gmb_kernels.h"
+#include "harness.h"
+#include "xfer.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char gmb_bench_cl_source[];
+extern const gmb_cuda_fn_t gmb_bench_cuda_fns[] __attribute__((weak));
+
+static const gmb_cl_variant_t variants[] = {{"default", ""}, {NULL, NULL}};
+
+enum {
+    T_RESIDENT,
+    T_FAULT_H2D,
+    T_FAULT_D2H,
+    T_PREFETCH_H2D,
+    T_PREFETCH_D2H,
+    T_REMOTE,
+    T_READMOSTLY,
+    T_LATENCY,
+    NT
+};
+static const char *const test_names[] = {"resident",     "fault-h2d",    "fault-d2h",
+                                         "prefetch-h2d", "prefetch-d2h", "remote",
+                                         "readmostly",   "latency",      NULL};
+
+typedef struct cfg {
+    gmb_sweep_t sizes;   /* bytes of managed memory per point */
+    gmb_list_t tests;    /* indices into test_names */
+    gmb_sweep_t strides; /* latency: bytes from one touched page to the next */
+    long pages;          /* latency: pages touched per chase */
+} cfg_t;
+
+#define O(field) offsetof(cfg_t, field)
+static const gmb_opt_t opts[] = {
+    {"sizes", GMB_OPT_SWEEP, O(sizes), "LIST", NULL, 4096, 0x1p62, NULL,
+     "bytes of managed memory, rounded down to 4 KiB [default 1MiB:min(1GiB,mem/4,RAM/4):x4]", 0},
+    {"tests", GMB_OPT_LIST, O(tests), "LIST", "all", 1, 0, test_names,
+     "resident, fault-h2d, fault-d2h, prefetch-h2d, prefetch-d2h, remote, readmostly, latency", 0},
+    {"strides", GMB_OPT_SWEEP, O(strides), "LIST", "4KiB,64KiB,2MiB", 4096, 0x1p30, NULL,
+     "latency: bytes between the pages one chase touches (multiples of 4 KiB)", 0},
+    {"pages", GMB_OPT_INT, O(pages), "N", "128", 2, 65536, NULL,
+     "latency: pages one chase touches (in a random order)", 0},
+    {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
+};
+#undef O
+
+static const char help[] =
+    "Managed memory: CUDA cudaMallocManaged; OpenCL coarse-grained shared virtual memory,\n"
+    "which the host reaches by map/unmap (the implementation decides when data moves).\n"
+    "Tests, each over --sizes (one buffer of each size; never more than half the device):\n"
+    "  resident      the device reads data already on it (the ceiling of the others)\n"
+    "  fault-h2d     the host wrote the data; the device reads it: on-demand migration\n"
+    "                (OpenCL: unmap + the kernel)\n"
+    "  fault-d2h     the device wrote the data; the host reads it (one thread, host clock;\n"
+    "                OpenCL: map + the reads); host_resident_GBps: the same reads again\n"
+    "  prefetch-h2d  cudaMemPrefetchAsync / clEnqueueSVMMigrateMem to the device; then the\n"
+    "                device reads it (kernel_after_GBps: did all of it arrive?)\n"
+    "  prefetch-d2h  the same to the host; then the host reads it (host_after_GBps)\n"
+    "                (a device whose memory is the host's: the call's time, lat_us, no rate)\n"
+    "  remote        advice: preferred location host, accessed by the device: the device reads\n"
+    "                host memory in place over the link, nothing migrates (CUDA)\n"
+    "  readmostly    advice read-mostly: the host writes, the device reads (duplication);\n"
+    "                host_read_GBps: the host then reads its own copy (CUDA)\n"
+    "  latency       one thread chases --pages pages --strides apart, in a random order, with\n"
+    "                the pages on the host (each touch a fault) and on the device (resident):\n"
+    "                fault_us = the difference per touch\n"
+    "Table: GB/s = bytes of the buffer / time (1e9 B/s); us = time per touch (latency) or per\n"
+    "call (a prefetch that has nothing to move). Device tests are timed by device events, host\n"
+    "tests by the host's monotonic clock. Every sample writes new data (a new salt) and checks\n"
+    "all of it: the device's sum of every word, or the host's compare of every word.\n";
+
+#define K_PAT        0x9e3779b1u
+#define MAX_PARTS    (1u << 16)
+#define PAGE_BYTES   4096ull
+#define STEPS_PASSES 1 /* the chase walks its cycle once per sample */
+
+/* The pattern of the kernels (UM_PAT in um.cl). */
+static inline gmb_u32 pat(gmb_u64 i, gmb_u32 s)
+{
+    return (gmb_u32)i * K_PAT ^ s;
+}
+
+/* Write the pattern of salt over n words; its sum mod 2^32. */
+static gmb_u32 host_fill(gmb_u32 *p, gmb_u64 n, gmb_u32 salt)
+{
+    gmb_u32 sum = 0;
+    for (gmb_u64 i = 0; i < n; i++) {
+        gmb_u32 v = pat(i, salt);
+        p[i] = v;
+        sum += v;
+    }
+    return sum;
+}
+
+/* Words of p[0..n) that differ from the pattern of salt (every word is read). */
+static gmb_u64 host_check(const gmb_u32 *p, gmb_u64 n, gmb_u32 salt)
+{
+    gmb_u64 bad = 0;
+    for (gmb_u64 i = 0; i < n; i++)
+        bad += p[i] != pat(i, salt);
+    return bad;
+}
+
+typedef struct state state_t;
+
+/* A point being measured: one test at one size (latency: one stride and placement). */
+typedef struct point {
+    state_t *s;
+    int test;            /* T_* */
+    uint64_t bytes;      /* bytes of the buffer the test uses */
+    gmb_launch_t gr, gw; /* grids of um_read and um_write for bytes */
+    gmb_u32 expect;      /* sum the device must find (reads) */
+    double *aux_ns;      /* a second time per sample (NAN: none), in sample order */
+    size_t naux, cap;
+    int bad;             /* a sample failed its check */
+    char err[256];       /* the first failure */
+    /* latency */
+    gmb_u64 links;     /* links of the chain (pages) */
+    gmb_u64 steps;     /* links one chase follows: links - 1, so it cannot end where it began */
+    gmb_u32 end_word;  /* where the chase must end */
+    const gmb_u32 *hw; /* the chain's words (host copy) */
+    int on_host;       /* pages placed on the host before each chase */
+} point_t;
+
+struct state {
+    gmb_ctx_t *c;
+    gmb_buf_t *m;                      /* managed memory: the largest size */
+    gmb_buf_t *part;                   /* device memory: the groups' sums, chase's end */
+    gmb_prog_t *prog;                  /* kernels */
+    gmb_kern_t *kread, *kwrite, *kchase;
+    uint64_t top;                      /* the largest buffer (sizes or latency region) */
+    gmb_u32 salt;                      /* the latest sample's salt */
+    gmb_u32 *hpart;                    /* host copy of the sums */
+    json_t *largest, *fault_us, *skipped;
+    int injected;                      /* the planted error is in */
+    int shared_host;                   /* the device says its memory is the host's */
+};
+
+static int push_aux(point_t *p, double ns)
+{
+    if (p->naux == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 64;
+        double *a = realloc(p->aux_ns, cap * sizeof *a);
+        if (!a)
+            return GMB_ERUNTIME;
+        p->aux_ns = a;
+        p->cap = cap;
+    }
+    p->aux_ns[p->naux++] = ns;
+    return GMB_OK;
+}
+
+static void fail(point_t *p, const char *fmt, const char *what, unsigned long long a,
+                 unsigned long long b)
+{
+    if (!p->bad)
+        snprintf(p->err, sizeof p->err, fmt, what, a, b);
+    p->bad = 1;
+}
+
+/* Host side of the managed buffer: words, after host_begin. */
+static gmb_u32 *host_words(state_t *s)
+{
+    return s->c->be->host_ptr(s->m);
+}
+
+/* Pages to the host before the host writes (where the backend can prefetch); else the
+ * host's touches bring them. */
+static int place_host(state_t *s, uint64_t bytes)
+{
+    const gmb_backend_t *be = s->c->be;
+    char why[256];
+    if (s->c->info.caps & GMB_CAP_PREFETCH) {
+        int rc = be->prefetch_async(s->m, 0, 0, (size_t)bytes, 1, why, sizeof why);
+        if (rc && rc != GMB_ESKIP)
+            return rc;
+    }
+    return be->host_begin(s->m);
+}
+
+/* The host writes a new salt's pattern over bytes (pages on the host); p->expect is its sum. */
+static int host_write(point_t *p)
+{
+    state_t *s = p->s;
+    int rc = place_host(s, p->bytes);
+    if (rc)
+        return rc;
+    s->salt = s->salt * 1664525u + 1013904223u;
+    p->expect = host_fill(host_words(s), p->bytes / 4, s->salt);
+    if (s->c->o.inject_error && !s->injected) { /* test aid: one word the device must miss */
+        host_words(s)[p->bytes / 4 - 1] ^= 1u;
+        s->injected = 1;
+    }
+    return GMB_OK;
+}
+
+/* The device writes a new salt's pattern over bytes. */
+static int dev_write(point_t *p)
+{
+    state_t *s = p->s;
+    const gmb_backend_t *be = s->c->be;
+    s->salt = s->salt * 1664525u + 1013904223u;
+    gmb_u64 n4 = p->bytes / 16;
+    gmb_arg_t av[] = {GMB_A_BUF(s->m), GMB_A_VAL(n4), GMB_A_VAL(s->salt)};
+    int rc = be->launch(s->kwrite, &p->gw, av, 3, NULL);
+    if (rc)
+        return rc;
+    if (s->c->o.inject_error && !s->injected) {
+        gmb_u32 w;
+        if ((rc = be->read(s->m, (size_t)p->bytes - 4, &w, 4)))
+            return rc;
+        w ^= 1u;
+        if ((rc = be->write(s->m, (size_t)p->bytes - 4, &w, 4)))
+            return rc;
+        s->injected = 1;
+    }
+    return GMB_OK;
+}
+
+/* Timed on the device: [host_end (OpenCL unmap)] + the read kernel, as one span; then the
+ * groups' sums against p->expect. */
+static int dev_read(point_t *p, int end_host, double *ns)
+{
+    state_t *s = p->s;
+    const gmb_backend_t *be = s->c->be;
+    gmb_u64 n4 = p->bytes / 16;
+    gmb_arg_t av[] = {GMB_A_BUF(s->m), GMB_A_VAL(n4), GMB_A_BUF(s->part)};
+    double t0, t1;
+    int rc = be->span_begin(s->c->dev, 0);
+    if (!rc && end_host)
+        rc = be->host_end(s->m, 0);
+    if (!rc)
+        rc = be->launch_async(s->kread, 0, &p->gr, av, 3);
+    int r2 = be->span_end(s->c->dev, 0);
+    rc = rc ? rc : r2;
+    if (!rc)
+        rc = be->span_wait(s->c->dev, 0, &t0, &t1);
+    if (!rc)
+        rc = be->read(s->part, 0, s->hpart, p->gr.groups * sizeof(gmb_u32));
+    if (rc)
+        return rc;
+    *ns = t1 - t0;
+    gmb_u32 sum = 0;
+    for (size_t g = 0; g < p->gr.groups; g++)
+        sum += s->hpart[g];
+    if (sum != p->expect)
+        fail(p, "%s: the device's sum of the words is %#llx, expected %#llx",
+             test_names[p->test], sum, p->expect);
+    return GMB_OK;
+}
+
+/* Timed on the host: host_begin (OpenCL map) + a check of every word; ns. */
+static int host_read(point_t *p, double *ns)
+{
+    state_t *s = p->s;
+    double t0 = gmb_now_ns();
+    int rc = s->c->be->host_begin(s->m);
+    if (rc)
+        return rc;
+    gmb_u64 bad = host_check(host_words(s), p->bytes / 4, s->salt);
+    *ns = gmb_now_ns() - t0;
+    if (bad)
+        fail(p, "%s: %llu of %llu words differ from what the device wrote", test_names[p->test],
+             bad, p->bytes / 4);
+    return GMB_OK;
+}
+
+/* A prefetch of the buffer as one span; ns. */
+static int prefetch(point_t *p, int to_host, double *ns)
+{
+    state_t *s = p->s;
+    const gmb_backend_t *be = s->c->be;
+    char why[256];
+    double t0, t1;
+    int rc = be->span_begin(s->c->dev, 0);
+    if (!rc)
+        rc = be->prefetch_async(s->m, 0, 0, (size_t)p->bytes, to_host, why, sizeof why);
+    int r2 = be->span_end(s->c->dev, 0);
+    rc = rc ? rc : r2;
+    if (rc == GMB_ESKIP)
+        gmb_error("prefetch: %s", why);
+    if (!rc)
+        rc = be->span_wait(s->c->dev, 0, &t0, &t1);
+    if (!rc)
+        *ns = t1 - t0;
+    return rc == GMB_ESKIP ? GMB_ERUNTIME : rc;
+}
+
+/* One chase through the chain; ns; the end checked. */
+static int chase(point_t *p, int end_host, double *ns)
+{
+    state_t *s = p->s;
+    const gmb_backend_t *be = s->c->be;
+    gmb_launch_t one = {1, 1, 0};
+    gmb_arg_t av[] = {GMB_A_BUF(s->m), GMB_A_VAL(p->steps), GMB_A_BUF(s->part)};
+    double t0, t1;
+    gmb_u32 end = 0;
+    int rc = be->span_begin(s->c->dev, 0);
+    if (!rc && end_host)
+        rc = be->host_end(s->m, 0);
+    if (!rc)
+        rc = be->launch_async(s->kchase, 0, &one, av, 3);
+    int r2 = be->span_end(s->c->dev, 0);
+    rc = rc ? rc : r2;
+    if (!rc)
+        rc = be->span_wait(s->c->dev, 0, &t0, &t1);
+    if (!rc)
+        rc = be->read(s->part, 0, &end, sizeof end);
+    if (rc)
+        return rc;
+    *ns = t1 - t0;
+    if (end != p->end_word)
+        fail(p, "%s: the chase ended at word %llu, expected %llu", test_names[p->test], end,
+             p->end_word);
+    return GMB_OK;
+}
+
+/* The chain's words into the managed buffer by the host (pages on the host). */
+static int chain_to_host(point_t *p)
+{
+    state_t *s = p->s;
+    int rc = place_host(s, p->bytes);
+    if (rc)
+        return rc;
+    gmb_u32 *w = host_words(s);
+    for (gmb_u64 k = 0; k < p->links; k++) {
+        gmb_u32 at = k ? p->hw[k - 1] : 0; /* the words the chain uses, in its order */
+        w[at] = p->hw[k];
+    }
+    if (s->c->o.inject_error && !s->injected) { /* test aid: skip a page, end elsewhere */
+        w[0] = p->hw[1];
+        s->injected = 1;
+    }
+    return GMB_OK;
+}
+
+/* One sample of p's test (its preparation untimed). */
+static int sample(void *arg, double *ns)
+{
+    point_t *p = arg;
+    state_t *s = p->s;
+    const gmb_backend_t *be = s->c->be;
+    double aux = NAN;
+    int rc = GMB_OK;
+    switch (p->test) {
+    case T_RESIDENT:
+        rc = dev_read(p, 0, ns);
+        break;
+    case T_FAULT_H2D:
+    case T_READMOSTLY:
+        if (!(rc = host_write(p)))
+            rc = dev_read(p, 1, ns);
+        if (!rc && p->test == T_READMOSTLY && !(rc = host_read(p, &aux)))
+            rc = be->host_end(s->m, 0);
+        break;
+    case T_FAULT_D2H:
+        if (!(rc = dev_write(p)) && !(rc = host_read(p, ns)) && !(rc = host_read(p, &aux)))
+            rc = be->host_end(s->m, 0);
+        break;
+    case T_PREFETCH_H2D:
+        if (!(rc = host_write(p)) && !(rc = be->host_end(s->m, 0)) &&
+            !(rc = prefetch(p, 0, ns)))
+            rc = dev_read(p, 0, &aux);
+        break;
+    case T_PREFETCH_D2H:
+        if (!(rc = dev_write(p)) && !(rc = prefetch(p, 1, ns)) && !(rc = host_read(p, &aux)))
+            rc = be->host_end(s->m, 0);
+        break;
+    case T_REMOTE: /* the data stays on the host: written once, read by every sample */
+        rc = dev_read(p, 1, ns);
+        break;
+    case T_LATENCY:
+        if (p->on_host && !(rc = chain_to_host(p)))
+            rc = chase(p, 1, ns);
+        else if (!p->on_host)
+            rc = chase(p, 0, ns);
+        break;
+    }
+    if (!rc)
+        rc = push_aux(p, aux);
+    return rc;
+}
+
+/* Stats of the aux times of the last n samples, as a rate of bytes; null without them. */
+static json_t *aux_rate(const point_t *p, size_t n, double bytes, const gmb_ctx_t *c)
+{
+    if (n > p->naux)
+        n = p->naux;
+    double *x = malloc((n ? n : 1) * sizeof *x);
+    if (!x)
+        return json_null();
+    size_t k = 0;
+    for (size_t i = p->naux - n; i < p->naux; i++)
+        if (!isnan(p->aux_ns[i]))
+            x[k++] = p->aux_ns[i];
+    gmb_stats_t st;
+    json_t *r = json_null();
+    if (k && !gmb_stats_compute(x, k, (size_t)c->o.min_samples, c->o.ci_target_pct / 100.0, &st))
+        r = gmb_json_rate(bytes, &st);
+    free(x);
+    return r;
+}
+
+static const char *aux_metric(int test)
+{
+    switch (test) {
+    case T_FAULT_D2H:
+        return "host_resident_GBps";
+    case T_PREFETCH_H2D:
+        return "kernel_after_GBps";
+    case T_PREFETCH_D2H:
+        return "host_after_GBps";
+    case T_READMOSTLY:
+        return "host_read_GBps";
+    default:
+        return NULL;
+    }
+}
+
+static void print_header(void)
+{
+    printf("%-13s %10s %9s %10s %7s %12s %4s %-8s\n", "test", "size", "stride", "GB/s", "+-CI%",
+           "us", "n", "verified");
+}
+
+static void note_skip(state_t *s, const char *test, const char *why)
+{
+    printf("# skipped: %s: %s\n", test, why);
+    json_array_append_new(s->skipped, json_pack("{s:s, s:s}", "test", test, "reason", why));
+}
+
+/* Measure one point, record it, its median time in *med_ns; GMB_EVERIFY after recording a
+ * failed one. */
+static int run_point(state_t *s, point_t *p, uint64_t stride, double *med_ns)
+{
+    gmb_ctx_t *c = s->c;
+    gmb_series_t ser = {0};
+    int rc = gmb_measure(c, sample, p, &ser);
+    if (rc) {
+        gmb_series_free(&ser);
+        return rc;
+    }
+    const char *tn = test_names[p->test];
+    int host_timed = p->test == T_FAULT_D2H;
+    json_t *params = json_pack("{s:s, s:I, s:s}", "test", tn, "size_bytes", (json_int_t)p->bytes,
+                               "timer", host_timed ? "host monotonic clock" : "device events");
+    if (p->test == T_LATENCY) {
+        json_object_set_new(params, "stride_bytes", json_integer((json_int_t)stride));
+        json_object_set_new(params, "pages", json_integer((json_int_t)p->steps));
+        json_object_set_new(params, "order", json_string("random"));
+        json_object_set_new(params, "placement", json_string(p->on_host ? "host" : "device"));
+    }
+    json_t *pt = gmb_point_new(params, &ser);
+    double bw = 0, us = 0;
+    /* a prefetch where the device's memory is the host's moves nothing: its time, no rate */
+    int nomove = s->shared_host && (p->test == T_PREFETCH_H2D || p->test == T_PREFETCH_D2H);
+    if (p->test == T_LATENCY || nomove) {
+        double per = p->test == T_LATENCY ? (double)p->steps : 1.0;
+        gmb_point_metric(pt, "lat_us", gmb_json_scaled(1e-3 / per, &ser.st));
+        us = ser.st.median * 1e-3 / per;
+        if (nomove)
+            gmb_point_metric(pt, aux_metric(p->test), aux_rate(p, ser.n, (double)p->bytes, c));
+    } else {
+        gmb_point_metric(pt, "bw_GBps", gmb_json_rate((double)p->bytes, &ser.st));
+        bw = (double)p->bytes / ser.st.median;
+        const char *am = aux_metric(p->test);
+        if (am)
+            gmb_point_metric(pt, am, aux_rate(p, ser.n, (double)p->bytes, c));
+    }
+    json_t *extra = json_object_get(pt, "extra");
+    json_object_set_new(extra, "verified", json_string(p->bad ? "FAILED" : "full"));
+    double rel = c->info.timer_res_ns / ser.st.median; /* STREAM's clock check */
+    json_object_set_new(extra, "timer_resolution_rel", json_real(host_timed ? 0.0 : rel));
+    char sz[32], st[32] = "-", bws[32] = "-", uss[32] = "-";
+    if (p->test == T_LATENCY)
+        gmb_fmt_size(stride, st, sizeof st);
+    if (p->test == T_LATENCY || nomove) {
+        snprintf(uss, sizeof uss, "%.3f", us);
+    } else {
+        snprintf(bws, sizeof bws, "%.3f", bw);
+    }
+    printf("%-13s %10s %9s %10s %7.2f %12s %4zu %-8s\n",
+           p->test == T_LATENCY ? (p->on_host ? "latency-host" : "latency-dev") : tn,
+           gmb_fmt_size(p->bytes, sz, sizeof sz), st, bws, 100.0 * ser.st.ci_rel, uss, ser.n,
+           p->bad ? "FAILED" : "full");
+    fflush(stdout);
+    json_object_set_new(extra, "moved", json_boolean(!nomove));
+    if (!host_timed && rel > 0.01 && !nomove)
+        printf("# note: %s %s: %.0f ns is within 100x of the device timer's resolution (%g ns): "
+               "a bound, not a rate%s\n",
+               tn, sz, ser.st.median, c->info.timer_res_ns,
+               s->shared_host ? " (the device shares the host's memory: nothing to move)" : "");
+    if (p->bad) {
+        gmb_error("verification failed: %s", p->err);
+    } else if (p->test != T_LATENCY && !nomove) {
+        json_t *b = json_pack("{s:f, s:I}", "bw_GBps", bw, "size_bytes", (json_int_t)p->bytes);
+        json_object_set_new(s->largest, tn, b); /* sizes ascend: the last is the largest */
+    }
+    gmb_add_point(c, pt);
+    *med_ns = ser.st.median;
+    gmb_series_free(&ser);
+    return p->bad ? GMB_EVERIFY : GMB_OK;
+}
+
+/* Advice for a test; GMB_ESKIP (with the reason noted) when the backend has none. */
+static int advise(state_t *s, gmb_advice_t adv, const char *test)
+{
+    char why[256];
+    int rc = s->c->be->advise(s->m, adv, why, sizeof why);
+    if (rc == GMB_ESKIP)
+        note_skip(s, test, why);
+    return rc;
+}
+
+/* Every size of one bandwidth test. */
+static int run_sizes(state_t *s, int test)
+{
+    gmb_ctx_t *c = s->c;
+    const gmb_backend_t *be = c->be;
+    const cfg_t *cfg = c->cfg;
+    const char *tn = test_names[test];
+    unsigned caps = c->info.caps;
+    if ((test == T_PREFETCH_H2D || test == T_PREFETCH_D2H) && !(caps & GMB_CAP_PREFETCH)) {
+        note_skip(s, tn,
+                  !strcmp(be->name, "cuda")
+                      ? "CUDA prefetch needs concurrentManagedAccess, which this device and "
+                        "system do not have"
+                      : "migrating shared virtual memory needs OpenCL 2.1 "
+                        "(clEnqueueSVMMigrateMem), which the device or loader lacks");
+        return GMB_OK;
+    }
+    int rc = GMB_OK;
+    if (test == T_REMOTE && (rc = advise(s, GMB_ADVISE_HOST_ACCESSED, tn)))
+        return rc == GMB_ESKIP ? GMB_OK : rc;
+    if (test == T_READMOSTLY && (rc = advise(s, GMB_ADVISE_READ_MOSTLY, tn)))
+        return rc == GMB_ESKIP ? GMB_OK : rc;
+    for (size_t i = 0; i < cfg->sizes.n && !rc; i++) {
+        point_t p = {.s = s, .test = test, .bytes = cfg->sizes.v[i]};
+        gmb_u64 n4 = p.bytes / 16;
+        gmb_grid(c, s->kread, 0, 0, n4, &p.gr);
+        gmb_grid(c, s->kwrite, 0, 0, n4, &p.gw);
+        if (test == T_RESIDENT) { /* on the device before the samples */
+            char why[256];
+            if (!(rc = dev_write(&p)) && (caps & GMB_CAP_PREFETCH)) {
+                double t0, t1;
+                rc = be->span_begin(c->dev, 0);
+                if (!rc && (rc = be->prefetch_async(s->m, 0, 0, (size_t)p.bytes, 0, why,
+                                                    sizeof why)) == GMB_ESKIP)
+                    rc = GMB_OK;
+                if (!rc)
+                    rc = be->span_end(c->dev, 0);
+                if (!rc)
+                    rc = be->span_wait(c->dev, 0, &t0, &t1);
+            }
+            p.expect = 0;
+            for (gmb_u64 w = 0; w < p.bytes / 4; w++)
+                p.expect += pat(w, s->salt);
+        } else if (test == T_REMOTE) { /* on the host, for good */
+            rc = host_write(&p);
+        }
+        double med;
+        if (!rc)
+            rc = run_point(s, &p, 0, &med);
+        free(p.aux_ns);
+    }
+    if (test == T_REMOTE || test == T_READMOSTLY) {
+        char why[256];
+        int r2 = be->advise(s->m, GMB_ADVISE_RESET, why, sizeof why);
+        rc = rc ? rc : r2;
+    }
+    return rc;
+}
+
+/* The latency test: for every stride, a random cycle through --pages pages; chased with the
+ * pages on the host (each touch a fault) and on the device. */
+static int run_latency(state_t *s)
+{
+    gmb_ctx_t *c = s->c;
+    const cfg_t *cfg = c->cfg;
+    gmb_u64 np = (gmb_u64)cfg->pages;
+    uint32_t *next = malloc(np * sizeof *next);
+    gmb_u32 *hw = malloc(np * sizeof *hw);
+    int rc = next && hw ? GMB_OK : GMB_ERUNTIME;
+    if (!rc)
+        rc = gmb_chain_sattolo(next, np, (uint64_t)c->o.seed);
+    for (size_t i = 0; i < cfg->strides.n && !rc; i++) {
+        uint64_t stride = cfg->strides.v[i];
+        gmb_u64 sw = stride / 4;
+        /* hw[k]: the word the k-th link leads to, starting from page 0 (word 0) */
+        gmb_u64 at = 0;
+        for (gmb_u64 k = 0; k < np; k++) {
+            at = next[at];
+            hw[k] = (gmb_u32)(at * sw);
+        }
+        double med[2] = {0, 0};
+        for (int host = 1; host >= 0 && !rc; host--) {
+            point_t p = {.s = s,
+                         .test = T_LATENCY,
+                         .bytes = np * stride,
+                         .links = np,
+                         .steps = np - 1,
+                         .end_word = hw[np - 2],
+                         .hw = hw,
+                         .on_host = host};
+            if (!host) { /* the chain on the device: written once, chased, kept there */
+                if (!(rc = chain_to_host(&p))) {
+                    double ns;
+                    rc = chase(&p, 1, &ns); /* faults it all over, untimed */
+                }
+            }
+            if (!rc)
+                rc = run_point(s, &p, stride, &med[host]);
+            med[host] *= 1e-3 / (double)p.steps;
+            free(p.aux_ns);
+        }
+        if (!rc) {
+            char key[32];
+            snprintf(key, sizeof key, "%llu", (unsigned long long)stride);
+            json_t *f = json_pack("{s:f, s:f}", "host_us", med[1], "device_us", med[0]);
+            /* where the device's memory is the host's, no touch migrates: no fault cost */
+            if (!s->shared_host)
+                json_object_set_new(f, "fault_us", json_real(med[1] - med[0]));
+            json_object_set_new(s->fault_us, key, f);
+            printf("# latency, stride %s: %.3f us per touch after the host wrote, %.3f resident: "
+                   "%.3f us %s\n",
+                   key, med[1], med[0], med[1] - med[0],
+                   s->shared_host ? "more (nothing migrates here: not a fault cost)"
+                                  : "per fault");
+        }
+    }
+    free(next);
+    free(hw);
+    return rc;
+}
+
+static int pick_sizes(state_t *s)
+{
+    gmb_ctx_t *c = s->c;
+    cfg_t *cfg = c->cfg;
+    uint64_t ram = gmb_host_ram_bytes();
+    char a[32], b[32];
+    if (!cfg->sizes.set) {
+        uint64_t top =
+            gmb_xfer_top(1ull << 30, c->info.mem_bytes, ram, c->info.max_alloc_bytes, 4096);
+        char spec[64], err[256];
+        snprintf(spec, sizeof spec, "1MiB:%llu:x4,%llu", (unsigned long long)top,
+                 (unsigned long long)top);
+        if (top < (1u << 20) || gmb_parse_sweep(spec, &cfg->sizes, err, sizeof err)) {
+            gmb_error("default sizes: the device or host has too little memory (%s)", spec);
+            return GMB_ERUNTIME;
+        }
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < cfg->sizes.n; i++) { /* whole 4 KiB pages, de-duplicated */
+        uint64_t v = cfg->sizes.v[i] & ~(PAGE_BYTES - 1);
+        if (v && (!k || cfg->sizes.v[k - 1] != v))
+            cfg->sizes.v[k++] = v;
+    }
+    cfg->sizes.n = k;
+    for (size_t i = 0; i < cfg->strides.n; i++)
+        if (cfg->strides.v[i] % PAGE_BYTES) {
+            gmb_error("--strides: %s is not a multiple of 4 KiB",
+                      gmb_fmt_size(cfg->strides.v[i], a, sizeof a));
+            return GMB_EUSAGE;
+        }
+    int lat = 0;
+    for (size_t i = 0; i < cfg->tests.n; i++)
+        lat |= cfg->tests.idx[i] == T_LATENCY;
+    s->top = k ? cfg->sizes.v[k - 1] : 0;
+    uint64_t region = (uint64_t)cfg->pages * cfg->strides.v[cfg->strides.n - 1];
+    if (lat && region > s->top)
+        s->top = region;
+    if (lat && region / 4 > UINT32_MAX) {
+        gmb_error("--pages x --strides: %s is more than a 32-bit word index reaches",
+                  gmb_fmt_size(region, a, sizeof a));
+        return GMB_EUSAGE;
+    }
+    if (!s->top) {
+        gmb_error("--sizes: the buffer needs at least one 4 KiB page");
+        return GMB_EUSAGE;
+    }
+    /* never oversubscribe: managed memory beyond the device's can stall a GPU for minutes */
+    if (s->top > c->info.mem_bytes / 2 ||
+        (c->info.max_alloc_bytes && s->top > c->info.max_alloc_bytes)) {
+        gmb_error("%s: %s of managed memory is more than half of the device's %s (gmb-um never "
+                  "oversubscribes)",
+                  lat && s->top == region ? "--pages x --strides" : "--sizes",
+                  gmb_fmt_size(s->top, a, sizeof a), gmb_fmt_size(c->info.mem_bytes, b, sizeof b));
+        return GMB_EUSAGE;
+    }
+    if (ram && s->top > ram / 4) {
+        gmb_error("--sizes: %s of managed memory would take more than a quarter of the host's %s",
+                  gmb_fmt_size(s->top, a, sizeof a), gmb_fmt_size(ram, b, sizeof b));
+        return GMB_EUSAGE;
+    }
+    return GMB_OK;
+}
+
+static int um_run(gmb_ctx_t *c)
+{
+    cfg_t *cfg = c->cfg;
+    const gmb_backend_t *be = c->be;
+    state_t s = {.c = c, .salt = (gmb_u32)c->o.seed * 2654435761u + 1u};
+    int rc = pick_sizes(&s);
+    if (rc)
+        return rc;
+    if (!(c->info.caps & GMB_CAP_MANAGED)) {
+        gmb_skip("%s device %d has no managed memory (%s)", be->name, c->info.index,
+                 !strcmp(be->name, "cuda") ? "cudaDevAttrManagedMemory is 0"
+                                           : "no coarse-grained shared virtual memory");
+        return GMB_ESKIP;
+    }
+    s.largest = json_object();
+    s.fault_us = json_object();
+    s.skipped = json_array();
+    s.hpart = malloc(MAX_PARTS * sizeof *s.hpart);
+    if (!s.hpart) {
+        rc = GMB_ERUNTIME;
+        goto out;
+    }
+    if ((rc = be->alloc(c->dev, GMB_MEM_MANAGED, (size_t)s.top, &s.m)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, MAX_PARTS * sizeof(gmb_u32), &s.part)) ||
+        (rc = be->prog_load(c->dev, c->bench->kernels, "default", &s.prog)) ||
+        (rc = be->kern_get(s.prog, "um_read", &s.kread)) ||
+        (rc = be->kern_get(s.prog, "um_write", &s.kwrite)) ||
+        (rc = be->kern_get(s.prog, "um_chase", &s.kchase)))
+        goto out;
+    gmb_launch_t g;
+    gmb_grid(c, s.kread, 0, 0, s.top / 16, &g);
+    if (g.groups > MAX_PARTS || g.group_size > 1024 || (g.group_size & (g.group_size - 1))) {
+        gmb_error("um_read: a grid of %zu groups of %zu does not fit its reduction", g.groups,
+                  g.group_size);
+        rc = GMB_ERUNTIME;
+        goto out;
+    }
+    gmb_declare_metric(c, "bw_GBps", "GB/s", "higher",
+                       "bytes of the buffer / time of the test's timed part (1e9 B/s)");
+    gmb_declare_metric(c, "lat_us", "us", "lower",
+                       "latency: time of one chase / pages touched (one dependent touch each); "
+                       "prefetch where the device's memory is the host's: time of the call");
+    gmb_declare_metric(c, "host_resident_GBps", "GB/s", "higher",
+                       "fault-d2h: the host's check of every word again, pages now on the host");
+    gmb_declare_metric(c, "kernel_after_GBps", "GB/s", "higher",
+                       "prefetch-h2d: the device's read after the prefetch (all arrived: the "
+                       "resident rate)");
+    gmb_declare_metric(c, "host_after_GBps", "GB/s", "higher",
+                       "prefetch-d2h: the host's check of every word after the prefetch");
+    gmb_declare_metric(c, "host_read_GBps", "GB/s", "higher",
+                       "readmostly: the host's check of every word after the device read its "
+                       "copy (no migration back)");
+    printf("# gmb-um: %s device %d: %s\n# managed memory: %s\n", be->name, c->info.index,
+           c->info.name, c->info.managed);
+    /* OpenCL host-unified memory (a CPU, an integrated GPU): migrations have nothing to move */
+    s.shared_host = !strcmp(be->name, "opencl") && (c->info.caps & GMB_CAP_MAPPED);
+    gmb_add_result(c, "managed_memory", json_string(c->info.managed));
+    gmb_add_result(c, "host_unified_memory", json_boolean(s.shared_host));
+    if (s.shared_host)
+        printf("# the device reports host-unified memory: migration has nothing to move here, and "
+               "the rates are those of the map/unmap/migrate calls and the reads\n");
+    print_header();
+    for (size_t ti = 0; ti < cfg->tests.n && !rc; ti++) {
+        int t = cfg->tests.idx[ti];
+        rc = t == T_LATENCY ? run_latency(&s) : run_sizes(&s, t);
+    }
+    gmb_add_result(c, "largest", s.largest);
+    gmb_add_result(c, "fault_us", s.fault_us);
+    gmb_add_result(c, "skipped", s.skipped);
+    s.largest = s.fault_us = s.skipped = NULL;
+out:
+    json_decref(s.largest);
+    json_decref(s.fault_us);
+    json_decref(s.skipped);
+    free(s.hpart);
+    if (s.prog)
+        be->prog_free(s.prog);
+    be->free(s.part);
+    be->free(s.m);
+    return rc;
+}
+
+static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
+static const gmb_bench_t bench = {
+    "um",
+    "unified memory: on-demand migration and prefetch both ways, remote reads, read-mostly, "
+    "fault latency",
+    help,
+    opts,
+    sizeof(cfg_t),
+    &kernels,
+    um_run,
+};
+
+int main(int argc, char **argv)
+{
+    return gmb_main(&bench, argc, argv);
+}

@@ -1,0 +1,103 @@
+# integration-um.sh - gmb-um end to end on OpenCL/PoCL (coarse-grained shared virtual memory):
+# every test PoCL supports verified and recorded, the advice tests skipped with their reason,
+# planted errors in each kind of check, bad input, the oversubscription guard, CUDA without a GPU.
+U="$PWD/$BIN/gmb-um"
+# FAST without --min-sample-us, which gmb-um has no use for
+UFAST=(--backend opencl --warmup 0 --min-samples 2 --max-samples 3 --time-cap 0.05 --quiet)
+if ! have_opencl; then
+    skip "$TAG integration um: no OpenCL device (install pocl-opencl-icd)"
+elif ! clinfo 2>/dev/null | grep -q "Coarse-grained buffer sharing *Yes"; then
+    skip "$TAG integration um: the OpenCL device has no coarse-grained shared virtual memory"
+else
+    expect "gmb-um --help" 0 "$U" --help && check "help names the tests" \
+        grep -q "prefetch-h2d  cudaMemPrefetchAsync" "$T/out"
+    expect "gmb list names um" 0 "$G" list && check "gmb list has um" grep -q "^um " "$T/out"
+
+    # --- every test, two sizes, two strides: verified, recorded ------------------------------
+    if expect "um all tests" 0 "$U" "${UFAST[@]}" --sizes 64KiB:256KiB:x4 --pages 16 \
+        --strides 4KiB,64KiB --out "$T/all"; then
+        rec=$(ls "$T"/all/*-um.json)
+        csv=$(ls "$T"/all/*-um.csv)
+        check "um record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
+        check "um table: 14 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 14
+        check "um: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
+        check "um record: every test at every size" test "$(json "$rec" \
+            "' '.join(sorted(p['params']['test']+'/'+str(p['params']['size_bytes']) for p in r['points'] if p['params']['test'] != 'latency'))")" = \
+            "fault-d2h/262144 fault-d2h/65536 fault-h2d/262144 fault-h2d/65536 prefetch-d2h/262144 prefetch-d2h/65536 prefetch-h2d/262144 prefetch-h2d/65536 resident/262144 resident/65536"
+        check "um record: all 14 points verified in full" test "$(json "$rec" \
+            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 14
+        check "um record: latency on the host and resident per stride" test "$(json "$rec" \
+            "sorted((p['params']['stride_bytes'], p['params']['placement'], p['params']['pages']) for p in r['points'] if p['params']['test'] == 'latency')")" = \
+            "[(4096, 'device', 15), (4096, 'host', 15), (65536, 'device', 15), (65536, 'host', 15)]"
+        check "um record: both latencies per stride" test "$(json "$rec" \
+            "sorted((k, sorted(v)) for k, v in r['results']['fault_us'].items())")" = \
+            "[('4096', ['device_us', 'host_us']), ('65536', ['device_us', 'host_us'])]"
+        check "um: no fault cost claimed where nothing migrates" grep -q "not a fault cost" "$T/out"
+        check "um record: the second times of each test" test "$(json "$rec" \
+            "sorted(set(m for p in r['points'] for m in p['metrics'] if m not in ('bw_GBps', 'lat_us')))")" = \
+            "['host_after_GBps', 'host_resident_GBps', 'kernel_after_GBps']"
+        check "um record: host-timed only fault-d2h" test "$(json "$rec" \
+            "sorted(set(p['params']['test'] for p in r['points'] if p['params']['timer'] != 'device events'))")" = "['fault-d2h']"
+        check "um record: remote and readmostly skipped with the reason" test "$(json "$rec" \
+            "sorted(s['test'] for s in r['results']['skipped'] if 'no advice' in s['reason'])")" = \
+            "['readmostly', 'remote']"
+        check "um record: no point of a skipped test (never a fake number)" test "$(json "$rec" \
+            "sum(p['params']['test'] in ('remote', 'readmostly') for p in r['points'])")" = 0
+        check "um record: what managed memory is" grep -q "coarse-grained shared virtual memory" \
+            <(json "$rec" "r['device']['managed_memory']")
+        check "um record: PoCL's memory is the host's, said so" test "$(json "$rec" \
+            "r['results']['host_unified_memory']")" = True
+        check "um: the table says nothing moves" grep -q "migration has nothing to move" "$T/out"
+        check "um record: a prefetch that moves nothing has a time, no rate" test "$(json "$rec" \
+            "sorted(set((p['params']['test'], p['extra']['moved'], 'bw_GBps' in p['metrics'], 'lat_us' in p['metrics']) for p in r['points'] if p['params']['test'].startswith('prefetch')))")" = \
+            "[('prefetch-d2h', False, False, True), ('prefetch-h2d', False, False, True)]"
+        check "um record: no largest rate of a prefetch that moves nothing" test "$(json "$rec" \
+            "sorted(r['results']['largest'])")" = "['fault-d2h', 'fault-h2d', 'resident']"
+        check "um record: rates and latencies positive" test "$(json "$rec" \
+            "all(list(p['metrics'].values())[0]['median'] > 0 for p in r['points'])")" = True
+        check "um record: largest per test at the largest size" test "$(json "$rec" \
+            "r['results']['largest']['fault-h2d']['size_bytes']")" = 262144
+        check "um csv: header + 14 rows" test "$(wc -l <"$csv")" = 15
+        check "um csv header" grep -q "^test,size_bytes,timer,.*bw_GBps" "$csv"
+    fi
+
+    # --- a planted wrong word (or link) must fail verification ------------------------------
+    for t in resident fault-h2d fault-d2h prefetch-h2d prefetch-d2h latency; do
+        expect "um planted error in $t exits 1" 1 "$U" "${UFAST[@]}" --sizes 64KiB --pages 8 \
+            --strides 4KiB --tests "$t" --inject-error --out "$T/inj" &&
+            check "um planted error in $t is reported" \
+                grep -q "verification failed: $t" "$T/err"
+    done
+    check "um: a failed run keeps its record, marked" test "$(json "$(ls "$T"/inj/*.json | head -1)" \
+        "r['status']")" = verification_failed
+
+    # --- bad input: one line on stderr, exit 2, nothing written -----------------------------
+    ubad() { # name args...
+        local name=$1
+        shift
+        rm -rf "$T/bad"
+        if expect "um bad input: $name" 2 "$U" "${UFAST[@]}" --out "$T/bad" "$@"; then
+            check "um bad input: $name: one line on stderr" test "$(wc -l <"$T/err")" = 1
+            check "um bad input: $name: nothing written" test ! -e "$T/bad"
+        fi
+    }
+    ubad "--sizes 0" --sizes 0
+    ubad "--sizes 12Q" --sizes 12Q
+    ubad "--sizes 1KiB (under a page)" --sizes 1KiB
+    ubad "--strides 6KiB" --strides 6KiB --tests latency
+    ubad "--pages 1" --pages 1
+    ubad "--tests nope" --tests nope
+    ubad "--device 99" --device 99
+    ubad "unknown option" --frobnicate
+    # never oversubscribe: more than half the device's memory is refused before allocating
+    ubad "--sizes 1TiB (oversubscription)" --sizes 1TiB
+    check "um oversubscription: says why" grep -q "never oversubscribes" "$T/err"
+    ubad "--pages x --strides too large" --tests latency --pages 65536 --strides 1GiB
+
+    # --- CUDA without a GPU: skipped with the reason ----------------------------------------
+    if expect "um --backend cuda without a GPU exits 77" 77 "$U" --backend cuda --sizes 64KiB \
+        --out "$T/cuda"; then
+        check "um cuda skip says why" grep -qE "no CUDA device|not built" "$T/err"
+        check "um cuda skip writes nothing" test ! -e "$T/cuda"
+    fi
+fi
