@@ -216,6 +216,9 @@ typedef struct gmb_backend {
     /* Advise on the whole buffer for its device (CUDA: cudaMemAdvise; RESET unsets the three).
      * GMB_ESKIP with the reason in why, nothing printed, when the backend has no advice. */
     int (*advise)(gmb_buf_t *buf, gmb_advice_t adv, char *why, size_t whylen);
+    /* Device memory free now, in *bytes (CUDA: cudaMemGetInfo); GMB_ESKIP, nothing printed,
+     * when the API cannot tell (OpenCL). */
+    int (*mem_free)(gmb_dev_t *dev, uint64_t *bytes);
 } gmb_backend_t;
 
 /* The backends compiled in, NULL-terminated, CUDA first. */

@@ -15,6 +15,7 @@ struct gmb_dev {
     cudaStream_t xs[GMB_STREAMS]; /* streams of the spans; xs[0] == s */
     cudaEvent_t xb[GMB_STREAMS];  /* span begin events */
     cudaEvent_t xe[GMB_STREAMS];  /* span end events */
+    int cma;                      /* cudaDevAttrConcurrentManagedAccess */
 };
 
 struct gmb_buf {
@@ -154,6 +155,11 @@ static int cu_open(int idx, gmb_dev_t **out)
         e = cudaEventCreate(&d->t0);
     if (e == cudaSuccess)
         e = cudaEventCreate(&d->t1);
+    if (e == cudaSuccess &&
+        cudaDeviceGetAttribute(&d->cma, cudaDevAttrConcurrentManagedAccess, idx) != cudaSuccess) {
+        cudaGetLastError();
+        d->cma = 0;
+    }
     d->xs[0] = d->s;
     for (int i = 1; i < GMB_STREAMS && e == cudaSuccess; i++)
         e = cudaStreamCreateWithFlags(&d->xs[i], cudaStreamNonBlocking);
@@ -522,6 +528,8 @@ static int cu_host_begin(gmb_buf_t *b)
     CU_TRY(cudaSetDevice(b->dev->idx));
     for (int i = 0; i < GMB_STREAMS; i++)
         CU_TRY(cudaStreamSynchronize(b->dev->xs[i]));
+    if (!b->dev->cma) /* the host must not touch managed memory while any kernel runs */
+        CU_TRY(cudaDeviceSynchronize());
     return GMB_OK;
 }
 
@@ -535,15 +543,11 @@ static int cu_host_end(gmb_buf_t *b, int s)
  * concurrentManagedAccess; else 0 with the reason in why. */
 static int managed_ok(gmb_buf_t *b, const char *what, char *why, size_t whylen)
 {
-    int v = 0;
     if (b->kind != GMB_MEM_MANAGED) {
         snprintf(why, whylen, "%s is for managed memory only", what);
         return 0;
     }
-    if (cudaDeviceGetAttribute(&v, cudaDevAttrConcurrentManagedAccess, b->dev->idx) !=
-            cudaSuccess ||
-        !v) {
-        cudaGetLastError();
+    if (!b->dev->cma) {
         snprintf(why, whylen,
                  "CUDA %s needs concurrentManagedAccess, which this device and system do not "
                  "have",
@@ -602,6 +606,15 @@ static int cu_advise(gmb_buf_t *b, gmb_advice_t adv, char *why, size_t whylen)
     return GMB_OK;
 }
 
+static int cu_mem_free(gmb_dev_t *d, uint64_t *bytes)
+{
+    size_t fr = 0, total = 0;
+    CU_TRY(cudaSetDevice(d->idx));
+    CU_TRY(cudaMemGetInfo(&fr, &total));
+    *bytes = fr;
+    return GMB_OK;
+}
+
 const gmb_backend_t gmb_backend_cuda = {
     .name = "cuda",
     .count = cu_count,
@@ -630,4 +643,5 @@ const gmb_backend_t gmb_backend_cuda = {
     .host_end = cu_host_end,
     .prefetch_async = cu_prefetch_async,
     .advise = cu_advise,
+    .mem_free = cu_mem_free,
 };

@@ -1002,6 +1002,13 @@ static int ocl_advise(gmb_buf_t *b, gmb_advice_t adv, char *why, size_t whylen)
     return GMB_ESKIP;
 }
 
+static int ocl_mem_free(gmb_dev_t *d, uint64_t *bytes)
+{
+    (void)d;
+    *bytes = 0;
+    return GMB_ESKIP; /* OpenCL does not say */
+}
+
 const gmb_backend_t gmb_backend_opencl = {
     .name = "opencl",
     .count = ocl_count,
@@ -1030,4 +1037,5 @@ const gmb_backend_t gmb_backend_opencl = {
     .host_end = ocl_host_end,
     .prefetch_async = ocl_prefetch_async,
     .advise = ocl_advise,
+    .mem_free = ocl_mem_free,
 };

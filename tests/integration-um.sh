@@ -92,7 +92,8 @@ else
     # never oversubscribe: more than half the device's memory is refused before allocating
     ubad "--sizes 1TiB (oversubscription)" --sizes 1TiB
     check "um oversubscription: says why" grep -q "never oversubscribes" "$T/err"
-    ubad "--pages x --strides too large" --tests latency --pages 65536 --strides 1GiB
+    ubad "--pages 4097 (serial faults in one kernel)" --pages 4097
+    ubad "--pages x --strides too large" --tests latency --pages 4096 --strides 1GiB
 
     # --- CUDA without a GPU: skipped with the reason ----------------------------------------
     if expect "um --backend cuda without a GPU exits 77" 77 "$U" --backend cuda --sizes 64KiB \
