@@ -677,8 +677,6 @@ const gmb_row_t gmb_table_rows[] = {
      "results.largest.remote.bw_GBps"},
     {"um", "Managed: device reads, read-mostly copy made", "GB/s", ex_number,
      "results.largest.readmostly.bw_GBps"},
-    {"um", "Page fault, one touch per 4 KiB page", "us", ex_number,
-     "results.fault_us.4096.fault_us"},
     {"um", "Page fault, one touch per 64 KiB", "us", ex_number, "results.fault_us.65536.fault_us"},
     {"um", "Page fault, one touch per 2 MiB", "us", ex_number, "results.fault_us.2097152.fault_us"},
     {NULL, NULL, NULL, NULL, NULL},

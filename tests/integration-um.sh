@@ -48,6 +48,10 @@ else
         check "um record: PoCL's memory is the host's, said so" test "$(json "$rec" \
             "r['results']['host_unified_memory']")" = True
         check "um: the table says nothing moves" grep -q "migration has nothing to move" "$T/out"
+        check "um record: how data moves here" test "$(json "$rec" \
+            "r['results']['migration']")" = "none: the device's memory is the host's"
+        check "um record: the driver's tunables, or why not" test "$(json "$rec" \
+            "'why' in r['results']['uvm_driver'] or 'uvm_perf_thrashing_enable' in r['results']['uvm_driver']")" = True
         check "um record: a prefetch that moves nothing has a time, no rate" test "$(json "$rec" \
             "sorted(set((p['params']['test'], p['extra']['moved'], 'bw_GBps' in p['metrics'], 'lat_us' in p['metrics']) for p in r['points'] if p['params']['test'].startswith('prefetch')))")" = \
             "[('prefetch-d2h', False, False, True), ('prefetch-h2d', False, False, True)]"
