@@ -66,7 +66,7 @@ for b in cuda opencl; do
         --time-cap 0.3 --max-samples 20
     # managed memory: at most 1 GiB, never more than half the GPU (the program refuses more)
     run "um-$b" bin/gmb-um --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet \
-        --sizes 4MiB:1GiB:x4 --time-cap 0.5 --max-samples 20
+        --sizes 16MiB:1GiB:x4 --time-cap 0.3 --max-samples 10
 done
 
 echo "== stream: best DRAM bandwidth per kernel (median GB/s, % of nominal peak)"
