@@ -597,6 +597,17 @@ static int ex_number(const json_t *rec, const char *arg, gmb_cell_t *c)
     return 0;
 }
 
+/* any benchmark: a string at a dotted path of the record, as text, arg "path" */
+static int ex_text(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    const char *v = json_string_value(gmb_jpath(rec, arg));
+    if (!v || !*v)
+        return -1;
+    c->kind = 2;
+    snprintf(c->text, sizeof c->text, "%s", v);
+    return 0;
+}
+
 /* The rows, in order. A benchmark's rows read its record; bench "" reads the device. Rows
  * that no column has are left out, so rows for records not yet written cost nothing. */
 const gmb_row_t gmb_table_rows[] = {
@@ -662,12 +673,13 @@ const gmb_row_t gmb_table_rows[] = {
      "results.largest.d2d_device_sm.bw_GBps"},
     {"copy", "Host to device, pinned, smallest copy", "us", ex_number,
      "results.latency_us.h2d_pinned_ce.lat_us"},
-    /* gmb-um: managed memory, the largest buffer of each test */
+    /* gmb-um: managed memory, how it moves here, the largest buffer of each test */
+    {"um", "Managed memory moves", "", ex_text, "results.migration"},
     {"um", "Managed: device reads, data on the device", "GB/s", ex_number,
      "results.largest.resident.bw_GBps"},
-    {"um", "Managed: device reads host-written data (on demand)", "GB/s", ex_number,
+    {"um", "Managed: device reads host-written data", "GB/s", ex_number,
      "results.largest.fault-h2d.bw_GBps"},
-    {"um", "Managed: host reads device-written data (on demand)", "GB/s", ex_number,
+    {"um", "Managed: host reads device-written data", "GB/s", ex_number,
      "results.largest.fault-d2h.bw_GBps"},
     {"um", "Managed: prefetch to the device", "GB/s", ex_number,
      "results.largest.prefetch-h2d.bw_GBps"},

@@ -62,6 +62,11 @@ else
         check "um record: largest per test at the largest size" test "$(json "$rec" \
             "r['results']['largest']['fault-h2d']['size_bytes']")" = 262144
         check "um csv: header + 14 rows" test "$(wc -l <"$csv")" = 15
+        if expect "gmb table of a um record" 0 "$G" table "$rec"; then
+            check "um table says how managed memory moves" \
+                grep -q "^| Managed memory moves |  | none: the device's memory is the host's |" "$T/out"
+            check "um table: no fault cost where nothing migrates" bash -c "! grep -q 'Page fault' '$T/out'"
+        fi
         check "um csv header" grep -q "^test,size_bytes,timer,.*bw_GBps" "$csv"
     fi
 
