@@ -318,11 +318,50 @@ int gmb_record_write(const json_t *rec, const char *dir, const char *stem, char 
     return rc;
 }
 
+/* What a file that is not a regular file is, for a message. */
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISSOCK(m) ? "a socket"
+                         : "of an unknown kind";
+}
+
 json_t *gmb_record_load(const char *path, char *err, size_t errlen)
 {
     json_error_t je;
+    struct stat st;
     err[0] = '\0';
-    json_t *r = json_load_file(path, 0, &je);
+    /* never block on (or read) a FIFO, device or directory named *.json: open without
+     * blocking, check what was opened, read from that descriptor (no stat-then-open race) */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st)) {
+        snprintf(err, errlen, "%s: cannot stat: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file (%s)", path, file_kind(st.st_mode));
+        close(fd);
+        return NULL;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "r"); /* buffered: json_loadfd reads a byte per system call */
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    json_t *r = json_loadf(f, 0, &je);
+    fclose(f);
     if (!r) {
         for (char *p = je.text; *p; p++) /* the bytes jansson quotes: one line, no escapes */
             if ((unsigned char)*p < 0x20 || *p == 0x7f)

@@ -44,8 +44,10 @@ int gmb_publish(const char *dir, const char *stem, int n, const char *const *ext
 int gmb_record_write(const json_t *record, const char *dir, const char *stem, char *out_stem,
                      size_t out_len);
 
-/* Load and check a record: JSON syntax, schema name, a schema version this build reads
- * (newer ones load with a warning in err). Returns the JSON or NULL with err set. */
+/* Load and check a record: a regular file (a FIFO, device, socket or directory is never
+ * read: opened without blocking, checked with fstat, then read through that descriptor),
+ * JSON syntax, schema name, a schema version this build reads (newer ones load with a
+ * warning in err). Returns the JSON or NULL with err set (one line naming path). */
 json_t *gmb_record_load(const char *path, char *err, size_t errlen);
 
 #endif

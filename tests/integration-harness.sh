@@ -45,6 +45,34 @@ if expect "table with a control character in a corrupt record" 0 "$G" table \
     check "corrupt: no control character in it" bash -c "! LC_ALL=C grep -q '[[:cntrl:]]' '$T/err'"
 fi
 
+# --- a FIFO, a directory, a device named *.json: never opened for reading (a FIFO blocks) ------
+# skipped like a corrupt record: one line naming each, the records next to them still read
+mkdir -p "$T/special" "$T/special-b"
+cp "$FX/pocl"/*.json "$T/special/"
+cp "$FX/compare/a/stream.json" "$T/special-b/"
+mkfifo "$T/special/zz-fifo.json" "$T/special-b/fifo.json"
+mkdir "$T/special/zz-dir.json"
+if expect "table: a FIFO and a directory named *.json are skipped" 0 timeout 20 "$G" table \
+    "$T/special" /dev/null; then
+    check "table: one line per non-regular file" test "$(wc -l <"$T/err")" = 3
+    check "table: the FIFO named" grep -q 'special/zz-fifo.json: not a regular file (a FIFO); skipped$' "$T/err"
+    check "table: the directory named" grep -q 'special/zz-dir.json: not a regular file (a directory); skipped$' "$T/err"
+    check "table: the device named" grep -q '/dev/null: not a regular file (a character device); skipped$' "$T/err"
+    check "table: the records next to them tabulated" grep -q '^| Read bandwidth' "$T/out"
+fi
+expect "table: only a FIFO: exit 2 as for a corrupt record" 2 timeout 20 "$G" table \
+    "$T/special/zz-fifo.json"
+if expect "compare: a FIFO among the records is skipped" 0 timeout 20 "$G" compare \
+    "$T/special-b" "$FX/compare/same"; then
+    check "compare: one line naming the FIFO" test "$(grep -c 'special-b/fifo.json: not a regular file (a FIFO); skipped' "$T/err")" = 1
+fi
+if command -v gnuplot >/dev/null; then
+    expect "plot: a FIFO and a directory among the records are skipped" 0 timeout 60 "$G" plot \
+        "$T/special" --out "$T/special-fig" &&
+        check "plot: one line per non-regular file, the figures made" bash -c \
+            "test \$(grep -c 'not a regular file' '$T/err') = 2 && test -s '$T/special-fig/stream-bw.png'"
+fi
+
 # --- records found by fuzzing (tests/fixtures/records/fuzz) ------------------------------------
 # a level's CI from a point whose median and CI ends are +-1.7e308: the CI overflows to inf
 if expect "table: a CI that overflows to inf" 0 "$G" table "$FX/fuzz/inf-ci"; then

@@ -505,6 +505,44 @@ static void test_record_load_errors(void **state)
     json_decref(r);
 }
 
+/* A FIFO, a directory or a device named *.json is never opened for reading: no blocking
+ * on the FIFO (SIGALRM ends the test if it blocks), one line naming it and what it is. */
+static void test_record_load_special(void **state)
+{
+    const char *tmp = *state;
+    char path[4200], err[512];
+    alarm(20);
+
+    snprintf(path, sizeof path, "%s/fifo.json", tmp);
+    assert_int_equal(mkfifo(path, 0644), 0);
+    err[0] = '\0';
+    assert_null(gmb_record_load(path, err, sizeof err));
+    assert_non_null(strstr(err, "fifo.json: not a regular file (a FIFO)"));
+    assert_null(strchr(err, '\n'));
+
+    snprintf(path, sizeof path, "%s/dir.json", tmp);
+    assert_int_equal(mkdir(path, 0755), 0);
+    err[0] = '\0';
+    assert_null(gmb_record_load(path, err, sizeof err));
+    assert_non_null(strstr(err, "dir.json: not a regular file (a directory)"));
+
+    err[0] = '\0';
+    assert_null(gmb_record_load("/dev/null", err, sizeof err));
+    assert_string_equal(err, "/dev/null: not a regular file (a character device)");
+
+    /* a symbolic link to a regular record is read */
+    snprintf(path, sizeof path, "%s/real.json", tmp);
+    spit(path, "{\"schema\": \"gmb-record\", \"schema_version\": 1, \"points\": []}\n");
+    char link_path[4300];
+    snprintf(link_path, sizeof link_path, "%s/link.json", tmp);
+    assert_int_equal(symlink(path, link_path), 0);
+    json_t *r = gmb_record_load(link_path, err, sizeof err);
+    assert_non_null(r);
+    assert_string_equal(err, "");
+    json_decref(r);
+    alarm(0);
+}
+
 /* ---- derived metrics ----------------------------------------------------------------------- */
 
 static double num(const json_t *o, const char *key)
@@ -592,6 +630,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_record_roundtrip, tmpdir_setup, tmpdir_teardown),
         cmocka_unit_test_setup_teardown(test_record_precision, tmpdir_setup, tmpdir_teardown),
         cmocka_unit_test_setup_teardown(test_record_load_errors, tmpdir_setup, tmpdir_teardown),
+        cmocka_unit_test_setup_teardown(test_record_load_special, tmpdir_setup, tmpdir_teardown),
         cmocka_unit_test(test_json_rate),
         cmocka_unit_test(test_json_stats),
     };
