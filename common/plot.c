@@ -192,7 +192,8 @@ static void flatten(const json_t *arr, const json_t *inherit, json_t *rows)
     }
 }
 
-/* CSV of flattened rows: the union of their keys as the header. */
+/* CSV of flattened rows: the union of their keys as the header; names and cells follow
+ * gmb_csv_clean, so every line has the header's columns. */
 static char *rows_csv(const json_t *rows)
 {
     json_t *keys = json_object();
@@ -234,7 +235,9 @@ static char *rows_csv(const json_t *rows)
     json_object_foreach(keys, k, v)
     {
         ADD(col++ ? "," : "");
+        size_t at = n;
         ADD(k);
+        gmb_csv_clean(s + at); /* the names follow the rule of the cells */
     }
     ADD("\n");
     json_array_foreach(rows, i, r)
@@ -249,9 +252,7 @@ static char *rows_csv(const json_t *rows)
                 snprintf(txt, sizeof txt, "%.9g", json_real_value(x));
             else
                 scalar_text(x, txt, sizeof txt);
-            for (char *p = txt; *p; p++) /* keep the CSV simple: no quoting needed */
-                if (*p == ',' || *p == '"')
-                    *p = ';';
+            gmb_csv_clean(txt); /* keep the CSV simple: no quoting needed */
             ADD(txt);
         }
         ADD("\n");

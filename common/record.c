@@ -58,7 +58,29 @@ static void sb_add(sbuf_t *b, const char *txt)
     b->n += l;
 }
 
-/* Append a scalar as a CSV field (strings quoted when needed). */
+void gmb_csv_clean(char *cell)
+{
+    int lead = 1; /* still in the blanks that begin the cell */
+    for (char *p = cell; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == ',' || c == '"' || (lead && c == '#'))
+            *p = ';';
+        else if (c < 0x20 || c == 0x7f)
+            *p = ' ';
+        lead = lead && *p == ' ';
+    }
+}
+
+/* Append text as one CSV cell or name (gmb_csv_clean). */
+static void sb_cell(sbuf_t *b, const char *txt)
+{
+    size_t at = b->n;
+    sb_add(b, txt);
+    if (!b->bad)
+        gmb_csv_clean(b->s + at);
+}
+
+/* Append a scalar as a CSV field (strings as gmb_csv_clean makes them). */
 static void sb_scalar(sbuf_t *b, const json_t *v)
 {
     char tmp[64];
@@ -75,18 +97,7 @@ static void sb_scalar(sbuf_t *b, const json_t *v)
     } else if (json_is_false(v)) {
         sb_add(b, "0");
     } else if (json_is_string(v)) {
-        const char *s = json_string_value(v);
-        int q = strpbrk(s, ",\"\n ") != NULL;
-        if (q)
-            sb_add(b, "\"");
-        for (; *s; s++) {
-            char c[3] = {*s, 0, 0};
-            if (*s == '"')
-                c[1] = '"';
-            sb_add(b, c);
-        }
-        if (q)
-            sb_add(b, "\"");
+        sb_cell(b, json_string_value(v));
     }
 }
 
@@ -108,13 +119,13 @@ char *gmb_record_csv(const json_t *rec)
     json_object_foreach(params, key, val)
     {
         sb_add(&b, col++ ? "," : "");
-        sb_add(&b, key);
+        sb_cell(&b, key);
     }
     json_object_foreach(metrics, key, val)
     {
         for (size_t i = 0; i < 5; i++) {
             sb_add(&b, col++ ? "," : "");
-            sb_add(&b, key);
+            sb_cell(&b, key);
             if (i) {
                 sb_add(&b, "_");
                 sb_add(&b, stat_cols[i]);
@@ -126,7 +137,7 @@ char *gmb_record_csv(const json_t *rec)
     json_object_foreach(extra, key, val)
     {
         sb_add(&b, ",");
-        sb_add(&b, key);
+        sb_cell(&b, key);
     }
     sb_add(&b, "\n");
     /* rows */

@@ -20,9 +20,17 @@ json_t *gmb_json_scaled(double factor, const gmb_stats_t *time);
  * converged). */
 json_t *gmb_json_stats(const gmb_stats_t *s);
 
+/* The rule of every cell and header name of the CSV files gmb writes for records and
+ * gnuplot (never quoted: gnuplot does not read quotes): ',' and '"' become ';', a control
+ * byte (CR, LF, tab ...) a space, a '#' that begins the cell (after blanks: a comment line
+ * to gnuplot) ';'. So a crafted key or value never shifts a column or splits a line. In
+ * place; the length is kept. */
+void gmb_csv_clean(char *cell);
+
 /* Render a record's points as CSV: the params of the first point (in order), then for each
  * metric of the first point median,ci_lo,ci_hi,min,max, then time_ns, n, converged and the
- * point's other scalar fields. Returns a malloc'd string or NULL. */
+ * point's other scalar fields. Every cell and name follows gmb_csv_clean: every line has
+ * the same columns. Returns a malloc'd string or NULL. */
 char *gmb_record_csv(const json_t *record);
 
 /* Make a file-name-safe slug of a device name: lower case, [a-z0-9] runs joined by '-',

@@ -822,16 +822,19 @@ static void md_text(buf_t *b, const char *s)
         bput(b, *s == '|' ? "\\|" : "%c", *s);
 }
 
+/* A table CSV cell: quoted when it holds ',' or '"' (quotes doubled; the row labels have
+ * commas); a control byte (CR, LF, tab ... of a crafted device name) becomes a space. */
 static void csv_text(buf_t *b, const char *s)
 {
-    if (!strpbrk(s, ",\"\n")) {
-        bput(b, "%s", s);
-        return;
+    int q = strpbrk(s, ",\"") != NULL;
+    if (q)
+        bput(b, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        bput(b, c == '"' ? "\"\"" : "%c", c < 0x20 || c == 0x7f ? ' ' : *s);
     }
-    bput(b, "\"");
-    for (; *s; s++)
-        bput(b, *s == '"' ? "\"\"" : "%c", *s);
-    bput(b, "\"");
+    if (q)
+        bput(b, "\"");
 }
 
 static void cell_md(buf_t *b, const gmb_cell_t *c, int tex)

@@ -10,6 +10,12 @@ manifest() { /usr/bin/python3 -c "import json,sys; m=json.load(open(sys.argv[1])
 png_size() { /usr/bin/python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); \
     print('%dx%d' % struct.unpack('>II', d[16:24]) if d[:8] == b'\x89PNG\r\n\x1a\n' else 'not-png')" "$1"; }
 FASTC=(--warmup 0 --min-samples 2 --max-samples 3 --time-cap 0.02)
+# rectangular FILE: every line of a CSV gmb wrote for gnuplot has the header's columns; no
+# quote, no control byte but the line ends, no line gnuplot takes for a comment ('#' first)
+rectangular() { /usr/bin/python3 -c "import sys; ls = open(sys.argv[1], 'rb').read().split(b'\n'); \
+    ok = len(ls) > 2 and ls[-1] == b'' and all(l.count(b',') == ls[0].count(b',') and \
+    not any(c < 32 or c in (34, 127) for c in l) and not l.lstrip(b' ').startswith(b'#') \
+    for l in ls[:-1]); sys.exit(0 if ok else 1)" "$1"; }
 
 # --- gmb table: golden tables from the fixtures (one column per run) -------------------------
 for f in md tex csv; do
@@ -74,6 +80,14 @@ if command -v gnuplot >/dev/null; then
 fi
 
 # --- records found by fuzzing (tests/fixtures/records/fuzz) ------------------------------------
+# a device name with CR, LF and quotes: the table CSV stays one line per row, properly quoted
+if expect "table --format csv of a crafted device name" 0 "$G" table "$FX/fuzz/csv-cells" \
+    "$FX/fuzz/inf-ci" --format csv; then
+    check "table csv: no control byte but the line ends" bash -c "! tr -d '\n' <'$T/out' | LC_ALL=C grep -q '[[:cntrl:]]'"
+    check "table csv: every row has the header's columns" /usr/bin/python3 -c "import csv, sys; \
+        rows = list(csv.reader(open(sys.argv[1], newline=''))); \
+        sys.exit(0 if len(rows) == 2 and len({len(r) for r in rows}) == 1 else 1)" "$T/out"
+fi
 # a level's CI from a point whose median and CI ends are +-1.7e308: the CI overflows to inf
 if expect "table: a CI that overflows to inf" 0 "$G" table "$FX/fuzz/inf-ci"; then
     check "table: the CI shown as inf" grep -q '^| Latency level 1 | ns | 1.500 \[inf, inf\] |$' "$T/out"
@@ -124,6 +138,15 @@ if command -v gnuplot >/dev/null; then
     if expect "plot: a series value cut inside a UTF-8 character" 0 "$G" plot \
         "$FX/fuzz/utf8-series" --out "$T/utf8"; then
         check "plot: that series drawn" test -s "$T/utf8/data/stream-r1-s1.csv"
+    fi
+    # ',', '"', CR, LF, tab, other control bytes, a leading '#' in names and values of a
+    # crafted record: every data file keeps its columns (gnuplot reads no quotes)
+    if expect "plot: a crafted record (separators, quotes, control bytes)" 0 "$G" plot \
+        "$FX/fuzz/csv-cells" --out "$T/csvc"; then
+        check "plot: points and results data files written" test "$(ls "$T"/csvc/data/chase-r1-*.csv | wc -l)" = 2
+        for f in "$T"/csvc/data/chase-r1-*.csv; do
+            check "plot: $(basename "$f") rectangular" rectangular "$f"
+        done
     fi
     expect "plot --size bad" 2 "$G" plot "$FX/pocl" --size 12
 else

@@ -357,7 +357,8 @@ static void test_record_csv(void **state)
 static void test_record_csv_quoting(void **state)
 {
     (void)state;
-    /* strings with separators are quoted, quotes doubled; missing fields stay empty */
+    /* never quoted (gnuplot reads no quotes): ',' and '"' become ';'; missing fields stay
+     * empty */
     json_t *r = json_pack("{s:[{s:{s:s, s:b}, s:{}, s:{s:I, s:b}, s:{s:s}},"
                           "   {s:{s:s}, s:{}, s:{}, s:{}}]}",
                           "points", "params", "name", "a,\"b\" c", "flag", 1, "metrics", "time_ns",
@@ -367,10 +368,67 @@ static void test_record_csv_quoting(void **state)
     char *csv = gmb_record_csv(r);
     assert_non_null(csv);
     assert_string_equal(csv, "name,flag,time_ns,n,converged,note\n"
-                             "\"a,\"\"b\"\" c\",1,,5,0,x\n"
+                             "a;;b; c,1,,5,0,x\n"
                              "plain,,,,,\n");
     free(csv);
     json_decref(r);
+}
+
+/* Every line of csv has the columns of the first; no quote, no control byte but the line
+ * ends, no line gnuplot would take for a comment (a '#' first, after blanks). */
+static void assert_rectangular(const char *csv)
+{
+    int cols = -1, lines = 0;
+    for (const char *l = csv; *l;) {
+        const char *end = strchr(l, '\n');
+        if (!end)
+            fail_msg("line %d does not end with a newline", lines + 1);
+        int c = 1;
+        for (const char *p = l; p < end; p++) {
+            if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == '"')
+                fail_msg("line %d: byte 0x%02x at %d", lines + 1, (unsigned char)*p, (int)(p - l));
+            c += *p == ',';
+        }
+        if (l[strspn(l, " ")] == '#')
+            fail_msg("line %d begins with '#'", lines + 1);
+        if (cols < 0)
+            cols = c;
+        else if (c != cols)
+            fail_msg("line %d has %d columns, the header %d", lines + 1, c, cols);
+        lines++;
+        l = end + 1;
+    }
+    assert_true(lines > 1);
+}
+
+/* A crafted record (tests/fixtures/records/fuzz/csv-cells): ',', '"', CR, LF, tab, other
+ * control bytes and a leading '#' in param, metric and extra names and string values. */
+static void test_record_csv_crafted(void **state)
+{
+    (void)state;
+    char err[512];
+    json_t *r =
+        gmb_record_load("tests/fixtures/records/fuzz/csv-cells/chase.json", err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    char *csv = gmb_record_csv(r);
+    assert_non_null(csv);
+    assert_rectangular(csv);
+    assert_string_equal(
+        csv, ";first,mode,space,page_bytes,size_bytes,we;ird;key   x ,lat_ns,lat_ns_ci_lo,"
+             "lat_ns_ci_hi,lat_ns_min,lat_ns_max,m;e;t ric,m;e;t ric_ci_lo,m;e;t ric_ci_hi,"
+             "m;e;t ric_min,m;e;t ric_max,time_ns,n,converged,e;x tra;\n"
+             " ;lead,random,global,0,4096,ok,1.5,1.4,1.6,1.3,1.7,1,1,1,1,1,1000,3,1,a;b;c \n"
+             "plain,random,global,0,8192,;va;l;ue next  end,2.5,2.4,2.6,2.3,2.7,1,1,1,1,1,1000,3,"
+             "1,a;b;c \n"
+             "plain,random,global,0,16384,;va;l;ue next  end,3.5,3.4,3.6,3.3,3.7,1,1,1,1,1,1000,"
+             "3,1,a;b;c \n");
+    free(csv);
+    json_decref(r);
+
+    char cell[] = "\t #a,\"b\"#\r\n\x7f";
+    gmb_csv_clean(cell);
+    assert_string_equal(cell, "  ;a;;b;#   ");
 }
 
 static void test_record_roundtrip(void **state)
@@ -627,6 +685,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_publish_readonly, tmpdir_setup, tmpdir_teardown),
         cmocka_unit_test(test_record_csv),
         cmocka_unit_test(test_record_csv_quoting),
+        cmocka_unit_test(test_record_csv_crafted),
         cmocka_unit_test_setup_teardown(test_record_roundtrip, tmpdir_setup, tmpdir_teardown),
         cmocka_unit_test_setup_teardown(test_record_precision, tmpdir_setup, tmpdir_teardown),
         cmocka_unit_test_setup_teardown(test_record_load_errors, tmpdir_setup, tmpdir_teardown),
