@@ -1051,25 +1051,73 @@ static void point_key(const json_t *pt, char *key, size_t klen, char *show, size
     }
 }
 
+/* A point of B by its identity, for matching: sorted by key, then by position. */
+typedef struct keyed {
+    char *key;  /* point_key's exact key */
+    size_t idx; /* position in B's points */
+} keyed_t;
+
+static int cmp_keyed(const void *x, const void *y)
+{
+    const keyed_t *a = x, *b = y;
+    int c = strcmp(a->key, b->key);
+    return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* The first point of B (lowest position) with key, or NULL: a binary search. */
+static const json_t *find_keyed(const keyed_t *k, size_t nk, const json_t *points, const char *key)
+{
+    size_t lo = 0, hi = nk;
+    while (lo < hi) { /* the first entry >= key */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(k[mid].key, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < nk && !strcmp(k[lo].key, key) ? json_array_get(points, k[lo].idx) : NULL;
+}
+
+/* Room for one more row: the capacity is a function of the count (the power of two >= n,
+ * at least 16), so appends cost O(1) amortized without a stored capacity. */
+static int rows_room(gmb_cmp_t **rows, size_t n)
+{
+    if (n && (n < 16 || (n & (n - 1))))
+        return GMB_OK;
+    size_t cap = n < 16 ? 16 : 2 * n;
+    gmb_cmp_t *nr = realloc(*rows, cap * sizeof *nr);
+    if (!nr)
+        return GMB_ERUNTIME;
+    *rows = nr;
+    return GMB_OK;
+}
+
 size_t gmb_compare_records(const json_t *a, const json_t *b, gmb_cmp_t **rows, size_t *n)
 {
-    size_t added = 0, i, j;
+    size_t added = 0, i, j, nk = 0;
     const json_t *pa, *pb;
     const json_t *ma = json_object_get(a, "metrics"), *mb = json_object_get(b, "metrics");
     const char *bench = json_string_value(json_object_get(a, "benchmark"));
+    const json_t *bpoints = json_object_get(b, "points");
+    /* B's points by key, sorted: each point of A is found in O(log n), the first point of B
+     * with its key as a linear scan would */
+    keyed_t *keys = calloc(json_array_size(bpoints) + 1, sizeof *keys);
+    if (!keys)
+        return 0;
+    json_array_foreach(bpoints, j, pb)
+    {
+        char kb[1024], showb[200];
+        point_key(pb, kb, sizeof kb, showb, sizeof showb);
+        if (!(keys[nk].key = strdup(kb)))
+            goto out;
+        keys[nk++].idx = j;
+    }
+    qsort(keys, nk, sizeof *keys, cmp_keyed);
     json_array_foreach(json_object_get(a, "points"), i, pa)
     {
-        char ka[1024], kb[1024], show[200], showb[200];
+        char ka[1024], show[200];
         point_key(pa, ka, sizeof ka, show, sizeof show);
-        const json_t *match = NULL;
-        json_array_foreach(json_object_get(b, "points"), j, pb)
-        {
-            point_key(pb, kb, sizeof kb, showb, sizeof showb);
-            if (!strcmp(ka, kb)) {
-                match = pb;
-                break;
-            }
-        }
+        const json_t *match = find_keyed(keys, nk, bpoints, ka);
         if (!match)
             continue;
         const char *name;
@@ -1101,13 +1149,15 @@ size_t gmb_compare_records(const json_t *a, const json_t *b, gmb_cmp_t **rows, s
             c.p = na && nb ? gmb_mann_whitney_p(sa, na, sb, nb) : -1;
             free(sa);
             free(sb);
-            gmb_cmp_t *nr = realloc(*rows, (*n + 1) * sizeof *nr);
-            if (!nr)
-                return added;
-            *rows = nr;
-            nr[(*n)++] = c;
+            if (rows_room(rows, *n))
+                goto out;
+            (*rows)[(*n)++] = c;
             added++;
         }
     }
+out:
+    for (size_t k = 0; k < nk; k++)
+        free(keys[k].key);
+    free(keys);
     return added;
 }

@@ -117,8 +117,10 @@ typedef struct gmb_cmp {
  * to a malloc'd *out, or 0 when the metric is not a function of the sample times. */
 size_t gmb_metric_samples(const json_t *point, const char *metric, double **out);
 /* Compare two records of one benchmark: every metric (but % ones) of every point present
- * in both (points matched on their parameters except calibration ones). Appends to *rows
- * (realloc'd, count in *n). Returns the number appended. */
+ * in both (points matched on their parameters except calibration ones; a point of A gets
+ * the first point of B with its parameters), in A's order. O(n log n) in the points.
+ * Appends to *rows (realloc'd, count in *n): *rows is NULL with *n 0, or what an earlier
+ * call left (*n may be lowered to reuse it). Returns the number appended. */
 size_t gmb_compare_records(const json_t *a, const json_t *b, gmb_cmp_t **rows, size_t *n);
 
 /* ---- plot (plot.c) ---------------------------------------------------------------------- */

@@ -109,6 +109,39 @@ if expect "compare: same samples, reordered" 0 "$G" compare "$A" "$FX/compare/sa
     check "compare: nothing significant" test "$(grep -c ' B worse\| B better' "$T/out")" = 0
     check "compare: summary counts all as not significant" grep -q ' 0 better in B, 0 worse' "$T/out"
 fi
+# 20000 points a side, B shuffled: points are matched through sorted keys, never pair by pair
+# (that took minutes); timeout ends a quadratic gmb
+/usr/bin/python3 - "$T/big" <<'EOF'
+import json, os, random, sys
+random.seed(1)
+def rec(f, shuffle):
+    pts = []
+    for k in range(4):
+        for s in range(5000):
+            size, t = 4096 * (s + 1), (1000.0 + s) * f * (1 + k)
+            ts = [t, 1.1 * t, 1.2 * t]
+            bw = {"median": size / ts[1], "ci_lo": size / ts[2], "ci_hi": size / ts[0],
+                  "min": size / ts[2], "max": size / ts[0], "mean": size / ts[1]}
+            pts.append({"params": {"kernel": "k%d" % k, "width_bytes": 16, "size_bytes": size,
+                                   "reps": 1 + s % 3}, "metrics": {"bw_GBps": bw},
+                        "time_ns": {"median": ts[1], "min": ts[0], "max": ts[2], "n": 3},
+                        "samples_ns": ts})
+    if shuffle:
+        random.shuffle(pts)
+    return {"schema": "gmb-record", "schema_version": 1, "benchmark": "stream",
+            "time_utc": "2026-01-01T00:00:00Z", "device": {"name": "big"},
+            "metrics": {"bw_GBps": {"unit": "GB/s", "better": "higher"}}, "points": pts}
+for name, f, shuffle in (("a", 1.0, False), ("b", 1.3, True)):
+    os.makedirs(os.path.join(sys.argv[1], name))
+    json.dump(rec(f, shuffle), open(os.path.join(sys.argv[1], name, "stream.json"), "w"))
+EOF
+if expect "compare: 20000 points a side within seconds" 0 timeout 20 "$G" compare "$T/big/a" \
+    "$T/big/b"; then
+    check "compare: every point matched, one row each" test "$(wc -l <"$T/out")" = 20004 -a \
+        "$(grep -c '^stream  k[0-3] width=16 B size=.* bw_GBps  *GB/s .* 0\.769 *-23\.1%' "$T/out")" = 20000
+    check "compare: the summary counts them all" grep -q '^20000 metrics of 1 benchmark: .* 0 without raw samples$' "$T/out"
+fi
+rm -rf "$T/big"
 expect "compare needs two runs" 2 "$G" compare "$A"
 expect "compare --fail-below x" 2 "$G" compare "$A" "$A" --fail-below x
 expect "compare: nothing in common" 2 "$G" compare "$A" "$FX/edge/v0"

@@ -217,6 +217,27 @@ static void test_compare(void **state)
     assert_near(rows[0].change, -50, 1e-9);
     assert_true(rows[0].p < 0); /* no raw samples in these records */
     assert_int_equal(rows[0].higher, 1);
+    /* two points of B with one identity: the first one in B's order is the match */
+    json_t *pb = json_object_get(b, "points");
+    json_t *dup = json_deep_copy(json_array_get(pb, 0));
+    json_object_set_new(json_object_get(json_object_get(dup, "metrics"), "bw_GBps"), "median",
+                        json_real(25));
+    json_array_insert_new(pb, 0, json_deep_copy(dup));
+    json_object_set_new(json_object_get(json_object_get(dup, "metrics"), "bw_GBps"), "median",
+                        json_real(75));
+    json_array_append_new(pb, dup);
+    n = 0;
+    assert_int_equal(gmb_compare_records(a, b, &rows, &n), 2);
+    assert_near(rows[0].ratio, 0.25, 1e-12);
+    json_array_remove(pb, 0);
+    json_array_remove(pb, json_array_size(pb) - 1);
+    /* rows appended call after call are all kept */
+    n = 0;
+    for (int k = 0; k < 40; k++)
+        assert_int_equal(gmb_compare_records(a, b, &rows, &n), 2);
+    assert_int_equal(n, 80);
+    assert_near(rows[78].ratio, 0.5, 1e-12);
+    assert_near(rows[79].ratio, 1.0, 1e-12);
     /* a point B does not have is left out */
     json_object_set_new(json_object_get(json_array_get(json_object_get(b, "points"), 1), "params"),
                         "kernel", json_string("triad"));
