@@ -40,9 +40,10 @@ int gmb_profile_lookup(const char *file, const char *bench, const char *profile,
     FILE *f = file ? fopen(file, "r") : NULL;
     if (!f)
         return file ? GMB_ERUNTIME : GMB_OK;
-    char line[2048];
-    int found = 0; /* 2: this benchmark's line, 1: a '*' line */
-    while (fgets(line, sizeof line, f) && found < 2) {
+    char *line = NULL; /* a whole line, of any length: never split */
+    size_t cap = 0;
+    int found = 0, rc = GMB_OK; /* found 2: this benchmark's line, 1: a '*' line */
+    for (long no = 1; found < 2 && getline(&line, &cap, f) >= 0; no++) {
         char b[64], p[32], d[32], *rest;
         double est;
         int used = 0;
@@ -62,13 +63,28 @@ int gmb_profile_lookup(const char *file, const char *bench, const char *profile,
         size_t l = strlen(rest);
         while (l && (rest[l - 1] == ' ' || rest[l - 1] == '\t'))
             rest[--l] = '\0';
+        /* options that do not fit are an error, never cut */
+        int words = 0;
+        for (const char *w = rest; *w; w += strcspn(w, " \t")) {
+            w += strspn(w, " \t");
+            words += *w != '\0';
+        }
+        if (l >= sizeof out->args || words > GMB_PROFILE_MAX_WORDS) {
+            gmb_error("%s:%ld: the options of this line are too long (%zu bytes, %d words; at "
+                      "most %zu bytes, %d words)",
+                      file, no, l, words, sizeof out->args - 1, GMB_PROFILE_MAX_WORDS);
+            builtin(profile, out);
+            rc = GMB_EUSAGE;
+            break;
+        }
         gmb_strlcpy(out->args, rest, sizeof out->args);
         out->est_s = isfinite(est) && est >= 0 ? est : 0; /* nan, inf, < 0: unknown */
         out->generic = level == 1;
         found = level;
     }
+    free(line);
     fclose(f);
-    return GMB_OK;
+    return rc;
 }
 
 /* ---- manifest --------------------------------------------------------------------------- */
@@ -576,6 +592,18 @@ int gmb_suite_run(gmb_suite_opts_t *o)
         gmb_error("no benchmark to run in %s", o->bindir);
         return 2;
     }
+    /* the options of every benchmark first: a bad profiles line stops before any output */
+    gmb_profile_t prof[MAX_PROGS];
+    for (int i = 0; i < n; i++) {
+        int prc = gmb_profile_lookup(o->profiles, names[i], o->profile, info.type, &prof[i]);
+        if (prc == GMB_EUSAGE) {
+            for (int k = 0; k < n; k++)
+                free(names[k]);
+            return 2;
+        }
+        if (prc && i == 0)
+            gmb_warn("cannot read %s: the generic %s profile is used", o->profiles, o->profile);
+    }
     char slug[96], started[32];
     gmb_slug(info.name, slug, sizeof slug);
     if (make_rundir(o->results, slug, o->rundir, sizeof o->rundir)) {
@@ -586,12 +614,9 @@ int gmb_suite_run(gmb_suite_opts_t *o)
     gmb_utc_now(started, sizeof started, NULL, 0);
     json_t *dev = gmb_json_device(&info);
     json_t *m = gmb_manifest_new(o->profile, dev, slug, started, o->argc, o->argv);
-    gmb_profile_t prof[MAX_PROGS];
     json_t *entry[MAX_PROGS];
     double est_total = 0;
     for (int i = 0; i < n; i++) {
-        if (gmb_profile_lookup(o->profiles, names[i], o->profile, info.type, &prof[i]) && i == 0)
-            gmb_warn("cannot read %s: the generic %s profile is used", o->profiles, o->profile);
         entry[i] = gmb_manifest_add(m, names[i], prof[i].args, prof[i].est_s);
         est_total += prof[i].est_s;
     }
@@ -624,14 +649,14 @@ int gmb_suite_run(gmb_suite_opts_t *o)
             json_object_set_new(entry[i], "status", json_string("not_run"));
             continue;
         }
-        char path[8300], logpath[8300], args[1024], started_p[32];
+        char path[8300], logpath[8300], args[sizeof prof[i].args], started_p[32];
         snprintf(path, sizeof path, "%s/gmb-%s", o->bindir, names[i]);
         snprintf(logpath, sizeof logpath, "%s/%s.log", o->rundir, names[i]);
         char *argv[200];
         int ac = 0;
         argv[ac++] = path;
         gmb_strlcpy(args, prof[i].args, sizeof args);
-        ac += split_words(args, argv + ac, 100);
+        ac += split_words(args, argv + ac, GMB_PROFILE_MAX_WORDS);
         for (int k = 0; k < o->nextra && ac < 180; k++)
             argv[ac++] = o->extra[k];
         char devno[32];

@@ -147,10 +147,16 @@ typedef struct gmb_profile {
     int generic;     /* 1: no line for this benchmark: the generic fallback */
 } gmb_profile_t;
 
+/* Most option words a profile line may give one benchmark. */
+#define GMB_PROFILE_MAX_WORDS 100
+
 /* Look up bench/profile/devtype in a profiles file (lines "bench profile devtype est_s
- * options..."; '*' matches any benchmark or device type; the first match wins). When no
- * line matches, the generic fallback ("*" lines, else built-in). 0, or GMB_ERUNTIME when
- * the file cannot be read (the built-in fallback is then filled). */
+ * options..." of any length; '*' matches any benchmark or device type; the first match
+ * wins). When no line matches, the generic fallback ("*" lines, else built-in). 0, or
+ * GMB_ERUNTIME when the file cannot be read (the built-in fallback is then filled), or
+ * GMB_EUSAGE when the options of a matching line do not fit out->args or exceed
+ * GMB_PROFILE_MAX_WORDS words (one error line naming file:line; never cut; the built-in
+ * fallback is filled). */
 int gmb_profile_lookup(const char *file, const char *bench, const char *profile,
                        const char *devtype, gmb_profile_t *out);
 

@@ -230,6 +230,16 @@ else
     rm -f "$T/bin/gmb-hang"
     expect "run --timeout x" 2 "$G" run --timeout x --results "$T/res"
     expect "run --only nosuch" 2 "$T/bin/gmb" run --only nosuch --results "$T/res"
+    # a profiles line longer than any buffer (3 KiB of options): one error naming file:line,
+    # never cut into a line and a half; nothing run, no run directory
+    { printf 'bank quick * 1 --strides 0:32'; printf ' --time-cap 0.3%.0s' $(seq 200); echo; } \
+        >"$T/long.conf"
+    if expect "run: an over-long profiles line is an error" 2 "$T/bin/gmb" run --backend opencl \
+        --results "$T/long" --profiles "$T/long.conf" --only bank; then
+        check "run: one line naming file:line" test "$(wc -l <"$T/err")" = 1 -a \
+            "$(grep -c "long.conf:1: the options of this line are too long" "$T/err")" = 1
+        check "run: no run directory made" test ! -e "$T/long"
+    fi
     expect "run --frobnicate" 2 "$G" run --frobnicate --results "$T/res"
     expect "run --backend cuda without a GPU skips" 77 "$G" run --backend cuda --results "$T/resc" &&
         check "run: a skipped suite writes nothing" test ! -e "$T/resc"

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,81 @@ static void test_profiles(void **state)
     assert_non_null(strstr(p.args, "--time-cap"));
 }
 
+/* Run a lookup with stderr in a file; what it wrote goes to msg. */
+static int lookup_msg(const char *path, const char *bench, gmb_profile_t *p, char *msg, size_t len)
+{
+    char errpath[128];
+    snprintf(errpath, sizeof errpath, "%s/stderr", dir);
+    fflush(stderr);
+    int saved = dup(2), fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    int rc = gmb_profile_lookup(path, bench, "quick", "gpu", p);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    FILE *f = fopen(errpath, "r");
+    assert_non_null(f);
+    size_t n = fread(msg, 1, len - 1, f);
+    msg[n] = '\0';
+    fclose(f);
+    return rc;
+}
+
+/* Lines longer than any buffer: read whole (never split into a second line), and options
+ * that do not fit are an error naming file:line, never cut. */
+static void test_profiles_long_lines(void **state)
+{
+    (void)state;
+    char path[128], msg[4096], want[256];
+    snprintf(path, sizeof path, "%s/profiles.conf", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    /* a comment whose tail, cut at 2 KiB, would read as a line for stream */
+    fputs("# ", f);
+    for (int i = 0; i < 2045; i++)
+        fputc('x', f);
+    fputs("stream quick * 99 --evil\n", f);
+    /* a long line for another benchmark, then stream's own */
+    fputs("chase quick * 1 --sizes", f);
+    for (int i = 0; i < 5000; i++)
+        fputs(" 4KiB", f);
+    fputs("\nstream quick * 5 --sizes 4KiB:1GiB\n", f);
+    /* options of 1500 bytes (they fit no gmb_profile_t), of 3000 bytes, of 101 words */
+    fputs("bank quick * 1 --x ", f);
+    for (int i = 0; i < 1495; i++)
+        fputc('y', f);
+    fputs("\nl2 quick * 1 --x ", f);
+    for (int i = 0; i < 2995; i++)
+        fputc('y', f);
+    fputs("\num quick * 1", f);
+    for (int i = 0; i < 101; i++)
+        fputs(" -u", f);
+    fputs("\n", f);
+    fclose(f);
+
+    gmb_profile_t p;
+    assert_int_equal(lookup_msg(path, "stream", &p, msg, sizeof msg), 0);
+    assert_string_equal(p.args, "--sizes 4KiB:1GiB");
+    assert_true(p.est_s == 5);
+    assert_string_equal(msg, "");
+
+    const struct {
+        const char *bench;
+        int line;
+    } bad[] = {{"bank", 4}, {"l2", 5}, {"um", 6}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(lookup_msg(path, bad[i].bench, &p, msg, sizeof msg), GMB_EUSAGE);
+        snprintf(want, sizeof want, "gmb: error: %s:%d: the options of this line are too long",
+                 path, bad[i].line);
+        if (strncmp(msg, want, strlen(want)))
+            fail_msg("%s: got '%s', want '%s...'", bad[i].bench, msg, want);
+        assert_int_equal((int)(strchr(msg, '\n') - msg), (int)strlen(msg) - 1); /* one line */
+        assert_non_null(strstr(p.args, "--time-cap")); /* the built-in fallback, not a cut */
+    }
+}
+
 static void test_manifest(void **state)
 {
     (void)state;
@@ -131,6 +207,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_profiles, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_profiles_long_lines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_manifest, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
