@@ -29,7 +29,8 @@ typedef struct spec {
     int noptional;
     char results[MAX_WORDS][48]; /* results.KEY arrays flattened into CSV files */
     int nresults;
-    char runvar[MAX_WORDS][2][96]; /* NAME PATH: one value per run */
+    char runvar[MAX_WORDS][3][96]; /* NAME PATH [str]: one value per run (str: a string,
+                                      "" when the record lacks it; else NaN) */
     int nrunvar;
 } spec_t;
 
@@ -68,10 +69,11 @@ static int read_spec(const char *script, spec_t *sp)
         else if (!strcmp(key, "results"))
             sp->nresults = split_list(val, sp->results, MAX_WORDS);
         else if (!strcmp(key, "runvar") && sp->nrunvar < MAX_WORDS) {
-            char a[96], b[96];
-            if (sscanf(val, "%95s %95s", a, b) == 2) {
+            char a[96], b[96], t[96] = "";
+            if (sscanf(val, "%95s %95s %95s", a, b, t) >= 2) {
                 gmb_strlcpy(sp->runvar[sp->nrunvar][0], a, 96);
                 gmb_strlcpy(sp->runvar[sp->nrunvar][1], b, 96);
+                gmb_strlcpy(sp->runvar[sp->nrunvar][2], t, 96);
                 sp->nrunvar++;
             }
         }
@@ -484,6 +486,8 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
                 gp_str(f, json_string_value(v));
             else if (v && !json_is_null(v))
                 fputs("1", f); /* present, not a scalar (an object): 1; missing: NaN */
+            else if (!strcmp(sp.runvar[k][2], "str"))
+                gp_str(f, ""); /* a string the record lacks: "" (string operators work on it) */
             else
                 fputs("NaN", f);
         }

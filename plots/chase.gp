@@ -8,7 +8,7 @@
 # gmb: optional lat_cycles
 # gmb: results levels
 # gmb: runvar has_cycles metrics.lat_cycles
-# gmb: runvar cycles_source results.cycles.source
+# gmb: runvar cycles_source results.cycles.source str
 curve(i) = s_mode[i] . " " . s_space[i] . (s_page_bytes[i] ne "0" && s_page_bytes[i] ne "" ? " " . bytes_label(s_page_bytes[i] + 0) . " pages" : "")
 lc_of(i) = NRUNS > 1 ? col(s_run[i]) : col(s_sub[i])
 dtk(i) = NRUNS > 1 ? dt_of(s_sub[i]) : 1

@@ -7,7 +7,7 @@
 # gmb: runvar read_cache results.bandwidth.read.cache_GBps
 # gmb: runvar read_mem results.bandwidth.read.memory_GBps
 # gmb: runvar read_cap results.bandwidth.read.capacity_bytes
-# gmb: runvar cache_name results.cache_name
+# gmb: runvar cache_name results.cache_name str
 lc_of(i) = NRUNS > 1 ? col(s_run[i]) : col(s_sub[i])
 title_of(i) = (NRUNS > 1 ? run_label[s_run[i]] . ": " : "") . s_part[i] . (s_state[i] ne "-" && s_state[i] ne "" ? " " . s_state[i] : "")
 bwsel(i) = s_part[i] eq "read" || s_part[i] eq "write"
