@@ -6,9 +6,12 @@
 # gmb: x size_bytes
 # gmb: need size_bytes
 # gmb: optional bw_GBps,lat_us
+# gmb: runvar migration results.migration str
 TESTS = "resident fault-h2d fault-d2h prefetch-h2d prefetch-d2h remote readmostly latency"
 tidx(t) = sum [j = 1:8] (word(TESTS, j) eq t ? j : 0)
-bwsel(i) = s_test[i] ne "latency"
+# no rate for a prefetch where the device's memory is the host's (nothing moved: a call time)
+nomove(i) = strstrt(run_migration[s_run[i]], "none") == 1 && strstrt(s_test[i], "prefetch") == 1
+bwsel(i) = s_test[i] ne "latency" && !nomove(i)
 latsel(i) = s_test[i] eq "latency"
 lc_of(i) = NRUNS > 1 ? col(s_run[i]) : col(tidx(s_test[i]) > 0 ? tidx(s_test[i]) : s_sub[i])
 title_of(i) = (NRUNS > 1 ? run_label[s_run[i]] . ": " : "") . s_test[i] . (s_placement[i] ne "" ? " (pages on the " . s_placement[i] . ")" : "")
