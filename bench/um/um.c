@@ -558,6 +558,21 @@ static int run_sizes(state_t *s, int test)
         return GMB_OK;
     }
     int rc = GMB_OK;
+    if (test == T_PREFETCH_H2D || test == T_PREFETCH_D2H) { /* can it, really? one page */
+        char why[256];
+        double t0, t1;
+        rc = be->span_begin(c->dev, 0);
+        if (!rc)
+            rc =
+                be->prefetch_async(s->m, 0, 0, PAGE_BYTES, test == T_PREFETCH_D2H, why, sizeof why);
+        int r2 = be->span_end(c->dev, 0);
+        if (!rc)
+            rc = r2 ? r2 : be->span_wait(c->dev, 0, &t0, &t1);
+        if (rc == GMB_ESKIP)
+            note_skip(s, tn, why);
+        if (rc)
+            return rc == GMB_ESKIP ? GMB_OK : rc;
+    }
     if (test == T_REMOTE && (rc = advise(s, GMB_ADVISE_HOST_ACCESSED, tn)))
         return rc == GMB_ESKIP ? GMB_OK : rc;
     if (test == T_READMOSTLY && (rc = advise(s, GMB_ADVISE_READ_MOSTLY, tn)))
