@@ -43,6 +43,8 @@ else
             "['readmostly', 'remote']"
         check "um record: no point of a skipped test (never a fake number)" test "$(json "$rec" \
             "sum(p['params']['test'] in ('remote', 'readmostly') for p in r['points'])")" = 0
+        check "um record: the OpenCL version, however long the string (PoCL's is 65 bytes)" \
+            test "$(json "$rec" "r['device']['runtime_version'].startswith('OpenCL ')")" = True
         check "um record: what managed memory is" grep -q "coarse-grained shared virtual memory" \
             <(json "$rec" "r['device']['managed_memory']")
         check "um record: PoCL's memory is the host's, said so" test "$(json "$rec" \
