@@ -72,6 +72,17 @@ else
         check "um csv header" grep -q "^test,size_bytes,timer,.*bw_GBps" "$csv"
     fi
 
+    # --- host reads by several threads: every word still checked -----------------------------
+    if expect "um fault-d2h with 2 host threads" 0 "$U" "${UFAST[@]}" --sizes 1MiB \
+        --tests fault-d2h,prefetch-d2h --host-threads 2 --out "$T/ht"; then
+        check "um record: host threads of the host reads" test "$(json "$(ls "$T"/ht/*.json)" \
+            "sorted(set(p['params']['host_threads'] for p in r['points']))")" = "[2]"
+    fi
+    expect "um planted error found by 3 host threads" 1 "$U" "${UFAST[@]}" --sizes 1MiB \
+        --tests fault-d2h --host-threads 3 --inject-error --no-record &&
+        check "um 3 host threads: the one wrong word counted once" \
+            grep -q "1 of 262144 words differ" "$T/err"
+
     # --- a planted wrong word (or link) must fail verification ------------------------------
     for t in resident fault-h2d fault-d2h prefetch-h2d prefetch-d2h latency; do
         expect "um planted error in $t exits 1" 1 "$U" "${UFAST[@]}" --sizes 64KiB --pages 8 \
@@ -97,6 +108,8 @@ else
     ubad "--sizes 1KiB (under a page)" --sizes 1KiB
     ubad "--strides 6KiB" --strides 6KiB --tests latency
     ubad "--pages 1" --pages 1
+    ubad "--host-threads 0" --host-threads 0
+    ubad "--host-threads 65" --host-threads 65
     ubad "--tests nope" --tests nope
     ubad "--device 99" --device 99
     ubad "unknown option" --frobnicate

@@ -7,8 +7,10 @@
 #include "xfer.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 extern const char gmb_bench_cl_source[];
 extern const gmb_cuda_fn_t gmb_bench_cuda_fns[] __attribute__((weak));
@@ -30,11 +32,14 @@ static const char *const test_names[] = {"resident",     "fault-h2d",    "fault-
                                          "prefetch-h2d", "prefetch-d2h", "remote",
                                          "readmostly",   "latency",      NULL};
 
+#define MAX_HOST_THREADS 64 /* most host threads of a fill or a check */
+
 typedef struct cfg {
     gmb_sweep_t sizes;   /* bytes of managed memory per point */
     gmb_list_t tests;    /* indices into test_names */
     gmb_sweep_t strides; /* latency: bytes from one touched page to the next */
     long pages;          /* latency: pages touched per chase */
+    long host_threads;   /* host threads of the timed host reads */
 } cfg_t;
 
 #define O(field) offsetof(cfg_t, field)
@@ -46,6 +51,10 @@ static const gmb_opt_t opts[] = {
     {"strides", GMB_OPT_SWEEP, O(strides), "LIST", "64KiB,2MiB", 4096, 0x1p30, NULL,
      "latency: bytes between the pages one chase touches (multiples of 4 KiB; below 64 KiB the "
      "CUDA driver's fault-time prefetcher brings neighbours along)",
+     0},
+    {"host-threads", GMB_OPT_INT, O(host_threads), "N", "1", 1, MAX_HOST_THREADS, NULL,
+     "host threads of the timed host reads (fault-d2h, prefetch-d2h, readmostly): 1 is the "
+     "one-thread lower bound; untimed fills use every CPU (at most 16)",
      0},
     {"pages", GMB_OPT_INT, O(pages), "N", "128", 2, 4096, NULL,
      "latency: pages one chase touches, in a random order (at most 4096: one kernel, serial "
@@ -96,19 +105,61 @@ static inline gmb_u32 pat(gmb_u64 i, gmb_u32 s)
     return (gmb_u32)i * K_PAT ^ s;
 }
 
-/* Write the pattern of salt over n words. */
-static void host_fill(gmb_u32 *p, gmb_u64 n, gmb_u32 salt)
+/* One host thread's share of a fill or a check: words [lo, hi) of p. */
+typedef struct host_job {
+    gmb_u32 *p;     /* the words */
+    gmb_u64 lo, hi; /* this thread's range */
+    gmb_u32 salt;   /* the pattern's salt */
+    int check;      /* 0: write the pattern; 1: count the words that differ from it */
+    gmb_u64 bad;    /* check: words that differ */
+} host_job_t;
+
+static void *host_job_run(void *arg)
 {
-    for (gmb_u64 i = 0; i < n; i++)
-        p[i] = pat(i, salt);
+    host_job_t *j = arg;
+    gmb_u64 bad = 0;
+    if (j->check)
+        for (gmb_u64 i = j->lo; i < j->hi; i++)
+            bad += j->p[i] != pat(i, j->salt);
+    else
+        for (gmb_u64 i = j->lo; i < j->hi; i++)
+            j->p[i] = pat(i, j->salt);
+    j->bad = bad;
+    return NULL;
 }
 
-/* Words of p[0..n) that differ from the pattern of salt (every word is read). */
-static gmb_u64 host_check(const gmb_u32 *p, gmb_u64 n, gmb_u32 salt)
+/* Write (check 0) or check (check 1) the pattern of salt over n words with up to threads host
+ * threads, each a contiguous range of whole pages (a thread that cannot start: its range runs
+ * on the caller's). Words that differ (check). */
+static gmb_u64 host_pass(gmb_u32 *p, gmb_u64 n, gmb_u32 salt, int check, int threads)
 {
-    gmb_u64 bad = 0;
-    for (gmb_u64 i = 0; i < n; i++)
-        bad += p[i] != pat(i, salt);
+    host_job_t job[MAX_HOST_THREADS];
+    pthread_t tid[MAX_HOST_THREADS];
+    int started[MAX_HOST_THREADS] = {0};
+    gmb_u64 pages = (n * 4 + PAGE_BYTES - 1) / PAGE_BYTES;
+    if (threads < 1)
+        threads = 1;
+    if (threads > MAX_HOST_THREADS)
+        threads = MAX_HOST_THREADS;
+    if ((gmb_u64)threads > pages)
+        threads = (int)(pages ? pages : 1);
+    for (int t = 0; t < threads; t++) {
+        gmb_u64 a = pages * (gmb_u64)t / (gmb_u64)threads,
+                b = pages * (gmb_u64)(t + 1) / (gmb_u64)threads;
+        gmb_u64 lo = a * (PAGE_BYTES / 4), hi = b * (PAGE_BYTES / 4);
+        job[t] = (host_job_t){p, lo < n ? lo : n, hi < n ? hi : n, salt, check, 0};
+    }
+    for (int t = 1; t < threads; t++)
+        started[t] = !pthread_create(&tid[t], NULL, host_job_run, &job[t]);
+    host_job_run(&job[0]);
+    gmb_u64 bad = job[0].bad;
+    for (int t = 1; t < threads; t++) {
+        if (started[t])
+            pthread_join(tid[t], NULL);
+        else
+            host_job_run(&job[t]);
+        bad += job[t].bad;
+    }
     return bad;
 }
 
@@ -142,8 +193,9 @@ struct state {
     gmb_u32 salt;   /* the latest sample's salt */
     gmb_u32 *hpart; /* host copy of the sums */
     json_t *largest, *fault_us, *skipped;
-    int injected;    /* the planted error is in */
-    int shared_host; /* the device says its memory is the host's */
+    int injected;     /* the planted error is in */
+    int shared_host;  /* the device says its memory is the host's */
+    int fill_threads; /* host threads of the untimed fills */
 };
 
 static int push_aux(point_t *p, double ns)
@@ -210,7 +262,7 @@ static int host_write(point_t *p)
     if (rc)
         return rc;
     s->salt = s->salt * 1664525u + 1013904223u;
-    host_fill(host_words(s), p->bytes / 4, s->salt);
+    host_pass(host_words(s), p->bytes / 4, s->salt, 0, s->fill_threads);
     if (s->c->o.inject_error && !s->injected) { /* test aid: one word the device must miss */
         host_words(s)[p->bytes / 4 - 1] ^= 1u;
         s->injected = 1;
@@ -284,7 +336,8 @@ static int host_read(point_t *p, double *ns)
     int rc = s->c->be->host_begin(s->m);
     if (rc)
         return rc;
-    gmb_u64 bad = host_check(host_words(s), p->bytes / 4, s->salt);
+    gmb_u64 bad = host_pass(host_words(s), p->bytes / 4, s->salt, 1,
+                            (int)((const cfg_t *)s->c->cfg)->host_threads);
     *ns = gmb_now_ns() - t0;
     if (bad)
         fail(p, "%s: %llu of %llu words differ from what the device wrote", test_names[p->test],
@@ -472,6 +525,9 @@ static int run_point(state_t *s, point_t *p, uint64_t stride, double *med_ns)
     int host_timed = p->test == T_FAULT_D2H;
     json_t *params = json_pack("{s:s, s:I, s:s}", "test", tn, "size_bytes", (json_int_t)p->bytes,
                                "timer", host_timed ? "host monotonic clock" : "device events");
+    if (host_timed || aux_metric(p->test))
+        json_object_set_new(params, "host_threads",
+                            json_integer((json_int_t)((const cfg_t *)c->cfg)->host_threads));
     if (p->test == T_LATENCY) {
         json_object_set_new(params, "stride_bytes", json_integer((json_int_t)stride));
         json_object_set_new(params, "pages", json_integer((json_int_t)p->steps));
@@ -777,7 +833,12 @@ static int um_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
     const gmb_backend_t *be = c->be;
-    state_t s = {.c = c, .salt = (gmb_u32)c->o.seed * 2654435761u + 1u};
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    state_t s = {.c = c,
+                 .salt = (gmb_u32)c->o.seed * 2654435761u + 1u,
+                 .fill_threads = ncpu < 1    ? 1
+                                 : ncpu > 16 ? 16
+                                             : (int)ncpu};
     int rc = pick_sizes(&s);
     if (rc)
         return rc;
