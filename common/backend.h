@@ -201,10 +201,10 @@ typedef struct gmb_backend {
      * CUDA managed memory (cudaMallocManaged) or OpenCL coarse-grained shared virtual memory
      * (clSVMAlloc). write/read/fill/copy and kernel arguments take it like device memory; the
      * host itself may touch host_ptr(buf) only between host_begin and host_end. */
-    /* Wait for every stream of the buffer's device, then hand the whole buffer to the host
-     * (OpenCL: blocking clEnqueueSVMMap for reading and writing; CUDA: nothing more, pages
-     * move when the host touches them). */
-    int (*host_begin)(gmb_buf_t *buf);
+    /* Wait for every stream of the buffer's device, then hand its first bytes to the host
+     * (OpenCL: blocking clEnqueueSVMMap of them for reading and writing; CUDA: nothing more,
+     * pages move when the host touches them). Again before host_end: no more bytes. */
+    int (*host_begin)(gmb_buf_t *buf, size_t bytes);
     /* Hand it back to the device on stream s (OpenCL: clEnqueueSVMUnmap there, part of an open
      * span: the implementation may move the data now; CUDA: nothing is enqueued). */
     int (*host_end)(gmb_buf_t *buf, int s);

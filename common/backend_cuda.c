@@ -523,8 +523,10 @@ static int cu_peer_enable(gmb_dev_t *d, gmb_dev_t *peer, char *why, size_t whyle
 
 /* ---- managed memory ------------------------------------------------------------------------ */
 
-static int cu_host_begin(gmb_buf_t *b)
+static int cu_host_begin(gmb_buf_t *b, size_t bytes)
 {
+    if (bytes > b->bytes)
+        return GMB_EUSAGE;
     CU_TRY(cudaSetDevice(b->dev->idx));
     for (int i = 0; i < GMB_STREAMS; i++)
         CU_TRY(cudaStreamSynchronize(b->dev->xs[i]));

@@ -102,6 +102,7 @@ struct gmb_buf {
     void *host;          /* host pointer: malloc'd (pageable) or mapped once (pinned, mapped) */
     void *svm;           /* managed: the shared virtual memory (coarse-grained buffer) */
     int mapped;          /* managed: the host has it (host_begin without host_end) */
+    size_t mapped_bytes; /* managed: how much of it the host has (from the start) */
     size_t bytes;
 };
 
@@ -945,15 +946,17 @@ static int ocl_peer_enable(gmb_dev_t *d, gmb_dev_t *peer, char *why, size_t whyl
 
 /* ---- managed memory (coarse-grained SVM) -------------------------------------------------- */
 
-static int ocl_host_begin(gmb_buf_t *b)
+static int ocl_host_begin(gmb_buf_t *b, size_t bytes)
 {
-    if (!b->svm)
+    if (!b->svm || bytes > b->bytes || (b->mapped && bytes > b->mapped_bytes))
         return GMB_EUSAGE;
     for (int i = 0; i < GMB_STREAMS; i++)
         CL_TRY(clFinish(b->dev->qs[i]));
+    if (!b->mapped) /* only what the host will touch: a map may copy it */
+        CL_TRY(SVM.map(b->dev->q, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, b->svm, bytes ? bytes : 1, 0,
+                       NULL, NULL));
     if (!b->mapped)
-        CL_TRY(SVM.map(b->dev->q, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, b->svm, b->bytes, 0, NULL,
-                       NULL));
+        b->mapped_bytes = bytes;
     b->mapped = 1;
     return GMB_OK;
 }

@@ -237,7 +237,7 @@ static int place_host(state_t *s, uint64_t bytes)
         if (rc && rc != GMB_ESKIP)
             return rc;
     }
-    return be->host_begin(s->m);
+    return be->host_begin(s->m, (size_t)bytes);
 }
 
 /* Pages to the device before the device writes, where the backend can prefetch: a page that
@@ -333,7 +333,7 @@ static int host_read(point_t *p, double *ns)
 {
     state_t *s = p->s;
     double t0 = gmb_now_ns();
-    int rc = s->c->be->host_begin(s->m);
+    int rc = s->c->be->host_begin(s->m, (size_t)p->bytes);
     if (rc)
         return rc;
     gmb_u64 bad = host_pass(host_words(s), p->bytes / 4, s->salt, 1,
