@@ -596,6 +596,40 @@ static int advise(state_t *s, gmb_advice_t adv, const char *test)
     return rc;
 }
 
+/* A new managed buffer of bytes for the next point (the previous one freed): an implementation
+ * may move a whole allocation at once (OpenCL at unmap or launch), so each point has its own. */
+static int um_alloc(state_t *s, uint64_t bytes)
+{
+    s->c->be->free(s->m);
+    s->m = NULL;
+    int rc = s->c->be->alloc(s->c->dev, GMB_MEM_MANAGED, (size_t)bytes, &s->m);
+    if (rc && rc != GMB_ESKIP) {
+        char a[32];
+        gmb_error("cannot allocate %s of managed memory", gmb_fmt_size(bytes, a, sizeof a));
+    }
+    return rc;
+}
+
+/* Before a test's first point: can the device really prefetch (one page)? GMB_ESKIP with the
+ * reason noted when not. */
+static int first_checks(state_t *s, int test)
+{
+    const gmb_backend_t *be = s->c->be;
+    if (test != T_PREFETCH_H2D && test != T_PREFETCH_D2H)
+        return GMB_OK;
+    char why[256];
+    double t0, t1;
+    int rc = be->span_begin(s->c->dev, 0);
+    if (!rc)
+        rc = be->prefetch_async(s->m, 0, 0, PAGE_BYTES, test == T_PREFETCH_D2H, why, sizeof why);
+    int r2 = be->span_end(s->c->dev, 0);
+    if (!rc)
+        rc = r2 ? r2 : be->span_wait(s->c->dev, 0, &t0, &t1);
+    if (rc == GMB_ESKIP)
+        note_skip(s, test_names[test], why);
+    return rc;
+}
+
 /* Every size of one bandwidth test. */
 static int run_sizes(state_t *s, int test)
 {
@@ -614,44 +648,23 @@ static int run_sizes(state_t *s, int test)
         return GMB_OK;
     }
     int rc = GMB_OK;
-    if (test == T_PREFETCH_H2D || test == T_PREFETCH_D2H) { /* can it, really? one page */
-        char why[256];
-        double t0, t1;
-        rc = be->span_begin(c->dev, 0);
-        if (!rc)
-            rc =
-                be->prefetch_async(s->m, 0, 0, PAGE_BYTES, test == T_PREFETCH_D2H, why, sizeof why);
-        int r2 = be->span_end(c->dev, 0);
-        if (!rc)
-            rc = r2 ? r2 : be->span_wait(c->dev, 0, &t0, &t1);
-        if (rc == GMB_ESKIP)
-            note_skip(s, tn, why);
-        if (rc)
-            return rc == GMB_ESKIP ? GMB_OK : rc;
-    }
-    if (test == T_REMOTE && (rc = advise(s, GMB_ADVISE_HOST_ACCESSED, tn)))
-        return rc == GMB_ESKIP ? GMB_OK : rc;
-    if (test == T_READMOSTLY && (rc = advise(s, GMB_ADVISE_READ_MOSTLY, tn)))
-        return rc == GMB_ESKIP ? GMB_OK : rc;
     for (size_t i = 0; i < cfg->sizes.n && !rc; i++) {
         point_t p = {.s = s, .test = test, .bytes = cfg->sizes.v[i]};
+        if ((rc = um_alloc(s, p.bytes)))
+            break;
+        if (!i && (rc = first_checks(s, test)))
+            break;
         gmb_u64 n4 = p.bytes / 16;
         gmb_grid(c, s->kread, 0, 0, n4, &p.gr);
         gmb_grid(c, s->kwrite, 0, 0, n4, &p.gw);
-        if (test == T_RESIDENT) { /* on the device before the samples */
-            char why[256];
-            if (!(rc = dev_write(&p)) && (caps & GMB_CAP_PREFETCH)) {
-                double t0, t1;
-                rc = be->span_begin(c->dev, 0);
-                if (!rc && (rc = be->prefetch_async(s->m, 0, 0, (size_t)p.bytes, 0, why,
-                                                    sizeof why)) == GMB_ESKIP)
-                    rc = GMB_OK;
-                if (!rc)
-                    rc = be->span_end(c->dev, 0);
-                if (!rc)
-                    rc = be->span_wait(c->dev, 0, &t0, &t1);
-            }
-        } else if (test == T_REMOTE) { /* on the host, for good */
+        if (test == T_REMOTE)
+            rc = advise(s, GMB_ADVISE_HOST_ACCESSED, tn);
+        if (!rc && test == T_READMOSTLY)
+            rc = advise(s, GMB_ADVISE_READ_MOSTLY, tn);
+        if (!rc && test == T_RESIDENT) { /* on the device before the samples */
+            if (!(rc = place_dev(s, p.bytes)))
+                rc = dev_write(&p);
+        } else if (!rc && test == T_REMOTE) { /* on the host, for good */
             rc = host_write(&p);
         }
         double med;
@@ -659,12 +672,9 @@ static int run_sizes(state_t *s, int test)
             rc = run_point(s, &p, 0, &med);
         free(p.aux_ns);
     }
-    if (test == T_REMOTE || test == T_READMOSTLY) {
-        char why[256];
-        int r2 = be->advise(s->m, GMB_ADVISE_RESET, why, sizeof why);
-        rc = rc ? rc : r2;
-    }
-    return rc;
+    be->free(s->m); /* a buffer per point: the size measured is the size allocated */
+    s->m = NULL;
+    return rc == GMB_ESKIP ? GMB_OK : rc;
 }
 
 /* The latency test: for every stride, a random cycle through --pages pages; chased with the
@@ -688,6 +698,8 @@ static int run_latency(state_t *s)
             at = next[at];
             hw[k] = (gmb_u32)(at * sw);
         }
+        if ((rc = um_alloc(s, np * stride)))
+            break;
         double med[2] = {0, 0};
         for (int host = 1; host >= 0 && !rc; host--) {
             point_t p = {.s = s,
@@ -729,6 +741,8 @@ static int run_latency(state_t *s)
     }
     free(next);
     free(hw);
+    s->c->be->free(s->m);
+    s->m = NULL;
     return rc;
 }
 
@@ -856,8 +870,7 @@ static int um_run(gmb_ctx_t *c)
         rc = GMB_ERUNTIME;
         goto out;
     }
-    if ((rc = be->alloc(c->dev, GMB_MEM_MANAGED, (size_t)s.top, &s.m)) ||
-        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, MAX_PARTS * sizeof(gmb_u32), &s.part)) ||
+    if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, MAX_PARTS * sizeof(gmb_u32), &s.part)) ||
         (rc = be->prog_load(c->dev, c->bench->kernels, "default", &s.prog)) ||
         (rc = be->kern_get(s.prog, "um_read", &s.kread)) ||
         (rc = be->kern_get(s.prog, "um_write", &s.kwrite)) ||
