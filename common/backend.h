@@ -39,6 +39,9 @@ typedef enum {
                  concurrentManagedAccess; OpenCL 2.1: clEnqueueSVMMigrateMem) */
 #define GMB_CAP_ADVISE                                                                             \
     (1u << 9) /* advice on managed memory (CUDA: cudaMemAdvise with concurrentManagedAccess) */
+#define GMB_CAP_SYSTEM_MEM                                                                         \
+    (1u << 10) /* kernels may use plain malloc'd memory (GMB_MEM_HOST_PAGEABLE) (CUDA:             \
+                  pageableMemoryAccess, HMM or ATS; OpenCL: fine-grained system SVM) */
 
 /* Streams (CUDA) / in-order queues (OpenCL) of an opened device. Stream 0 is the one the
  * blocking calls (write, read, fill, copy, launch) use; work on different streams may run at
@@ -200,7 +203,8 @@ typedef struct gmb_backend {
     /* ---- managed memory (GMB_MEM_MANAGED) ----------------------------------------------
      * CUDA managed memory (cudaMallocManaged) or OpenCL coarse-grained shared virtual memory
      * (clSVMAlloc). write/read/fill/copy and kernel arguments take it like device memory; the
-     * host itself may touch host_ptr(buf) only between host_begin and host_end. */
+     * host itself may touch host_ptr(buf) only between host_begin and host_end. host_begin and
+     * host_end also take host kinds (they then only wait for the device). */
     /* Wait for every stream of the buffer's device, then hand its first bytes to the host
      * (OpenCL: blocking clEnqueueSVMMap of them for reading and writing; CUDA: nothing more,
      * pages move when the host touches them). Again before host_end: no more bytes. */

@@ -118,6 +118,8 @@ static int cu_info(int idx, gmb_dev_info_t *o)
     o->caps = GMB_CAP_CLOCK | GMB_CAP_PINNED | GMB_CAP_NVIDIA;
     if (p.canMapHostMemory)
         o->caps |= GMB_CAP_MAPPED;
+    if (p.pageableMemoryAccess)
+        o->caps |= GMB_CAP_SYSTEM_MEM;
     if (p.managedMemory) {
         o->caps |= GMB_CAP_MANAGED;
         if (p.concurrentManagedAccess)

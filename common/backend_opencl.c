@@ -35,6 +35,7 @@ typedef struct {
 #define GMB_CL_DEVICE_SVM_CAPABILITIES 0x1053
 #define GMB_CL_SVM_COARSE_GRAIN_BUFFER (1 << 0)
 #define GMB_CL_SVM_FINE_GRAIN_BUFFER   (1 << 1)
+#define GMB_CL_SVM_FINE_GRAIN_SYSTEM   (1 << 2)
 #define GMB_CL_MIGRATE_TO_HOST         (1 << 0)
 static struct {
     int done;
@@ -442,6 +443,8 @@ static int ocl_info(int idx, gmb_dev_info_t *o)
         !clGetDeviceInfo(d, GMB_CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, NULL) &&
         (svm & GMB_CL_SVM_COARSE_GRAIN_BUFFER)) {
         o->caps |= GMB_CAP_MANAGED;
+        if (svm & GMB_CL_SVM_FINE_GRAIN_SYSTEM)
+            o->caps |= GMB_CAP_SYSTEM_MEM;
         if (ver >= 21 && SVM.migrate)
             o->caps |= GMB_CAP_PREFETCH;
         snprintf(o->managed, sizeof o->managed,
@@ -804,6 +807,11 @@ static int set_args(gmb_kern_t *k, const gmb_launch_t *cfg, const gmb_arg_t *arg
             CL_TRY(SVM.arg(k->k, (cl_uint)i, args[i].buf->svm));
             continue;
         }
+        if (args[i].kind == GMB_ARG_BUF && args[i].buf->kind == GMB_MEM_HOST_PAGEABLE &&
+            (k->prog->dev->caps & GMB_CAP_SYSTEM_MEM)) { /* fine-grained system SVM */
+            CL_TRY(SVM.arg(k->k, (cl_uint)i, args[i].buf->host));
+            continue;
+        }
         if (args[i].kind == GMB_ARG_BUF && !args[i].buf->mem) {
             gmb_error("opencl backend: pageable host memory cannot be a kernel argument");
             return GMB_EUSAGE;
@@ -948,10 +956,12 @@ static int ocl_peer_enable(gmb_dev_t *d, gmb_dev_t *peer, char *why, size_t whyl
 
 static int ocl_host_begin(gmb_buf_t *b, size_t bytes)
 {
-    if (!b->svm || bytes > b->bytes || (b->mapped && bytes > b->mapped_bytes))
+    if (bytes > b->bytes || (b->mapped && bytes > b->mapped_bytes))
         return GMB_EUSAGE;
     for (int i = 0; i < GMB_STREAMS; i++)
         CL_TRY(clFinish(b->dev->qs[i]));
+    if (!b->svm) /* host kinds: the device is done with it, that is all */
+        return b->host ? GMB_OK : GMB_EUSAGE;
     if (!b->mapped) /* only what the host will touch: a map may copy it */
         CL_TRY(SVM.map(b->dev->q, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, b->svm, bytes ? bytes : 1, 0,
                        NULL, NULL));
@@ -963,7 +973,7 @@ static int ocl_host_begin(gmb_buf_t *b, size_t bytes)
 
 static int ocl_host_end(gmb_buf_t *b, int s)
 {
-    if (!b->svm || s < 0 || s >= GMB_STREAMS)
+    if (s < 0 || s >= GMB_STREAMS || (!b->svm && !b->host))
         return GMB_EUSAGE;
     if (!b->mapped)
         return GMB_OK;

@@ -689,6 +689,8 @@ const gmb_row_t gmb_table_rows[] = {
      "results.largest.remote.bw_GBps"},
     {"um", "Managed: device reads, read-mostly copy made", "GB/s", ex_number,
      "results.largest.readmostly.bw_GBps"},
+    {"um", "Device reads host-written malloc'd memory (HMM/ATS)", "GB/s", ex_number,
+     "results.largest.system.bw_GBps"},
     {"um", "Page fault, one touch per 64 KiB", "us", ex_number, "results.fault_us.65536.fault_us"},
     {"um", "Page fault, one touch per 2 MiB", "us", ex_number, "results.fault_us.2097152.fault_us"},
     {NULL, NULL, NULL, NULL, NULL},

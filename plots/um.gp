@@ -7,8 +7,8 @@
 # gmb: need size_bytes
 # gmb: optional bw_GBps,lat_us
 # gmb: runvar migration results.migration str
-TESTS = "resident fault-h2d fault-d2h prefetch-h2d prefetch-d2h remote readmostly latency"
-tidx(t) = sum [j = 1:8] (word(TESTS, j) eq t ? j : 0)
+TESTS = "resident fault-h2d fault-d2h prefetch-h2d prefetch-d2h remote readmostly system latency"
+tidx(t) = sum [j = 1:9] (word(TESTS, j) eq t ? j : 0)
 # no rate for a prefetch where the device's memory is the host's (nothing moved: a call time)
 nomove(i) = strstrt(run_migration[s_run[i]], "none") == 1 && strstrt(s_test[i], "prefetch") == 1
 bwsel(i) = s_test[i] ne "latency" && !nomove(i)

@@ -41,8 +41,11 @@ else
         check "um record: remote and readmostly skipped with the reason" test "$(json "$rec" \
             "sorted(s['test'] for s in r['results']['skipped'] if 'no advice' in s['reason'])")" = \
             "['readmostly', 'remote']"
+        check "um record: system memory skipped with the reason (PoCL: no fine-grained system SVM)" \
+            test "$(json "$rec" "[s['reason'] for s in r['results']['skipped'] if s['test'] == 'system']")" = \
+            "[\"kernels cannot use plain malloc'd memory here (no fine-grained system shared virtual memory)\"]"
         check "um record: no point of a skipped test (never a fake number)" test "$(json "$rec" \
-            "sum(p['params']['test'] in ('remote', 'readmostly') for p in r['points'])")" = 0
+            "sum(p['params']['test'] in ('remote', 'readmostly', 'system') for p in r['points'])")" = 0
         check "um record: the OpenCL version, however long the string (PoCL's is 65 bytes)" \
             test "$(json "$rec" "r['device']['runtime_version'].startswith('OpenCL ')")" = True
         check "um record: what managed memory is" grep -q "coarse-grained shared virtual memory" \

@@ -25,12 +25,13 @@ enum {
     T_PREFETCH_D2H,
     T_REMOTE,
     T_READMOSTLY,
+    T_SYSTEM,
     T_LATENCY,
     NT
 };
-static const char *const test_names[] = {"resident",     "fault-h2d",    "fault-d2h",
-                                         "prefetch-h2d", "prefetch-d2h", "remote",
-                                         "readmostly",   "latency",      NULL};
+static const char *const test_names[] = {"resident",     "fault-h2d", "fault-d2h",  "prefetch-h2d",
+                                         "prefetch-d2h", "remote",    "readmostly", "system",
+                                         "latency",      NULL};
 
 #define MAX_HOST_THREADS 64 /* most host threads of a fill or a check */
 
@@ -47,7 +48,9 @@ static const gmb_opt_t opts[] = {
     {"sizes", GMB_OPT_SWEEP, O(sizes), "LIST", NULL, 4096, 0x1p62, NULL,
      "bytes of managed memory, rounded down to 4 KiB [default 1MiB:min(1GiB,mem/4,RAM/4):x4]", 0},
     {"tests", GMB_OPT_LIST, O(tests), "LIST", "all", 1, 0, test_names,
-     "resident, fault-h2d, fault-d2h, prefetch-h2d, prefetch-d2h, remote, readmostly, latency", 0},
+     "resident, fault-h2d, fault-d2h, prefetch-h2d, prefetch-d2h, remote, readmostly, system, "
+     "latency",
+     0},
     {"strides", GMB_OPT_SWEEP, O(strides), "LIST", "64KiB,2MiB", 4096, 0x1p30, NULL,
      "latency: bytes between the pages one chase touches (multiples of 4 KiB; below 64 KiB the "
      "CUDA driver's fault-time prefetcher brings neighbours along)",
@@ -83,6 +86,8 @@ static const char help[] =
     "                host memory in place over the link, nothing migrates (CUDA)\n"
     "  readmostly    advice read-mostly: the host writes, the device reads (duplication);\n"
     "                host_read_GBps: the host then reads its own copy (CUDA)\n"
+    "  system        plain malloc'd memory: the host writes, the device reads it (CUDA with\n"
+    "                pageableMemoryAccess: HMM or ATS; OpenCL fine-grained system SVM)\n"
     "  latency       one thread chases --pages pages --strides apart, in a random order, with\n"
     "                the pages on the host (each touch a fault) and on the device (resident):\n"
     "                fault_us = the difference per touch\n"
@@ -428,6 +433,7 @@ static int sample(void *arg, double *ns)
         rc = dev_read(p, 0, ns);
         break;
     case T_FAULT_H2D:
+    case T_SYSTEM:
     case T_READMOSTLY:
         if (!(rc = host_write(p)))
             rc = dev_read(p, 1, ns);
@@ -598,14 +604,15 @@ static int advise(state_t *s, gmb_advice_t adv, const char *test)
 
 /* A new managed buffer of bytes for the next point (the previous one freed): an implementation
  * may move a whole allocation at once (OpenCL at unmap or launch), so each point has its own. */
-static int um_alloc(state_t *s, uint64_t bytes)
+static int um_alloc(state_t *s, uint64_t bytes, gmb_mem_kind_t kind)
 {
     s->c->be->free(s->m);
     s->m = NULL;
-    int rc = s->c->be->alloc(s->c->dev, GMB_MEM_MANAGED, (size_t)bytes, &s->m);
+    int rc = s->c->be->alloc(s->c->dev, kind, (size_t)bytes, &s->m);
     if (rc && rc != GMB_ESKIP) {
         char a[32];
-        gmb_error("cannot allocate %s of managed memory", gmb_fmt_size(bytes, a, sizeof a));
+        gmb_error("cannot allocate %s of %s memory", gmb_fmt_size(bytes, a, sizeof a),
+                  kind == GMB_MEM_MANAGED ? "managed" : "host");
     }
     return rc;
 }
@@ -647,10 +654,19 @@ static int run_sizes(state_t *s, int test)
                         "(clEnqueueSVMMigrateMem), which the device or loader lacks");
         return GMB_OK;
     }
+    if (test == T_SYSTEM && !(caps & GMB_CAP_SYSTEM_MEM)) {
+        note_skip(s, tn,
+                  !strcmp(be->name, "cuda")
+                      ? "kernels cannot use plain malloc'd memory here (pageableMemoryAccess is "
+                        "0: no HMM or ATS)"
+                      : "kernels cannot use plain malloc'd memory here (no fine-grained system "
+                        "shared virtual memory)");
+        return GMB_OK;
+    }
     int rc = GMB_OK;
     for (size_t i = 0; i < cfg->sizes.n && !rc; i++) {
         point_t p = {.s = s, .test = test, .bytes = cfg->sizes.v[i]};
-        if ((rc = um_alloc(s, p.bytes)))
+        if ((rc = um_alloc(s, p.bytes, test == T_SYSTEM ? GMB_MEM_HOST_PAGEABLE : GMB_MEM_MANAGED)))
             break;
         if (!i && (rc = first_checks(s, test)))
             break;
@@ -698,7 +714,7 @@ static int run_latency(state_t *s)
             at = next[at];
             hw[k] = (gmb_u32)(at * sw);
         }
-        if ((rc = um_alloc(s, np * stride)))
+        if ((rc = um_alloc(s, np * stride, GMB_MEM_MANAGED)))
             break;
         double med[2] = {0, 0};
         for (int host = 1; host >= 0 && !rc; host--) {
