@@ -78,6 +78,7 @@ typedef struct gmb_dev_info {
     int ecc;                  /* 1 on, 0 off, -1 unknown */
     double timer_res_ns;      /* resolution of the device event timer */
     char managed[128];        /* what GMB_MEM_MANAGED is here ("" when the device has none) */
+    char system_mem[128];     /* how kernels reach plain malloc'd memory ("": they cannot) */
     unsigned caps;            /* GMB_CAP_* */
 } gmb_dev_info_t;
 

@@ -118,8 +118,15 @@ static int cu_info(int idx, gmb_dev_info_t *o)
     o->caps = GMB_CAP_CLOCK | GMB_CAP_PINNED | GMB_CAP_NVIDIA;
     if (p.canMapHostMemory)
         o->caps |= GMB_CAP_MAPPED;
-    if (p.pageableMemoryAccess)
+    if (p.pageableMemoryAccess) {
         o->caps |= GMB_CAP_SYSTEM_MEM;
+        gmb_strlcpy(o->system_mem,
+                    p.pageableMemoryAccessUsesHostPageTables
+                        ? "ATS: the device walks the host's page tables and reads host memory "
+                          "over the link (the driver may migrate hot pages)"
+                        : "HMM: device page faults migrate pages of plain host memory",
+                    sizeof o->system_mem);
+    }
     if (p.managedMemory) {
         o->caps |= GMB_CAP_MANAGED;
         if (p.concurrentManagedAccess)
@@ -221,9 +228,9 @@ static int cu_alloc(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, gmb_buf_t *
         case GMB_MEM_MANAGED:
             e = cudaMallocManaged(&b->ptr, bytes, cudaMemAttachGlobal);
             break;
-        case GMB_MEM_HOST_PAGEABLE:
-            b->ptr = malloc(bytes);
-            e = b->ptr ? cudaSuccess : cudaErrorMemoryAllocation;
+        case GMB_MEM_HOST_PAGEABLE: /* page-aligned: a kernel may reach it (HMM, ATS) */
+            e = posix_memalign(&b->ptr, 4096, bytes ? bytes : 1) ? cudaErrorMemoryAllocation
+                                                                 : cudaSuccess;
             break;
         }
     }
@@ -248,7 +255,10 @@ static void cu_free(gmb_buf_t *b)
     case GMB_MEM_HOST_MAPPED:
         cudaFreeHost(b->ptr);
         break;
-    case GMB_MEM_HOST_PAGEABLE:
+    case GMB_MEM_HOST_PAGEABLE: /* a kernel (HMM, ATS) or a copy may still read it */
+        cudaSetDevice(b->dev->idx);
+        for (int i = 0; i < GMB_STREAMS; i++)
+            cudaStreamSynchronize(b->dev->xs[i]);
         free(b->ptr);
         break;
     }

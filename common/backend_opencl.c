@@ -443,8 +443,11 @@ static int ocl_info(int idx, gmb_dev_info_t *o)
         !clGetDeviceInfo(d, GMB_CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, NULL) &&
         (svm & GMB_CL_SVM_COARSE_GRAIN_BUFFER)) {
         o->caps |= GMB_CAP_MANAGED;
-        if (svm & GMB_CL_SVM_FINE_GRAIN_SYSTEM)
+        if (svm & GMB_CL_SVM_FINE_GRAIN_SYSTEM) {
             o->caps |= GMB_CAP_SYSTEM_MEM;
+            gmb_strlcpy(o->system_mem, "OpenCL fine-grained system shared virtual memory",
+                        sizeof o->system_mem);
+        }
         if (ver >= 21 && SVM.migrate)
             o->caps |= GMB_CAP_PREFETCH;
         snprintf(o->managed, sizeof o->managed,
@@ -554,8 +557,9 @@ static int ocl_alloc(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, gmb_buf_t 
         *out = b;
         return GMB_OK;
     }
-    if (kind == GMB_MEM_HOST_PAGEABLE) {
-        b->host = malloc(bytes ? bytes : 1);
+    if (kind == GMB_MEM_HOST_PAGEABLE) { /* page-aligned: a kernel may reach it (system SVM) */
+        if (posix_memalign(&b->host, 4096, bytes ? bytes : 1))
+            b->host = NULL;
         if (!b->host) {
             free(b);
             gmb_error("opencl backend: malloc of %zu bytes of pageable host memory failed", bytes);
@@ -601,7 +605,9 @@ static void ocl_free(gmb_buf_t *b)
 {
     if (!b)
         return;
-    if (b->kind == GMB_MEM_HOST_PAGEABLE) {
+    if (b->kind == GMB_MEM_HOST_PAGEABLE) { /* a kernel or a non-blocking copy may still use it */
+        for (int i = 0; i < GMB_STREAMS; i++)
+            clFinish(b->dev->qs[i]);
         free(b->host);
     } else if (b->svm) {
         for (int i = 0; i < GMB_STREAMS; i++)

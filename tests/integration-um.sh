@@ -55,6 +55,10 @@ else
         check "um: the table says nothing moves" grep -q "migration has nothing to move" "$T/out"
         check "um record: how data moves here" test "$(json "$rec" \
             "r['results']['migration']")" = "none: the device's memory is the host's"
+        check "um record: how kernels reach malloc'd memory (PoCL: they cannot)" test "$(json "$rec" \
+            "r['results']['system_memory']")" = "kernels cannot use plain malloc'd memory"
+        check "um record: nothing moved anywhere on PoCL" test "$(json "$rec" \
+            "any(p['extra']['moved'] for p in r['points'] if p['params']['test'] != 'latency')")" = False
         check "um record: the driver's tunables, or why not" test "$(json "$rec" \
             "'why' in r['results']['uvm_driver'] or 'uvm_perf_thrashing_enable' in r['results']['uvm_driver']")" = True
         check "um record: a prefetch that moves nothing has a time, no rate" test "$(json "$rec" \

@@ -76,7 +76,7 @@ static const char help[] =
     "                (OpenCL: unmap + the kernel)\n"
     "  fault-d2h     the data moved to the device (prefetch, where there is one: it keeps the\n"
     "                driver's thrashing mitigation out), the device wrote it; the host reads\n"
-    "                it (one thread, host clock; OpenCL: map + the reads);\n"
+    "                it (--host-threads threads, host clock; OpenCL: map + the reads);\n"
     "                host_resident_GBps: the same reads again\n"
     "  prefetch-h2d  cudaMemPrefetchAsync / clEnqueueSVMMigrateMem to the device; then the\n"
     "                device reads it (kernel_after_GBps: did all of it arrive?)\n"
@@ -93,8 +93,9 @@ static const char help[] =
     "                fault_us = the difference per touch\n"
     "Table: GB/s = bytes of the buffer / time (1e9 B/s); us = time per touch (latency) or per\n"
     "call (a prefetch that has nothing to move). Device tests are timed by device events, host\n"
-    "tests by the host's monotonic clock. Every sample writes new data (a new salt) and checks\n"
-    "all of it: the device compares every word it reads, the host every word it reads.\n"
+    "tests by the host's monotonic clock. Every sample writes new data (a new salt; resident\n"
+    "and latency keep theirs, on purpose) and checks all of it: the device compares every\n"
+    "word it reads, the host every word it reads; the device's answers are poisoned first.\n"
     "A fault cost is claimed only where the device faults pages in (CUDA\n"
     "concurrentManagedAccess); the record says how data moves here (results.migration) and\n"
     "the CUDA driver's unified-memory tunables (results.uvm_driver).\n";
@@ -307,7 +308,10 @@ static int dev_read(point_t *p, int end_host, double *ns)
     gmb_u64 n4 = p->bytes / 16;
     gmb_arg_t av[] = {GMB_A_BUF(s->m), GMB_A_VAL(n4), GMB_A_VAL(s->salt), GMB_A_BUF(s->part)};
     double t0, t1;
-    int rc = be->span_begin(s->c->dev, 0);
+    /* poisoned (untimed): a launch that wrote nothing cannot pass on an earlier sample's 0s */
+    int rc = be->fill(s->part, 0, 0xff, p->gr.groups * sizeof(gmb_u32));
+    if (!rc)
+        rc = be->span_begin(s->c->dev, 0);
     if (!rc && end_host)
         rc = be->host_end(s->m, 0);
     if (!rc)
@@ -350,14 +354,16 @@ static int host_read(point_t *p, double *ns)
     return GMB_OK;
 }
 
-/* A prefetch of the buffer as one span; ns. */
-static int prefetch(point_t *p, int to_host, double *ns)
+/* A prefetch of the buffer as one span, after [host_end (OpenCL unmap)]; ns. */
+static int prefetch(point_t *p, int to_host, int end_host, double *ns)
 {
     state_t *s = p->s;
     const gmb_backend_t *be = s->c->be;
     char why[256];
     double t0, t1;
     int rc = be->span_begin(s->c->dev, 0);
+    if (!rc && end_host) /* OpenCL may move the data at unmap: that is part of the move */
+        rc = be->host_end(s->m, 0);
     if (!rc)
         rc = be->prefetch_async(s->m, 0, 0, (size_t)p->bytes, to_host, why, sizeof why);
     int r2 = be->span_end(s->c->dev, 0);
@@ -381,7 +387,10 @@ static int chase(point_t *p, int end_host, double *ns)
     gmb_arg_t av[] = {GMB_A_BUF(s->m), GMB_A_VAL(p->steps), GMB_A_VAL(last), GMB_A_BUF(s->part)};
     double t0, t1;
     gmb_u32 end = 0;
-    int rc = be->span_begin(s->c->dev, 0);
+    /* poisoned (untimed): 0xffffffff is never where a chase ends */
+    int rc = be->fill(s->part, 0, 0xff, sizeof end);
+    if (!rc)
+        rc = be->span_begin(s->c->dev, 0);
     if (!rc && end_host)
         rc = be->host_end(s->m, 0);
     if (!rc)
@@ -446,15 +455,16 @@ static int sample(void *arg, double *ns)
             rc = be->host_end(s->m, 0);
         break;
     case T_PREFETCH_H2D:
-        if (!(rc = host_write(p)) && !(rc = be->host_end(s->m, 0)) && !(rc = prefetch(p, 0, ns)))
+        if (!(rc = host_write(p)) && !(rc = prefetch(p, 0, 1, ns)))
             rc = dev_read(p, 0, &aux);
         break;
     case T_PREFETCH_D2H:
-        if (!(rc = dev_write(p)) && !(rc = prefetch(p, 1, ns)) && !(rc = host_read(p, &aux)))
+        if (!(rc = dev_write(p)) && !(rc = prefetch(p, 1, 0, ns)) && !(rc = host_read(p, &aux)))
             rc = be->host_end(s->m, 0);
         break;
-    case T_REMOTE: /* the data stays on the host: written once, read by every sample */
-        rc = dev_read(p, 1, ns);
+    case T_REMOTE: /* the data stays on the host (its preferred location), new every sample */
+        if (!(rc = host_write(p)))
+            rc = dev_read(p, 1, ns);
         break;
     case T_LATENCY:
         if (p->on_host && !(rc = chain_to_host(p)))
@@ -531,7 +541,7 @@ static int run_point(state_t *s, point_t *p, uint64_t stride, double *med_ns)
     int host_timed = p->test == T_FAULT_D2H;
     json_t *params = json_pack("{s:s, s:I, s:s}", "test", tn, "size_bytes", (json_int_t)p->bytes,
                                "timer", host_timed ? "host monotonic clock" : "device events");
-    if (host_timed || aux_metric(p->test))
+    if (host_timed || (aux_metric(p->test) && p->test != T_PREFETCH_H2D))
         json_object_set_new(params, "host_threads",
                             json_integer((json_int_t)((const cfg_t *)c->cfg)->host_threads));
     if (p->test == T_LATENCY) {
@@ -574,7 +584,9 @@ static int run_point(state_t *s, point_t *p, uint64_t stride, double *med_ns)
            gmb_fmt_size(p->bytes, sz, sizeof sz), st, bws, 100.0 * ser.st.ci_rel, uss, ser.n,
            p->bad ? "FAILED" : "full");
     fflush(stdout);
-    json_object_set_new(extra, "moved", json_boolean(!nomove));
+    json_object_set_new(
+        extra, "moved",
+        json_boolean(!nomove && !s->shared_host && p->test != T_RESIDENT && p->test != T_REMOTE));
     if (!host_timed && rel > 0.01 && !nomove)
         printf("# note: %s %s: %.0f ns is within 100x of the device timer's resolution (%g ns): "
                "a bound, not a rate%s\n",
@@ -680,8 +692,6 @@ static int run_sizes(state_t *s, int test)
         if (!rc && test == T_RESIDENT) { /* on the device before the samples */
             if (!(rc = place_dev(s, p.bytes)))
                 rc = dev_write(&p);
-        } else if (!rc && test == T_REMOTE) { /* on the host, for good */
-            rc = host_write(&p);
         }
         double med;
         if (!rc)
@@ -927,6 +937,9 @@ static int um_run(gmb_ctx_t *c)
                                    : "whole buffers, when the runtime moves them (launch, "
                                      "unmap): no device page faults"));
     gmb_add_result(c, "uvm_driver", uvm_params());
+    gmb_add_result(c, "system_memory",
+                   json_string(c->info.system_mem[0] ? c->info.system_mem
+                                                     : "kernels cannot use plain malloc'd memory"));
     gmb_add_result(c, "host_unified_memory", json_boolean(s.shared_host));
     if (s.shared_host)
         printf("# the device reports host-unified memory: migration has nothing to move here, and "
