@@ -177,10 +177,9 @@ typedef struct point {
     int test;            /* T_* */
     uint64_t bytes;      /* bytes of the buffer the test uses */
     gmb_launch_t gr, gw; /* grids of um_read and um_write for bytes */
-    double *aux_ns;      /* a second time per sample (NAN: none), in sample order */
-    size_t naux, cap;
-    int bad;       /* a sample failed its check */
-    char err[256]; /* the first failure */
+    gmb_series_t aux;    /* a second time per sample (NAN: none), in sample order */
+    int bad;             /* a sample failed its check */
+    char err[256];       /* the first failure */
     /* latency */
     gmb_u64 links;     /* links of the chain (pages) */
     gmb_u64 steps;     /* links one chase follows: links - 1, so it cannot end where it began */
@@ -203,20 +202,6 @@ struct state {
     int shared_host;  /* the device says its memory is the host's */
     int fill_threads; /* host threads of the untimed fills */
 };
-
-static int push_aux(point_t *p, double ns)
-{
-    if (p->naux == p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : 64;
-        double *a = realloc(p->aux_ns, cap * sizeof *a);
-        if (!a)
-            return GMB_ERUNTIME;
-        p->aux_ns = a;
-        p->cap = cap;
-    }
-    p->aux_ns[p->naux++] = ns;
-    return GMB_OK;
-}
 
 static void fail(point_t *p, const char *fmt, const char *what, unsigned long long a,
                  unsigned long long b)
@@ -474,22 +459,23 @@ static int sample(void *arg, double *ns)
         break;
     }
     if (!rc)
-        rc = push_aux(p, aux);
+        rc = gmb_series_push(&p->aux, aux);
     return rc;
 }
 
 /* Stats of the aux times of the last n samples, as a rate of bytes; null without them. */
 static json_t *aux_rate(const point_t *p, size_t n, double bytes, const gmb_ctx_t *c)
 {
-    if (n > p->naux)
-        n = p->naux;
+    const size_t na = p->aux.n;
+    if (n > na)
+        n = na;
     double *x = malloc((n ? n : 1) * sizeof *x);
     if (!x)
         return json_null();
     size_t k = 0;
-    for (size_t i = p->naux - n; i < p->naux; i++)
-        if (!isnan(p->aux_ns[i]))
-            x[k++] = p->aux_ns[i];
+    for (size_t i = na - n; i < na; i++)
+        if (!isnan(p->aux.ns[i]))
+            x[k++] = p->aux.ns[i];
     gmb_stats_t st;
     json_t *r = json_null();
     if (k && !gmb_stats_compute(x, k, (size_t)c->o.min_samples, c->o.ci_target_pct / 100.0, &st))
@@ -696,7 +682,7 @@ static int run_sizes(state_t *s, int test)
         double med;
         if (!rc)
             rc = run_point(s, &p, 0, &med);
-        free(p.aux_ns);
+        gmb_series_free(&p.aux);
     }
     be->free(s->m); /* a buffer per point: the size measured is the size allocated */
     s->m = NULL;
@@ -745,7 +731,7 @@ static int run_latency(state_t *s)
             if (!rc)
                 rc = run_point(s, &p, stride, &med[host]);
             med[host] *= 1e-3 / (double)p.steps;
-            free(p.aux_ns);
+            gmb_series_free(&p.aux);
         }
         if (!rc) {
             char key[32];
