@@ -68,6 +68,9 @@ for b in cuda opencl; do
     run "um-$b" bin/gmb-um --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet \
         --sizes 16MiB:1GiB:x4 --time-cap 0.3 --max-samples 10
 done
+# the host side of on-demand migration with several host threads (1 above: the lower bound)
+run "um-threads-cuda" bin/gmb-um --backend cuda --device 0 --out "$OUTDIR/cuda-threads" --quiet \
+    --tests fault-d2h --host-threads 8 --sizes 256MiB,1GiB --time-cap 0.3 --max-samples 10
 
 echo "== stream: best DRAM bandwidth per kernel (median GB/s, % of nominal peak)"
 python3 - "$OUTDIR" <<'PY'
