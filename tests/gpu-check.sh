@@ -176,9 +176,19 @@ PY
 grep -h "verification failed" "$OUTDIR"/*.txt && status=1
 echo "== gmb run (quick profile), plot, table"
 t0=$(date +%s.%N)
-rundir=$(bin/gmb run --backend cuda --results "$OUTDIR/suite" 2>"$OUTDIR/suite.txt" | tail -1)
-printf 'gmb run: exit %d, %.1f s, %s\n' "${PIPESTATUS[0]}" "$(since "$t0")" "$rundir"
+bin/gmb run --backend cuda --results "$OUTDIR/suite" >"$OUTDIR/suite.out" 2>"$OUTDIR/suite.txt"
+rrc=$? # (a pipe inside $(...) would lose gmb's status: PIPESTATUS does not leave it)
+rundir=$(tail -1 "$OUTDIR/suite.out")
+printf 'gmb run: exit %d, %.1f s, %s\n' "$rrc" "$(since "$t0")" "$rundir"
+[ "$rrc" = 0 ] || { status=1; tail -3 "$OUTDIR/suite.txt"; }
 if [ -f "$rundir/run.json" ]; then
+    python3 - "$rundir/run.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+print(f"profile {m.get('profile')}, {m.get('wall_s', 0):.1f} s in all")
+for p in m["programs"]:
+    print(f"  {p['name']:7s} {p['status']:20s} {p.get('wall_s', 0):6.1f} s  {p.get('points', '-')} points")
+PY
     if command -v gnuplot >/dev/null; then
         bin/gmb plot "$rundir" >/dev/null || status=1
     else
