@@ -10,7 +10,9 @@ mkdir -p "$OUTDIR"
 exec > >(tee -a "$OUTDIR/log.txt") 2>&1
 since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'; }
 t_start=$(date +%s.%N)
-SIZES=${GMB_CHECK_SIZES:-4KiB:4GiB:x2} # arrays up to 4 GiB on a GPU
+# stream at its default sizes (issue 2 times that sweep: < 20 s on an H100/H200), unless
+# GMB_CHECK_SIZES names others
+SIZES=(${GMB_CHECK_SIZES:+--sizes "$GMB_CHECK_SIZES"})
 echo "== gmb gpu-check $(git describe --always --dirty 2>/dev/null) on $(hostname), $(date -u +%FT%TZ)"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
     --format=csv 2>/dev/null || echo "(nvidia-smi not available)"
@@ -57,7 +59,7 @@ run() { # name args...: run a program, keep its output, note failures
 
 echo "== runs"
 for b in cuda opencl; do
-    run "stream-$b" bin/gmb-stream --backend "$b" --device 0 --sizes "$SIZES" \
+    run "stream-$b" bin/gmb-stream --backend "$b" --device 0 ${SIZES[@]+"${SIZES[@]}"} \
         --out "$OUTDIR/$b" --quiet
     run "chase-$b" bin/gmb-chase --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
     run "bank-$b" bin/gmb-bank --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
