@@ -346,6 +346,37 @@ static int has_ext(cl_device_id d, const char *ext)
     return found;
 }
 
+/* The shared-virtual-memory caps of device d (GMB_CAP_MANAGED, _PREFETCH, _SYSTEM_MEM); with
+ * o non-NULL, its managed and system_mem texts too. */
+static unsigned svm_caps(cl_device_id d, gmb_dev_info_t *o)
+{
+    char v[64];
+    cl_bitfield svm = 0;
+    unsigned caps = 0;
+    dev_str(d, CL_DEVICE_VERSION, v, sizeof v);
+    int ver = cl_version(v);
+    svm_load();
+    if (ver < 20 || !SVM.alloc ||
+        clGetDeviceInfo(d, GMB_CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, NULL) ||
+        !(svm & GMB_CL_SVM_COARSE_GRAIN_BUFFER))
+        return 0;
+    caps |= GMB_CAP_MANAGED;
+    if (svm & GMB_CL_SVM_FINE_GRAIN_SYSTEM)
+        caps |= GMB_CAP_SYSTEM_MEM;
+    if (ver >= 21 && SVM.migrate)
+        caps |= GMB_CAP_PREFETCH;
+    if (o) {
+        if (caps & GMB_CAP_SYSTEM_MEM)
+            gmb_strlcpy(o->system_mem, "OpenCL fine-grained system shared virtual memory",
+                        sizeof o->system_mem);
+        snprintf(o->managed, sizeof o->managed,
+                 "OpenCL coarse-grained shared virtual memory (clSVMAlloc)%s%s",
+                 svm & GMB_CL_SVM_FINE_GRAIN_BUFFER ? "; fine-grained buffers too" : "",
+                 caps & GMB_CAP_PREFETCH ? "; clEnqueueSVMMigrateMem" : "");
+    }
+    return caps;
+}
+
 static int ocl_info(int idx, gmb_dev_info_t *o)
 {
     list_devices();
@@ -436,25 +467,7 @@ static int ocl_info(int idx, gmb_dev_info_t *o)
     if (!strcmp(o->type, "cpu"))
         gmb_strlcpy(o->peak_source, "unknown: a CPU device reports no memory clock or bus width",
                     sizeof o->peak_source);
-    int ver = cl_version(o->runtime_version);
-    cl_bitfield svm = 0;
-    svm_load();
-    if (ver >= 20 && SVM.alloc &&
-        !clGetDeviceInfo(d, GMB_CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, NULL) &&
-        (svm & GMB_CL_SVM_COARSE_GRAIN_BUFFER)) {
-        o->caps |= GMB_CAP_MANAGED;
-        if (svm & GMB_CL_SVM_FINE_GRAIN_SYSTEM) {
-            o->caps |= GMB_CAP_SYSTEM_MEM;
-            gmb_strlcpy(o->system_mem, "OpenCL fine-grained system shared virtual memory",
-                        sizeof o->system_mem);
-        }
-        if (ver >= 21 && SVM.migrate)
-            o->caps |= GMB_CAP_PREFETCH;
-        snprintf(o->managed, sizeof o->managed,
-                 "OpenCL coarse-grained shared virtual memory (clSVMAlloc)%s%s",
-                 svm & GMB_CL_SVM_FINE_GRAIN_BUFFER ? "; fine-grained buffers too" : "",
-                 ver >= 21 && SVM.migrate ? "; clEnqueueSVMMigrateMem" : "");
-    }
+    o->caps |= svm_caps(d, o);
     if (o->caps & GMB_CAP_NVIDIA)
         gmb_nvml_fill_info(o);
     gmb_dev_info_derive(o);
@@ -471,9 +484,7 @@ static int ocl_open(int idx, gmb_dev_t **out)
         return GMB_ERUNTIME;
     cl_int e;
     d->id = L.dev[idx];
-    gmb_dev_info_t info;
-    if (ocl_info(idx, &info) == GMB_OK)
-        d->caps = info.caps;
+    d->caps = svm_caps(d->id, NULL); /* what the SVM calls need; not the whole ocl_info */
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)L.plat[idx], 0};
     d->ctx = clCreateContext(props, 1, &d->id, NULL, NULL, &e);
     if (e != CL_SUCCESS) {
@@ -968,12 +979,13 @@ static int ocl_host_begin(gmb_buf_t *b, size_t bytes)
         CL_TRY(clFinish(b->dev->qs[i]));
     if (!b->svm) /* host kinds: the device is done with it, that is all */
         return b->host ? GMB_OK : GMB_EUSAGE;
-    if (!b->mapped) /* only what the host will touch: a map may copy it */
-        CL_TRY(SVM.map(b->dev->q, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, b->svm, bytes ? bytes : 1, 0,
-                       NULL, NULL));
-    if (!b->mapped)
-        b->mapped_bytes = bytes;
+    if (b->mapped)
+        return GMB_OK;
+    /* only what the host will touch: a map may copy it */
+    CL_TRY(SVM.map(b->dev->q, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, b->svm, bytes ? bytes : 1, 0,
+                   NULL, NULL));
     b->mapped = 1;
+    b->mapped_bytes = bytes;
     return GMB_OK;
 }
 

@@ -3,6 +3,7 @@
 
 #include <getopt.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -229,6 +230,24 @@ int gmb_measure(gmb_ctx_t *c, gmb_sample_fn fn, void *arg, gmb_series_t *s)
             break;
     }
     return gmb_stats_compute(s->ns, s->n, minn, target, &s->st);
+}
+
+json_t *gmb_json_rate_of(const gmb_ctx_t *c, const double *ns, size_t n, size_t stride,
+                         double bytes)
+{
+    double *x = malloc((n ? n : 1) * sizeof *x);
+    if (!x)
+        return json_null();
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(ns[i * stride]))
+            x[k++] = ns[i * stride];
+    gmb_stats_t st;
+    json_t *r = json_null();
+    if (k && !gmb_stats_compute(x, k, (size_t)c->o.min_samples, c->o.ci_target_pct / 100.0, &st))
+        r = gmb_json_rate(bytes, &st);
+    free(x);
+    return r;
 }
 
 json_t *gmb_point_new(json_t *params, const gmb_series_t *s)

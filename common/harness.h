@@ -88,6 +88,11 @@ json_t *gmb_point_new(json_t *params, const gmb_series_t *s);
 void gmb_point_metric(json_t *point, const char *name, json_t *value);
 /* Append the point to the record (stolen). */
 void gmb_add_point(gmb_ctx_t *ctx, json_t *point);
+/* The rate bytes / time of n samples ns[0], ns[stride], ... (NaN ones left out) as a metric
+ * object, with the run's statistics settings; JSON null when none is left (or no memory).
+ * For a second time a sample function kept beside the one gmb_measure summarised. */
+json_t *gmb_json_rate_of(const gmb_ctx_t *c, const double *ns, size_t n, size_t stride,
+                         double bytes);
 /* Describe a metric once in the record: unit and meaning. */
 void gmb_declare_metric(gmb_ctx_t *ctx, const char *name, const char *unit, const char *better,
                         const char *desc);

@@ -428,3 +428,15 @@ void gmb_opt_help(const gmb_opt_t *table, FILE *f)
         fputc('\n', f);
     }
 }
+
+size_t gmb_sweep_round(gmb_sweep_t *s, uint64_t unit)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        uint64_t v = s->v[i] / unit * unit;
+        if (v && (!k || s->v[k - 1] != v))
+            s->v[k++] = v;
+    }
+    s->n = k;
+    return k;
+}

@@ -58,6 +58,9 @@ int gmb_parse_size(const char *s, uint64_t *out);
  * "xF" (multiply, default x2), "+S" (add a size) or "N/oct" (N points per octave, rounded
  * to whole bytes). Result sorted and de-duplicated. 0 or GMB_EUSAGE (message in err). */
 int gmb_parse_sweep(const char *s, gmb_sweep_t *out, char *err, size_t errlen);
+/* Round every size of s down to a multiple of unit (> 0: an element, a stride, a page), drop
+ * the sizes that become 0 and the repeats (s stays ascending). Returns the sizes left. */
+size_t gmb_sweep_round(gmb_sweep_t *s, uint64_t unit);
 /* Parse a comma list against choices ("all" = every choice). 0 or GMB_EUSAGE. */
 int gmb_parse_list(const char *s, const char *const *choices, gmb_list_t *out, char *err,
                    size_t errlen);

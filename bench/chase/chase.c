@@ -208,13 +208,7 @@ static int check_options(gmb_ctx_t *c, cfg_t *cfg)
                       gmb_fmt_size(cfg->sizes.v[i], a, sizeof a), (unsigned long long)st);
             return GMB_EUSAGE;
         }
-    size_t k = 0; /* whole elements, de-duplicated */
-    for (size_t i = 0; i < cfg->sizes.n; i++) {
-        uint64_t v = cfg->sizes.v[i] / st * st;
-        if (!k || cfg->sizes.v[k - 1] != v)
-            cfg->sizes.v[k++] = v;
-    }
-    cfg->sizes.n = k;
+    size_t k = gmb_sweep_round(&cfg->sizes, st); /* whole elements (none is below one) */
     uint64_t top = cfg->sizes.v[k - 1];
     if (top > (16ull << 30)) {
         gmb_error("--sizes: %s is above 16 GiB, the most 32-bit word offsets reach",

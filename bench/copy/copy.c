@@ -198,18 +198,7 @@ static int verify(gmb_ctx_t *c, const job_t *j, uint64_t bytes, const char **how
 /* A rate metric from per-job samples (the last n of the pairs). */
 static json_t *job_rate(const point_t *p, int j, size_t n, double bytes, const gmb_ctx_t *c)
 {
-    double *x = malloc((n ? n : 1) * sizeof *x);
-    if (!x)
-        return json_null();
-    size_t first = p->neach - n;
-    for (size_t i = 0; i < n; i++)
-        x[i] = p->each_ns[2 * (first + i) + (size_t)j];
-    gmb_stats_t st;
-    json_t *r = json_null();
-    if (!gmb_stats_compute(x, n, (size_t)c->o.min_samples, c->o.ci_target_pct / 100.0, &st))
-        r = gmb_json_rate(bytes, &st);
-    free(x);
-    return r;
+    return gmb_json_rate_of(c, p->each_ns + 2 * (p->neach - n) + (size_t)j, n, 2, bytes);
 }
 
 static void print_header(void)
@@ -505,13 +494,7 @@ static int pick_sizes(state_t *s)
             return GMB_ERUNTIME;
         }
     }
-    size_t k = 0;
-    for (size_t i = 0; i < cfg->sizes.n; i++) { /* whole 16-byte elements, de-duplicated */
-        uint64_t v = cfg->sizes.v[i] & ~(uint64_t)15;
-        if (v && (!k || cfg->sizes.v[k - 1] != v))
-            cfg->sizes.v[k++] = v;
-    }
-    cfg->sizes.n = k;
+    size_t k = gmb_sweep_round(&cfg->sizes, 16); /* whole 16-byte elements */
     if (!k) {
         gmb_error("--sizes: a copy needs at least 16 bytes");
         return GMB_EUSAGE;

@@ -187,18 +187,6 @@ static int default_sweep(gmb_ctx_t *c, gmb_sweep_t *sw, const char *fmt, uint64_
     return GMB_OK;
 }
 
-/* Whole 16-byte elements, de-duplicated. */
-static void round_sweep(gmb_sweep_t *sw)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < sw->n; i++) {
-        uint64_t v = sw->v[i] & ~(uint64_t)15;
-        if (v && (!k || sw->v[k - 1] != v))
-            sw->v[k++] = v;
-    }
-    sw->n = k;
-}
-
 /* Fill the defaults that depend on the device, check everything against it. Nothing is
  * printed but one error line. */
 static int check_options(gmb_ctx_t *c, cfg_t *cfg, uint64_t *data_bytes, uint64_t *flush_bytes)
@@ -230,8 +218,8 @@ static int check_options(gmb_ctx_t *c, cfg_t *cfg, uint64_t *data_bytes, uint64_
     }
     if (rc)
         return rc;
-    round_sweep(&cfg->sizes);
-    round_sweep(&cfg->cw_sizes);
+    gmb_sweep_round(&cfg->sizes, 16); /* whole 16-byte elements */
+    gmb_sweep_round(&cfg->cw_sizes, 16);
     if (!cfg->sizes.n || !cfg->cw_sizes.n) {
         gmb_error("--sizes/--coldwarm-sizes: every working set must hold one 16-byte element");
         return GMB_EUSAGE;

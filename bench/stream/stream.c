@@ -271,13 +271,7 @@ static int default_sizes(gmb_ctx_t *c, cfg_t *cfg)
 static int check_sizes(gmb_ctx_t *c, cfg_t *cfg)
 {
     char a[32], b[32];
-    size_t k = 0;
-    for (size_t i = 0; i < cfg->sizes.n; i++) { /* whole 16-byte elements, de-duplicated */
-        uint64_t v = cfg->sizes.v[i] & ~(uint64_t)15;
-        if (!k || cfg->sizes.v[k - 1] != v)
-            cfg->sizes.v[k++] = v;
-    }
-    cfg->sizes.n = k;
+    size_t k = gmb_sweep_round(&cfg->sizes, 16); /* whole 16-byte elements (sizes >= 16) */
     uint64_t top = cfg->sizes.v[k - 1];
     if (c->info.max_alloc_bytes && top > c->info.max_alloc_bytes) {
         gmb_error("--sizes: %s per array is more than the device allows in one buffer (%s)",

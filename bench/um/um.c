@@ -284,6 +284,42 @@ static int dev_write(point_t *p)
     return GMB_OK;
 }
 
+/* What one timed span on stream 0 holds: [host_end (OpenCL unmap: the implementation may
+ * move the data there, so it counts)], then a launch (k) or a prefetch (k NULL). */
+typedef struct span_work {
+    int end_host;          /* host_end first */
+    gmb_kern_t *k;         /* the kernel; NULL: a prefetch */
+    const gmb_launch_t *g; /* its launch */
+    const gmb_arg_t *av;   /* its arguments */
+    int nargs;             /* how many */
+    uint64_t pf_bytes;     /* prefetch: bytes from the start of the buffer */
+    int pf_to_host;        /* prefetch: to the host (else to the device) */
+} span_work_t;
+
+/* Run w as one span, its device time in *ns. A prefetch the device cannot do is GMB_ESKIP
+ * with the reason in why (nothing waited for). */
+static int timed_span(state_t *s, const span_work_t *w, double *ns, char *why, size_t whylen)
+{
+    const gmb_backend_t *be = s->c->be;
+    char spare[8];
+    double t0, t1;
+    int rc = be->span_begin(s->c->dev, 0);
+    if (!rc && w->end_host)
+        rc = be->host_end(s->m, 0);
+    if (!rc && w->k)
+        rc = be->launch_async(w->k, 0, w->g, w->av, w->nargs);
+    else if (!rc)
+        rc = be->prefetch_async(s->m, 0, 0, (size_t)w->pf_bytes, w->pf_to_host, why ? why : spare,
+                                why ? whylen : sizeof spare);
+    int r2 = be->span_end(s->c->dev, 0);
+    rc = rc ? rc : r2;
+    if (!rc)
+        rc = be->span_wait(s->c->dev, 0, &t0, &t1);
+    if (!rc)
+        *ns = t1 - t0;
+    return rc;
+}
+
 /* Timed on the device: [host_end (OpenCL unmap)] + the read kernel, as one span, which
  * compares every word with the pattern of the latest salt; any group's difference fails. */
 static int dev_read(point_t *p, int end_host, double *ns)
@@ -292,24 +328,15 @@ static int dev_read(point_t *p, int end_host, double *ns)
     const gmb_backend_t *be = s->c->be;
     gmb_u64 n4 = p->bytes / 16;
     gmb_arg_t av[] = {GMB_A_BUF(s->m), GMB_A_VAL(n4), GMB_A_VAL(s->salt), GMB_A_BUF(s->part)};
-    double t0, t1;
+    span_work_t w = {end_host, s->kread, &p->gr, av, 4, 0, 0};
     /* poisoned (untimed): a launch that wrote nothing cannot pass on an earlier sample's 0s */
     int rc = be->fill(s->part, 0, 0xff, p->gr.groups * sizeof(gmb_u32));
     if (!rc)
-        rc = be->span_begin(s->c->dev, 0);
-    if (!rc && end_host)
-        rc = be->host_end(s->m, 0);
-    if (!rc)
-        rc = be->launch_async(s->kread, 0, &p->gr, av, 4);
-    int r2 = be->span_end(s->c->dev, 0);
-    rc = rc ? rc : r2;
-    if (!rc)
-        rc = be->span_wait(s->c->dev, 0, &t0, &t1);
+        rc = timed_span(s, &w, ns, NULL, 0);
     if (!rc)
         rc = be->read(s->part, 0, s->hpart, p->gr.groups * sizeof(gmb_u32));
     if (rc)
         return rc;
-    *ns = t1 - t0;
     gmb_u32 diff = 0;
     size_t bad = 0;
     for (size_t g = 0; g < p->gr.groups; g++) {
@@ -342,23 +369,11 @@ static int host_read(point_t *p, double *ns)
 /* A prefetch of the buffer as one span, after [host_end (OpenCL unmap)]; ns. */
 static int prefetch(point_t *p, int to_host, int end_host, double *ns)
 {
-    state_t *s = p->s;
-    const gmb_backend_t *be = s->c->be;
     char why[256];
-    double t0, t1;
-    int rc = be->span_begin(s->c->dev, 0);
-    if (!rc && end_host) /* OpenCL may move the data at unmap: that is part of the move */
-        rc = be->host_end(s->m, 0);
-    if (!rc)
-        rc = be->prefetch_async(s->m, 0, 0, (size_t)p->bytes, to_host, why, sizeof why);
-    int r2 = be->span_end(s->c->dev, 0);
-    rc = rc ? rc : r2;
-    if (rc == GMB_ESKIP)
+    span_work_t w = {end_host, NULL, NULL, NULL, 0, p->bytes, to_host};
+    int rc = timed_span(p->s, &w, ns, why, sizeof why);
+    if (rc == GMB_ESKIP) /* first_checks found that it can: something changed */
         gmb_error("prefetch: %s", why);
-    if (!rc)
-        rc = be->span_wait(s->c->dev, 0, &t0, &t1);
-    if (!rc)
-        *ns = t1 - t0;
     return rc == GMB_ESKIP ? GMB_ERUNTIME : rc;
 }
 
@@ -370,25 +385,16 @@ static int chase(point_t *p, int end_host, double *ns)
     gmb_launch_t one = {1, 1, 0};
     gmb_u32 last = (gmb_u32)(p->bytes / 4 - 1);
     gmb_arg_t av[] = {GMB_A_BUF(s->m), GMB_A_VAL(p->steps), GMB_A_VAL(last), GMB_A_BUF(s->part)};
-    double t0, t1;
+    span_work_t w = {end_host, s->kchase, &one, av, 4, 0, 0};
     gmb_u32 end = 0;
     /* poisoned (untimed): 0xffffffff is never where a chase ends */
     int rc = be->fill(s->part, 0, 0xff, sizeof end);
     if (!rc)
-        rc = be->span_begin(s->c->dev, 0);
-    if (!rc && end_host)
-        rc = be->host_end(s->m, 0);
-    if (!rc)
-        rc = be->launch_async(s->kchase, 0, &one, av, 4);
-    int r2 = be->span_end(s->c->dev, 0);
-    rc = rc ? rc : r2;
-    if (!rc)
-        rc = be->span_wait(s->c->dev, 0, &t0, &t1);
+        rc = timed_span(s, &w, ns, NULL, 0);
     if (!rc)
         rc = be->read(s->part, 0, &end, sizeof end);
     if (rc)
         return rc;
-    *ns = t1 - t0;
     if (end != p->end_word)
         fail(p, "%s: the chase ended at word %llu, expected %llu", test_names[p->test], end,
              p->end_word);
@@ -466,22 +472,9 @@ static int sample(void *arg, double *ns)
 /* Stats of the aux times of the last n samples, as a rate of bytes; null without them. */
 static json_t *aux_rate(const point_t *p, size_t n, double bytes, const gmb_ctx_t *c)
 {
-    const size_t na = p->aux.n;
-    if (n > na)
-        n = na;
-    double *x = malloc((n ? n : 1) * sizeof *x);
-    if (!x)
-        return json_null();
-    size_t k = 0;
-    for (size_t i = na - n; i < na; i++)
-        if (!isnan(p->aux.ns[i]))
-            x[k++] = p->aux.ns[i];
-    gmb_stats_t st;
-    json_t *r = json_null();
-    if (k && !gmb_stats_compute(x, k, (size_t)c->o.min_samples, c->o.ci_target_pct / 100.0, &st))
-        r = gmb_json_rate(bytes, &st);
-    free(x);
-    return r;
+    if (n > p->aux.n)
+        n = p->aux.n;
+    return gmb_json_rate_of(c, p->aux.ns + (p->aux.n - n), n, 1, bytes);
 }
 
 static const char *aux_metric(int test)
@@ -619,17 +612,12 @@ static int um_alloc(state_t *s, uint64_t bytes, gmb_mem_kind_t kind)
  * reason noted when not. */
 static int first_checks(state_t *s, int test)
 {
-    const gmb_backend_t *be = s->c->be;
     if (test != T_PREFETCH_H2D && test != T_PREFETCH_D2H)
         return GMB_OK;
     char why[256];
-    double t0, t1;
-    int rc = be->span_begin(s->c->dev, 0);
-    if (!rc)
-        rc = be->prefetch_async(s->m, 0, 0, PAGE_BYTES, test == T_PREFETCH_D2H, why, sizeof why);
-    int r2 = be->span_end(s->c->dev, 0);
-    if (!rc)
-        rc = r2 ? r2 : be->span_wait(s->c->dev, 0, &t0, &t1);
+    double ns;
+    span_work_t w = {0, NULL, NULL, NULL, 0, PAGE_BYTES, test == T_PREFETCH_D2H};
+    int rc = timed_span(s, &w, &ns, why, sizeof why);
     if (rc == GMB_ESKIP)
         note_skip(s, test_names[test], why);
     return rc;
@@ -783,13 +771,7 @@ static int pick_sizes(state_t *s)
             return GMB_ERUNTIME;
         }
     }
-    size_t k = 0;
-    for (size_t i = 0; i < cfg->sizes.n; i++) { /* whole 4 KiB pages, de-duplicated */
-        uint64_t v = cfg->sizes.v[i] & ~(PAGE_BYTES - 1);
-        if (v && (!k || cfg->sizes.v[k - 1] != v))
-            cfg->sizes.v[k++] = v;
-    }
-    cfg->sizes.n = k;
+    size_t k = gmb_sweep_round(&cfg->sizes, PAGE_BYTES); /* whole 4 KiB pages */
     for (size_t i = 0; i < cfg->strides.n; i++)
         if (cfg->strides.v[i] % PAGE_BYTES) {
             gmb_error("--strides: %s is not a multiple of 4 KiB",

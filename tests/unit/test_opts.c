@@ -241,6 +241,23 @@ static void test_sweep_too_many_items(void **state)
 
 static const char *const kinds[] = {"read", "copy", NULL};
 
+/* gmb_sweep_round: down to a multiple of the unit, zeros and repeats dropped, order kept */
+static void test_sweep_round(void **state)
+{
+    (void)state;
+    gmb_sweep_t s = {.n = 6, .v = {8, 16, 20, 31, 32, 4096 + 15}, .set = 1};
+    assert_int_equal(gmb_sweep_round(&s, 16), 3);
+    assert_int_equal(s.v[0], 16);
+    assert_int_equal(s.v[1], 32);
+    assert_int_equal(s.v[2], 4096);
+    gmb_sweep_t t = {.n = 3, .v = {384, 640, 700}, .set = 1}; /* a stride, not a power of two */
+    assert_int_equal(gmb_sweep_round(&t, 192), 2);
+    assert_int_equal(t.v[0], 384);
+    assert_int_equal(t.v[1], 576);
+    gmb_sweep_t z = {.n = 2, .v = {1, 2}, .set = 1};
+    assert_int_equal(gmb_sweep_round(&z, 4096), 0);
+}
+
 static void test_list(void **state)
 {
     (void)state;
@@ -491,15 +508,16 @@ static void test_opt_apply_other(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_size_good),     cmocka_unit_test(test_size_bad),
-        cmocka_unit_test(test_size_limit),    cmocka_unit_test(test_sweep_default_x2),
-        cmocka_unit_test(test_sweep_factor),  cmocka_unit_test(test_sweep_per_octave),
-        cmocka_unit_test(test_sweep_add),     cmocka_unit_test(test_sweep_lists),
-        cmocka_unit_test(test_sweep_bad),     cmocka_unit_test(test_sweep_too_many_items),
-        cmocka_unit_test(test_list),          cmocka_unit_test(test_list_bad),
-        cmocka_unit_test(test_parse_long),    cmocka_unit_test(test_parse_double),
-        cmocka_unit_test(test_opt_defaults),  cmocka_unit_test(test_opt_apply_int),
-        cmocka_unit_test(test_opt_apply_str), cmocka_unit_test(test_opt_apply_other),
+        cmocka_unit_test(test_size_good),       cmocka_unit_test(test_size_bad),
+        cmocka_unit_test(test_size_limit),      cmocka_unit_test(test_sweep_default_x2),
+        cmocka_unit_test(test_sweep_factor),    cmocka_unit_test(test_sweep_per_octave),
+        cmocka_unit_test(test_sweep_add),       cmocka_unit_test(test_sweep_lists),
+        cmocka_unit_test(test_sweep_bad),       cmocka_unit_test(test_sweep_too_many_items),
+        cmocka_unit_test(test_sweep_round),     cmocka_unit_test(test_list),
+        cmocka_unit_test(test_list_bad),        cmocka_unit_test(test_parse_long),
+        cmocka_unit_test(test_parse_double),    cmocka_unit_test(test_opt_defaults),
+        cmocka_unit_test(test_opt_apply_int),   cmocka_unit_test(test_opt_apply_str),
+        cmocka_unit_test(test_opt_apply_other),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
