@@ -1,21 +1,34 @@
 #!/usr/bin/env bash
 # gpu-check.sh - on a machine with an NVIDIA GPU: build gmb, run it on CUDA and on OpenCL
-# (device 0), print a short table, exit non-zero when a verification fails or a run breaks.
+# (device 0), print short summaries, exit non-zero when a verification fails or a run breaks.
+#
+# One call of a lent GPU machine has to bring everything back, so the runs go in order of
+# what they show (the issues' GPU targets first: the stream and chase default sweeps on
+# CUDA, then the quick `gmb run`), each under a deadline: GMB_CHECK_BUDGET seconds in all
+# (default 400), a step that would not fit is skipped and says so. Everything is kept in a
+# work directory and packed after every step into $OUT/gmb-check.tgz (one file, since only
+# a few files come back from $OUT), with the log as $OUT/gmb-check.log.
 # Packages carried in .debs/ (tests/gpu-debs.sh) are unpacked into a temporary directory,
-# never into /. Logs and records go to $OUT/gpu-check (or a temporary directory).
+# never into /. GMB_CHECK_SIZES: stream sizes instead of its defaults. GMB_CHECK_ONLY: a
+# space-separated list of step names to run (e.g. "stream-cuda chase-cuda").
 set -u
 cd "$(dirname "$0")/.."
-OUTDIR=${OUT:-$(mktemp -d /tmp/gmb-out.XXXXXX)}/gpu-check
-mkdir -p "$OUTDIR"
-exec > >(tee -a "$OUTDIR/log.txt") 2>&1
-since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'; }
 t_start=$(date +%s.%N)
+BUDGET=${GMB_CHECK_BUDGET:-400}
+RET=${OUT:-$(mktemp -d /tmp/gmb-out.XXXXXX)}
+OUTDIR=$(mktemp -d /tmp/gmb-check.XXXXXX)
+exec > >(tee -a "$RET/gmb-check.log") 2>&1
+since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+left() { awk -v a="$t_start" -v b="$(date +%s.%N)" -v B="$BUDGET" 'BEGIN { printf "%d", B - (b - a) }'; }
+pack() { tar czf "$RET/gmb-check.tgz.part" -C "$OUTDIR" . 2>/dev/null &&
+    mv -f "$RET/gmb-check.tgz.part" "$RET/gmb-check.tgz"; }
 # stream at its default sizes (issue 2 times that sweep: < 20 s on an H100/H200), unless
 # GMB_CHECK_SIZES names others
 SIZES=(${GMB_CHECK_SIZES:+--sizes "$GMB_CHECK_SIZES"})
-echo "== gmb gpu-check $(git describe --always --dirty 2>/dev/null) on $(hostname), $(date -u +%FT%TZ)"
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
+echo "== gmb gpu-check $(git describe --always --dirty 2>/dev/null) on $(hostname), $(date -u +%FT%TZ), budget ${BUDGET} s"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,pcie.link.gen.current,pcie.link.width.current \
     --format=csv 2>/dev/null || echo "(nvidia-smi not available)"
+nvidia-smi -q >"$OUTDIR/nvidia-smi-before.txt" 2>&1
 
 # carried packages: unpack into a private root and point the build and the loader at it
 if ls .debs/*.deb >/dev/null 2>&1; then
@@ -30,22 +43,35 @@ fi
 ls /etc/OpenCL/vendors 2>/dev/null | sed 's/^/OpenCL vendor file: /'
 
 echo "== build"
+t0=$(date +%s.%N)
 make -j"$(nproc)" CUDA_ARCHS="${CUDA_ARCHS:-90}" all >"$OUTDIR/build.log" 2>&1 || {
     tail -30 "$OUTDIR/build.log"
     echo "BUILD FAILED"
+    pack
     exit 3
 }
 tail -3 "$OUTDIR/build.log"
-bin/gmb devices
+echo "build: $(since "$t0") s"
+bin/gmb devices 2>&1 | tee "$OUTDIR/devices.txt"
 
 status=0
-run() { # name args...: run a program, keep its output, note failures
-    local name=$1 t0 rc
-    shift
+step() { # name max_s args...: run a program under the deadline, keep its output, note failures
+    local name=$1 max=$2 t0 rc lim
+    shift 2
+    if [ -n "${GMB_CHECK_ONLY:-}" ] && [[ " $GMB_CHECK_ONLY " != *" $name "* ]]; then
+        return 0
+    fi
+    lim=$(($(left) - 15)) # keep time to summarise and pack
+    [ "$lim" -gt "$max" ] && lim=$max
+    if [ "$lim" -lt 10 ]; then
+        printf '%-24s skipped: the budget is spent\n' "$name"
+        return 0
+    fi
     t0=$(date +%s.%N)
-    "$@" >"$OUTDIR/$name.txt" 2>&1
+    # SIGINT first: gmb run then keeps what it finished and a valid manifest
+    timeout -s INT -k 10 "$lim" "$@" >"$OUTDIR/$name.txt" 2>&1
     rc=$?
-    printf '%-24s exit %-3d %6.1f s  %s\n' "$name" "$rc" "$(since "$t0")" "$*"
+    printf '%-24s exit %-3d %6s s  %s\n' "$name" "$rc" "$(since "$t0")" "$*"
     case $rc in
     0) ;;
     77) # a skip is fine for a part the API lacks, never for CUDA itself on a GPU machine
@@ -53,26 +79,39 @@ run() { # name args...: run a program, keep its output, note failures
             status=1
             echo "  CUDA found no device: driver too old for the CUDA 13 runtime? (nvidia-smi above)"
         fi ;;
+    124 | 130 | 137) status=1; echo "  stopped at its limit of $lim s"; tail -3 "$OUTDIR/$name.txt" ;;
     *) status=1; tail -5 "$OUTDIR/$name.txt" ;;
     esac
+    pack
 }
 
-echo "== runs"
+echo "== runs, most important first (limit per step in seconds, budget left $(left) s)"
+# issue 2: stream default sweep < 20 s, read >= 95 %, triad >= 90 %, copy >= 84 % of peak
+step stream-cuda 60 bin/gmb-stream --backend cuda --device 0 ${SIZES[@]+"${SIZES[@]}"} \
+    --out "$OUTDIR/cuda"
+# issue 3: chase default sweep <= 30 s, L1 30-40, L2 200-300, DRAM 550-800 cycles
+step chase-cuda 90 bin/gmb-chase --backend cuda --device 0 --out "$OUTDIR/cuda"
+# issue 6: the quick profile <= 90 s, then its table (figures: gmb plot wherever gnuplot is)
+step suite-cuda 150 bin/gmb run --backend cuda --results "$OUTDIR/suite" --timeout 60
+rundir=$(ls -d "$OUTDIR"/suite/*/*/ 2>/dev/null | tail -1)
+# the OpenCL side of the same two targets
+step stream-opencl 60 bin/gmb-stream --backend opencl --device 0 ${SIZES[@]+"${SIZES[@]}"} \
+    --out "$OUTDIR/opencl"
+step chase-opencl 90 bin/gmb-chase --backend opencl --device 0 --out "$OUTDIR/opencl"
+# the other programs at their default sweeps
 for b in cuda opencl; do
-    run "stream-$b" bin/gmb-stream --backend "$b" --device 0 ${SIZES[@]+"${SIZES[@]}"} \
-        --out "$OUTDIR/$b" --quiet
-    run "chase-$b" bin/gmb-chase --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
-    run "bank-$b" bin/gmb-bank --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
-    run "l2-$b" bin/gmb-l2 --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet
-    run "copy-$b" bin/gmb-copy --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet \
+    step "bank-$b" 45 bin/gmb-bank --backend "$b" --device 0 --out "$OUTDIR/$b"
+    step "l2-$b" 60 bin/gmb-l2 --backend "$b" --device 0 --out "$OUTDIR/$b"
+    step "copy-$b" 60 bin/gmb-copy --backend "$b" --device 0 --out "$OUTDIR/$b" \
         --time-cap 0.3 --max-samples 20
     # managed memory: at most 1 GiB, never more than half the GPU (the program refuses more)
-    run "um-$b" bin/gmb-um --backend "$b" --device 0 --out "$OUTDIR/$b" --quiet \
+    step "um-$b" 45 bin/gmb-um --backend "$b" --device 0 --out "$OUTDIR/$b" \
         --sizes 16MiB:1GiB:x4 --time-cap 0.3 --max-samples 10
 done
 # the host side of on-demand migration with several host threads (1 above: the lower bound)
-run "um-threads-cuda" bin/gmb-um --backend cuda --device 0 --out "$OUTDIR/cuda-threads" --quiet \
+step um-threads-cuda 30 bin/gmb-um --backend cuda --device 0 --out "$OUTDIR/cuda-threads" \
     --tests fault-d2h --host-threads 8 --sizes 256MiB,1GiB --time-cap 0.3 --max-samples 10
+nvidia-smi -q >"$OUTDIR/nvidia-smi-after.txt" 2>&1
 
 echo "== stream: best DRAM bandwidth per kernel (median GB/s, % of nominal peak)"
 python3 - "$OUTDIR" <<'PY'
@@ -176,29 +215,25 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-um.json")):
         print(f"  skipped {s['test']}: {s['reason']}")
 PY
 grep -h "verification failed" "$OUTDIR"/*.txt && status=1
-echo "== gmb run (quick profile), plot, table"
-t0=$(date +%s.%N)
-bin/gmb run --backend cuda --results "$OUTDIR/suite" >"$OUTDIR/suite.out" 2>"$OUTDIR/suite.txt"
-rrc=$? # (a pipe inside $(...) would lose gmb's status: PIPESTATUS does not leave it)
-rundir=$(tail -1 "$OUTDIR/suite.out")
-printf 'gmb run: exit %d, %.1f s, %s\n' "$rrc" "$(since "$t0")" "$rundir"
-[ "$rrc" = 0 ] || { status=1; tail -3 "$OUTDIR/suite.txt"; }
-if [ -f "$rundir/run.json" ]; then
+echo "== gmb run (quick profile): manifest and table"
+if [ -n "$rundir" ] && [ -f "$rundir/run.json" ]; then
     python3 - "$rundir/run.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
-print(f"profile {m.get('profile')}, {m.get('wall_s', 0):.1f} s in all")
+print(f"profile {m.get('profile')}, {m.get('wall_s', 0):.1f} s in all, interrupted {m.get('interrupted')}")
 for p in m["programs"]:
-    print(f"  {p['name']:7s} {p['status']:20s} {p.get('wall_s', 0):6.1f} s  {p.get('points', '-')} points")
+    print(f"  {p['name']:7s} {p['status']:20s} {p.get('wall_s') or 0:6.1f} s  {p.get('points', '-')} points")
 PY
     if command -v gnuplot >/dev/null; then
         bin/gmb plot "$rundir" >/dev/null || status=1
     else
         echo "gnuplot missing here: draw the figures elsewhere with gmb plot on the records"
     fi
-    bin/gmb table "$rundir" --format md || status=1
+    bin/gmb table "$rundir" --format md | tee "$OUTDIR/suite-table.md" || status=1
 else
-    status=1
+    echo "no gmb run directory"
+    [ -z "${GMB_CHECK_ONLY:-}" ] && status=1
 fi
-printf 'total wall time %.1f s; status %d\n' "$(since "$t_start")" "$status"
+printf 'total wall time %s s; status %d\n' "$(since "$t_start")" "$status"
+pack
 exit $status
