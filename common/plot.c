@@ -165,6 +165,29 @@ static int has_column(const json_t *pt, const char *col)
     return 0;
 }
 
+/* Can a needed metric be drawn: does one point at least have a finite, positive median?
+ * Every metric a script needs is a time or a rate, drawn on a log axis; a record whose
+ * values all fall outside it (a corrupt or crafted one) would stop gnuplot, and with it the
+ * figure of every other run. Params and extras are not checked here. */
+static int drawable(const json_t *points, const char *col)
+{
+    size_t i;
+    const json_t *pt;
+    int metric = 0;
+    json_array_foreach(points, i, pt)
+    {
+        const json_t *m = json_object_get(json_object_get(pt, "metrics"), col);
+        if (!m)
+            continue;
+        metric = 1;
+        const json_t *v = json_object_get(m, "median");
+        double x = json_is_number(v) ? json_number_value(v) : NAN;
+        if (isfinite(x) && x > 0)
+            return 1;
+    }
+    return !metric;
+}
+
 /* Flatten an array of objects into rows: each leaf object's scalars with those of the
  * objects that hold it (nested arrays of objects become more rows). */
 static void flatten(const json_t *arr, const json_t *inherit, json_t *rows)
@@ -350,6 +373,13 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
                         sp.need[k], script);
                 miss = 1;
                 break;
+            }
+        for (int k = 0; k < sp.nneed && !miss; k++)
+            if (!drawable(points, sp.need[k])) {
+                fprintf(stderr,
+                        "gmb: note: %s: no point with a finite, positive '%s': not drawn by %s\n",
+                        rec->path, sp.need[k], script);
+                miss = 1;
             }
         if (miss)
             continue;
@@ -650,7 +680,7 @@ int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o)
         }
         int r = plot_bench(rs, benches[i], o, datadir, script);
         if (r == GMB_ESKIP)
-            fprintf(stderr, "gmb: note: %s: no record with the columns %s needs\n", benches[i],
+            fprintf(stderr, "gmb: note: %s: no record that %s can draw\n", benches[i],
                     script);
         else if (r)
             rc = r;

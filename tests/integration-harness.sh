@@ -172,6 +172,16 @@ if command -v gnuplot >/dev/null; then
         "$FX/fuzz/utf8-series" --out "$T/utf8"; then
         check "plot: that series drawn" test -s "$T/utf8/data/stream-r1-s1.csv"
     fi
+    # a record whose only latency is negative cannot be drawn on a log axis: a note naming
+    # it, and the other runs' figure is still made
+    expect "plot: only a record with no positive latency" 3 "$G" plot "$FX/fuzz/inf-ci" \
+        --out "$T/neg1" &&
+        check "plot: the note names that record" grep -q "inf-ci/chase.json: no point with a finite, positive 'lat_ns'" "$T/err"
+    if expect "plot: that record beside a good run" 0 "$G" plot "$FX/fuzz/inf-ci" "$FX/pocl" \
+        --out "$T/neg2"; then
+        check "plot: the good run's chase figure made" test -s "$T/neg2/chase-latency.png"
+        check "plot: the bad record noted" grep -q "inf-ci/chase.json: no point" "$T/err"
+    fi
     # ',', '"', CR, LF, tab, other control bytes, a leading '#' in names and values of a
     # crafted record: every data file keeps its columns (gnuplot reads no quotes)
     if expect "plot: a crafted record (separators, quotes, control bytes)" 0 "$G" plot \
