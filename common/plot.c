@@ -680,8 +680,7 @@ int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o)
         }
         int r = plot_bench(rs, benches[i], o, datadir, script);
         if (r == GMB_ESKIP)
-            fprintf(stderr, "gmb: note: %s: no record that %s can draw\n", benches[i],
-                    script);
+            fprintf(stderr, "gmb: note: %s: no record that %s can draw\n", benches[i], script);
         else if (r)
             rc = r;
         else
