@@ -4,7 +4,7 @@
 #ifndef GMB_KERNELS_H
 #define GMB_KERNELS_H
 
-#if defined(__OPENCL_VERSION__)
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
 typedef uint gmb_u32;
 typedef ulong gmb_u64;
 #define GMB_FN          inline

@@ -116,8 +116,12 @@ int gmb_nvml_fill_info(gmb_dev_info_t *info)
 {
     nvml_dev_t d;
     char why[160];
-    if (!nvml_dev(info->pci_bus_id, &d, why, sizeof why))
+    if (!nvml_dev(info->pci_bus_id, &d, why, sizeof why)) {
+        if (!info->peak_source[0]) /* the reason a peak may stay unknown */
+            snprintf(info->peak_source, sizeof info->peak_source,
+                     "unknown: no memory clock from the driver; %.80s", why);
         return GMB_ESKIP;
+    }
     unsigned v;
     if (!info->mem_clock_mhz && nv.max_clock && !nv.max_clock(d, NVML_CLOCK_MEM, &v))
         info->mem_clock_mhz = (int)v;

@@ -41,6 +41,7 @@ if ls .debs/*.deb >/dev/null 2>&1; then
     echo "unpacked $(ls .debs/*.deb | wc -l) carried packages into $R"
 fi
 ls /etc/OpenCL/vendors 2>/dev/null | sed 's/^/OpenCL vendor file: /'
+ldconfig -p 2>/dev/null | grep -E 'libnvidia-opencl|libcuda\.so\.1|libnvidia-ml' | sed 's/^/driver library: /'
 
 echo "== build"
 t0=$(date +%s.%N)
@@ -55,6 +56,11 @@ echo "build: $(since "$t0") s"
 bin/gmb devices 2>&1 | tee "$OUTDIR/devices.txt"
 
 status=0
+# the OpenCL runs below must reach NVIDIA's GPU: not skip, not fall back to a CPU device
+if ! grep -A1 '^opencl *0 ' "$OUTDIR/devices.txt" | grep -q 'gpu; NVIDIA'; then
+    echo "OpenCL device 0 is not NVIDIA's GPU (devices above): the OpenCL steps test nothing"
+    status=1
+fi
 step() { # name max_s args...: run a program under the deadline, keep its output, note failures
     local name=$1 max=$2 t0 rc lim
     shift 2
@@ -78,6 +84,11 @@ step() { # name max_s args...: run a program under the deadline, keep its output
         if [[ $name == *-cuda ]] && grep -q "no CUDA device" "$OUTDIR/$name.txt"; then
             status=1
             echo "  CUDA found no device: driver too old for the CUDA 13 runtime? (nvidia-smi above)"
+        fi
+        if [[ $name == *-opencl ]] &&
+            grep -qE "no OpenCL (platform|device)|'opencl' was not built" "$OUTDIR/$name.txt"; then
+            status=1
+            echo "  OpenCL missing: backend not built (.debs carried?) or libnvidia-opencl.so.1 not loaded"
         fi ;;
     124 | 130 | 137) status=1; echo "  stopped at its limit of $lim s"; tail -3 "$OUTDIR/$name.txt" ;;
     *) status=1; tail -5 "$OUTDIR/$name.txt" ;;

@@ -531,13 +531,18 @@ static int run_point(state_t *s, point_t *p, uint64_t stride, double *med_ns)
     }
     json_t *pt = gmb_point_new(params, &ser);
     double bw = 0, us = 0;
-    /* a prefetch where the device's memory is the host's moves nothing: its time, no rate */
-    int nomove = s->shared_host && (p->test == T_PREFETCH_H2D || p->test == T_PREFETCH_D2H);
-    if (p->test == T_LATENCY || nomove) {
+    /* a prefetch where the device's memory is the host's moves nothing: its time, no rate;
+     * so does one that lasts less than 100 timer ticks (OpenCL lets an implementation make
+     * clEnqueueSVMMigrateMem a mere hint: a rate from its few microseconds would be absurd) */
+    int prefetch = p->test == T_PREFETCH_H2D || p->test == T_PREFETCH_D2H;
+    int nomove = s->shared_host && prefetch;
+    double rel = c->info.timer_res_ns / ser.st.median; /* STREAM's clock check */
+    int timeonly = nomove || (prefetch && !host_timed && rel > 0.01);
+    if (p->test == T_LATENCY || timeonly) {
         double per = p->test == T_LATENCY ? (double)p->steps : 1.0;
         gmb_point_metric(pt, "lat_us", gmb_json_scaled(1e-3 / per, &ser.st));
         us = ser.st.median * 1e-3 / per;
-        if (nomove)
+        if (timeonly)
             gmb_point_metric(pt, aux_metric(p->test), aux_rate(p, ser.n, (double)p->bytes, c));
     } else {
         gmb_point_metric(pt, "bw_GBps", gmb_json_rate((double)p->bytes, &ser.st));
@@ -548,12 +553,11 @@ static int run_point(state_t *s, point_t *p, uint64_t stride, double *med_ns)
     }
     json_t *extra = json_object_get(pt, "extra");
     json_object_set_new(extra, "verified", json_string(p->bad ? "FAILED" : "full"));
-    double rel = c->info.timer_res_ns / ser.st.median; /* STREAM's clock check */
     json_object_set_new(extra, "timer_resolution_rel", json_real(host_timed ? 0.0 : rel));
     char sz[32], st[32] = "-", bws[32] = "-", uss[32] = "-";
     if (p->test == T_LATENCY)
         gmb_fmt_size(stride, st, sizeof st);
-    if (p->test == T_LATENCY || nomove) {
+    if (p->test == T_LATENCY || timeonly) {
         snprintf(uss, sizeof uss, "%.3f", us);
     } else {
         snprintf(bws, sizeof bws, "%.3f", bw);
@@ -568,12 +572,13 @@ static int run_point(state_t *s, point_t *p, uint64_t stride, double *med_ns)
         json_boolean(!nomove && !s->shared_host && p->test != T_RESIDENT && p->test != T_REMOTE));
     if (!host_timed && rel > 0.01 && !nomove)
         printf("# note: %s %s: %.0f ns is within 100x of the device timer's resolution (%g ns): "
-               "a bound, not a rate%s\n",
+               "%s%s\n",
                tn, sz, ser.st.median, c->info.timer_res_ns,
+               timeonly ? "its time is kept, no rate" : "a bound, not a rate",
                s->shared_host ? " (the device shares the host's memory: nothing to move)" : "");
     if (p->bad) {
         gmb_error("verification failed: %s", p->err);
-    } else if (p->test != T_LATENCY && !nomove) {
+    } else if (p->test != T_LATENCY && !timeonly) {
         json_t *b = json_pack("{s:f, s:I}", "bw_GBps", bw, "size_bytes", (json_int_t)p->bytes);
         json_object_set_new(s->largest, tn, b); /* sizes ascend: the last is the largest */
     }
