@@ -43,7 +43,8 @@ OPENCL := $(if $(call has_hdr,CL/cl.h),$(if $(or $(call has_pc,OpenCL),$(shell p
             echo 1)),1,0),0)
 endif
 NVCC   ?= $(shell command -v nvcc 2>/dev/null || \
-            (test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc))
+            (test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc) || \
+            ls -d /usr/local/cuda-*/bin/nvcc 2>/dev/null | sort -V | tail -1)
 CUDA   ?= $(if $(NVCC),1,0)
 
 ifeq ($(HAVE_JANSSON),1)
@@ -64,7 +65,7 @@ CUDA_ARCHS ?= 75 80 86 89 90 100 120
 ifeq ($(CUDA),1)
 CUDA_HOME  ?= $(patsubst %/bin/,%,$(dir $(NVCC)))
 CUDA_LIBDIR ?= $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/x86_64-linux/lib))
-GMB_CFLAGS += -DGMB_HAVE_CUDA=1 -I$(CUDA_HOME)/include
+GMB_CFLAGS += -DGMB_HAVE_CUDA=1 -isystem $(CUDA_HOME)/include
 LDLIBS     += -L$(CUDA_LIBDIR) -lcudart_static -lrt -lpthread -lstdc++
 GENCODE    := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
               -gencode arch=compute_$(lastword $(CUDA_ARCHS)),code=compute_$(lastword $(CUDA_ARCHS))
@@ -111,10 +112,21 @@ $(BUILD)/gen/gitrev: FORCE
 	@echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' > $@
 FORCE:
 
+# what the objects were configured with: a change rebuilds them (CUDA=0 then CUDA=1 must not
+# keep objects compiled without GMB_HAVE_CUDA; new CUDA_ARCHS must not keep old fatbins)
+CONFIG := $(CC) $(CFLAGS) $(GMB_CFLAGS)
+CU_CONFIG := $(NVCC) $(NVFLAGS) $(GENCODE)
+$(BUILD)/gen/config: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CONFIG)' | cmp -s - $@ || echo '$(CONFIG)' > $@
+build/cu/config: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CU_CONFIG)' | cmp -s - $@ || echo '$(CU_CONFIG)' > $@
+
 $(BUILD)/common/host.o: $(BUILD)/gen/gitrev
 $(BUILD)/common/host.o: GMB_CFLAGS += -DGMB_GIT_REV='"$(GIT_REV)"'
 
-$(BUILD)/%.o: %.c $(wildcard common/*.h)
+$(BUILD)/%.o: %.c $(wildcard common/*.h) $(BUILD)/gen/config
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(GMB_CFLAGS) -c -o $@ $<
 
@@ -131,10 +143,10 @@ $(BUILD)/gen/$(1)_cl.c: common/gmb_kernels.h bench/$(1)/$(1).cl
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$$$/\\n"/' $$^; echo ';'; } > $$@
 $(BUILD)/gen/$(1)_cl.o: $(BUILD)/gen/$(1)_cl.c
 	$$(CC) $$(CFLAGS) $$(GMB_CFLAGS) -c -o $$@ $$<
-build/cu/$(1).o: bench/$(1)/$(1).cu bench/$(1)/$(1).cl common/gmb_kernels.h common/backend.h
+build/cu/$(1).o: bench/$(1)/$(1).cu bench/$(1)/$(1).cl common/gmb_kernels.h common/backend.h build/cu/config
 	@mkdir -p $$(@D)
 	$$(NVCC) $$(NVFLAGS) $$(GENCODE) -Icommon -Ibench/$(1) -c -o $$@ $$<
-$(BUILD)/bench/$(1)/$(1).o: bench/$(1)/$(1).c $(wildcard common/*.h)
+$(BUILD)/bench/$(1)/$(1).o: bench/$(1)/$(1).c $(wildcard common/*.h) $(BUILD)/gen/config
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS) $$(GMB_CFLAGS) -Ibench/$(1) -c -o $$@ $$<
 $(BIN)/gmb-$(1): $(BUILD)/bench/$(1)/$(1).o $(BUILD)/gen/$(1)_cl.o \

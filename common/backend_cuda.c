@@ -235,8 +235,14 @@ static int cu_alloc(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, gmb_buf_t *
         }
     }
     if (e != cudaSuccess) {
+        static const char *const kn[] = {"device", "pageable host", "pinned host", "mapped host",
+                                         "managed"};
         free(b);
-        CU_TRY(e);
+        cudaGetLastError();
+        gmb_error("%s:%d: cuda alloc of %zu bytes of %s memory: %s (%s, %d)", __FILE__, __LINE__,
+                  bytes, (unsigned)kind < 5 ? kn[kind] : "unknown", cudaGetErrorString(e),
+                  cudaGetErrorName(e), (int)e);
+        return e == cudaErrorNotSupported ? GMB_ESKIP : GMB_ERUNTIME;
     }
     *out = b;
     return GMB_OK;

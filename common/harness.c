@@ -289,10 +289,14 @@ static json_t *json_clocks(const gmb_clocks_t *k)
         return json_pack("{s:b, s:s}", "available", 0, "reason", k->why);
     char names[256];
     gmb_throttle_names(k->throttle, names, sizeof names);
-    return json_pack("{s:b, s:i, s:i, s:i, s:i, s:f, s:I, s:s}", "available", 1, "sm_MHz",
-                     (int)k->sm_mhz, "mem_MHz", (int)k->mem_mhz, "sm_max_MHz", (int)k->sm_max_mhz,
-                     "temp_C", (int)k->temp_c, "power_W", k->power_w, "throttle_bits",
-                     (json_int_t)k->throttle, "throttle_reasons", names);
+#define KNOWN(v) ((v) == GMB_UNKNOWN ? json_null() : json_integer((json_int_t)(v)))
+    return json_pack("{s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "available", 1, "sm_MHz",
+                     KNOWN(k->sm_mhz), "mem_MHz", KNOWN(k->mem_mhz), "sm_max_MHz",
+                     KNOWN(k->sm_max_mhz), "temp_C", KNOWN(k->temp_c), "power_W",
+                     k->power_w < 0 ? json_null() : json_real(k->power_w), "throttle_bits",
+                     k->throttle_known ? json_integer((json_int_t)k->throttle) : json_null(),
+                     "throttle_reasons", k->throttle_known ? json_string(names) : json_null());
+#undef KNOWN
 }
 
 static json_t *json_options(const gmb_opt_t *table, const void *cfg)

@@ -4,7 +4,9 @@
 
 #include "backend.h"
 
-/* Clocks and limits of an NVIDIA GPU at one moment (NVML). */
+/* Clocks and limits of an NVIDIA GPU at one moment (NVML). A value NVML did not give is
+ * GMB_UNKNOWN (power: < 0; throttle: throttle_known 0), and null in the record. */
+#define GMB_UNKNOWN 0xffffffffu
 typedef struct gmb_clocks {
     int available;               /* 0: NVML missing or did not know the device (see why) */
     char why[160];               /* reason when not available */
@@ -14,6 +16,7 @@ typedef struct gmb_clocks {
     unsigned temp_c;             /* GPU temperature, Celsius */
     double power_w;              /* board power draw, watts; <0 unknown */
     unsigned long long throttle; /* NVML clock event (throttle) reason bits */
+    int throttle_known;          /* 0: NVML did not answer for the reasons */
 } gmb_clocks_t;
 
 /* Read the clocks of the NVIDIA GPU at PCI bus id (NVML through dlopen). Always returns 0;

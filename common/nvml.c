@@ -98,14 +98,18 @@ int gmb_nvml_clocks(const char *pci_bus_id, gmb_clocks_t *out)
     if (!nvml_dev(pci_bus_id, &d, out->why, sizeof out->why))
         return GMB_OK;
     out->available = 1;
-    nv.clock(d, NVML_CLOCK_SM, &out->sm_mhz);
-    nv.clock(d, NVML_CLOCK_MEM, &out->mem_mhz);
-    if (nv.max_clock)
-        nv.max_clock(d, NVML_CLOCK_SM, &out->sm_max_mhz);
-    if (nv.reasons)
-        nv.reasons(d, &out->throttle);
-    if (nv.temp)
-        nv.temp(d, NVML_TEMPERATURE_GPU, &out->temp_c);
+    /* a query that fails leaves its value unknown, never a plausible 0 */
+    if (nv.clock(d, NVML_CLOCK_SM, &out->sm_mhz))
+        out->sm_mhz = GMB_UNKNOWN;
+    if (nv.clock(d, NVML_CLOCK_MEM, &out->mem_mhz))
+        out->mem_mhz = GMB_UNKNOWN;
+    if (!nv.max_clock || nv.max_clock(d, NVML_CLOCK_SM, &out->sm_max_mhz))
+        out->sm_max_mhz = GMB_UNKNOWN;
+    out->throttle_known = nv.reasons && !nv.reasons(d, &out->throttle);
+    if (!out->throttle_known)
+        out->throttle = 0;
+    if (!nv.temp || nv.temp(d, NVML_TEMPERATURE_GPU, &out->temp_c))
+        out->temp_c = GMB_UNKNOWN;
     unsigned mw;
     if (nv.power && !nv.power(d, &mw))
         out->power_w = mw / 1000.0;
@@ -153,6 +157,12 @@ int gmb_nvml_pcie(const char *pci_bus_id, gmb_pcie_t *out)
         out->max_gen = (int)v;
     if (nv.pcie_max_width && !nv.pcie_max_width(d, &v))
         out->max_width = (int)v;
+    /* in a VM the "system" side of the max is the virtual upstream port, which may claim less
+     * than the link the GPU trained: never report a max below what the link runs at now */
+    if (out->max_gen && out->gen > out->max_gen)
+        out->max_gen = out->gen;
+    if (out->max_width && out->width > out->max_width)
+        out->max_width = out->width;
     out->available = out->gen > 0 || out->max_gen > 0;
     if (!out->available)
         snprintf(out->why, sizeof out->why,
