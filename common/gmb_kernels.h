@@ -11,6 +11,7 @@ typedef ulong gmb_u64;
 #define GMB_KERNEL      __kernel void
 #define GMB_GLOBAL      __global
 #define GMB_SHARED      __local
+#define GMB_LOCAL_AS    __local /* address space of a pointer into GMB_SHARED memory */
 #define GMB_RESTRICT    restrict
 #define GMB_GID         ((gmb_u64)get_global_id(0))
 #define GMB_GSIZE       ((gmb_u64)get_global_size(0))
@@ -35,6 +36,7 @@ typedef unsigned long long gmb_u64;
 #define GMB_KERNEL __global__ void
 #define GMB_GLOBAL
 #define GMB_SHARED      __shared__
+#define GMB_LOCAL_AS    /* CUDA: generic pointers reach shared memory */
 #define GMB_RESTRICT    __restrict__
 #define GMB_GID         ((gmb_u64)blockIdx.x * blockDim.x + threadIdx.x)
 #define GMB_GSIZE       ((gmb_u64)gridDim.x * blockDim.x)

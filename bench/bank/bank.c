@@ -76,7 +76,8 @@ static const char help[] =
     "Modes: latency = one warp of 32 work-items, each access depends on the previous one;\n"
     "cycles per warp-wide access from clock64 (CUDA) or derived from device-event ns x the\n"
     "device's maximum clock (OpenCL: no cycle counter; marked 'derived'); they include the\n"
-    "chain's index arithmetic (2-3 dependent integer operations), a constant offset that\n"
+    "chain's index arithmetic (1, 2, 3 dependent logic operations for 4, 8, 16-byte\n"
+    "accesses), a constant offset per width that\n"
     "leaves the cost per conflict untouched. throughput = full groups on every compute unit,\n"
     "4 independent chains per work-item; bytes counted are the bytes the lanes request\n"
     "(32 x width per warp access, broadcast copies included); GB/s = bytes / kernel time\n"
@@ -201,7 +202,7 @@ static gmb_u32 expect_sum(const state_t *s, gmb_u32 lid, int words)
 {
     gmb_u32 e = s->elem[lid], f = fold(s->seed, e, words);
     gmb_u32 k = s->mode == M_LAT ? 1u : CHAINS;
-    return k * s->iters * f + k * e;
+    return k * s->iters * f + k * e * (gmb_u32)(4 * words); /* the chains end on e's byte offset */
 }
 
 static int verify(state_t *s, int words, char *err, size_t errlen)
@@ -271,8 +272,8 @@ static int run_point(state_t *s, int w, const pat_t *p, int *injected)
             e += (gmb_u32)((lid / LANES) % 32);
         s->elem[lid] = e;
         for (int k = 0; k < CHAINS; k++)
-            tab[lid * TAB + (size_t)k] = e;
-        tab[lid * TAB + CHAINS] = e ^ fold(s->seed, e, words);
+            tab[lid * TAB + (size_t)k] = e * (gmb_u32)w; /* byte offsets */
+        tab[lid * TAB + CHAINS] = e * (gmb_u32)w ^ fold(s->seed, e, words);
     }
     rc = be->write(s->tab, 0, tab, L * TAB * sizeof *tab);
     free(tab);

@@ -43,10 +43,10 @@
 #undef BANK_STEP
 #define BANK_STEP(j, acc)                                                                          \
     do {                                                                                           \
-        T v_ = sh[j];                                                                              \
+        T v_ = *(GMB_LOCAL_AS const T *)((GMB_LOCAL_AS const unsigned char *)sh + (j));            \
         gmb_u32 f_ = T_FOLD(v_);                                                                   \
         acc += f_;                                                                                 \
-        j = (f_ ^ key) & (gmb_u32)(BANK_NE - 1);                                                   \
+        j = (f_ ^ key) & (gmb_u32)(BANK_SMEM_BYTES - 4 * BANK_WORDS);                              \
     } while (0)
 
 /* Latency: one chain per work-item (launch one warp); iters a multiple of 4. cyc[group] gets

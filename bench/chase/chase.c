@@ -15,6 +15,8 @@ extern const char gmb_bench_cl_source[];
 extern const gmb_cuda_fn_t gmb_bench_cuda_fns[] __attribute__((weak));
 /* chase.cu: fill the CUDA __constant__ chain (absent when CUDA was not built) */
 extern int gmb_chase_cuda_const_write(const void *src, size_t bytes) __attribute__((weak));
+/* chase.cu: the largest L1 for the global chases */
+extern int gmb_chase_cuda_prefer_l1(void) __attribute__((weak));
 
 /* One build: shared/local memory is the launch's dynamic allocation. */
 static const gmb_cl_variant_t variants[] = {
@@ -66,7 +68,9 @@ static const gmb_opt_t opts[] = {
 
 static const char help[] =
     "Chains: every load's address is the value of the load before (p = a[p]), so loads never\n"
-    "overlap and the time per load is the latency. random: one cycle through every element in\n"
+    "overlap and the time per load is the latency; as in every index chase, each step also\n"
+    "holds the load's address arithmetic (one dependent integer operation, a few cycles; on\n"
+    "NVIDIA GPUs an IMAD.WIDE after each load). random: one cycle through every element in\n"
     "a uniformly random order (Sattolo's distribution); stride: elements in address order;\n"
     "page: one line per page (line e mod lines-per-page of page e), pages in random order, so\n"
     "the span grows the TLB's work while the cached lines stay few. A working set of S bytes\n"
@@ -615,7 +619,8 @@ static int chase_run(gmb_ctx_t *c)
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, 2 * sizeof(gmb_u64), &s.out)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, sizeof(gmb_u32), &s.bad)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, CONST_BYTES, &s.cbuf)) ||
-        (rc = be->prog_load(c->dev, c->bench->kernels, variants[0].variant, &s.prog)))
+        (rc = be->prog_load(c->dev, c->bench->kernels, variants[0].variant, &s.prog)) ||
+        (cuda && gmb_chase_cuda_prefer_l1 && (rc = gmb_chase_cuda_prefer_l1())))
         goto out;
     gmb_declare_metric(
         c, "lat_ns", "ns", "lower",

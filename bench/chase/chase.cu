@@ -36,3 +36,21 @@ extern "C" int gmb_chase_cuda_const_write(const void *src, size_t bytes)
     }
     return GMB_OK;
 }
+
+/* Ask for the largest L1 (smallest shared-memory carveout) for the global chases: the driver
+ * otherwise picks a carveout per launch and may keep the one a chase_shared launch with up to
+ * 227 KiB of shared memory needed, leaving 28 KiB of L1. 0 or GMB_ERUNTIME (logged). */
+extern "C" int gmb_chase_cuda_prefer_l1(void)
+{
+    const void *fns[] = {(const void *)chase_global, (const void *)chase_global_cg};
+    for (int i = 0; i < 2; i++) {
+        cudaError_t e = cudaFuncSetAttribute(fns[i], cudaFuncAttributePreferredSharedMemoryCarveout,
+                                             cudaSharedmemCarveoutMaxL1);
+        if (e != cudaSuccess) {
+            gmb_error("%s:%d: cudaFuncSetAttribute(carveout): %s", __FILE__, __LINE__,
+                      cudaGetErrorString(e));
+            return GMB_ERUNTIME;
+        }
+    }
+    return GMB_OK;
+}

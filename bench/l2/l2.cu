@@ -202,6 +202,25 @@ out:
     return rc;
 }
 
+/* One empty launch of the hot pass (the same grid, zero repetitions: the launch, the block
+ * ramp, the reduction and the events, no data): *ns its device time. 0 or GMB_ERUNTIME. */
+extern "C" int gmb_l2_cuda_persist_empty(void *h, double *ns)
+{
+    l2_persist_t *p = (l2_persist_t *)h;
+    int rc = GMB_OK;
+    float ms = 0;
+    L2_TRY(cudaSetDevice(p->dev));
+    L2_TRY(cudaEventRecord(p->e0, p->st));
+    l2_read<<<p->groups, p->group_size, 0, p->st>>>(p->hot, p->part, p->hot_n, 0);
+    L2_TRY(cudaGetLastError());
+    L2_TRY(cudaEventRecord(p->e1, p->st));
+    L2_TRY(cudaEventSynchronize(p->e1));
+    L2_TRY(cudaEventElapsedTime(&ms, p->e0, p->e1));
+    *ns = (double)ms * 1e6;
+out:
+    return rc;
+}
+
 /* One sample: a pass over the cold buffer (untimed: it evicts what is not persisting), then a
  * timed pass over the hot buffer. *ns = the hot pass's device time, *sum = the sum of its
  * per-group partial sums (mod 2^32). 0 or GMB_ERUNTIME. */

@@ -82,7 +82,13 @@ static const char help[] =
     "  dot    sum += a[i] * b[i]       2 x w\n"
     "Bandwidth is bytes counted / median kernel time, in GB/s (1e9 B/s); writes are counted\n"
     "once (no write-allocate reads). Inputs are pseudo-random floats in [1,2); every point is\n"
-    "verified on the host (all elements up to 32 MiB per array, 8 chunks beyond).\n";
+    "verified on the host (all elements up to 32 MiB per array, 8 chunks beyond).\n"
+    "where: the bytes a repetition moves against the device's last-level cache (LLC): cache\n"
+    "(<= LLC), transition, dram (>= 4x LLC). A work-item always owns the same elements and small\n"
+    "sets repeat in the kernel, so 'cache' is a compute unit's own L1 before it is the LLC "
+    "(gmb-l2\n"
+    "measures the L2 with L1 bypassed). Each kernel's best DRAM figure (results.best) is taken\n"
+    "from 16x the LLC on, where at most 1/16 of a repetition's bytes fits in the cache.\n";
 
 #define SEED_A(c)   ((gmb_u32)(c)->o.seed * 2u + 1u)
 #define SEED_B(c)   ((gmb_u32)(c)->o.seed * 2u + 2u)
@@ -371,9 +377,11 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
            gmb_fmt_size(size, sz, sizeof sz), bw, 100.0 * ser.st.ci_rel, pct, ser.st.n, s->reps,
            where, rc == GMB_OK ? how : "FAILED");
     fflush(stdout);
-    /* best bandwidth of this kernel: over DRAM points when there are any */
+    /* best bandwidth of this kernel: over DRAM points when there are any; a DRAM point counts
+     * only from 16x the LLC on (between 4x and 16x the in-kernel repetitions may still find
+     * part of the working set in L2) */
     json_t *cur = json_object_get(*best, k->name);
-    int dram = !strcmp(where, "dram");
+    int dram = !strcmp(where, "dram") && per_rep >= 16 * c->info.llc_bytes;
     int cur_dram = cur && json_is_true(json_object_get(cur, "dram"));
     if (rc == GMB_OK &&
         (!cur || (dram && !cur_dram) ||
