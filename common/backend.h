@@ -73,6 +73,7 @@ typedef struct gmb_dev_info {
     int mem_clock_mhz;        /* peak memory clock, 0 unknown */
     int bus_width_bits;       /* memory bus width, 0 unknown */
     double peak_bw_gbps;      /* nominal peak = 2 x mem clock x bus width / 8; 0 unknown */
+    char timer[128];          /* what device times are taken with */
     char peak_source[128];    /* the inputs of peak_bw_gbps, or why it is unknown */
     char mem_type[32];        /* guess: "HBM", "GDDR/LPDDR/DDR", "unknown" */
     int ecc;                  /* 1 on, 0 off, -1 unknown */

@@ -466,6 +466,7 @@ static int ocl_info(int idx, gmb_dev_info_t *o)
         o->ecc = b ? 1 : 0;
     if (!clGetDeviceInfo(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION, sizeof sz, &sz, NULL))
         o->timer_res_ns = sz ? (double)sz : 1.0;
+    gmb_strlcpy(o->timer, "OpenCL profiling events (command start to end)", sizeof o->timer);
     gmb_strlcpy(o->arch, o->runtime_version, sizeof o->arch);
 
     khr_pci_info_t pci;

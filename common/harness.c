@@ -92,7 +92,7 @@ json_t *gmb_json_device(const gmb_dev_info_t *d)
 {
     return json_pack(
         "{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:s, "
-        "s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:s, s:s, s:s, s:f, s:s}",
+        "s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:s, s:s, s:s, s:f, s:s, s:s}",
         "backend", d->backend, "index", d->index, "name", d->name, "vendor", d->vendor, "type",
         d->type, "platform", d->platform, "driver_version", d->driver_version, "runtime_version",
         d->runtime_version, "arch", d->arch, "pci_bus_id", d->pci_bus_id, "mem_bytes",
@@ -106,7 +106,8 @@ json_t *gmb_json_device(const gmb_dev_info_t *d)
         d->ecc < 0 ? "unknown"
         : d->ecc   ? "on"
                    : "off",
-        "timer_res_ns", d->timer_res_ns, "managed_memory", d->managed[0] ? d->managed : "none");
+        "timer_res_ns", d->timer_res_ns, "timer", d->timer, "managed_memory",
+        d->managed[0] ? d->managed : "none");
 }
 
 int gmb_print_devices(FILE *f)

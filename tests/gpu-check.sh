@@ -137,6 +137,16 @@ done
 # the host side of on-demand migration with several host threads (1 above: the lower bound)
 step um-threads-cuda 30 bin/gmb-um --backend cuda --device 0 --out "$OUTDIR/cuda-threads" \
     --tests fault-d2h --host-threads 8 --sizes 256MiB,1GiB --time-cap 0.3 --max-samples 10
+# timing A/B: the stream held by a host-function gate until the timed work is enqueued
+# (GMB_CUDA_GATE=1, opt-in until seen on a GPU) against plain events, where it matters: small
+# copies (host enqueue rate vs device time) and one-pass L2 samples
+for g in 0 1; do
+    step "copy-gate$g-cuda" 30 env GMB_CUDA_GATE=$g bin/gmb-copy --backend cuda --device 0 \
+        --directions h2d,d2h,d2d --kinds pinned --engines ce --sizes 4KiB:4MiB:x4 \
+        --time-cap 0.3 --max-samples 20 --out "$OUTDIR/cuda-gate$g"
+    step "l2-gate$g-cuda" 30 env GMB_CUDA_GATE=$g bin/gmb-l2 --backend cuda --device 0 \
+        --parts coldwarm,persistence --time-cap 0.3 --max-samples 20 --out "$OUTDIR/cuda-gate$g"
+done
 nvidia-smi -q >"$OUTDIR/nvidia-smi-after.txt" 2>&1
 
 echo "== stream: best DRAM bandwidth per kernel (median GB/s, % of nominal peak)"
@@ -145,7 +155,7 @@ import glob, json, sys
 for path in sorted(glob.glob(sys.argv[1] + "/*/*-stream.json")):
     r = json.load(open(path))
     d = r["device"]
-    print(f"{r['backend']}: {d['name']}, peak {d['peak_bw_GBps']:.0f} GB/s ({d['peak_bw_source']}), status {r['status']}")
+    print(f"{path.split('/')[-2]}: {d['name']}, peak {d['peak_bw_GBps']:.0f} GB/s ({d['peak_bw_source']}), status {r['status']}")
     for k, b in r["results"]["best"].items():
         pct = f"{b['pct_peak']:.1f}%" if "pct_peak" in b else "-"
         print(f"  {k:6s} {b['bw_GBps']:9.1f} GB/s  {pct:>7s}  width {b['width_bytes']:2d} B  "
@@ -160,10 +170,10 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-bank.json")):
     r = json.load(open(path))
     res, d = r["results"], r["device"]
     if "inference" not in res:
-        print(f"{r['backend']}: {d['name']}: status {r['status']} (no inference)")
+        print(f"{path.split('/')[-2]}: {d['name']}: status {r['status']} (no inference)")
         continue
     inf = res["inference"]
-    print(f"{r['backend']}: {d['name']}, timer resolution {d['timer_res_ns']} ns, status {r['status']}")
+    print(f"{path.split('/')[-2]}: {d['name']}, timer resolution {d['timer_res_ns']} ns, status {r['status']}")
     print(f"  {'banks %s x %s B' % (inf['banks'], inf['bank_bytes']) if inf['detected'] else 'no banks'}: {inf['reason']}")
     for f in res["fits"]:
         print(f"  {f['mode']:10s} {f['width_bytes']:2d} B: {f['base']:8.2f} + {f['slope']:7.3f} {f['unit']}/way"
@@ -181,7 +191,7 @@ mib = lambda b: f"{b / 2**20:.1f} MiB"
 for path in sorted(glob.glob(sys.argv[1] + "/*/*-l2.json")):
     r = json.load(open(path))
     res, d = r["results"], r["device"]
-    print(f"{r['backend']}: {d['name']}, {res.get('cache_name')} {mib(d['llc_bytes'])} reported, status {r['status']}")
+    print(f"{path.split('/')[-2]}: {d['name']}, {res.get('cache_name')} {mib(d['llc_bytes'])} reported, status {r['status']}")
     for k, f in res.get("bandwidth", {}).items():
         if f["verdict"] != "plateaus":
             print(f"  {k:5s} no clear plateau")
@@ -216,7 +226,7 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-copy.json")):
     l = res.get("link", {})
     link = (f"PCIe gen{l['gen']} x{l['width']} (max gen{l['max_gen']} x{l['max_width']}), nominal {l['nominal_GBps']:.1f} GB/s per direction"
             if l.get("available") else f"link unknown ({l.get('why')})")
-    print(f"{r['backend']}: {d['name']}, {link}, locality NUMA {r['locality']['numa_nodes']}, status {r['status']}")
+    print(f"{path.split('/')[-2]}: {d['name']}, {link}, locality NUMA {r['locality']['numa_nodes']}, status {r['status']}")
     lat = res.get("latency_us", {})
     for k, b in res.get("largest", {}).items():
         pct = f"{b['pct_link']:.1f}%" if "pct_link" in b else "-"
@@ -231,7 +241,7 @@ import glob, json, sys
 for path in sorted(glob.glob(sys.argv[1] + "/*/*-um.json")):
     r = json.load(open(path))
     res, d = r["results"], r["device"]
-    print(f"{r['backend']}: {d['name']}: {res.get('managed_memory')}, status {r['status']}")
+    print(f"{path.split('/')[-2]}: {d['name']}: {res.get('managed_memory')}, status {r['status']}")
     for k, b in res.get("largest", {}).items():
         print(f"  {k:13s} {b['bw_GBps']:9.2f} GB/s @ {b['size_bytes'] / 2**20:g} MiB")
     for k, f in res.get("fault_us", {}).items():
