@@ -166,6 +166,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(GMB_CFLAGS) $(call pc_cflags,cmocka) -o $@ $^ \
 	  $(call pc_libs,cmocka,-lcmocka) $(LDLIBS)
+# test_nvml loads a stand-in NVML library built next to it
+$(BUILD)/tests/stub/libnvidia-ml.so.1: tests/unit/nvml_stub.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -std=c11 $(WARN) -shared -fPIC -o $@ $<
+$(BUILD)/tests/test_nvml: | $(BUILD)/tests/stub/libnvidia-ml.so.1
 tests: all $(UNIT)
 else
 tests: all

@@ -300,6 +300,30 @@ static json_t *json_clocks(const gmb_clocks_t *k)
 #undef KNOWN
 }
 
+/* What happened between two snapshots: how long the GPU was held below its application
+ * clocks by power, thermal and board limits during the run (NVML's cumulative violation
+ * times), under clocks.during; a note on stderr when that is more than 1% of the run. */
+void gmb_json_clocks_during(json_t *clocks, const gmb_clocks_t *a, const gmb_clocks_t *b,
+                            double wall_s)
+{
+    if (!a->available || !b->available)
+        return;
+    static const char *const names[GMB_VIOL_KINDS] = GMB_VIOL_NAMES;
+    json_t *d = json_pack("{s:f}", "wall_s", wall_s);
+    for (int i = 0; i < GMB_VIOL_KINDS; i++) {
+        char key[48];
+        snprintf(key, sizeof key, "%s_capped_ms", names[i]);
+        int known = a->viol_ns[i] >= 0 && b->viol_ns[i] >= a->viol_ns[i];
+        double ms = known ? (double)(b->viol_ns[i] - a->viol_ns[i]) / 1e6 : 0;
+        json_object_set_new(d, key, known ? json_real(ms) : json_null());
+        if (known && wall_s > 0 && ms > 10.0 * wall_s) /* > 1% of the run */
+            gmb_warn("the GPU was held below its application clocks by its %s limit for %.0f ms "
+                     "of this %.1f s run: its numbers are not at full clocks",
+                     names[i], ms, wall_s);
+    }
+    json_object_set_new(clocks, "during", d);
+}
+
 static json_t *json_options(const gmb_opt_t *table, const void *cfg)
 {
     json_t *o = json_object();
@@ -496,14 +520,17 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
         goto out;
     }
     c.points = json_object_get(c.record, "points");
-    gmb_clocks_t k;
-    gmb_nvml_clocks(c.info.pci_bus_id, &k);
-    json_object_set_new(json_object_get(c.record, "clocks"), "before", json_clocks(&k));
+    gmb_clocks_t k0, k;
+    gmb_nvml_clocks(c.info.pci_bus_id, &k0);
+    json_object_set_new(json_object_get(c.record, "clocks"), "before", json_clocks(&k0));
+    double t_run = gmb_now_ns();
 
     rc = b->run(&c);
 
     gmb_nvml_clocks(c.info.pci_bus_id, &k);
     json_object_set_new(json_object_get(c.record, "clocks"), "after", json_clocks(&k));
+    gmb_json_clocks_during(json_object_get(c.record, "clocks"), &k0, &k,
+                           (gmb_now_ns() - t_run) / 1e9);
     /* options as run, defaults the benchmark derived from the device included */
     json_object_set_new(c.record, "options", json_options(b->opts, c.cfg));
     json_object_set_new(c.record, "status",

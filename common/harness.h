@@ -109,6 +109,10 @@ void gmb_grid(const gmb_ctx_t *ctx, gmb_kern_t *k, long group_size, long groups_
 
 /* JSON of a device description. */
 json_t *gmb_json_device(const gmb_dev_info_t *d);
+/* clocks.during from two NVML snapshots (meta.h) around a run of wall_s seconds: the time
+ * the GPU was held below its application clocks by each limit; nothing when NVML was not. */
+void gmb_json_clocks_during(json_t *clocks, const gmb_clocks_t *a, const gmb_clocks_t *b,
+                            double wall_s);
 /* Print every compiled-in backend's devices as a table. Returns 0 when any was found. */
 int gmb_print_devices(FILE *f);
 /* Pick the backend for name ("auto": the first with a device); GMB_EUSAGE for an unknown

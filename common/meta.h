@@ -17,7 +17,14 @@ typedef struct gmb_clocks {
     double power_w;              /* board power draw, watts; <0 unknown */
     unsigned long long throttle; /* NVML clock event (throttle) reason bits */
     int throttle_known;          /* 0: NVML did not answer for the reasons */
+    long long viol_ns[3];        /* time held below the application clocks so far, by power,
+                                    thermal, board limit (GMB_VIOL_NAMES); -1 unknown */
 } gmb_clocks_t;
+#define GMB_VIOL_KINDS 3
+#define GMB_VIOL_NAMES                                                                             \
+    {                                                                                              \
+        "power", "thermal", "board_limit"                                                          \
+    }
 
 /* Read the clocks of the NVIDIA GPU at PCI bus id (NVML through dlopen). Always returns 0;
  * out->available says whether it worked. */

@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The few NVML declarations gmb uses (stable C ABI of libnvidia-ml.so.1). */
@@ -11,6 +12,10 @@ typedef int nvml_ret_t;
 typedef void *nvml_dev_t;
 enum { NVML_CLOCK_GRAPHICS = 0, NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2 };
 enum { NVML_TEMPERATURE_GPU = 0 };
+/* nvmlViolationTime_t: CPU timestamp (us), time held below the application clocks (ns) */
+typedef struct {
+    unsigned long long reference_us, violation_ns;
+} nvml_viol_t;
 
 static struct {
     int tried, ok;
@@ -29,6 +34,7 @@ static struct {
     nvml_ret_t (*pcie_width)(nvml_dev_t, unsigned *);
     nvml_ret_t (*pcie_max_gen)(nvml_dev_t, unsigned *);
     nvml_ret_t (*pcie_max_width)(nvml_dev_t, unsigned *);
+    nvml_ret_t (*viol)(nvml_dev_t, int, nvml_viol_t *);
 } nv;
 
 static int nvml_load(void)
@@ -36,9 +42,12 @@ static int nvml_load(void)
     if (nv.tried)
         return nv.ok;
     nv.tried = 1;
-    void *h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    /* GMB_NVML_LIB: NVML elsewhere than the loader's path (and the tests' stand-in) */
+    const char *lib = getenv("GMB_NVML_LIB");
+    lib = lib && lib[0] ? lib : "libnvidia-ml.so.1";
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
-        snprintf(nv.why, sizeof nv.why, "NVML not available (libnvidia-ml.so.1 not found)");
+        snprintf(nv.why, sizeof nv.why, "NVML not available (%.80s not found)", lib);
         return 0;
     }
 #define SYM(field, name) *(void **)&nv.field = dlsym(h, name)
@@ -58,6 +67,7 @@ static int nvml_load(void)
     SYM(pcie_width, "nvmlDeviceGetCurrPcieLinkWidth");
     SYM(pcie_max_gen, "nvmlDeviceGetMaxPcieLinkGeneration");
     SYM(pcie_max_width, "nvmlDeviceGetMaxPcieLinkWidth");
+    SYM(viol, "nvmlDeviceGetViolationStatus");
 #undef SYM
     if (!nv.init || !nv.by_pci || !nv.clock) {
         snprintf(nv.why, sizeof nv.why, "NVML library lacks nvmlInit_v2 or device queries");
@@ -110,6 +120,13 @@ int gmb_nvml_clocks(const char *pci_bus_id, gmb_clocks_t *out)
         out->throttle = 0;
     if (!nv.temp || nv.temp(d, NVML_TEMPERATURE_GPU, &out->temp_c))
         out->temp_c = GMB_UNKNOWN;
+    /* cumulative times held below the application clocks, by policy (nvmlPerfPolicyType_t:
+     * power 0, thermal 1, board limit 3): a run's before/after difference covers all of it */
+    static const int pol[GMB_VIOL_KINDS] = {0, 1, 3};
+    for (int i = 0; i < GMB_VIOL_KINDS; i++) {
+        nvml_viol_t v;
+        out->viol_ns[i] = nv.viol && !nv.viol(d, pol[i], &v) ? (long long)v.violation_ns : -1;
+    }
     unsigned mw;
     if (nv.power && !nv.power(d, &mw))
         out->power_w = mw / 1000.0;

@@ -1,0 +1,188 @@
+/* test_nvml.c - gmb's NVML use against a stand-in libnvidia-ml.so.1 (nvml_stub.c, loaded
+ * through GMB_NVML_LIB): clocks, values NVML does not give, violation times during a run,
+ * the device facts it fills, the PCIe link. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dlfcn.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "meta.h"
+
+struct nvml_stub { /* as in nvml_stub.c */
+    int fail_clock, fail_temp, fail_reasons, fail_viol, fail_bus;
+    unsigned sm, mem, sm_max, mem_max, temp, power_mw, bus, gen, width, max_gen, max_width;
+    int ecc;
+    unsigned long long reasons, viol_ns[12];
+};
+static struct nvml_stub *stub, defaults;
+
+#define GPU "0000:01:00.0"
+
+static int setup(void **state)
+{
+    (void)state;
+    char exe[PATH_MAX], lib[PATH_MAX + 64];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return -1;
+    exe[n] = '\0';
+    snprintf(lib, sizeof lib, "%s/stub/libnvidia-ml.so.1", dirname(exe));
+    setenv("GMB_NVML_LIB", lib, 1);
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL); /* the same instance gmb will load */
+    if (!h)
+        return -1;
+    stub = dlsym(h, "nvml_stub");
+    if (!stub)
+        return -1;
+    defaults = *stub;
+    return 0;
+}
+
+static int reset(void **state)
+{
+    (void)state;
+    *stub = defaults;
+    return 0;
+}
+
+static void clocks_known(void **state)
+{
+    (void)state;
+    gmb_clocks_t k;
+    stub->reasons = 0x4 | 0x40; /* sw power cap, hw thermal */
+    assert_int_equal(gmb_nvml_clocks(GPU, &k), 0);
+    assert_true(k.available);
+    assert_int_equal(k.sm_mhz, 1980);
+    assert_int_equal(k.mem_mhz, 2619);
+    assert_int_equal(k.sm_max_mhz, 1980);
+    assert_int_equal(k.temp_c, 41);
+    assert_true(k.power_w > 119.9 && k.power_w < 120.1);
+    assert_true(k.throttle_known);
+    char names[256];
+    gmb_throttle_names(k.throttle, names, sizeof names);
+    assert_non_null(strstr(names, "sw_power_cap"));
+    assert_non_null(strstr(names, "hw_thermal"));
+}
+
+static void clocks_unknown_are_null(void **state)
+{
+    (void)state;
+    stub->fail_clock = stub->fail_temp = stub->fail_reasons = 1;
+    gmb_clocks_t k;
+    assert_int_equal(gmb_nvml_clocks(GPU, &k), 0);
+    assert_true(k.available);
+    assert_int_equal(k.sm_mhz, GMB_UNKNOWN);
+    assert_int_equal(k.mem_mhz, GMB_UNKNOWN);
+    assert_int_equal(k.sm_max_mhz, GMB_UNKNOWN);
+    assert_int_equal(k.temp_c, GMB_UNKNOWN);
+    assert_false(k.throttle_known);
+}
+
+static void unknown_device(void **state)
+{
+    (void)state;
+    gmb_clocks_t k;
+    assert_int_equal(gmb_nvml_clocks("0000:02:00.0", &k), 0);
+    assert_false(k.available);
+    assert_non_null(strstr(k.why, "does not know"));
+    assert_int_equal(gmb_nvml_clocks("", &k), 0);
+    assert_false(k.available);
+}
+
+static void violation_during_run(void **state)
+{
+    (void)state;
+    gmb_clocks_t a, b;
+    stub->viol_ns[0] = 1000000000ull; /* power: 1 s so far */
+    stub->viol_ns[1] = 5000000ull;    /* thermal: 5 ms */
+    stub->viol_ns[3] = 0;             /* board limit */
+    assert_int_equal(gmb_nvml_clocks(GPU, &a), 0);
+    assert_int_equal(a.viol_ns[0], 1000000000ll);
+    stub->viol_ns[0] += 250000000ull; /* 250 ms more during the run */
+    assert_int_equal(gmb_nvml_clocks(GPU, &b), 0);
+    json_t *clocks = json_object();
+    gmb_json_clocks_during(clocks, &a, &b, 2.0);
+    json_t *d = json_object_get(clocks, "during");
+    assert_non_null(d);
+    assert_true(json_real_value(json_object_get(d, "power_capped_ms")) > 249.9);
+    assert_true(json_real_value(json_object_get(d, "power_capped_ms")) < 250.1);
+    assert_true(json_real_value(json_object_get(d, "thermal_capped_ms")) == 0.0);
+    assert_true(json_is_real(json_object_get(d, "board_limit_capped_ms")));
+    json_decref(clocks);
+    /* NVML without the violation query: null, not zero */
+    stub->fail_viol = 1;
+    assert_int_equal(gmb_nvml_clocks(GPU, &b), 0);
+    assert_int_equal(b.viol_ns[0], -1);
+    clocks = json_object();
+    gmb_json_clocks_during(clocks, &a, &b, 2.0);
+    assert_true(
+        json_is_null(json_object_get(json_object_get(clocks, "during"), "power_capped_ms")));
+    json_decref(clocks);
+    /* no NVML for the device: no "during" at all */
+    gmb_clocks_t none = {0};
+    clocks = json_object();
+    gmb_json_clocks_during(clocks, &none, &none, 2.0);
+    assert_null(json_object_get(clocks, "during"));
+    json_decref(clocks);
+}
+
+static void fills_device_facts(void **state)
+{
+    (void)state;
+    gmb_dev_info_t d = {0};
+    strcpy(d.backend, "opencl");
+    strcpy(d.pci_bus_id, GPU);
+    d.ecc = -1;
+    assert_int_equal(gmb_nvml_fill_info(&d), 0);
+    assert_int_equal(d.mem_clock_mhz, 3201);
+    assert_int_equal(d.bus_width_bits, 6144);
+    assert_int_equal(d.core_clock_mhz, 1980);
+    assert_int_equal(d.ecc, 1);
+    assert_string_equal(d.driver_version, "580.159.04");
+    gmb_dev_info_derive(&d);
+    assert_true(d.peak_bw_gbps > 4916.0 && d.peak_bw_gbps < 4918.0); /* 2 x 3201 x 6144 / 8 */
+    assert_string_equal(d.mem_type, "HBM");
+    /* a device NVML does not know: the reason stays with the unknown peak */
+    gmb_dev_info_t u = {0};
+    strcpy(u.backend, "opencl");
+    strcpy(u.pci_bus_id, "0000:02:00.0");
+    u.ecc = -1;
+    assert_int_equal(gmb_nvml_fill_info(&u), GMB_ESKIP);
+    gmb_dev_info_derive(&u);
+    assert_true(u.peak_bw_gbps == 0);
+    assert_non_null(strstr(u.peak_source, "does not know"));
+}
+
+static void pcie_max_not_below_link(void **state)
+{
+    (void)state;
+    gmb_pcie_t p;
+    assert_int_equal(gmb_nvml_pcie(GPU, &p), 0);
+    assert_true(p.available);
+    assert_int_equal(p.gen, 4);
+    assert_int_equal(p.width, 16);
+    assert_int_equal(p.max_gen, 4);    /* the VM's port said 4: the link runs at 4 */
+    assert_int_equal(p.max_width, 16); /* it said 8: the link runs at 16 */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(clocks_known, reset),
+        cmocka_unit_test_setup(clocks_unknown_are_null, reset),
+        cmocka_unit_test_setup(unknown_device, reset),
+        cmocka_unit_test_setup(violation_during_run, reset),
+        cmocka_unit_test_setup(fills_device_facts, reset),
+        cmocka_unit_test_setup(pcie_max_not_below_link, reset),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
