@@ -202,21 +202,30 @@ out:
     return rc;
 }
 
-/* One empty launch of the hot pass (the same grid, zero repetitions: the launch, the block
- * ramp, the reduction and the events, no data): *ns its device time. 0 or GMB_ERUNTIME. */
-extern "C" int gmb_l2_cuda_persist_empty(void *h, double *ns)
+/* One timed pass (reps 1) or empty launch (reps 0: the launch, the block ramp, the reduction
+ * and the events, no data) over the hot buffer: *ns its device time. */
+static int hot_pass(l2_persist_t *p, gmb_u32 reps, double *ns)
 {
-    l2_persist_t *p = (l2_persist_t *)h;
     int rc = GMB_OK;
     float ms = 0;
-    L2_TRY(cudaSetDevice(p->dev));
     L2_TRY(cudaEventRecord(p->e0, p->st));
-    l2_read<<<p->groups, p->group_size, 0, p->st>>>(p->hot, p->part, p->hot_n, 0);
+    l2_read<<<p->groups, p->group_size, 0, p->st>>>(p->hot, p->part, p->hot_n, reps);
     L2_TRY(cudaGetLastError());
     L2_TRY(cudaEventRecord(p->e1, p->st));
     L2_TRY(cudaEventSynchronize(p->e1));
     L2_TRY(cudaEventElapsedTime(&ms, p->e0, p->e1));
     *ns = (double)ms * 1e6;
+out:
+    return rc;
+}
+
+/* One empty launch of the hot pass: *ns its device time. 0 or GMB_ERUNTIME. */
+extern "C" int gmb_l2_cuda_persist_empty(void *h, double *ns)
+{
+    l2_persist_t *p = (l2_persist_t *)h;
+    int rc = GMB_OK;
+    L2_TRY(cudaSetDevice(p->dev));
+    rc = hot_pass(p, 0, ns);
 out:
     return rc;
 }
@@ -228,7 +237,6 @@ extern "C" int gmb_l2_cuda_persist_sample(void *h, double *ns, unsigned *sum)
 {
     l2_persist_t *p = (l2_persist_t *)h;
     int rc = GMB_OK;
-    float ms = 0;
     gmb_u32 *part = (gmb_u32 *)malloc(p->groups * sizeof *part), s = 0;
     if (!part)
         return GMB_ERUNTIME;
@@ -236,13 +244,8 @@ extern "C" int gmb_l2_cuda_persist_sample(void *h, double *ns, unsigned *sum)
     L2_TRY(cudaMemsetAsync(p->part, 0xff, p->groups * sizeof *p->part, p->st));
     l2_read<<<p->groups, p->group_size, 0, p->st>>>(p->cold, p->part, p->cold_n, 1);
     L2_TRY(cudaGetLastError());
-    L2_TRY(cudaEventRecord(p->e0, p->st));
-    l2_read<<<p->groups, p->group_size, 0, p->st>>>(p->hot, p->part, p->hot_n, 1);
-    L2_TRY(cudaGetLastError());
-    L2_TRY(cudaEventRecord(p->e1, p->st));
-    L2_TRY(cudaEventSynchronize(p->e1));
-    L2_TRY(cudaEventElapsedTime(&ms, p->e0, p->e1));
-    *ns = (double)ms * 1e6;
+    if ((rc = hot_pass(p, 1, ns)))
+        goto out;
     L2_TRY(cudaMemcpy(part, p->part, p->groups * sizeof *part, cudaMemcpyDeviceToHost));
     for (unsigned g = 0; g < p->groups; g++)
         s += part[g];
