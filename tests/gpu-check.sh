@@ -115,11 +115,14 @@ step chase-cuda 90 bin/gmb-chase --backend cuda --device 0 --out "$OUTDIR/cuda"
 # issue 6: the quick profile <= 90 s, then its table (figures: gmb plot wherever gnuplot is)
 step suite-cuda 150 bin/gmb run --backend cuda --results "$OUTDIR/suite" --timeout 60
 rundir=$(ls -d "$OUTDIR"/suite/*/*/ 2>/dev/null | tail -1)
-# does occupancy move the DRAM ceiling? read, copy, triad at 2 GiB with larger groups
+# does occupancy or the L2 256-byte prefetch hint move the DRAM ceiling? read, copy, triad at
+# 1 and 2 GiB with larger groups, and with --l2-prefetch
 for gs in 512 1024; do
     step "stream-gs$gs-cuda" 20 bin/gmb-stream --backend cuda --device 0 --kernels read,copy,triad \
-        --sizes 2GiB --group-size "$gs" --out "$OUTDIR/cuda-gs$gs"
+        --sizes 1GiB,2GiB --group-size "$gs" --out "$OUTDIR/cuda-gs$gs"
 done
+step stream-l2pf-cuda 20 bin/gmb-stream --backend cuda --device 0 --kernels read,copy,triad \
+    --sizes 1GiB,2GiB --l2-prefetch --out "$OUTDIR/cuda-l2pf"
 # the OpenCL side of the same two targets
 step stream-opencl 60 bin/gmb-stream --backend opencl --device 0 ${SIZES[@]+"${SIZES[@]}"} \
     --out "$OUTDIR/opencl"

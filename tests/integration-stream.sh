@@ -92,6 +92,8 @@ else
     bad "--group-size 100" 2 --group-size 100 --sizes 4KiB
     bad "--ci-target 0" 2 --ci-target 0
     bad "--time-cap garbage" 2 --time-cap 1s
+    bad "--l2-prefetch with 4-byte accesses" 2 --l2-prefetch --widths 4 --sizes 4KiB
+    bad "--l2-prefetch on OpenCL (a PTX qualifier)" 77 --l2-prefetch --sizes 4KiB
     # the default record directory is not created either
     (cd "$T" && "$S" --backend opencl --sizes 0 >/dev/null 2>&1)
     check "bad input: no results/ directory created" test ! -e "$T/results"

@@ -14,6 +14,7 @@ static const gmb_cl_variant_t variants[] = {
     {"w4", "-DGMB_LANES=1"},
     {"w8", "-DGMB_LANES=2"},
     {"w16", "-DGMB_LANES=4"},
+    {"w16p", "-DGMB_LANES=4"}, /* CUDA: --l2-prefetch (never loaded on OpenCL) */
     {NULL, NULL},
 };
 
@@ -48,6 +49,7 @@ typedef struct cfg {
     long group_size;      /* work-items per group; 0: 256 (or the device's maximum) */
     long groups_per_cu;   /* groups per compute unit; 0: fill every CU's thread slots */
     double min_sample_us; /* shortest sample: cache-sized arrays repeat in-kernel up to it */
+    int l2_prefetch;      /* CUDA: loads with the L2::256B prefetch hint */
 } cfg_t;
 
 #define O(field) offsetof(cfg_t, field)
@@ -65,6 +67,10 @@ static const gmb_opt_t opts[] = {
     {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "1000", 1, 1e7, NULL,
      "shortest timed sample; small arrays repeat in-kernel to reach it (a launch's own "
      "latency, inside the events, then weighs little)",
+     0},
+    {"l2-prefetch", GMB_OPT_FLAG, O(l2_prefetch), NULL, NULL, 1, 0, NULL,
+     "CUDA, 16-byte accesses: input loads ask L2 to fetch 256-byte blocks (PTX "
+     "ld.global.nc.L2::256B, sm_80 on; plain loads below)",
      0},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
 };
@@ -413,9 +419,24 @@ static int stream_run(gmb_ctx_t *c)
                   c->info.max_group_size);
         return GMB_EUSAGE;
     }
+    if (cfg->l2_prefetch) {
+        for (size_t wi = 0; wi < cfg->widths.n; wi++)
+            if (width_bytes[cfg->widths.idx[wi]] != 16) {
+                gmb_error("--l2-prefetch: 16-byte accesses only (--widths 16)");
+                return GMB_EUSAGE;
+            }
+        if (strcmp(be->name, "cuda")) {
+            gmb_skip("--l2-prefetch is a PTX load qualifier: CUDA only");
+            return GMB_ESKIP;
+        }
+    }
     uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
     state_t s = {.c = c};
     gmb_prog_t *prog[3] = {NULL, NULL, NULL};
+    if (cfg->l2_prefetch)
+        gmb_add_result(c, "loads",
+                       json_string("inputs loaded with ld.global.nc.L2::256B (sm_80 on; plain "
+                                   "loads on older GPUs)"));
     json_t *best = json_object();
     int injected = 0;
     size_t max_groups = (size_t)c->info.compute_units * 1024 + 1;
@@ -440,7 +461,8 @@ static int stream_run(gmb_ctx_t *c)
     int inited = 0;
     for (size_t wi = 0; wi < cfg->widths.n && !rc; wi++) {
         int v = cfg->widths.idx[wi], w = width_bytes[v];
-        if ((rc = be->prog_load(c->dev, c->bench->kernels, variants[v].variant, &prog[v])))
+        const char *var = cfg->l2_prefetch ? "w16p" : variants[v].variant;
+        if ((rc = be->prog_load(c->dev, c->bench->kernels, var, &prog[v])))
             break;
         if (!inited) { /* the same scalars for every width: initialise once */
             gmb_kern_t *ki;

@@ -32,6 +32,37 @@
                FILL1(s, 4 * (i) + 3))
 #endif
 
+/* Loads of the inputs a[] and b[] (never written by the kernel that reads them). Built with
+ * GMB_L2_PREFETCH (CUDA, sm_80 on): PTX ld.global.nc.L2::256B, which asks L2 to fetch the
+ * 256-byte block around each access from DRAM; else a plain load. */
+#undef STREAM_LD
+#if defined(__CUDACC__) && defined(GMB_L2_PREFETCH) && defined(__CUDA_ARCH__) &&                   \
+    __CUDA_ARCH__ >= 800
+static __device__ __forceinline__ float stream_ld(const float *p)
+{
+    float v;
+    asm volatile("ld.global.nc.L2::256B.f32 %0, [%1];" : "=f"(v) : "l"(p));
+    return v;
+}
+static __device__ __forceinline__ float2 stream_ld(const float2 *p)
+{
+    float2 v;
+    asm volatile("ld.global.nc.L2::256B.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(p));
+    return v;
+}
+static __device__ __forceinline__ float4 stream_ld(const float4 *p)
+{
+    float4 v;
+    asm volatile("ld.global.nc.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "l"(p));
+    return v;
+}
+#define STREAM_LD(p, k) stream_ld((p) + (k))
+#else
+#define STREAM_LD(p, k) (p)[k]
+#endif
+
 #ifndef STREAM_MAX_WG
 #define STREAM_MAX_WG 1024
 #endif
@@ -67,10 +98,10 @@ GMB_KERNEL stream_init(GMB_GLOBAL T *GMB_RESTRICT a, gmb_u64 n, gmb_u32 seed)
     }
 
 #define OP_FILL(k)  T_FILL(s, k)
-#define OP_COPY(k)  a[k]
-#define OP_SCALE(k) (s * a[k])
-#define OP_ADD(k)   (a[k] + b[k])
-#define OP_TRIAD(k) (a[k] + s * b[k])
+#define OP_COPY(k)  STREAM_LD(a, k)
+#define OP_SCALE(k) (s * STREAM_LD(a, k))
+#define OP_ADD(k)   (STREAM_LD(a, k) + STREAM_LD(b, k))
+#define OP_TRIAD(k) (STREAM_LD(a, k) + s * STREAM_LD(b, k))
 STREAM_ELEMENTWISE(stream_fill, OP_FILL)
 STREAM_ELEMENTWISE(stream_copy, OP_COPY)
 STREAM_ELEMENTWISE(stream_scale, OP_SCALE)
@@ -112,7 +143,7 @@ STREAM_ELEMENTWISE(stream_triad, OP_TRIAD)
             part[GMB_GROUP] = red[0];                                                              \
     }
 
-#define TERM_READ(k) a[k]
-#define TERM_DOT(k)  (a[k] * b[k])
+#define TERM_READ(k) STREAM_LD(a, k)
+#define TERM_DOT(k)  (STREAM_LD(a, k) * STREAM_LD(b, k))
 STREAM_REDUCE(stream_read, TERM_READ)
 STREAM_REDUCE(stream_dot, TERM_DOT)

@@ -20,6 +20,14 @@ namespace w16
 #include "stream.cl"
 #undef GMB_LANES
 } // namespace w16
+namespace w16p /* 16-byte loads with the L2 256-byte prefetch hint (--l2-prefetch) */
+{
+#define GMB_LANES       4
+#define GMB_L2_PREFETCH 1
+#include "stream.cl"
+#undef GMB_L2_PREFETCH
+#undef GMB_LANES
+} // namespace w16p
 
 #define STREAM_FNS(ns, v)                                                                          \
     {v, "stream_init", (const void *)ns::stream_init},                                             \
@@ -33,5 +41,8 @@ namespace w16
         v, "stream_dot", (const void *)ns::stream_dot                                              \
     }
 
-extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
-    STREAM_FNS(w4, "w4"), STREAM_FNS(w8, "w8"), STREAM_FNS(w16, "w16"), {NULL, NULL, NULL}};
+extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {STREAM_FNS(w4, "w4"),
+                                                       STREAM_FNS(w8, "w8"),
+                                                       STREAM_FNS(w16, "w16"),
+                                                       STREAM_FNS(w16p, "w16p"),
+                                                       {NULL, NULL, NULL}};
