@@ -88,6 +88,7 @@ step() { # name max_s args...: run a program under the deadline, keep its output
     timeout -s INT -k 10 "$lim" "$@" >"$OUTDIR/$name.txt" 2>&1
     rc=$?
     printf '%-24s exit %-3d %6s s  %s\n' "$name" "$rc" "$(since "$t0")" "$*"
+    printf '%s\t%d\t%s\n' "$name" "$rc" "$(since "$t0")" >>"$OUTDIR/steps.tsv"
     case $rc in
     0) ;;
     77) # a skip is fine for a part the API lacks, never for CUDA itself on a GPU machine
@@ -252,6 +253,49 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-um.json")):
         print(f"  stride {int(k) // 1024:5d} KiB: {f['host_us']:8.2f} us from the host, {f['device_us']:6.3f} resident: {fu}")
     for s in res.get("skipped", []):
         print(f"  skipped {s['test']}: {s['reason']}")
+PY
+echo "== the issues' GPU targets (H100/H200 class), from the CUDA runs above"
+python3 - "$OUTDIR" <<'PY'
+import glob, json, os, sys
+out = sys.argv[1]
+steps = {}
+if os.path.exists(out + "/steps.tsv"):
+    for line in open(out + "/steps.tsv"):
+        n, rc, sec = line.rstrip("\n").split("\t")
+        steps[n] = (int(rc), float(sec))
+def verdict(ok):
+    return "met" if ok else "MISSED"
+def rec(sub, bench):
+    f = sorted(glob.glob(f"{out}/{sub}/*-{bench}.json"))
+    return json.load(open(f[-1])) if f else None
+r = rec("cuda", "stream")
+if r:
+    best = r["results"]["best"]
+    for k, t in (("read", 95), ("triad", 90), ("copy", 84)):
+        b = best.get(k)
+        if b and "pct_peak" in b:
+            print(f"issue 2: {k:5s} {b['bw_GBps']:8.1f} GB/s = {b['pct_peak']:5.1f}% of {r['device']['peak_bw_GBps']:.0f} GB/s"
+                  f" (target >= {t}%, DRAM point {b['dram']}): {verdict(b['pct_peak'] >= t and b['dram'])}")
+    if "stream-cuda" in steps:
+        print(f"issue 2: default stream sweep {steps['stream-cuda'][1]:.1f} s (target < 20 s): {verdict(steps['stream-cuda'][1] < 20)}")
+r = rec("cuda", "chase")
+if r:
+    want = {"L1": (30, 40), "L2": (200, 300), "L2 near": (200, 300), "DRAM": (550, 800)}
+    for cv in r["results"]["levels"]:
+        if cv["mode"] != "random" or cv["space"] != "global":
+            continue
+        for lv in cv["levels"]:
+            lo_hi = want.get(lv["name"])
+            cyc = lv.get("lat_cycles")
+            if lo_hi and cyc is not None:
+                print(f"issue 3: {lv['name']:8s} {cyc:6.0f} cycles, {lv['lat_ns']:7.1f} ns, up to {lv['capacity_bytes'] / 2**20:.3g} MiB"
+                      f" (expected {lo_hi[0]}-{lo_hi[1]}): {verdict(lo_hi[0] <= cyc <= lo_hi[1])}")
+    if "chase-cuda" in steps:
+        print(f"issue 3: default chase sweep {steps['chase-cuda'][1]:.1f} s (target <= 30 s): {verdict(steps['chase-cuda'][1] <= 30)}")
+m = sorted(glob.glob(f"{out}/suite/*/*/run.json"))
+if m:
+    j = json.load(open(m[-1]))
+    print(f"issue 6: quick gmb run {j.get('wall_s', 0):.1f} s, status {j.get('status')} (target <= 90 s): {verdict(j.get('wall_s', 1e9) <= 90)}")
 PY
 grep -h "verification failed" "$OUTDIR"/*.txt && status=1
 echo "== gmb run (quick profile): manifest and table"
