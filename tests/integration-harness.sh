@@ -79,6 +79,24 @@ if command -v gnuplot >/dev/null; then
             "test \$(grep -c 'not a regular file' '$T/err') = 2 && test -s '$T/special-fig/stream-bw.png'"
 fi
 
+# --- tests/gpu-import.sh: a gpu-check tarball (here: the PoCL fixtures in its layout) ---------
+mkdir -p "$T/gc/suite/some-gpu/20261130T000000Z" "$T/gc/cuda"
+cp "$FX"/pocl/*.json "$T/gc/suite/some-gpu/20261130T000000Z/"
+printf '{"profile": "quick", "programs": []}\n' >"$T/gc/suite/some-gpu/20261130T000000Z/run.json"
+cp "$FX"/pocl/*-stream.json "$T/gc/cuda/"
+echo "a log" >"$T/gc/stream-cuda.txt"
+tar czf "$T/gc.tgz" -C "$T/gc" .
+if expect "gpu-import: the run and the check's records" 0 tests/gpu-import.sh "$T/gc.tgz" "$T/res"; then
+    check "gpu-import: the run's records and tables" test -s "$T/res/some-gpu/20261130T000000Z/table.tex"
+    check "gpu-import: the check's records and logs" test -s "$T/res/some-gpu/20261130T000000Z-gpu-check/stream-cuda.txt"
+    check "gpu-import: says what to publish" grep -q "git add -f $T/res/some-gpu/20261130T000000Z" "$T/out"
+    expect "gpu-import: never over an earlier import" 1 tests/gpu-import.sh "$T/gc.tgz" "$T/res" &&
+        check "gpu-import: says so" grep -q "exists: not overwritten" "$T/err"
+fi
+rm -rf "$T/gc/suite"
+tar czf "$T/gc2.tgz" -C "$T/gc" .
+expect "gpu-import: a tarball without a gmb run" 1 tests/gpu-import.sh "$T/gc2.tgz" "$T/res2"
+
 # --- records found by fuzzing (tests/fixtures/records/fuzz) ------------------------------------
 # a device name with CR, LF and quotes: the table CSV stays one line per row, properly quoted
 if expect "table --format csv of a crafted device name" 0 "$G" table "$FX/fuzz/csv-cells" \

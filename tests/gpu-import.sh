@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# gpu-import.sh TGZ [RESULTS] - bring a tests/gpu-check.sh run home: its quick `gmb run` goes to
+# results/<device-slug>/<UTC>/ (the suite's own layout), every default-sweep record of the
+# check to results/<device-slug>/<UTC>-gpu-check/, with the check's log and nvidia-smi
+# reports (RESULTS instead of results/ when given); then `gmb plot` (when gnuplot is here) and `gmb table` (md, tex, csv) of the run.
+# Nothing already under results/ is overwritten. Prints what to `git add -f` to publish.
+set -eu
+cd "$(dirname "$0")/.."
+[ $# -ge 1 ] && [ $# -le 2 ] && [ -f "$1" ] || {
+    echo "usage: tests/gpu-import.sh gmb-check.tgz [results-dir] (from tests/gpu-check.sh's \$OUT)" >&2
+    exit 2
+}
+T=$(mktemp -d /tmp/gmb-import.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+tar xzf "$1" -C "$T"
+run=$(ls -d "$T"/suite/*/*/ 2>/dev/null | tail -1)
+[ -n "$run" ] && [ -f "$run/run.json" ] || {
+    echo "gpu-import: no gmb run in $1 (the suite step did not finish?)" >&2
+    exit 1
+}
+run=${run%/}
+slug=$(basename "$(dirname "$run")")
+stamp=$(basename "$run")
+R=${2:-results}
+dest=$R/$slug/$stamp
+check=$R/$slug/$stamp-gpu-check
+for d in "$dest" "$check"; do
+    [ ! -e "$d" ] || {
+        echo "gpu-import: $d exists: not overwritten" >&2
+        exit 1
+    }
+done
+mkdir -p "$R/$slug"
+cp -r "$run" "$dest"
+mkdir -p "$check"
+for sub in "$T"/*/; do # cuda/, opencl/, cuda-gs512/, ... (not the suite)
+    name=$(basename "$sub")
+    [ "$name" = suite ] && continue
+    mkdir -p "$check/$name"
+    cp "$sub"/*.json "$sub"/*.csv "$check/$name/" 2>/dev/null || true
+done
+cp "$T"/*.txt "$T"/*.tsv "$T"/*.log "$check/" 2>/dev/null || true
+if command -v gnuplot >/dev/null; then
+    bin/gmb plot "$dest" >/dev/null
+else
+    echo "gpu-import: no gnuplot here: figures not drawn (gmb plot $dest where it is)" >&2
+fi
+for f in md tex csv; do
+    bin/gmb table "$dest" --format "$f" --out "$dest/table.$f"
+done
+cat "$dest/table.md"
+echo
+echo "publish with: git add -f $dest $check"
