@@ -122,6 +122,9 @@ for gs in 512 1024; do
     step "stream-gs$gs-cuda" 20 bin/gmb-stream --backend cuda --device 0 --kernels read,copy,triad \
         --sizes 1GiB,2GiB --group-size "$gs" --out "$OUTDIR/cuda-gs$gs"
 done
+# the chase without its address arithmetic: 64-bit address chains, global spaces
+step chase-ptr-cuda 45 bin/gmb-chase --backend cuda --device 0 --pointers --mode random \
+    --spaces global,global-cg --out "$OUTDIR/cuda-ptr"
 step stream-l2pf-cuda 20 bin/gmb-stream --backend cuda --device 0 --kernels read,copy,triad \
     --sizes 1GiB,2GiB --l2-prefetch --out "$OUTDIR/cuda-l2pf"
 # the OpenCL side of the same two targets
@@ -290,6 +293,11 @@ if r:
             if lo_hi and cyc is not None:
                 print(f"issue 3: {lv['name']:8s} {cyc:6.0f} cycles, {lv['lat_ns']:7.1f} ns, up to {lv['capacity_bytes'] / 2**20:.3g} MiB"
                       f" (expected {lo_hi[0]}-{lo_hi[1]}): {verdict(lo_hi[0] <= cyc <= lo_hi[1])}")
+    p = rec("cuda-ptr", "chase")
+    for cv in (p or {}).get("results", {}).get("levels", []):
+        if cv["mode"] == "random" and cv["space"] == "global":
+            print("issue 3, --pointers (no address arithmetic): " + ", ".join(
+                f"{lv['name']} {lv.get('lat_cycles', float('nan')):.0f} cycles" for lv in cv["levels"]))
     if "chase-cuda" in steps:
         print(f"issue 3: default chase sweep {steps['chase-cuda'][1]:.1f} s (target <= 30 s): {verdict(steps['chase-cuda'][1] <= 30)}")
 m = sorted(glob.glob(f"{out}/suite/*/*/run.json"))

@@ -99,6 +99,13 @@ else
     badc "--page-sizes not a multiple of the stride" --mode page --page-sizes 4KiB \
         --stride 3072 --sizes 1MiB
     badc "--accesses -1" --accesses -1
+    badc "--pointers with a stride below an address" --pointers --stride 4 --sizes 4KiB
+    rm -rf "$T/ptr"
+    if expect "chase --pointers on OpenCL: skipped" 77 "$C" "${FAST[@]}" --pointers --sizes 4KiB \
+        --out "$T/ptr"; then
+        check "chase --pointers skip: one line saying why" test "$(grep -c 'CUDA only' "$T/err")" = 1
+        check "chase --pointers skip writes nothing" test ! -e "$T/ptr"
+    fi
 
     # --- CUDA without a GPU: skipped with the reason ---------------------------------------
     if expect "chase --backend cuda without a GPU exits 77" 77 "$C" --backend cuda \

@@ -35,6 +35,8 @@ enum { S_GLOBAL, S_GLOBAL_CG, S_SHARED, S_CONSTANT, NSPACES };
 static const char *const space_names[] = {"global", "global-cg", "shared", "constant", NULL};
 static const char *const space_kernel[] = {"chase_global", "chase_global_cg", "chase_shared",
                                            "chase_constant"};
+/* --pointers (CUDA): the global spaces chase 64-bit addresses */
+static const char *const space_kernel_ptr[] = {"chase_global_ptr", "chase_global_cg_ptr"};
 
 typedef struct cfg {
     gmb_sweep_t sizes;      /* working sets, bytes (page mode: bytes of address span) */
@@ -44,6 +46,7 @@ typedef struct cfg {
     gmb_list_t spaces;      /* indices into space_names */
     long accesses;          /* timed loads per sample; 0: enough for min_sample_us */
     double min_sample_us;   /* shortest timed sample */
+    int pointers;           /* CUDA, global spaces: 64-bit address chains (p = *p) */
 } cfg_t;
 
 #define O(field) offsetof(cfg_t, field)
@@ -62,6 +65,10 @@ static const gmb_opt_t opts[] = {
      "timed loads per sample; 0 = as many as --min-sample-us takes", 0},
     {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "1000", 1, 1e7, NULL,
      "shortest timed sample: the chase runs long enough to dwarf launch and timer", 0},
+    {"pointers", GMB_OPT_FLAG, O(pointers), NULL, NULL, 1, 0, NULL,
+     "CUDA, global spaces: chase 64-bit addresses (p = *p), no arithmetic between loads "
+     "(stride a multiple of 8)",
+     0},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
 };
 #undef O
@@ -70,7 +77,9 @@ static const char help[] =
     "Chains: every load's address is the value of the load before (p = a[p]), so loads never\n"
     "overlap and the time per load is the latency; as in every index chase, each step also\n"
     "holds the load's address arithmetic (one dependent integer operation, a few cycles; on\n"
-    "NVIDIA GPUs an IMAD.WIDE after each load). random: one cycle through every element in\n"
+    "NVIDIA GPUs an IMAD.WIDE after each load). --pointers (CUDA) removes it in the global\n"
+    "spaces: the chain is rewritten on the device into 64-bit addresses (p = *p), one load\n"
+    "a step. random: one cycle through every element in\n"
     "a uniformly random order (Sattolo's distribution); stride: elements in address order;\n"
     "page: one line per page (line e mod lines-per-page of page e), pages in random order, so\n"
     "the span grows the TLB's work while the cached lines stay few. A working set of S bytes\n"
@@ -102,6 +111,7 @@ typedef struct state {
     gmb_kern_t *k;          /* chase kernel of the current space */
     gmb_launch_t geo;       /* its launch */
     int space;              /* S_* */
+    int ptr;                /* the chain is made of addresses (--pointers, a global space) */
     const uint32_t *order;  /* host order; NULL: sequential */
     gmb_chain_layout_t lay; /* words of the elements */
     uint64_t n;             /* elements */
@@ -199,6 +209,12 @@ static int check_options(gmb_ctx_t *c, cfg_t *cfg)
                   (unsigned long long)st, WORD);
         return GMB_EUSAGE;
     }
+    if (cfg->pointers && st % 8) {
+        gmb_error("--pointers: the stride (%llu bytes) must be a multiple of 8, the size of an "
+                  "address",
+                  (unsigned long long)st);
+        return GMB_EUSAGE;
+    }
     if (has(&cfg->modes, M_PAGE))
         for (size_t i = 0; i < cfg->page_sizes.n; i++)
             if (cfg->page_sizes.v[i] % st) {
@@ -282,6 +298,35 @@ static int build_chain(state_t *s, gmb_u32 seq)
         return rc;
     if (bad) {
         snprintf(s->err, sizeof s->err, "the chain on the device is wrong at position %u", bad - 1);
+        return GMB_EVERIFY;
+    }
+    return GMB_OK;
+}
+
+/* --pointers: turn the laid-out chain of the current point into one of addresses, in place
+ * (chase_to_ptr), and check that one on the device too, every element (chase_check_ptr). */
+static int to_pointers(state_t *s)
+{
+    const gmb_backend_t *be = s->c->be;
+    gmb_kern_t *kp, *kc;
+    int rc;
+    if ((rc = be->kern_get(s->prog, "chase_to_ptr", &kp)) ||
+        (rc = be->kern_get(s->prog, "chase_check_ptr", &kc)))
+        return rc;
+    size_t L = s->c->info.max_group_size < 256 ? (size_t)s->c->info.max_group_size : 256;
+    size_t groups = (size_t)((s->n + L - 1) / L), most = (size_t)s->c->info.compute_units * 64;
+    gmb_launch_t g = {groups < most ? groups : most, L, 0};
+    gmb_u32 n = (gmb_u32)s->n, sw = (gmb_u32)s->lay.stride_words, pw = (gmb_u32)s->lay.page_words;
+    gmb_u32 seq = s->order ? 0 : 1, bad = 0;
+    gmb_arg_t ap[] = {GMB_A_BUF(s->chain), GMB_A_VAL(n), GMB_A_VAL(sw), GMB_A_VAL(pw)};
+    gmb_arg_t ac[] = {GMB_A_BUF(s->chain), GMB_A_BUF(s->order_d), GMB_A_VAL(n),     GMB_A_VAL(seq),
+                      GMB_A_VAL(sw),       GMB_A_VAL(pw),         GMB_A_BUF(s->bad)};
+    if ((rc = be->launch(kp, &g, ap, 4, NULL)) || (rc = be->fill(s->bad, 0, 0, sizeof bad)) ||
+        (rc = be->launch(kc, &g, ac, 7, NULL)) || (rc = be->read(s->bad, 0, &bad, sizeof bad)))
+        return rc;
+    if (bad) {
+        snprintf(s->err, sizeof s->err, "the address chain on the device is wrong at position %u",
+                 bad - 1);
         return GMB_EVERIFY;
     }
     return GMB_OK;
@@ -387,7 +432,7 @@ static int run_point(state_t *s, curve_t *cv, uint64_t size, int clock)
     s->q = 0;
     s->nwords = (gmb_u32)(size / WORD);
     s->geo.shared_bytes = s->space == S_SHARED ? (size_t)s->nwords * WORD : 0;
-    if ((rc = build_chain(s, s->order ? 0 : 1)))
+    if ((rc = build_chain(s, s->order ? 0 : 1)) || (s->ptr && (rc = to_pointers(s))))
         goto verify_fail;
     if (s->space == S_CONSTANT && (rc = load_constant(s, size)))
         return rc;
@@ -420,6 +465,8 @@ static int run_point(state_t *s, curve_t *cv, uint64_t size, int clock)
     }
     json_t *extra = json_object_get(pt, "extra");
     json_object_set_new(extra, "verified", json_string(s->bad_final ? "FAILED" : "full"));
+    json_object_set_new(extra, "chain",
+                        json_string(s->ptr ? "addresses (p = *p)" : "word indices (p = a[p])"));
     json_object_set_new(extra, "loads_timed", json_integer(s->steps));
     json_object_set_new(extra, "loads_warmup", json_integer(s->warm));
     json_object_set_new(extra, "baseline_ns", json_real(s->base_ns));
@@ -594,6 +641,11 @@ static int chase_run(gmb_ctx_t *c)
     if (rc || (rc = check_options(c, cfg)))
         return rc;
     int cuda = !strcmp(be->name, "cuda");
+    if (cfg->pointers && !cuda) {
+        gmb_skip("--pointers is CUDA only: an OpenCL buffer may move between launches, so "
+                 "addresses stored in it need not hold");
+        return GMB_ESKIP;
+    }
     int clock = cuda && (c->info.caps & GMB_CAP_CLOCK);
     uint64_t top = cfg->sizes.v[cfg->sizes.n - 1], st = cfg->stride;
     uint64_t minpage = cfg->page_sizes.v[0];
@@ -672,7 +724,9 @@ static int chase_run(gmb_ctx_t *c)
                     skip_curve(mode_names[mode], page, sp, why, skipped);
                     continue;
                 }
-                if ((rc = be->kern_get(s.prog, space_kernel[sp], &s.k)))
+                s.ptr = cfg->pointers && (sp == S_GLOBAL || sp == S_GLOBAL_CG);
+                if ((rc = be->kern_get(s.prog, s.ptr ? space_kernel_ptr[sp] : space_kernel[sp],
+                                       &s.k)))
                     break;
                 s.space = sp;
                 s.geo = (gmb_launch_t){1, 1, 0};

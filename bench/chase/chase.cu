@@ -13,6 +13,10 @@ __constant__ gmb_u32 chase_cmem[CHASE_CMEM_WORDS];
         {v, "chase_global", (const void *)chase_global},                                           \
         {v, "chase_global_cg", (const void *)chase_global_cg},                                     \
         {v, "chase_shared", (const void *)chase_shared},                                           \
+        {v, "chase_to_ptr", (const void *)chase_to_ptr},                                           \
+        {v, "chase_check_ptr", (const void *)chase_check_ptr},                                     \
+        {v, "chase_global_ptr", (const void *)chase_global_ptr},                                   \
+        {v, "chase_global_cg_ptr", (const void *)chase_global_cg_ptr},                             \
     {                                                                                              \
         v, "chase_constant", (const void *)chase_constant                                          \
     }
@@ -42,8 +46,9 @@ extern "C" int gmb_chase_cuda_const_write(const void *src, size_t bytes)
  * 227 KiB of shared memory needed, leaving 28 KiB of L1. 0 or GMB_ERUNTIME (logged). */
 extern "C" int gmb_chase_cuda_prefer_l1(void)
 {
-    const void *fns[] = {(const void *)chase_global, (const void *)chase_global_cg};
-    for (int i = 0; i < 2; i++) {
+    const void *fns[] = {(const void *)chase_global, (const void *)chase_global_cg,
+                         (const void *)chase_global_ptr, (const void *)chase_global_cg_ptr};
+    for (int i = 0; i < 4; i++) {
         cudaError_t e = cudaFuncSetAttribute(fns[i], cudaFuncAttributePreferredSharedMemoryCarveout,
                                              cudaSharedmemCarveoutMaxL1);
         if (e != cudaSuccess) {
