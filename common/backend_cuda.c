@@ -105,8 +105,9 @@ static int cu_count(int *n, char *why, size_t whylen)
     int c = 0;
     /* the first runtime call: load every kernel now, so that no first launch behind a gate
      * has to load a module (which may synchronise the context: a deadlock behind the gate) */
-    if (gate_on())
-        setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+    const char *ml = getenv("CUDA_MODULE_LOADING");
+    if (gate_on() && (!ml || strcmp(ml, "EAGER"))) /* LAZY inherited: the deadlock is back */
+        setenv("CUDA_MODULE_LOADING", "EAGER", 1);
     cudaError_t e = cudaGetDeviceCount(&c);
     *n = 0;
     if (e != cudaSuccess) { /* 35 (insufficient driver) or 100 (no device): c is unset */
@@ -598,6 +599,7 @@ static int cu_span_wait(gmb_dev_t *d, int s, double *t0_ns, double *t1_ns)
         return GMB_EUSAGE;
     float a = 0, b = 0;
     gate_open(d, s); /* never wait behind a gate that no span_end opened */
+    gate_open(d, 0); /* nor behind queue 0's, whose begin event is waited on too */
     CU_TRY(cudaSetDevice(d->idx));
     CU_TRY(cudaEventSynchronize(d->xe[s]));
     if (s)
@@ -685,6 +687,8 @@ static int cu_prefetch_async(gmb_buf_t *b, int s, size_t off, size_t bytes, int 
     if (!managed_ok(b, "prefetch", why, whylen))
         return GMB_ESKIP;
     CU_TRY(cudaSetDevice(b->dev->idx));
+    gate_open(b->dev, s); /* the UVM migration may wait on this thread for the stream's earlier
+                           * work (UVM_MIGRATE has no semaphore to wait on): never behind a gate */
     CU_TRY(cudaMemPrefetchAsync((char *)b->ptr + off, bytes, loc_of(to_host, b->dev->idx), 0,
                                 b->dev->xs[s]));
     return GMB_OK;

@@ -127,6 +127,9 @@ step chase-ptr-cuda 45 bin/gmb-chase --backend cuda --device 0 --pointers --mode
     --spaces global,global-cg --out "$OUTDIR/cuda-ptr"
 step stream-l2pf-cuda 20 bin/gmb-stream --backend cuda --device 0 --kernels read,copy,triad \
     --sizes 1GiB,2GiB --l2-prefetch --out "$OUTDIR/cuda-l2pf"
+# its control: the same inline-PTX loads, no hint (the same SASS schedule)
+step stream-asm-cuda 20 bin/gmb-stream --backend cuda --device 0 --kernels read,copy,triad \
+    --sizes 1GiB,2GiB --asm-loads --out "$OUTDIR/cuda-asm"
 # the OpenCL side of the same two targets
 step stream-opencl 60 bin/gmb-stream --backend opencl --device 0 ${SIZES[@]+"${SIZES[@]}"} \
     --out "$OUTDIR/opencl"
@@ -146,13 +149,14 @@ step um-threads-cuda 30 bin/gmb-um --backend cuda --device 0 --out "$OUTDIR/cuda
     --tests fault-d2h --host-threads 8 --sizes 256MiB,1GiB --time-cap 0.3 --max-samples 10
 # timing A/B: the stream held by a host-function gate until the timed work is enqueued
 # (GMB_CUDA_GATE=1, opt-in until seen on a GPU) against plain events, where it matters: small
-# copies (host enqueue rate vs device time) and one-pass L2 samples
+# copies (host enqueue rate vs device time) and one-pass L2 cold/warm samples (persistence
+# runs on a stream of its own, never gated)
 for g in 0 1; do
     step "copy-gate$g-cuda" 30 env GMB_CUDA_GATE=$g bin/gmb-copy --backend cuda --device 0 \
         --directions h2d,d2h,d2d --kinds pinned --engines ce --sizes 4KiB:4MiB:x4 \
         --time-cap 0.3 --max-samples 20 --out "$OUTDIR/cuda-gate$g"
     step "l2-gate$g-cuda" 30 env GMB_CUDA_GATE=$g bin/gmb-l2 --backend cuda --device 0 \
-        --parts coldwarm,persistence --time-cap 0.3 --max-samples 20 --out "$OUTDIR/cuda-gate$g"
+        --parts coldwarm --time-cap 0.3 --max-samples 20 --out "$OUTDIR/cuda-gate$g"
 done
 nvidia-smi -q >"$OUTDIR/nvidia-smi-after.txt" 2>&1
 

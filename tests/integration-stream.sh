@@ -94,6 +94,8 @@ else
     bad "--time-cap garbage" 2 --time-cap 1s
     bad "--l2-prefetch with 4-byte accesses" 2 --l2-prefetch --widths 4 --sizes 4KiB
     bad "--l2-prefetch on OpenCL (a PTX qualifier)" 77 --l2-prefetch --sizes 4KiB
+    bad "--asm-loads on OpenCL" 77 --asm-loads --sizes 4KiB
+    bad "--l2-prefetch with --asm-loads" 2 --l2-prefetch --asm-loads --sizes 4KiB
     # the default record directory is not created either
     (cd "$T" && "$S" --backend opencl --sizes 0 >/dev/null 2>&1)
     check "bad input: no results/ directory created" test ! -e "$T/results"

@@ -105,13 +105,13 @@ GMB_KERNEL chase_check_ptr(const gmb_u32 *a, const gmb_u32 *order, gmb_u32 n, gm
 static __device__ __forceinline__ const gmb_u64 *chase_ld_ptr(const gmb_u64 *q)
 {
     gmb_u64 v;
-    asm volatile("ld.global.u64 %0, [%1];" : "=l"(v) : "l"(q));
+    asm volatile("ld.global.u64 %0, [%1];" : "=l"(v) : "l"(__cvta_generic_to_global(q)));
     return (const gmb_u64 *)v;
 }
 static __device__ __forceinline__ const gmb_u64 *chase_ld_ptr_cg(const gmb_u64 *q)
 {
     gmb_u64 v;
-    asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(q));
+    asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(__cvta_generic_to_global(q)));
     return (const gmb_u64 *)v;
 }
 /* As CHASE_BODY; out[0] = the word reached, converted after the clock read. */

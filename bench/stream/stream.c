@@ -15,6 +15,7 @@ static const gmb_cl_variant_t variants[] = {
     {"w8", "-DGMB_LANES=2"},
     {"w16", "-DGMB_LANES=4"},
     {"w16p", "-DGMB_LANES=4"}, /* CUDA: --l2-prefetch (never loaded on OpenCL) */
+    {"w16a", "-DGMB_LANES=4"}, /* CUDA: --asm-loads, its control (never loaded on OpenCL) */
     {NULL, NULL},
 };
 
@@ -50,6 +51,7 @@ typedef struct cfg {
     long groups_per_cu;   /* groups per compute unit; 0: fill every CU's thread slots */
     double min_sample_us; /* shortest sample: cache-sized arrays repeat in-kernel up to it */
     int l2_prefetch;      /* CUDA: loads with the L2::256B prefetch hint */
+    int asm_loads;        /* CUDA: the same inline-PTX loads without the hint (the control) */
 } cfg_t;
 
 #define O(field) offsetof(cfg_t, field)
@@ -71,6 +73,10 @@ static const gmb_opt_t opts[] = {
     {"l2-prefetch", GMB_OPT_FLAG, O(l2_prefetch), NULL, NULL, 1, 0, NULL,
      "CUDA, 16-byte accesses: input loads ask L2 to fetch 256-byte blocks (PTX "
      "ld.global.nc.L2::256B, sm_80 on; plain loads below)",
+     0},
+    {"asm-loads", GMB_OPT_FLAG, O(asm_loads), NULL, NULL, 1, 0, NULL,
+     "CUDA, 16-byte accesses: the inputs through the same inline-PTX loads as --l2-prefetch, "
+     "without the hint (its A/B control: the same SASS schedule)",
      0},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
 };
@@ -419,24 +425,34 @@ static int stream_run(gmb_ctx_t *c)
                   c->info.max_group_size);
         return GMB_EUSAGE;
     }
-    if (cfg->l2_prefetch) {
+    if (cfg->l2_prefetch || cfg->asm_loads) {
+        const char *opt = cfg->l2_prefetch ? "--l2-prefetch" : "--asm-loads";
+        if (cfg->l2_prefetch && cfg->asm_loads) {
+            gmb_error("--l2-prefetch and --asm-loads: one or the other (--asm-loads is the "
+                      "control of --l2-prefetch)");
+            return GMB_EUSAGE;
+        }
         for (size_t wi = 0; wi < cfg->widths.n; wi++)
             if (width_bytes[cfg->widths.idx[wi]] != 16) {
-                gmb_error("--l2-prefetch: 16-byte accesses only (--widths 16)");
+                gmb_error("%s: 16-byte accesses only (--widths 16)", opt);
                 return GMB_EUSAGE;
             }
         if (strcmp(be->name, "cuda")) {
-            gmb_skip("--l2-prefetch is a PTX load qualifier: CUDA only");
+            gmb_skip("%s: inline PTX loads: CUDA only", opt);
             return GMB_ESKIP;
         }
     }
     uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
     state_t s = {.c = c};
     gmb_prog_t *prog[3] = {NULL, NULL, NULL};
-    if (cfg->l2_prefetch)
+    if (cfg->l2_prefetch || cfg->asm_loads)
         gmb_add_result(c, "loads",
-                       json_string("inputs loaded with ld.global.nc.L2::256B (sm_80 on; plain "
-                                   "loads on older GPUs)"));
+                       json_string(cfg->l2_prefetch
+                                       ? "inputs loaded with PTX ld.global.nc.L2::256B (sm_80 "
+                                         "on, where ptxas may narrow the hint; plain loads on "
+                                         "older GPUs)"
+                                       : "inputs loaded with PTX ld.global.nc, no hint (the "
+                                         "control of --l2-prefetch; plain loads before sm_80)"));
     json_t *best = json_object();
     int injected = 0;
     size_t max_groups = (size_t)c->info.compute_units * 1024 + 1;
@@ -461,7 +477,7 @@ static int stream_run(gmb_ctx_t *c)
     int inited = 0;
     for (size_t wi = 0; wi < cfg->widths.n && !rc; wi++) {
         int v = cfg->widths.idx[wi], w = width_bytes[v];
-        const char *var = cfg->l2_prefetch ? "w16p" : variants[v].variant;
+        const char *var = cfg->l2_prefetch ? "w16p" : cfg->asm_loads ? "w16a" : variants[v].variant;
         if ((rc = be->prog_load(c->dev, c->bench->kernels, var, &prog[v])))
             break;
         if (!inited) { /* the same scalars for every width: initialise once */

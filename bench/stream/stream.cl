@@ -36,26 +36,34 @@
  * GMB_L2_PREFETCH (CUDA, sm_80 on): PTX ld.global.nc.L2::256B, which asks L2 to fetch the
  * 256-byte block around each access from DRAM; else a plain load. */
 #undef STREAM_LD
+#undef STREAM_LDQ
+#if defined(GMB_L2_PREFETCH) && GMB_L2_PREFETCH
+#define STREAM_LDQ "ld.global.nc.L2::256B" /* w16p */
+#else
+#define STREAM_LDQ "ld.global.nc" /* w16a: the same loads without the hint, its control */
+#endif
 #if defined(__CUDACC__) && defined(GMB_L2_PREFETCH) && defined(__CUDA_ARCH__) &&                   \
     __CUDA_ARCH__ >= 800
 static __device__ __forceinline__ float stream_ld(const float *p)
 {
     float v;
-    asm volatile("ld.global.nc.L2::256B.f32 %0, [%1];" : "=f"(v) : "l"(p));
+    asm volatile(STREAM_LDQ ".f32 %0, [%1];" : "=f"(v) : "l"(__cvta_generic_to_global(p)));
     return v;
 }
 static __device__ __forceinline__ float2 stream_ld(const float2 *p)
 {
     float2 v;
-    asm volatile("ld.global.nc.L2::256B.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(p));
+    asm volatile(STREAM_LDQ ".v2.f32 {%0, %1}, [%2];"
+                 : "=f"(v.x), "=f"(v.y)
+                 : "l"(__cvta_generic_to_global(p)));
     return v;
 }
 static __device__ __forceinline__ float4 stream_ld(const float4 *p)
 {
     float4 v;
-    asm volatile("ld.global.nc.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
+    asm volatile(STREAM_LDQ ".v4.f32 {%0, %1, %2, %3}, [%4];"
                  : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                 : "l"(p));
+                 : "l"(__cvta_generic_to_global(p)));
     return v;
 }
 #define STREAM_LD(p, k) stream_ld((p) + (k))

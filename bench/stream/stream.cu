@@ -28,6 +28,14 @@ namespace w16p /* 16-byte loads with the L2 256-byte prefetch hint (--l2-prefetc
 #undef GMB_L2_PREFETCH
 #undef GMB_LANES
 } // namespace w16p
+namespace w16a /* the same inline-asm loads without the hint: --l2-prefetch's control */
+{
+#define GMB_LANES       4
+#define GMB_L2_PREFETCH 0
+#include "stream.cl"
+#undef GMB_L2_PREFETCH
+#undef GMB_LANES
+} // namespace w16a
 
 #define STREAM_FNS(ns, v)                                                                          \
     {v, "stream_init", (const void *)ns::stream_init},                                             \
@@ -41,8 +49,6 @@ namespace w16p /* 16-byte loads with the L2 256-byte prefetch hint (--l2-prefetc
         v, "stream_dot", (const void *)ns::stream_dot                                              \
     }
 
-extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {STREAM_FNS(w4, "w4"),
-                                                       STREAM_FNS(w8, "w8"),
-                                                       STREAM_FNS(w16, "w16"),
-                                                       STREAM_FNS(w16p, "w16p"),
-                                                       {NULL, NULL, NULL}};
+extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
+    STREAM_FNS(w4, "w4"),     STREAM_FNS(w8, "w8"),     STREAM_FNS(w16, "w16"),
+    STREAM_FNS(w16p, "w16p"), STREAM_FNS(w16a, "w16a"), {NULL, NULL, NULL}};
