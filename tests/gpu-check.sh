@@ -35,8 +35,13 @@ if ls .debs/*.deb >/dev/null 2>&1; then
     R=$(mktemp -d /tmp/gmb-root.XXXXXX)
     for d in .debs/*.deb; do dpkg -x "$d" "$R"; done
     L=$R/usr/lib/x86_64-linux-gnu
+    # libraries the machine most likely has in newer versions (libudev for hwloc, libxml2):
+    # searched after the machine's own, never before
+    mkdir -p "$R/fallback"
+    mv "$L"/libudev.so* "$L"/libxml2.so* "$R/fallback/" 2>/dev/null || true
     export PKG_CONFIG_PATH=$L/pkgconfig:$R/usr/share/pkgconfig PKG_CONFIG_SYSROOT_DIR=$R
-    export LD_LIBRARY_PATH=$L${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} LIBRARY_PATH=$L
+    export LD_LIBRARY_PATH=$L${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:$R/fallback
+    export LIBRARY_PATH=$L
     export C_INCLUDE_PATH=$R/usr/include PATH=$R/usr/bin:$PATH
     echo "unpacked $(ls .debs/*.deb | wc -l) carried packages into $R"
 fi
@@ -58,6 +63,18 @@ make -j"$(nproc)" CUDA_ARCHS="${CUDA_ARCHS:-90}" all >"$OUTDIR/build.log" 2>&1 |
     }
 }
 tail -3 "$OUTDIR/build.log"
+# every library the programs need must load here: else once more without hwloc (locality
+# then reads 'unknown'), the one optional library with dependencies of its own
+if ldd bin/gmb-stream | grep -q "not found"; then
+    ldd bin/gmb-stream | grep "not found"
+    echo "a library is missing: building once more without hwloc"
+    make -j"$(nproc)" CUDA_ARCHS="${CUDA_ARCHS:-90}" HAVE_HWLOC=0 all >"$OUTDIR/build3.log" 2>&1 &&
+        ! ldd bin/gmb-stream | grep "not found" || {
+        echo "BUILD UNUSABLE: a library is still missing"
+        pack
+        exit 3
+    }
+fi
 echo "build: $(since "$t0") s"
 bin/gmb devices 2>&1 | tee "$OUTDIR/devices.txt"
 

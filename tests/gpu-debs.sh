@@ -8,6 +8,8 @@ mkdir -p .debs /tmp/gmb-apt/partial
 o=(-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/gmb-apt)
 apt-get "${o[@]}" update -q >/dev/null
 cd .debs
+# libudev1 and libxml2: fallbacks only (gpu-check puts them behind the machine's own)
 apt-get "${o[@]}" download libjansson4 libjansson-dev libhwloc15 libhwloc-dev hwloc \
-    libxml2 ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers make
+    libxml2 libudev1 ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers \
+    opencl-clhpp-headers make
 ls -1 "$PWD"
