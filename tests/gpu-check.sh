@@ -33,7 +33,18 @@ nvidia-smi -q >"$OUTDIR/nvidia-smi-before.txt" 2>&1
 # carried packages: unpack into a private root and point the build and the loader at it
 if ls .debs/*.deb >/dev/null 2>&1; then
     R=$(mktemp -d /tmp/gmb-root.XXXXXX)
-    for d in .debs/*.deb; do dpkg -x "$d" "$R"; done
+    for d in .debs/*.deb; do # dpkg -x, or by hand where the image has no dpkg
+        if command -v dpkg >/dev/null; then
+            dpkg -x "$d" "$R"
+        else
+            m=$(ar t "$d" | grep '^data\.tar')
+            case $m in
+            *.xz) ar p "$d" "$m" | tar xJ -C "$R" ;;
+            *.zst) ar p "$d" "$m" | zstd -dc | tar x -C "$R" ;;
+            *) ar p "$d" "$m" | tar xz -C "$R" ;;
+            esac
+        fi
+    done
     L=$R/usr/lib/x86_64-linux-gnu
     # libraries the machine most likely has in newer versions (libudev for hwloc, libxml2):
     # searched after the machine's own, never before
