@@ -100,7 +100,8 @@ static const char help[] =
     "sets repeat in the kernel, so 'cache' is a compute unit's own L1 before it is the LLC "
     "(gmb-l2\n"
     "measures the L2 with L1 bypassed). Each kernel's best DRAM figure (results.best) is taken\n"
-    "from 16x the LLC on, where at most 1/16 of a repetition's bytes fits in the cache.\n";
+    "from 16x the LLC on (tier 2: at most 1/16 of a repetition's bytes fits in the cache), else\n"
+    "from 4x (tier 1), else from the cache points (tier 0, dram false).\n";
 
 #define SEED_A(c)   ((gmb_u32)(c)->o.seed * 2u + 1u)
 #define SEED_B(c)   ((gmb_u32)(c)->o.seed * 2u + 2u)
@@ -389,17 +390,17 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
            gmb_fmt_size(size, sz, sizeof sz), bw, 100.0 * ser.st.ci_rel, pct, ser.st.n, s->reps,
            where, rc == GMB_OK ? how : "FAILED");
     fflush(stdout);
-    /* best bandwidth of this kernel: over DRAM points when there are any; a DRAM point counts
-     * only from 16x the LLC on (between 4x and 16x the in-kernel repetitions may still find
-     * part of the working set in L2) */
+    /* best bandwidth of this kernel: over the points farthest from the cache there are: from
+     * 16x the LLC on (tier 2: at most 1/16 of a repetition can still be found in it), else
+     * DRAM points from 4x (tier 1), else cache points (tier 0) */
     json_t *cur = json_object_get(*best, k->name);
-    int dram = !strcmp(where, "dram") && per_rep >= 16 * c->info.llc_bytes;
-    int cur_dram = cur && json_is_true(json_object_get(cur, "dram"));
+    int tier = !strcmp(where, "dram") ? (per_rep >= 16 * c->info.llc_bytes ? 2 : 1) : 0;
+    int cur_tier = cur ? (int)json_integer_value(json_object_get(cur, "tier")) : -1;
     if (rc == GMB_OK &&
-        (!cur || (dram && !cur_dram) ||
-         (dram == cur_dram && bw > json_real_value(json_object_get(cur, "bw_GBps"))))) {
-        json_t *b = json_pack("{s:f, s:i, s:I, s:b}", "bw_GBps", bw, "width_bytes", w, "size_bytes",
-                              (json_int_t)size, "dram", dram);
+        (tier > cur_tier ||
+         (tier == cur_tier && bw > json_real_value(json_object_get(cur, "bw_GBps"))))) {
+        json_t *b = json_pack("{s:f, s:i, s:I, s:b, s:i}", "bw_GBps", bw, "width_bytes", w,
+                              "size_bytes", (json_int_t)size, "dram", tier > 0, "tier", tier);
         if (peak > 0)
             json_object_set_new(b, "pct_peak", json_real(100.0 * bw / peak));
         json_object_set_new(*best, k->name, b);
