@@ -310,7 +310,7 @@ if r:
         b = best.get(k)
         if b and "pct_peak" in b:
             print(f"issue 2: {k:5s} {b['bw_GBps']:8.1f} GB/s = {b['pct_peak']:5.1f}% of {r['device']['peak_bw_GBps']:.0f} GB/s"
-                  f" (target >= {t}%, DRAM point {b['dram']}): {verdict(b['pct_peak'] >= t and b['dram'])}")
+                  f" (target >= {t}%, at {b['size_bytes'] / 2**30:g} GiB, tier {b.get('tier')}): {verdict(b['pct_peak'] >= t and b['dram'])}")
     if "stream-cuda" in steps:
         print(f"issue 2: default stream sweep {steps['stream-cuda'][1]:.1f} s (target < 20 s): {verdict(steps['stream-cuda'][1] < 20)}")
 r = rec("cuda", "chase")
