@@ -671,6 +671,10 @@ const gmb_row_t gmb_table_rows[] = {
      "results.largest.d2d_device_ce.bw_GBps"},
     {"copy", "Device to device, SM kernel (bytes copied)", "GB/s", ex_number,
      "results.largest.d2d_device_sm.bw_GBps"},
+    {"copy", "Peer copy, copy engine, fastest peer", "GB/s", ex_number,
+     "results.peer_copy.p2p_ce.fastest_GBps"},
+    {"copy", "Peer copy, copy engine, slowest peer", "GB/s", ex_number,
+     "results.peer_copy.p2p_ce.slowest_GBps"},
     {"copy", "Host to device, pinned, smallest copy", "us", ex_number,
      "results.latency_us.h2d_pinned_ce.lat_us"},
     /* gmb-um: managed memory, how it moves here, the largest buffer of each test */

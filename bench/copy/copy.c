@@ -29,6 +29,7 @@ typedef struct cfg {
     gmb_list_t kinds;     /* indices into kind_names */
     gmb_list_t engines;   /* indices into engine_names */
     double min_sample_us; /* shortest sample: small copies repeat back to back up to it */
+    const char *peers;    /* p2p peers: "next", "all" or device indices */
 } cfg_t;
 
 #define O(field) offsetof(cfg_t, field)
@@ -37,13 +38,19 @@ static const gmb_opt_t opts[] = {
      "bytes per copy: sizes, ranges A:B[:x2|:+S|:N/oct] [default 4KiB:min(1GiB,mem/4,RAM/4):x2]",
      0},
     {"directions", GMB_OPT_LIST, O(dirs), "LIST", "all", 1, 0, dir_names,
-     "h2d, d2h, d2d, bidir (h2d and d2h at once), p2p (device to next device), comma-separated", 0},
+     "h2d, d2h, d2d, bidir (h2d and d2h at once), p2p (to each --peers device and back), "
+     "comma-separated",
+     0},
     {"kinds", GMB_OPT_LIST, O(kinds), "LIST", "all", 1, 0, kind_names,
      "host memory of h2d, d2h, bidir: pageable (malloc), pinned, mapped (zero-copy)", 0},
     {"engines", GMB_OPT_LIST, O(engines), "LIST", "all", 1, 0, engine_names,
      "ce (copy engine: memcpy/enqueue calls), sm (a copy kernel), comma-separated", 0},
     {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "100", 1, 1e7, NULL,
      "shortest timed sample; small copies repeat back to back to reach it", 0},
+    {"peers", GMB_OPT_STR, O(peers), "LIST", "next", 0, 0, NULL,
+     "p2p: next (the next device), all (every other device: a row of the peer matrix) or "
+     "device indices, comma-separated",
+     0},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
 };
 #undef O
@@ -51,7 +58,8 @@ static const gmb_opt_t opts[] = {
 static const char help[] =
     "Directions: h2d, d2h (host memory of each --kinds), d2d (one device), bidir (h2d on one\n"
     "stream/queue and d2h on another at once: aggregate and each direction), p2p (this device\n"
-    "to the next one and back; skipped with the reason without two devices with peer access).\n"
+    "to each --peers device and back; skipped with the reason for a pair without peer access;\n"
+    "gmb-copy --device i --directions p2p --peers all for every i gives the whole matrix).\n"
     "Engines: ce = the copy engine (CUDA cudaMemcpyAsync; OpenCL clEnqueueWrite/ReadBuffer with\n"
     "the host pointer, clEnqueueCopyBuffer device to device); sm = a grid-stride float4 copy\n"
     "kernel, which reaches host memory only through a mapping (kind mapped: zero-copy).\n"
@@ -107,6 +115,7 @@ typedef struct state {
     json_t *largest;           /* results.largest */
     json_t *latency;           /* results.latency_us */
     json_t *skipped;           /* results.skipped */
+    json_t *peers;             /* results.peers: the p2p peers measured */
     int injected;              /* the planted error is in */
 } state_t;
 
@@ -404,22 +413,56 @@ static int run_host(state_t *s, int kind)
     return rc;
 }
 
-/* p2p: this device to the next one and back, when the pair has peer access. */
-static int run_p2p(state_t *s)
+/* The p2p peers of --peers: n of them into out (none when the backend has one device).
+ * GMB_EUSAGE (one line) for a malformed list, this device itself or one that is not there. */
+static int peer_list(gmb_ctx_t *c, int *out, int *n)
+{
+    const cfg_t *cfg = c->cfg;
+    char why[256], buf[256];
+    int ndev = 0, self = c->info.index;
+    *n = 0;
+    if (c->be->count(&ndev, why, sizeof why) || ndev < 2)
+        ndev = ndev < 1 ? 1 : ndev; /* the p2p step says why it skips */
+    if (!strcmp(cfg->peers, "next") || !strcmp(cfg->peers, "all")) {
+        for (int k = 1; k < ndev && (k == 1 || !strcmp(cfg->peers, "all")); k++)
+            out[(*n)++] = (self + k) % ndev;
+        return GMB_OK;
+    }
+    gmb_strlcpy(buf, cfg->peers, sizeof buf);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        long v;
+        if (gmb_parse_long(t, &v) || v < 0) {
+            gmb_error("--peers %s: next, all, or device indices (comma-separated)", cfg->peers);
+            return GMB_EUSAGE;
+        }
+        if (v == self || v >= ndev) {
+            gmb_error("--peers %ld: %s", v,
+                      v == self ? "the device itself (d2d measures that)"
+                                : "no such device (gmb devices lists them)");
+            return GMB_EUSAGE;
+        }
+        int dup = 0;
+        for (int k = 0; k < *n; k++)
+            dup |= out[k] == (int)v;
+        if (!dup && *n < GMB_MAX_LIST)
+            out[(*n)++] = (int)v;
+    }
+    if (!*n) {
+        gmb_error("--peers: no device named");
+        return GMB_EUSAGE;
+    }
+    return GMB_OK;
+}
+
+/* p2p: this device to peer pi and back, when the pair has peer access. */
+static int run_p2p(state_t *s, int pi)
 {
     gmb_ctx_t *c = s->c;
     const gmb_backend_t *be = c->be;
     const cfg_t *cfg = c->cfg;
-    char why[512];
-    int ndev = 0;
-    if (be->count(&ndev, why, sizeof why) || ndev < 2) {
-        snprintf(why, sizeof why, "%s has %d device%s: p2p needs two", be->name, ndev,
-                 ndev == 1 ? "" : "s");
-        for (size_t ei = 0; ei < cfg->engines.n; ei++)
-            note_skip(s, "p2p", "device", engine_names[cfg->engines.idx[ei]], why);
-        return GMB_OK;
-    }
-    int pi = (c->info.index + 1) % ndev;
+    char why[512], kind[32];
+    snprintf(kind, sizeof kind, "peer%d", pi);
     gmb_dev_info_t pinfo;
     gmb_dev_t *peer = NULL;
     gmb_buf_t *pdst = NULL, *psrc = NULL;
@@ -439,7 +482,7 @@ static int run_p2p(state_t *s)
     }
     if (r1 != GMB_OK) {
         for (size_t ei = 0; ei < cfg->engines.n && r1 == GMB_ESKIP; ei++)
-            note_skip(s, "p2p", "device", engine_names[cfg->engines.idx[ei]], why);
+            note_skip(s, "p2p", kind, engine_names[cfg->engines.idx[ei]], why);
         be->close(peer);
         return r1 == GMB_ESKIP ? GMB_OK : r1;
     }
@@ -450,9 +493,8 @@ static int run_p2p(state_t *s)
         (rc = be->kern_get(pprog, "copy_sm", &pcopy)) ||
         (rc = init_src(s, pinit, psrc, s->top, SEED_PEER(c))))
         goto out;
-    json_t *pj = json_pack("{s:i, s:s, s:s}", "index", pi, "name", pinfo.name, "pci_bus_id",
-                           pinfo.pci_bus_id);
-    gmb_add_result(c, "peer", pj);
+    json_array_append_new(s->peers, json_pack("{s:i, s:s, s:s}", "index", pi, "name", pinfo.name,
+                                              "pci_bus_id", pinfo.pci_bus_id));
     for (size_t ei = 0; ei < cfg->engines.n && !rc; ei++) {
         int e = cfg->engines.idx[ei];
         /* the SM engine runs on the source device and writes the peer's memory */
@@ -460,9 +502,9 @@ static int run_p2p(state_t *s)
                      {0},    "p2p"};
         job_t rev = {peer, 0,        s->ddst, psrc, SEED_PEER(c), e == E_SM ? pcopy : NULL,
                      {0},  "p2p_rev"};
-        rc = run_series(s, &fwd, 1, "p2p", "device", engine_names[e], 0);
+        rc = run_series(s, &fwd, 1, "p2p", kind, engine_names[e], 0);
         if (!rc)
-            rc = run_series(s, &rev, 1, "p2p_rev", "device", engine_names[e], 0);
+            rc = run_series(s, &rev, 1, "p2p_rev", kind, engine_names[e], 0);
     }
 out:
     be->free(pdst);
@@ -471,6 +513,47 @@ out:
         be->prog_free(pprog);
     be->close(peer);
     return rc;
+}
+
+/* results.peer_copy: per engine, the fastest and the slowest peer at the largest copy, both
+ * ways (p2p: this device to the peer, p2p_rev: back), from results.largest. */
+static void peer_summary(state_t *s)
+{
+    json_t *sum = json_object();
+    const char *dirs[] = {"p2p", "p2p_rev"};
+    for (int e = 0; engine_names[e]; e++)
+        for (int d = 0; d < 2; d++) {
+            double hi = -1, lo = INFINITY;
+            int hi_p = -1, lo_p = -1;
+            size_t i;
+            json_t *pj;
+            json_array_foreach(s->peers, i, pj)
+            {
+                int pi = (int)json_integer_value(json_object_get(pj, "index"));
+                char key[64];
+                snprintf(key, sizeof key, "%s_peer%d_%s", dirs[d], pi, engine_names[e]);
+                json_t *b = json_object_get(s->largest, key);
+                if (!b)
+                    continue;
+                double v = json_real_value(json_object_get(b, "bw_GBps"));
+                if (v > hi)
+                    hi = v, hi_p = pi;
+                if (v < lo)
+                    lo = v, lo_p = pi;
+            }
+            if (hi_p < 0)
+                continue;
+            char key[64];
+            snprintf(key, sizeof key, "%s_%s", dirs[d], engine_names[e]);
+            json_object_set_new(sum, key,
+                                json_pack("{s:f, s:i, s:f, s:i, s:I}", "fastest_GBps", hi,
+                                          "fastest_peer", hi_p, "slowest_GBps", lo, "slowest_peer",
+                                          lo_p, "peers", (json_int_t)json_array_size(s->peers)));
+        }
+    if (json_object_size(sum))
+        gmb_add_result(s->c, "peer_copy", sum);
+    else
+        json_decref(sum);
 }
 
 static int pick_sizes(state_t *s)
@@ -563,12 +646,16 @@ static int copy_run(gmb_ctx_t *c)
     cfg_t *cfg = c->cfg;
     const gmb_backend_t *be = c->be;
     state_t s = {.c = c};
+    int peer[GMB_MAX_LIST], npeer = 0, p2p = 0;
+    for (size_t i = 0; i < cfg->dirs.n; i++)
+        p2p |= cfg->dirs.idx[i] == D_P2P;
     int rc = pick_sizes(&s);
-    if (rc)
+    if (rc || (p2p && (rc = peer_list(c, peer, &npeer))))
         return rc;
     s.largest = json_object();
     s.latency = json_object();
     s.skipped = json_array();
+    s.peers = json_array();
     if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)s.top, &s.dsrc)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)s.top, &s.ddst)) ||
         (rc = be->prog_load(c->dev, c->bench->kernels, "default", &s.prog)) ||
@@ -615,14 +702,28 @@ static int copy_run(gmb_ctx_t *c)
                            {0},    "d2d"};
                 rc = run_series(&s, &j, 1, "d2d", "device", engine_names[e], 0);
             }
-        else if (cfg->dirs.idx[di] == D_P2P)
-            rc = run_p2p(&s);
+        else if (cfg->dirs.idx[di] == D_P2P) {
+            if (!npeer) {
+                char why[128];
+                int ndev = 0;
+                be->count(&ndev, why, sizeof why);
+                snprintf(why, sizeof why, "%s has %d device%s: p2p needs two", be->name, ndev,
+                         ndev == 1 ? "" : "s");
+                for (size_t ei = 0; ei < cfg->engines.n; ei++)
+                    note_skip(&s, "p2p", "device", engine_names[cfg->engines.idx[ei]], why);
+            }
+            for (int k = 0; k < npeer && !rc; k++)
+                rc = run_p2p(&s, peer[k]);
+            peer_summary(&s);
+        }
     }
+    gmb_add_result(c, "peers", s.peers);
     gmb_add_result(c, "largest", s.largest);
     gmb_add_result(c, "latency_us", s.latency);
     gmb_add_result(c, "skipped", s.skipped);
-    s.largest = s.latency = s.skipped = NULL;
+    s.largest = s.latency = s.skipped = s.peers = NULL;
 out:
+    json_decref(s.peers);
     json_decref(s.largest);
     json_decref(s.latency);
     json_decref(s.skipped);
