@@ -526,6 +526,11 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
     double t_run = gmb_now_ns();
 
     rc = b->run(&c);
+    if (rc == GMB_OK && !json_array_size(c.points)) {
+        /* every part asked for was skipped (their reasons are above): a skip, not a success */
+        gmb_skip("nothing measured: every part asked for was skipped (the reasons are above)");
+        rc = GMB_ESKIP;
+    }
 
     gmb_nvml_clocks(c.info.pci_bus_id, &k);
     json_object_set_new(json_object_get(c.record, "clocks"), "after", json_clocks(&k));

@@ -92,15 +92,17 @@ else
     cbad "--peers 7 (no such device)" --directions p2p --sizes 4KiB --peers 7
 
     # --- two PoCL devices: a peer per --peers entry, skipped with the reason on OpenCL -------
-    # (nothing measured: no record, as for every run that only skips)
+    # (nothing measured: exit 77 with the reasons, no record)
     rm -rf "$T/p2"
-    if expect "copy p2p --peers all with two devices" 0 env POCL_DEVICES="pthread pthread" "$C" \
+    if expect "copy p2p --peers all with two devices" 77 env POCL_DEVICES="pthread pthread" "$C" \
         "${FAST[@]}" --directions p2p --sizes 4KiB --peers all --out "$T/p2"; then
         check "copy p2p: each engine to peer 1 skipped with OpenCL's reason" test \
             "$(grep -c '^# skipped: p2p peer1 \(ce\|sm\): OpenCL has no peer access' "$T/out")" = 2
         check "copy p2p: no point" bash -c "! grep -q '^p2p' '$T/out'"
+        check "copy p2p: no record" test ! -e "$T/p2"
+        check "copy p2p: skipped, nothing measured, says so" grep -q "nothing measured" "$T/err"
     fi
-    expect "copy p2p --peers 1 of device 0" 0 env POCL_DEVICES="pthread pthread" "$C" "${FAST[@]}" \
+    expect "copy p2p --peers 1 of device 0" 77 env POCL_DEVICES="pthread pthread" "$C" "${FAST[@]}" \
         --directions p2p --sizes 4KiB --peers 1 --no-record
 
     # --- pinned memory the host cannot give: a clear error, exit 3, nothing written ----------
