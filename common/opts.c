@@ -269,7 +269,7 @@ int gmb_parse_list(const char *s, const char *const *choices, gmb_list_t *out, c
         return GMB_EUSAGE;
     }
     if (!strcmp(s, "all")) {
-        for (int i = 0; choices[i] && i < GMB_MAX_LIST; i++)
+        for (int i = 0; i < GMB_MAX_LIST && choices[i]; i++)
             out->idx[out->n++] = i;
         return GMB_OK;
     }
