@@ -337,6 +337,20 @@ if m:
     j = json.load(open(m[-1]))
     print(f"issue 6: quick gmb run {j.get('wall_s', 0):.1f} s, status {j.get('status')} (target <= 90 s): {verdict(j.get('wall_s', 1e9) <= 90)}")
 PY
+echo "== A/B: the same points, B against A (Mann-Whitney on the raw samples)"
+ab() { # A-dir B-dir bench what
+    local a b
+    a=$(ls "$OUTDIR/$1"/*-"$3".json 2>/dev/null | tail -1)
+    b=$(ls "$OUTDIR/$2"/*-"$3".json 2>/dev/null | tail -1)
+    [ -n "$a" ] && [ -n "$b" ] || return 0
+    echo "-- $4 (A: $1, B: $2)"
+    bin/gmb compare "$a" "$b" 2>&1 | tail -n +3 | grep -v '^$' | tail -14
+}
+ab cuda-asm cuda-l2pf stream "the L2 256-byte prefetch hint, inline-PTX loads both"
+ab cuda cuda-gs1024 stream "1024 work-items per group (A: the default 256)"
+ab cuda cuda-ptr chase "address chains, no arithmetic between loads (A: index chains)"
+ab cuda-gate0 cuda-gate1 copy "the stream held behind a gate until the copies are enqueued"
+ab cuda-gate0 cuda-gate1 l2 "the same for one-pass cold/warm samples"
 grep -h "verification failed" "$OUTDIR"/*.txt && status=1
 echo "== gmb run (quick profile): manifest and table"
 if [ -n "$rundir" ] && [ -f "$rundir/run.json" ]; then
