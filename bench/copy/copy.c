@@ -646,11 +646,9 @@ static int copy_run(gmb_ctx_t *c)
     cfg_t *cfg = c->cfg;
     const gmb_backend_t *be = c->be;
     state_t s = {.c = c};
-    int peer[GMB_MAX_LIST], npeer = 0, p2p = 0;
-    for (size_t i = 0; i < cfg->dirs.n; i++)
-        p2p |= cfg->dirs.idx[i] == D_P2P;
+    int peer[GMB_MAX_LIST], npeer = 0;
     int rc = pick_sizes(&s);
-    if (rc || (p2p && (rc = peer_list(c, peer, &npeer))))
+    if (rc || (rc = peer_list(c, peer, &npeer))) /* checked even when p2p is not asked for */
         return rc;
     s.largest = json_object();
     s.latency = json_object();
