@@ -100,12 +100,22 @@ else
         --stride 3072 --sizes 1MiB
     badc "--accesses -1" --accesses -1
     badc "--pointers with a stride below an address" --pointers --stride 4 --sizes 4KiB
+    # --- --pointers: address chains (OpenCL: in shared virtual memory), every mode, verified --
     rm -rf "$T/ptr"
-    if expect "chase --pointers on OpenCL: skipped" 77 "$C" "${FAST[@]}" --pointers --sizes 4KiB \
-        --out "$T/ptr"; then
-        check "chase --pointers skip: one line saying why" test "$(grep -c 'CUDA only' "$T/err")" = 1
-        check "chase --pointers skip writes nothing" test ! -e "$T/ptr"
+    if expect "chase --pointers, every mode" 0 "$C" "${FAST[@]}" --pointers --mode random,stride,page \
+        --page-sizes 4KiB --spaces global,shared,constant --sizes 4KiB:256KiB:x4 --out "$T/ptr"; then
+        rec=$(ls "$T"/ptr/*-chase.json)
+        check "chase --pointers: global points chase addresses, verified" test "$(json "$rec" \
+            "sorted(set((p['params']['space'], p['extra']['chain'], p['extra']['verified']) for p in r['points']))")" = \
+            "[('global', 'addresses (p = *p)', 'full'), ('shared', 'word indices (p = a[p])', 'full')]"
+        check "chase --pointers: every mode measured" test "$(json "$rec" \
+            "sorted(set(p['params']['mode'] for p in r['points']))")" = "['page', 'random', 'stride']"
+        check "chase --pointers: constant skipped with the reason (OpenCL)" test "$(json "$rec" \
+            "any(s['space'] == 'constant' and 'shared virtual memory' in s['reason'] for s in r['results']['skipped'])")" = True
+        check "chase --pointers record validates" "$VALIDATE" "$SCHEMA" "$rec"
     fi
+    expect "chase --pointers: planted wrong final element exits 1" 1 "$C" "${FAST[@]}" --pointers \
+        --mode random --spaces global --sizes 16KiB --inject-error --out "$T/ptr-inj"
 
     # --- CUDA without a GPU: skipped with the reason ---------------------------------------
     if expect "chase --backend cuda without a GPU exits 77" 77 "$C" --backend cuda \

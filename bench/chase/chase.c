@@ -35,7 +35,7 @@ enum { S_GLOBAL, S_GLOBAL_CG, S_SHARED, S_CONSTANT, NSPACES };
 static const char *const space_names[] = {"global", "global-cg", "shared", "constant", NULL};
 static const char *const space_kernel[] = {"chase_global", "chase_global_cg", "chase_shared",
                                            "chase_constant"};
-/* --pointers (CUDA): the global spaces chase 64-bit addresses */
+/* --pointers: the global spaces chase 64-bit addresses (global-cg: CUDA only) */
 static const char *const space_kernel_ptr[] = {"chase_global_ptr", "chase_global_cg_ptr"};
 
 typedef struct cfg {
@@ -46,7 +46,7 @@ typedef struct cfg {
     gmb_list_t spaces;      /* indices into space_names */
     long accesses;          /* timed loads per sample; 0: enough for min_sample_us */
     double min_sample_us;   /* shortest timed sample */
-    int pointers;           /* CUDA, global spaces: 64-bit address chains (p = *p) */
+    int pointers;           /* global spaces: 64-bit address chains (p = *p) */
 } cfg_t;
 
 #define O(field) offsetof(cfg_t, field)
@@ -66,8 +66,8 @@ static const gmb_opt_t opts[] = {
     {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "1000", 1, 1e7, NULL,
      "shortest timed sample: the chase runs long enough to dwarf launch and timer", 0},
     {"pointers", GMB_OPT_FLAG, O(pointers), NULL, NULL, 1, 0, NULL,
-     "CUDA, global spaces: chase 64-bit addresses (p = *p), no arithmetic between loads "
-     "(stride a multiple of 8)",
+     "global spaces: chase 64-bit addresses (p = *p), no arithmetic between loads (stride a "
+     "multiple of 8; OpenCL: in shared virtual memory)",
      0},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
 };
@@ -77,9 +77,10 @@ static const char help[] =
     "Chains: every load's address is the value of the load before (p = a[p]), so loads never\n"
     "overlap and the time per load is the latency; as in every index chase, each step also\n"
     "holds the load's address arithmetic (one dependent integer operation, a few cycles; on\n"
-    "NVIDIA GPUs an IMAD.WIDE after each load). --pointers (CUDA) removes it in the global\n"
-    "spaces: the chain is rewritten on the device into 64-bit addresses (p = *p), one load\n"
-    "a step. random: one cycle through every element in\n"
+    "NVIDIA GPUs an IMAD.WIDE after each load). --pointers removes it in the global spaces:\n"
+    "the chain is rewritten on the device into 64-bit addresses (p = *p), one load a step\n"
+    "(OpenCL: in shared virtual memory, whose addresses hold across launches). random: one\n"
+    "cycle through every element in\n"
     "a uniformly random order (Sattolo's distribution); stride: elements in address order;\n"
     "page: one line per page (line e mod lines-per-page of page e), pages in random order, so\n"
     "the span grows the TLB's work while the cached lines stay few. A working set of S bytes\n"
@@ -641,9 +642,12 @@ static int chase_run(gmb_ctx_t *c)
     if (rc || (rc = check_options(c, cfg)))
         return rc;
     int cuda = !strcmp(be->name, "cuda");
-    if (cfg->pointers && !cuda) {
-        gmb_skip("--pointers is CUDA only: an OpenCL buffer may move between launches, so "
-                 "addresses stored in it need not hold");
+    /* OpenCL: a buffer object may move between launches, so the addresses live in shared
+     * virtual memory, whose addresses hold */
+    int svm_chain = cfg->pointers && !cuda;
+    if (svm_chain && !(c->info.caps & GMB_CAP_MANAGED)) {
+        gmb_skip("--pointers on OpenCL needs shared virtual memory (a buffer object may move "
+                 "between launches, so addresses stored in it need not hold)");
         return GMB_ESKIP;
     }
     int clock = cuda && (c->info.caps & GMB_CAP_CLOCK);
@@ -666,7 +670,8 @@ static int chase_run(gmb_ctx_t *c)
         rc = GMB_ERUNTIME;
         goto out;
     }
-    if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)top, &s.chain)) ||
+    if ((rc = be->alloc(c->dev, svm_chain ? GMB_MEM_MANAGED : GMB_MEM_DEVICE, (size_t)top,
+                        &s.chain)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)nord * 4, &s.order_d)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, 2 * sizeof(gmb_u64), &s.out)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, sizeof(gmb_u32), &s.bad)) ||
@@ -712,6 +717,9 @@ static int chase_run(gmb_ctx_t *c)
                     cap = CONST_BYTES;
                     if (cuda && !gmb_chase_cuda_const_write)
                         why = "the CUDA constant-memory kernel was not built";
+                    if (svm_chain)
+                        why = "with --pointers the OpenCL chain is shared virtual memory, which "
+                              "does not copy into a constant buffer";
                 }
                 if (!why && cfg->sizes.v[0] > cap) {
                     snprintf(why_buf, sizeof why_buf, "every working set is above the %s %s holds",

@@ -75,33 +75,34 @@ GMB_KERNEL chase_global_cg(GMB_GLOBAL const gmb_u32 *a, GMB_GLOBAL gmb_u64 *out,
 }
 #endif
 
-#if defined(__CUDACC__)
-/* Pointer chains (CUDA, --pointers): the first 8 bytes of each element hold the address of
- * the next, so a step is one load and nothing else (p = *p). Made in place from a laid-out
- * index chain: each work-item reads its element's own word, then writes that element's first
- * 8 bytes (elements are 8-byte aligned and at least 8 bytes apart). */
-GMB_KERNEL chase_to_ptr(gmb_u32 *a, gmb_u32 n, gmb_u32 sw, gmb_u32 pw)
+/* Pointer chains (--pointers): the first 8 bytes of each element hold the address of the
+ * next, so a step is one load and nothing else (p = *p). Made in place from a laid-out index
+ * chain: each work-item reads its element's own word, then writes that element's first 8
+ * bytes (elements are 8-byte aligned and at least 8 bytes apart). Addresses must hold from
+ * one launch to the next: any CUDA allocation; OpenCL shared virtual memory. */
+GMB_KERNEL chase_to_ptr(GMB_GLOBAL gmb_u32 *a, gmb_u32 n, gmb_u32 sw, gmb_u32 pw)
 {
     for (gmb_u64 e = GMB_GID; e < n; e += GMB_GSIZE) {
         gmb_u32 w = chase_word(e, sw, pw);
         gmb_u32 next = a[w];
-        *(gmb_u64 *)(a + w) = (gmb_u64)(size_t)(a + next);
+        *(GMB_GLOBAL gmb_u64 *)(a + w) = (gmb_u64)(size_t)(a + next);
     }
 }
 
 /* Check an address chain against its order, every element, as chase_check does. */
-GMB_KERNEL chase_check_ptr(const gmb_u32 *a, const gmb_u32 *order, gmb_u32 n, gmb_u32 seq,
-                           gmb_u32 sw, gmb_u32 pw, gmb_u32 *bad)
+GMB_KERNEL chase_check_ptr(GMB_GLOBAL const gmb_u32 *a, GMB_GLOBAL const gmb_u32 *order, gmb_u32 n,
+                           gmb_u32 seq, gmb_u32 sw, gmb_u32 pw, GMB_GLOBAL gmb_u32 *bad)
 {
     for (gmb_u64 k = GMB_GID; k < n; k += GMB_GSIZE) {
         gmb_u64 k1 = k + 1 == n ? 0 : k + 1;
         gmb_u64 e = seq ? k : order[k], f = seq ? k1 : order[k1];
-        if (*(const gmb_u64 *)(a + chase_word(e, sw, pw)) !=
+        if (*(GMB_GLOBAL const gmb_u64 *)(a + chase_word(e, sw, pw)) !=
             (gmb_u64)(size_t)(a + chase_word(f, sw, pw)))
             bad[0] = (gmb_u32)k + 1u;
     }
 }
 
+#if defined(__CUDACC__)
 static __device__ __forceinline__ const gmb_u64 *chase_ld_ptr(const gmb_u64 *q)
 {
     gmb_u64 v;
@@ -114,9 +115,12 @@ static __device__ __forceinline__ const gmb_u64 *chase_ld_ptr_cg(const gmb_u64 *
     asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(__cvta_generic_to_global(q)));
     return (const gmb_u64 *)v;
 }
+#else
+#define chase_ld_ptr(q) ((GMB_GLOBAL const gmb_u64 *)(size_t)(*(q)))
+#endif
 /* As CHASE_BODY; out[0] = the word reached, converted after the clock read. */
 #define CHASE_PTR_BODY(LOAD)                                                                       \
-    const gmb_u64 *p = (const gmb_u64 *)(a + start);                                               \
+    GMB_GLOBAL const gmb_u64 *p = (GMB_GLOBAL const gmb_u64 *)(a + start);                         \
     for (gmb_u32 i = 0; i < warm; i++)                                                             \
         p = LOAD(p);                                                                               \
     out[0] = (gmb_u64)(size_t)p;                                                                   \
@@ -126,14 +130,19 @@ static __device__ __forceinline__ const gmb_u64 *chase_ld_ptr_cg(const gmb_u64 *
     out[0] = (gmb_u64)(size_t)p;                                                                   \
     gmb_u64 t1 = GMB_CLOCK();                                                                      \
     out[1] = t1 - t0;                                                                              \
-    out[0] = (gmb_u64)((const gmb_u32 *)p - a);
+    out[0] = (gmb_u64)((GMB_GLOBAL const gmb_u32 *)p - a);
 
 GMB_KERNEL chase_global_ptr(GMB_GLOBAL const gmb_u32 *a, GMB_GLOBAL gmb_u64 *out, gmb_u32 start,
-                            gmb_u32 warm, gmb_u32 steps){CHASE_PTR_BODY(chase_ld_ptr)} GMB_KERNEL
-    chase_global_cg_ptr(GMB_GLOBAL const gmb_u32 *a, GMB_GLOBAL gmb_u64 *out, gmb_u32 start,
-                        gmb_u32 warm, gmb_u32 steps)
+                            gmb_u32 warm, gmb_u32 steps)
 {
-    CHASE_PTR_BODY(chase_ld_ptr_cg)
+    CHASE_PTR_BODY(chase_ld_ptr);
+}
+
+#if defined(__CUDACC__)
+GMB_KERNEL chase_global_cg_ptr(GMB_GLOBAL const gmb_u32 *a, GMB_GLOBAL gmb_u64 *out, gmb_u32 start,
+                               gmb_u32 warm, gmb_u32 steps)
+{
+    CHASE_PTR_BODY(chase_ld_ptr_cg);
 }
 #endif
 
