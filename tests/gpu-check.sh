@@ -162,6 +162,8 @@ step stream-asm-cuda 20 bin/gmb-stream --backend cuda --device 0 --kernels read,
 step stream-opencl 60 bin/gmb-stream --backend opencl --device 0 ${SIZES[@]+"${SIZES[@]}"} \
     --out "$OUTDIR/opencl"
 step chase-opencl 90 bin/gmb-chase --backend opencl --device 0 --out "$OUTDIR/opencl"
+step chase-ptr-opencl 45 bin/gmb-chase --backend opencl --device 0 --pointers --mode random \
+    --spaces global --out "$OUTDIR/opencl-ptr"
 # the other programs at their default sweeps
 for b in cuda opencl; do
     step "bank-$b" 45 bin/gmb-bank --backend "$b" --device 0 --out "$OUTDIR/$b"
@@ -349,6 +351,7 @@ ab() { # A-dir B-dir bench what
 ab cuda-asm cuda-l2pf stream "the L2 256-byte prefetch hint, inline-PTX loads both"
 ab cuda cuda-gs1024 stream "1024 work-items per group (A: the default 256)"
 ab cuda cuda-ptr chase "address chains, no arithmetic between loads (A: index chains)"
+ab opencl opencl-ptr chase "the same on OpenCL (shared virtual memory)"
 ab cuda-gate0 cuda-gate1 copy "the stream held behind a gate until the copies are enqueued"
 ab cuda-gate0 cuda-gate1 l2 "the same for one-pass cold/warm samples"
 grep -h "verification failed" "$OUTDIR"/*.txt && status=1
