@@ -152,7 +152,7 @@ for gs in 512 1024; do
 done
 # the chase without its address arithmetic: 64-bit address chains, global spaces
 step chase-ptr-cuda 45 bin/gmb-chase --backend cuda --device 0 --pointers --mode random \
-    --spaces global,global-cg --out "$OUTDIR/cuda-ptr"
+    --spaces global,global-cg,shared --out "$OUTDIR/cuda-ptr"
 step stream-l2pf-cuda 20 bin/gmb-stream --backend cuda --device 0 --kernels read,copy,triad \
     --sizes 1GiB,2GiB --l2-prefetch --out "$OUTDIR/cuda-l2pf"
 # its control: the same inline-PTX loads, no hint (the same SASS schedule)

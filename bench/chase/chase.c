@@ -66,8 +66,8 @@ static const gmb_opt_t opts[] = {
     {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "1000", 1, 1e7, NULL,
      "shortest timed sample: the chase runs long enough to dwarf launch and timer", 0},
     {"pointers", GMB_OPT_FLAG, O(pointers), NULL, NULL, 1, 0, NULL,
-     "global spaces: chase 64-bit addresses (p = *p), no arithmetic between loads (stride a "
-     "multiple of 8; OpenCL: in shared virtual memory)",
+     "chase addresses (p = *p), no arithmetic between loads: global spaces (64-bit; stride a "
+     "multiple of 8; OpenCL: in shared virtual memory) and, on CUDA, shared memory (32-bit)",
      0},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
 };
@@ -79,7 +79,8 @@ static const char help[] =
     "holds the load's address arithmetic (one dependent integer operation, a few cycles; on\n"
     "NVIDIA GPUs an IMAD.WIDE after each load). --pointers removes it in the global spaces:\n"
     "the chain is rewritten on the device into 64-bit addresses (p = *p), one load a step\n"
-    "(OpenCL: in shared virtual memory, whose addresses hold across launches). random: one\n"
+    "(OpenCL: in shared virtual memory, whose addresses hold across launches); and on CUDA\n"
+    "in shared memory, whose copy-in writes 32-bit shared addresses (ld.shared). random: one\n"
     "cycle through every element in\n"
     "a uniformly random order (Sattolo's distribution); stride: elements in address order;\n"
     "page: one line per page (line e mod lines-per-page of page e), pages in random order, so\n"
@@ -113,6 +114,7 @@ typedef struct state {
     gmb_launch_t geo;       /* its launch */
     int space;              /* S_* */
     int ptr;                /* the chain is made of addresses (--pointers, a global space) */
+    int sptr;               /* --pointers, shared memory, CUDA: shared-window addresses */
     const uint32_t *order;  /* host order; NULL: sequential */
     gmb_chain_layout_t lay; /* words of the elements */
     uint64_t n;             /* elements */
@@ -467,7 +469,9 @@ static int run_point(state_t *s, curve_t *cv, uint64_t size, int clock)
     json_t *extra = json_object_get(pt, "extra");
     json_object_set_new(extra, "verified", json_string(s->bad_final ? "FAILED" : "full"));
     json_object_set_new(extra, "chain",
-                        json_string(s->ptr ? "addresses (p = *p)" : "word indices (p = a[p])"));
+                        json_string(s->ptr    ? "addresses (p = *p)"
+                                    : s->sptr ? "shared-memory addresses (p = *p)"
+                                              : "word indices (p = a[p])"));
     json_object_set_new(extra, "loads_timed", json_integer(s->steps));
     json_object_set_new(extra, "loads_warmup", json_integer(s->warm));
     json_object_set_new(extra, "baseline_ns", json_real(s->base_ns));
@@ -733,7 +737,11 @@ static int chase_run(gmb_ctx_t *c)
                     continue;
                 }
                 s.ptr = cfg->pointers && (sp == S_GLOBAL || sp == S_GLOBAL_CG);
-                if ((rc = be->kern_get(s.prog, s.ptr ? space_kernel_ptr[sp] : space_kernel[sp],
+                s.sptr = cfg->pointers && cuda && sp == S_SHARED; /* addresses made in-kernel */
+                if ((rc = be->kern_get(s.prog,
+                                       s.ptr    ? space_kernel_ptr[sp]
+                                       : s.sptr ? "chase_shared_ptr"
+                                                : space_kernel[sp],
                                        &s.k)))
                     break;
                 s.space = sp;

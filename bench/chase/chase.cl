@@ -163,6 +163,39 @@ GMB_KERNEL chase_shared(GMB_GLOBAL const gmb_u32 *a, GMB_GLOBAL gmb_u64 *out, gm
     }
 }
 
+#if defined(__CUDACC__)
+/* --pointers in shared memory (CUDA): the copy-in turns each word offset into the 32-bit
+ * shared-window address of its word, so a step is one ld.shared and nothing else. */
+static __device__ __forceinline__ gmb_u32 chase_ld_shared_ptr(gmb_u32 q)
+{
+    gmb_u32 v;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(q));
+    return v;
+}
+GMB_KERNEL chase_shared_ptr(const gmb_u32 *a, gmb_u64 *out, gmb_u32 start, gmb_u32 warm,
+                            gmb_u32 steps, gmb_u32 nwords)
+{
+    GMB_DYN_SHARED(gmb_u32, s);
+    gmb_u32 base = (gmb_u32)__cvta_generic_to_shared(s);
+    for (gmb_u32 i = GMB_LID; i < nwords; i += GMB_LSIZE)
+        s[i] = base + a[i] * 4u; /* words that start no element: never followed */
+    GMB_BARRIER();
+    if (GMB_LID == 0) {
+        gmb_u32 p = base + start * 4u;
+        for (gmb_u32 i = 0; i < warm; i++)
+            p = chase_ld_shared_ptr(p);
+        out[0] = p;
+        gmb_u64 t0 = GMB_CLOCK();
+        for (gmb_u32 i = 0; i < steps; i++)
+            p = chase_ld_shared_ptr(p);
+        out[0] = p;
+        gmb_u64 t1 = GMB_CLOCK();
+        out[1] = t1 - t0;
+        out[0] = (p - base) / 4u;
+    }
+}
+#endif
+
 /* constant memory: OpenCL passes a __constant buffer; CUDA reads the __constant__ array
  * chase_cmem that chase.cu declares and fills (the buffer argument is then unused) */
 #if defined(__CUDACC__)
