@@ -628,6 +628,12 @@ static int cu_peer_enable(gmb_dev_t *d, gmb_dev_t *peer, char *why, size_t whyle
         cudaGetLastError();
         e = cudaSuccess;
     }
+    if (e == cudaErrorTooManyPeers) { /* PCIe systems allow about 8 peer mappings a device */
+        snprintf(why, whylen, "CUDA device %d has no peer mapping left for device %d (%s)", d->idx,
+                 peer->idx, cudaGetErrorString(e));
+        cudaGetLastError();
+        return GMB_ESKIP;
+    }
     CU_TRY(e);
     return GMB_OK;
 }

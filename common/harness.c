@@ -527,8 +527,12 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
 
     rc = b->run(&c);
     if (rc == GMB_OK && !json_array_size(c.points)) {
-        /* every part asked for was skipped (their reasons are above): a skip, not a success */
-        gmb_skip("nothing measured: every part asked for was skipped (the reasons are above)");
+        /* every part asked for was skipped: a skip, not a success; the first reason goes on
+         * this line too (gmb run keeps the last stderr line as the program's reason) */
+        const json_t *sk = json_object_get(json_object_get(c.record, "results"), "skipped");
+        const char *why1 = json_string_value(json_object_get(json_array_get(sk, 0), "reason"));
+        gmb_skip("nothing measured: every part asked for was skipped%s%s", why1 ? "; first: " : "",
+                 why1 ? why1 : " (the reasons are above)");
         rc = GMB_ESKIP;
     }
 

@@ -62,11 +62,12 @@ ldconfig -p 2>/dev/null | grep -E 'libnvidia-opencl|libcuda\.so\.1|libnvidia-ml'
 echo "== build"
 t0=$(date +%s.%N)
 # (another gcc or CUDA there may warn where ours does not: then once more without -Werror)
-make -j"$(nproc)" CUDA_ARCHS="${CUDA_ARCHS:-90}" all >"$OUTDIR/build.log" 2>&1 || {
+MK=(CUDA_ARCHS="${CUDA_ARCHS:-90}") # what the build that worked was made with
+make -j"$(nproc)" "${MK[@]}" all >"$OUTDIR/build.log" 2>&1 || {
     tail -30 "$OUTDIR/build.log"
     echo "BUILD FAILED with -Werror: once more without it"
-    make -j"$(nproc)" CUDA_ARCHS="${CUDA_ARCHS:-90}" WARN="-Wall -Wextra" \
-        NVFLAGS="-O3 -std=c++17" all >"$OUTDIR/build2.log" 2>&1 || {
+    MK+=(WARN="-Wall -Wextra" NVFLAGS="-O3 -std=c++17")
+    make -j"$(nproc)" "${MK[@]}" all >"$OUTDIR/build2.log" 2>&1 || {
         tail -30 "$OUTDIR/build2.log"
         echo "BUILD FAILED"
         pack
@@ -79,7 +80,7 @@ tail -3 "$OUTDIR/build.log"
 if ldd bin/gmb-stream | grep -q "not found"; then
     ldd bin/gmb-stream | grep "not found"
     echo "a library is missing: building once more without hwloc"
-    make -j"$(nproc)" CUDA_ARCHS="${CUDA_ARCHS:-90}" HAVE_HWLOC=0 all >"$OUTDIR/build3.log" 2>&1 &&
+    make -j"$(nproc)" "${MK[@]}" HAVE_HWLOC=0 all >"$OUTDIR/build3.log" 2>&1 &&
         ! ldd bin/gmb-stream | grep "not found" || {
         echo "BUILD UNUSABLE: a library is still missing"
         pack
@@ -314,7 +315,8 @@ if r:
             print(f"issue 2: {k:5s} {b['bw_GBps']:8.1f} GB/s = {b['pct_peak']:5.1f}% of {r['device']['peak_bw_GBps']:.0f} GB/s"
                   f" (target >= {t}%, at {b['size_bytes'] / 2**30:g} GiB, tier {b.get('tier')}): {verdict(b['pct_peak'] >= t and b['dram'])}")
     if "stream-cuda" in steps:
-        print(f"issue 2: default stream sweep {steps['stream-cuda'][1]:.1f} s (target < 20 s): {verdict(steps['stream-cuda'][1] < 20)}")
+        rc, sec = steps['stream-cuda']
+        print(f"issue 2: default stream sweep {sec:.1f} s, exit {rc} (target < 20 s): {verdict(rc == 0 and sec < 20)}")
 r = rec("cuda", "chase")
 if r:
     want = {"L1": (30, 40), "L2": (200, 300), "L2 near": (200, 300), "DRAM": (550, 800)}
@@ -333,26 +335,32 @@ if r:
             print("issue 3, --pointers (no address arithmetic): " + ", ".join(
                 f"{lv['name']} {lv.get('lat_cycles', float('nan')):.0f} cycles" for lv in cv["levels"]))
     if "chase-cuda" in steps:
-        print(f"issue 3: default chase sweep {steps['chase-cuda'][1]:.1f} s (target <= 30 s): {verdict(steps['chase-cuda'][1] <= 30)}")
+        rc, sec = steps['chase-cuda']
+        print(f"issue 3: default chase sweep {sec:.1f} s, exit {rc} (target <= 30 s): {verdict(rc == 0 and sec <= 30)}")
 m = sorted(glob.glob(f"{out}/suite/*/*/run.json"))
 if m:
     j = json.load(open(m[-1]))
     print(f"issue 6: quick gmb run {j.get('wall_s', 0):.1f} s, status {j.get('status')} (target <= 90 s): {verdict(j.get('wall_s', 1e9) <= 90)}")
 PY
 echo "== A/B: the same points, B against A (Mann-Whitney on the raw samples)"
-ab() { # A-dir B-dir bench what
-    local a b
+ab() { # A-dir B-dir bench what [rows: an ERE on the point and metric; default all]
+    local a b f
     a=$(ls "$OUTDIR/$1"/*-"$3".json 2>/dev/null | tail -1)
     b=$(ls "$OUTDIR/$2"/*-"$3".json 2>/dev/null | tail -1)
     [ -n "$a" ] && [ -n "$b" ] || return 0
-    echo "-- $4 (A: $1, B: $2)"
-    bin/gmb compare "$a" "$b" 2>&1 | tail -n +3 | grep -v '^$' | tail -14
+    mkdir -p "$OUTDIR/ab"
+    f=$OUTDIR/ab/$1-$2-$3.txt # every row, packed with the rest
+    echo "-- $4 (A: $1, B: $2; every row in ab/${f##*/})"
+    bin/gmb compare "$a" "$b" >"$f" 2>&1
+    awk -v re="${5:-.}" 'NR == 3 || (NR > 3 && $0 ~ re) || /metrics of|nothing to compare/' "$f"
 }
-ab cuda-asm cuda-l2pf stream "the L2 256-byte prefetch hint, inline-PTX loads both"
-ab cuda cuda-gs1024 stream "1024 work-items per group (A: the default 256)"
-ab cuda cuda-ptr chase "address chains, no arithmetic between loads (A: index chains)"
-ab opencl opencl-ptr chase "the same on OpenCL (shared virtual memory)"
-ab cuda-gate0 cuda-gate1 copy "the stream held behind a gate until the copies are enqueued"
+ab cuda-asm cuda-l2pf stream "the L2 256-byte prefetch hint, inline-PTX loads both" ' bw_GBps '
+ab cuda cuda-gs1024 stream "1024 work-items per group (A: the default 256)" ' bw_GBps '
+ab cuda cuda-ptr chase "address chains, no arithmetic between loads (A: index chains)" \
+    ' size=(1|2|4|8|16|32|64|128|256|512) [KMG]iB .* lat_cycles '
+ab opencl opencl-ptr chase "the same on OpenCL (shared virtual memory)" \
+    'random global +size=(1|2|4|8|16|32|64|128|256|512) [KMG]iB .* lat_ns '
+ab cuda-gate0 cuda-gate1 copy "the stream held behind a gate until the copies are enqueued" ' lat_us '
 ab cuda-gate0 cuda-gate1 l2 "the same for one-pass cold/warm samples"
 grep -h "verification failed" "$OUTDIR"/*.txt && status=1
 echo "== gmb run (quick profile): manifest and table"

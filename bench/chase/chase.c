@@ -115,6 +115,7 @@ typedef struct state {
     int space;              /* S_* */
     int ptr;                /* the chain is made of addresses (--pointers, a global space) */
     int sptr;               /* --pointers, shared memory, CUDA: shared-window addresses */
+    int svm;                /* OpenCL --pointers: the chain is shared virtual memory */
     const uint32_t *order;  /* host order; NULL: sequential */
     gmb_chain_layout_t lay; /* words of the elements */
     uint64_t n;             /* elements */
@@ -212,7 +213,8 @@ static int check_options(gmb_ctx_t *c, cfg_t *cfg)
                   (unsigned long long)st, WORD);
         return GMB_EUSAGE;
     }
-    if (cfg->pointers && st % 8) {
+    int global_sp = has(&cfg->spaces, S_GLOBAL) || has(&cfg->spaces, S_GLOBAL_CG);
+    if (cfg->pointers && global_sp && st % 8) { /* 64-bit addresses in global memory */
         gmb_error("--pointers: the stride (%llu bytes) must be a multiple of 8, the size of an "
                   "address",
                   (unsigned long long)st);
@@ -339,14 +341,18 @@ static int to_pointers(state_t *s)
 static int load_constant(state_t *s, uint64_t bytes)
 {
     const gmb_backend_t *be = s->c->be;
-    if (strcmp(be->name, "cuda"))
+    int cuda = !strcmp(be->name, "cuda");
+    if (!cuda && !s->svm) /* OpenCL buffer to buffer */
         return be->copy(s->cbuf, 0, s->chain, 0, (size_t)bytes, NULL);
+    /* through the host: CUDA's __constant__ array; OpenCL's shared virtual memory, which
+     * copies into no buffer object (at most 64 KiB) */
     void *h = malloc((size_t)bytes);
     if (!h)
         return GMB_ERUNTIME;
     int rc = be->read(s->chain, 0, h, (size_t)bytes);
     if (!rc)
-        rc = gmb_chase_cuda_const_write(h, (size_t)bytes);
+        rc = cuda ? gmb_chase_cuda_const_write(h, (size_t)bytes)
+                  : be->write(s->cbuf, 0, h, (size_t)bytes);
     free(h);
     return rc;
 }
@@ -661,7 +667,7 @@ static int chase_run(gmb_ctx_t *c)
     uint64_t npage = has(&cfg->modes, M_PAGE) ? top / minpage : 1;
     uint64_t nord = nrand > npage ? nrand : npage;
     uint64_t smem = c->info.local_mem_bytes; /* the most one group can have */
-    state_t s = {.c = c};
+    state_t s = {.c = c, .svm = svm_chain};
     curve_t cv = {0};
     gmb_chain_order_t ord = {0};
     json_t *levels = json_array(), *skipped = json_array();
@@ -721,9 +727,6 @@ static int chase_run(gmb_ctx_t *c)
                     cap = CONST_BYTES;
                     if (cuda && !gmb_chase_cuda_const_write)
                         why = "the CUDA constant-memory kernel was not built";
-                    if (svm_chain)
-                        why = "with --pointers the OpenCL chain is shared virtual memory, which "
-                              "does not copy into a constant buffer";
                 }
                 if (!why && cfg->sizes.v[0] > cap) {
                     snprintf(why_buf, sizeof why_buf, "every working set is above the %s %s holds",

@@ -424,9 +424,16 @@ static int peer_list(gmb_ctx_t *c, int *out, int *n)
     if (c->be->count(&ndev, why, sizeof why) || ndev < 2)
         ndev = ndev < 1 ? 1 : ndev; /* the p2p step says why it skips */
     if (!strcmp(cfg->peers, "next") || !strcmp(cfg->peers, "all")) {
-        for (int k = 1; k < ndev && (k == 1 || !strcmp(cfg->peers, "all")); k++)
+        for (int k = 1; k < ndev && *n < GMB_MAX_LIST && (k == 1 || !strcmp(cfg->peers, "all"));
+             k++)
             out[(*n)++] = (self + k) % ndev;
         return GMB_OK;
+    }
+    size_t len = strlen(cfg->peers);
+    if (len >= sizeof buf || !len || cfg->peers[0] == ',' || cfg->peers[len - 1] == ',' ||
+        strstr(cfg->peers, ",,")) {
+        gmb_error("--peers %s: next, all, or device indices (comma-separated)", cfg->peers);
+        return GMB_EUSAGE;
     }
     gmb_strlcpy(buf, cfg->peers, sizeof buf);
     char *save = NULL;
@@ -445,7 +452,11 @@ static int peer_list(gmb_ctx_t *c, int *out, int *n)
         int dup = 0;
         for (int k = 0; k < *n; k++)
             dup |= out[k] == (int)v;
-        if (!dup && *n < GMB_MAX_LIST)
+        if (!dup && *n == GMB_MAX_LIST) {
+            gmb_error("--peers: at most %d devices", GMB_MAX_LIST);
+            return GMB_EUSAGE;
+        }
+        if (!dup)
             out[(*n)++] = (int)v;
     }
     if (!*n) {
