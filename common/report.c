@@ -420,7 +420,10 @@ static int ex_stream_best(const json_t *rec, const char *arg, gmb_cell_t *c)
         if (!json_is_object(m))
             return -1;
         set_stat(c, m);
-        c->note = !json_is_true(json_object_get(best, "dram"));
+        /* 1: a cache point (no DRAM point); 2: a DRAM point from 4x but not 16x the LLC */
+        c->note = !json_is_true(json_object_get(best, "dram")) ? 1
+                  : gmb_jnum(best, "tier") == 1                ? 2
+                                                               : 0;
         return 0;
     }
     return -1;
@@ -871,8 +874,10 @@ static void cell_md(buf_t *b, const gmb_cell_t *c, int tex)
         else
             bput(b, " [%s, %s]", lo, hi);
     }
-    if (c->note)
+    if (c->note & 1)
         bput(b, tex ? "\\textsuperscript{c}" : " ᶜ");
+    if (c->note & 2)
+        bput(b, tex ? "\\textsuperscript{t}" : " ᵗ");
 }
 
 char *gmb_table_render(const gmb_table_t *t, const char *fmt)
@@ -902,8 +907,11 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
             bput(&b, "\n");
         }
         bput(&b, "\nMedians with their 95%% confidence interval in brackets.");
-        if (t->notes)
+        if (t->notes & 1)
             bput(&b, " ᶜ: no DRAM-sized point was measured; the best cache-resident point.");
+        if (t->notes & 2)
+            bput(&b, " ᵗ: the largest sets were 4 to 16 times the last-level cache (DRAM points, "
+                     "but a repetition may still find part of its set in the cache).");
         bput(&b, "\n");
     } else if (!strcmp(fmt, "tex")) {
         bput(&b, "%% gmb table: needs \\usepackage{booktabs} and \\usepackage{siunitx}\n");
@@ -932,8 +940,10 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
         }
         bput(&b, "\\bottomrule\n\\end{tabular}\n");
         bput(&b, "%% medians with their 95%% confidence interval in brackets");
-        if (t->notes)
+        if (t->notes & 1)
             bput(&b, "; c: no DRAM-sized point was measured, the best cache-resident point");
+        if (t->notes & 2)
+            bput(&b, "; t: the largest sets were 4 to 16 times the last-level cache");
         bput(&b, "\n");
     } else if (!strcmp(fmt, "csv")) {
         bput(&b, "metric,unit");

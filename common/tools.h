@@ -62,7 +62,8 @@ typedef struct gmb_cell {
     double v;       /* number: the median (or the value) */
     double lo, hi;  /* its 95% CI; NaN when the value has none */
     char text[128]; /* text cell */
-    int note;       /* 1: the stream value is from a cache-resident point (no DRAM point) */
+    int note;       /* stream: 1 from a cache-resident point (no DRAM point), 2 from a DRAM
+                       point between 4x and 16x the LLC; 0 else */
 } gmb_cell_t;
 
 /* A row extractor: fill out from a record (the device for bench ""); 0 when it did. */
@@ -86,7 +87,7 @@ typedef struct gmb_table {
     const gmb_row_t **rows; /* rows shown */
     const char **cols;      /* column labels (borrowed) */
     gmb_cell_t *cells;      /* nrows x ncols, row-major */
-    int notes;              /* 1 when some cell has note set */
+    int notes;              /* the notes of all cells, or-ed */
 } gmb_table_t;
 
 /* Build the table of a run set. 0 or GMB_ERUNTIME. */

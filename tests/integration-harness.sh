@@ -79,6 +79,21 @@ if command -v gnuplot >/dev/null; then
             "test \$(grep -c 'not a regular file' '$T/err') = 2 && test -s '$T/special-fig/stream-bw.png'"
 fi
 
+# --- stream's best DRAM point between 4x and 16x the LLC: marked, with its footnote ----------
+mkdir -p "$T/tier"
+/usr/bin/python3 - "$(ls "$FX"/pocl/*-stream.json)" "$T/tier/x-stream.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+b = r["results"]["best"]["copy"]
+b["dram"], b["tier"] = True, 1
+json.dump(r, open(sys.argv[2], "w"))
+PY
+if expect "table: a tier-1 DRAM point" 0 "$G" table "$T/tier"; then
+    check "table: the tier-1 copy row is marked" grep -q "^| Copy bandwidth .* ᵗ |" "$T/out"
+    check "table: the tier-1 footnote" grep -q "ᵗ: the largest sets were 4 to 16 times" "$T/out"
+    check "table: read (a cache point) keeps its own mark" grep -q "^| Read bandwidth .* ᶜ |" "$T/out"
+fi
+
 # --- tests/gpu-import.sh: a gpu-check tarball (here: the PoCL fixtures in its layout) ---------
 mkdir -p "$T/gc/suite/some-gpu/20261130T000000Z" "$T/gc/cuda"
 cp "$FX"/pocl/*.json "$T/gc/suite/some-gpu/20261130T000000Z/"
