@@ -1,5 +1,5 @@
 # copy.gp - gmb-copy: bandwidth and time per copy vs bytes per copy, one line per direction,
-# host memory kind and engine (colour: direction, dash: kind, point: engine; several devices:
+# host memory kind and engine (colour: direction, dash: kind or peer, point: engine; several devices:
 # a colour per device), 95% CI bars, the PCIe link's nominal bandwidth when NVML gave it.
 # gmb: series direction,kind,engine
 # gmb: x size_bytes
@@ -10,7 +10,9 @@ KINDS = "pageable pinned mapped device"
 didx(d) = sum [j = 1:6] (word(DIRS, j) eq d ? j : 0)
 kidx(k) = sum [j = 1:4] (word(KINDS, j) eq k ? j : 0)
 lc_of(i) = NRUNS > 1 ? col(s_run[i]) : col(didx(s_direction[i]) > 0 ? didx(s_direction[i]) : s_sub[i])
-dt_of_k(i) = dt_of(kidx(s_kind[i]) > 0 ? kidx(s_kind[i]) : 1)
+# p2p series are named by peer (kind "peerN"): a dash per peer
+peer_of(k) = strstrt(k, "peer") == 1 ? int(k[5:] + 0) : -1
+dt_of_k(i) = dt_of(kidx(s_kind[i]) > 0 ? kidx(s_kind[i]) : peer_of(s_kind[i]) >= 0 ? 1 + peer_of(s_kind[i]) % 5 : 1)
 pt_of_e(i) = pt_of(s_engine[i] eq "sm" ? 2 : 1)
 title_of(i) = (NRUNS > 1 ? run_label[s_run[i]] . ": " : "") . s_direction[i] . " " . s_kind[i] . " " . s_engine[i]
 link_title(r) = run_link[r] > 0 ? sprintf("%sPCIe nominal %.1f GB/s per direction", NRUNS > 1 ? run_label[r] . ": " : "", run_link[r]) : ""

@@ -19,6 +19,27 @@ else
             test "$(grep -cE ' (full|sampled) *$' "$T/out")" = 42
         check "copy: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
         check "copy record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
+        # the figure of a record with peer series (kind peerN: a dash per peer), made from
+        # this record's d2d points (gnuplot must take the peer names)
+        if command -v gnuplot >/dev/null; then
+            mkdir -p "$T/peerfig"
+            /usr/bin/python3 - "$rec" "$T/peerfig/x-copy.json" <<'PY'
+import copy, json, sys
+r = json.load(open(sys.argv[1]))
+pts = []
+for p in r["points"]:
+    if p["params"]["direction"] == "d2d" and p["params"]["engine"] == "ce":
+        for peer in (1, 2, 7):
+            for d in ("p2p", "p2p_rev"):
+                q = copy.deepcopy(p)
+                q["params"]["direction"], q["params"]["kind"] = d, f"peer{peer}"
+                pts.append(q)
+r["points"] = pts
+json.dump(r, open(sys.argv[2], "w"))
+PY
+            expect "copy: figure of peer series" 0 "$G" plot "$T/peerfig" --out "$T/peerfig/out" &&
+                check "copy: peer figure drawn" test -s "$T/peerfig/out/copy-bw.png"
+        fi
         check "copy record: 42 points, all verified in full" test "$(json "$rec" \
             "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 42
         check "copy record: every series present" test "$(json "$rec" \
