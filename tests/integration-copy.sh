@@ -19,6 +19,26 @@ else
             test "$(grep -cE ' (full|sampled) *$' "$T/out")" = 42
         check "copy: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
         check "copy record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
+        check "copy record: 42 points, all verified in full" test "$(json "$rec" \
+            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 42
+        check "copy record: every series present" test "$(json "$rec" \
+            "' '.join(sorted(set(p['params']['direction']+'/'+p['params']['kind']+'/'+p['params']['engine'] for p in r['points'])))")" = \
+            "bidir/mapped/ce bidir/mapped/sm bidir/pageable/ce bidir/pinned/ce d2d/device/ce d2d/device/sm d2h/mapped/ce d2h/mapped/sm d2h/pageable/ce d2h/pinned/ce h2d/mapped/ce h2d/mapped/sm h2d/pageable/ce h2d/pinned/ce"
+        check "copy record: bidir points carry both directions" test "$(json "$rec" \
+            "all('h2d_bw_GBps' in p['metrics'] and 'd2h_bw_GBps' in p['metrics'] and p['params']['streams'] == 2 for p in r['points'] if p['params']['direction'] == 'bidir')")" = True
+        check "copy record: bandwidth and latency positive" test "$(json "$rec" \
+            "all(p['metrics']['bw_GBps']['median'] > 0 and p['metrics']['lat_us']['median'] > 0 for p in r['points'])")" = True
+        check "copy record: p2p skipped with a reason on one device" test "$(json "$rec" \
+            "sorted(s['engine'] for s in r['results']['skipped'] if s['direction'] == 'p2p' and 'needs two' in s['reason'])")" = "['ce', 'sm']"
+        check "copy record: no p2p point (never a fake number)" test "$(json "$rec" \
+            "sum(p['params']['direction'].startswith('p2p') for p in r['points'])")" = 0
+        check "copy record: SM with pageable/pinned skipped with a reason" test "$(json "$rec" \
+            "sum(s['engine'] == 'sm' and s['kind'] in ('pageable','pinned') and 'mapping' in s['reason'] for s in r['results']['skipped'])")" = 6
+        check "copy record: link unknown on a CPU, with the reason" test "$(json "$rec" \
+            "r['results']['link']['available'], 'NVIDIA' in r['results']['link']['why']")" = "False True"
+        check "copy: no % of link without a link" test "$(json "$rec" \
+            "sum('pct_link' in p['metrics'] for p in r['points'])")" = 0
+        check "copy: table says the link is unknown" grep -q "^# PCIe link: unknown" "$T/out"
         # the figure of a record with peer series (kind peerN: a dash per peer), made from
         # this record's d2d points (gnuplot must take the peer names)
         if command -v gnuplot >/dev/null; then
@@ -40,26 +60,6 @@ PY
             expect "copy: figure of peer series" 0 "$G" plot "$T/peerfig" --out "$T/peerfig/out" &&
                 check "copy: peer figure drawn" test -s "$T/peerfig/out/copy-bw.png"
         fi
-        check "copy record: 42 points, all verified in full" test "$(json "$rec" \
-            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 42
-        check "copy record: every series present" test "$(json "$rec" \
-            "' '.join(sorted(set(p['params']['direction']+'/'+p['params']['kind']+'/'+p['params']['engine'] for p in r['points'])))")" = \
-            "bidir/mapped/ce bidir/mapped/sm bidir/pageable/ce bidir/pinned/ce d2d/device/ce d2d/device/sm d2h/mapped/ce d2h/mapped/sm d2h/pageable/ce d2h/pinned/ce h2d/mapped/ce h2d/mapped/sm h2d/pageable/ce h2d/pinned/ce"
-        check "copy record: bidir points carry both directions" test "$(json "$rec" \
-            "all('h2d_bw_GBps' in p['metrics'] and 'd2h_bw_GBps' in p['metrics'] and p['params']['streams'] == 2 for p in r['points'] if p['params']['direction'] == 'bidir')")" = True
-        check "copy record: bandwidth and latency positive" test "$(json "$rec" \
-            "all(p['metrics']['bw_GBps']['median'] > 0 and p['metrics']['lat_us']['median'] > 0 for p in r['points'])")" = True
-        check "copy record: p2p skipped with a reason on one device" test "$(json "$rec" \
-            "sorted(s['engine'] for s in r['results']['skipped'] if s['direction'] == 'p2p' and 'needs two' in s['reason'])")" = "['ce', 'sm']"
-        check "copy record: no p2p point (never a fake number)" test "$(json "$rec" \
-            "sum(p['params']['direction'].startswith('p2p') for p in r['points'])")" = 0
-        check "copy record: SM with pageable/pinned skipped with a reason" test "$(json "$rec" \
-            "sum(s['engine'] == 'sm' and s['kind'] in ('pageable','pinned') and 'mapping' in s['reason'] for s in r['results']['skipped'])")" = 6
-        check "copy record: link unknown on a CPU, with the reason" test "$(json "$rec" \
-            "r['results']['link']['available'], 'NVIDIA' in r['results']['link']['why']")" = "False True"
-        check "copy: no % of link without a link" test "$(json "$rec" \
-            "sum('pct_link' in p['metrics'] for p in r['points'])")" = 0
-        check "copy: table says the link is unknown" grep -q "^# PCIe link: unknown" "$T/out"
         check "copy record: largest pinned h2d at the largest size" test "$(json "$rec" \
             "r['results']['largest']['h2d_pinned_ce']['size_bytes']")" = 262144
         check "copy record: latency at the smallest size" test "$(json "$rec" \
