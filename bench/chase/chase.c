@@ -267,6 +267,16 @@ static int cmp_d(const void *a, const void *b)
 
 /* ---- one point -------------------------------------------------------------------------- */
 
+/* The grid of the kernels that make and check a chain: one element a work-item, at most 64
+ * groups a compute unit (grid-stride beyond). */
+static gmb_launch_t chain_grid(const state_t *s)
+{
+    const gmb_dev_info_t *d = &s->c->info;
+    size_t L = d->max_group_size < 256 ? (size_t)d->max_group_size : 256;
+    size_t groups = (size_t)((s->n + L - 1) / L), most = (size_t)d->compute_units * 64;
+    return (gmb_launch_t){groups < most ? groups : most, L, 0};
+}
+
 /* Lay the chain of the current point out on the device and check it there, every element. */
 static int build_chain(state_t *s, gmb_u32 seq)
 {
@@ -288,9 +298,7 @@ static int build_chain(state_t *s, gmb_u32 seq)
         if ((rc = be->write(s->order_d, 0, s->order, (size_t)s->n * sizeof *s->order)))
             return rc;
     }
-    size_t L = c->info.max_group_size < 256 ? (size_t)c->info.max_group_size : 256;
-    size_t groups = (size_t)((s->n + L - 1) / L), most = (size_t)c->info.compute_units * 64;
-    gmb_launch_t g = {groups < most ? groups : most, L, 0};
+    gmb_launch_t g = chain_grid(s);
     gmb_u32 n = (gmb_u32)s->n, sw = (gmb_u32)s->lay.stride_words, pw = (gmb_u32)s->lay.page_words;
     gmb_arg_t ab[] = {GMB_A_BUF(s->chain), GMB_A_BUF(s->order_d), GMB_A_VAL(n),
                       GMB_A_VAL(seq),      GMB_A_VAL(sw),         GMB_A_VAL(pw)};
@@ -318,9 +326,7 @@ static int to_pointers(state_t *s)
     if ((rc = be->kern_get(s->prog, "chase_to_ptr", &kp)) ||
         (rc = be->kern_get(s->prog, "chase_check_ptr", &kc)))
         return rc;
-    size_t L = s->c->info.max_group_size < 256 ? (size_t)s->c->info.max_group_size : 256;
-    size_t groups = (size_t)((s->n + L - 1) / L), most = (size_t)s->c->info.compute_units * 64;
-    gmb_launch_t g = {groups < most ? groups : most, L, 0};
+    gmb_launch_t g = chain_grid(s);
     gmb_u32 n = (gmb_u32)s->n, sw = (gmb_u32)s->lay.stride_words, pw = (gmb_u32)s->lay.page_words;
     gmb_u32 seq = s->order ? 0 : 1, bad = 0;
     gmb_arg_t ap[] = {GMB_A_BUF(s->chain), GMB_A_VAL(n), GMB_A_VAL(sw), GMB_A_VAL(pw)};
