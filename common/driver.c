@@ -331,7 +331,10 @@ static int cmd_table(int argc, char **argv)
         rc = 3;
     } else if (outf) {
         FILE *f = fopen(outf, "w");
-        if (!f || fputs(s, f) < 0 || fclose(f)) {
+        int bad = !f || fputs(s, f) < 0;
+        if (f && fclose(f))
+            bad = 1;
+        if (bad) {
             gmb_error("cannot write %s: %s", outf, strerror(errno));
             rc = 3;
         } else {

@@ -323,10 +323,13 @@ int gmb_runset_load(gmb_runset_t *rs, char *const *args, int nargs, FILE *err)
             if (!nn)
                 break;
             names = nn;
-            names[n++] = strdup(e->d_name);
+            if (!(names[n] = strdup(e->d_name)))
+                break;
+            n++;
         }
         closedir(d);
-        qsort(names, n, sizeof *names, cmp_names);
+        if (n)
+            qsort(names, n, sizeof *names, cmp_names);
         if (!n) {
             fprintf(err, "gmb: error: %s: no records (*.json) in this directory\n", src);
             rs->nbad++;
@@ -334,8 +337,7 @@ int gmb_runset_load(gmb_runset_t *rs, char *const *args, int nargs, FILE *err)
         for (size_t i = 0; i < n; i++) {
             char p[8300];
             snprintf(p, sizeof p, "%s/%s", src, names[i]);
-            if (names[i])
-                load_one(rs, p, src, err);
+            load_one(rs, p, src, err);
             free(names[i]);
         }
         free(names);
