@@ -134,16 +134,17 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-# Per benchmark: OpenCL sources embedded (the shared prelude, then its kernels), CUDA objects
+# Per benchmark: OpenCL sources embedded (the shared preludes, then its kernels), CUDA objects
 # (one build serves both SAN=0 and SAN=1), the program.
 define BENCH_RULES
-$(BUILD)/gen/$(1)_cl.c: common/gmb_kernels.h bench/$(1)/$(1).cl
+$(BUILD)/gen/$(1)_cl.c: common/gmb_kernels.h common/gmb_chain_kernels.h bench/$(1)/$(1).cl
 	@mkdir -p $$(@D)
 	{ echo '/* generated from $$^ */'; echo 'const char gmb_bench_cl_source[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$$$/\\n"/' $$^; echo ';'; } > $$@
 $(BUILD)/gen/$(1)_cl.o: $(BUILD)/gen/$(1)_cl.c
 	$$(CC) $$(CFLAGS) $$(GMB_CFLAGS) -c -o $$@ $$<
-build/cu/$(1).o: bench/$(1)/$(1).cu bench/$(1)/$(1).cl common/gmb_kernels.h common/backend.h build/cu/config
+build/cu/$(1).o: bench/$(1)/$(1).cu bench/$(1)/$(1).cl common/gmb_kernels.h common/gmb_chain_kernels.h \
+                  common/backend.h build/cu/config
 	@mkdir -p $$(@D)
 	$$(NVCC) $$(NVFLAGS) $$(GENCODE) -Icommon -Ibench/$(1) -c -o $$@ $$<
 $(BUILD)/bench/$(1)/$(1).o: bench/$(1)/$(1).c $(wildcard common/*.h) $(BUILD)/gen/config

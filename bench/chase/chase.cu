@@ -6,6 +6,7 @@
 #define CHASE_CMEM_WORDS 16384 /* 64 KiB: all the constant memory a CUDA program may declare */
 __constant__ gmb_u32 chase_cmem[CHASE_CMEM_WORDS];
 
+#include "gmb_chain_kernels.h"
 #include "chase.cl"
 
 #define CHASE_FNS(v)                                                                               \
