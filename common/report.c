@@ -641,6 +641,14 @@ const gmb_row_t gmb_table_rows[] = {
     {"chase", "Latency level 4", "ns", ex_chase_lat, "level 4 ns"},
     {"chase", "Latency level 5", "ns", ex_chase_lat, "level 5 ns"},
     {"chase", "Latency level 6", "ns", ex_chase_lat, "level 6 ns"},
+    /* gmb-loaded: the DRAM chase idle and beside streaming groups */
+    {"loaded", "Loaded: chase latency, idle", "ns", ex_number, "results.loaded.idle.lat_ns"},
+    {"loaded", "Loaded: the most bandwidth beside the chase", "GB/s", ex_number,
+     "results.loaded.max_bw.bw_GBps"},
+    {"loaded", "Loaded: latency at the most bandwidth", "ns", ex_number,
+     "results.loaded.max_bw.lat_ns"},
+    {"loaded", "Loaded: bandwidth where the latency doubles", "GB/s", ex_number,
+     "results.loaded.bw_at_2x_idle_GBps"},
     /* gmb-l2: its plateau model (L2 on a GPU, the last-level cache on a CPU) */
     {"l2", "Cache plateau bandwidth, read (L2 on a GPU)", "GB/s", ex_number,
      "results.bandwidth.read.cache_GBps"},

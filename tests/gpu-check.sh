@@ -175,6 +175,11 @@ for b in cuda opencl; do
     step "um-$b" 45 bin/gmb-um --backend "$b" --device 0 --out "$OUTDIR/$b" \
         --sizes 16MiB:1GiB:x4 --time-cap 0.3 --max-samples 10
 done
+# latency under load: the DRAM chase beside 0 .. every resident streaming group
+for b in cuda opencl; do
+    step "loaded-$b" 30 bin/gmb-loaded --backend "$b" --device 0 --out "$OUTDIR/$b" \
+        --time-cap 0.3 --max-samples 30
+done
 # the host side of on-demand migration with several host threads (1 above: the lower bound)
 step um-threads-cuda 30 bin/gmb-um --backend cuda --device 0 --out "$OUTDIR/cuda-threads" \
     --tests fault-d2h --host-threads 8 --sizes 256MiB,1GiB --time-cap 0.3 --max-samples 10
@@ -292,6 +297,8 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-um.json")):
     for s in res.get("skipped", []):
         print(f"  skipped {s['test']}: {s['reason']}")
 PY
+echo "== loaded: latency under load (idle, at the most bandwidth, where it doubles)"
+grep -h "^# loaded" "$OUTDIR"/loaded-*.txt
 echo "== the issues' GPU targets (H100/H200 class), from the CUDA runs above"
 python3 - "$OUTDIR" <<'PY'
 import glob, json, os, sys

@@ -1,7 +1,7 @@
 /* chase.c - gmb-chase: memory latency by pointer chasing (random single cycles, sequential
  * strides, page strides) in global, L1-bypassing global, shared/local and constant memory,
  * working sets from 1 KiB to DRAM, with cache and TLB levels detected from the curve. */
-#include "chain.h"
+#include "chasedev.h"
 #include "gmb_kernels.h"
 #include "harness.h"
 #include "levels.h"
@@ -267,55 +267,6 @@ static int cmp_d(const void *a, const void *b)
 
 /* ---- one point -------------------------------------------------------------------------- */
 
-/* The grid of the kernels that make and check a chain: one element a work-item, at most 64
- * groups a compute unit (grid-stride beyond). */
-static gmb_launch_t chain_grid(const state_t *s)
-{
-    const gmb_dev_info_t *d = &s->c->info;
-    size_t L = d->max_group_size < 256 ? (size_t)d->max_group_size : 256;
-    size_t groups = (size_t)((s->n + L - 1) / L), most = (size_t)d->compute_units * 64;
-    return (gmb_launch_t){groups < most ? groups : most, L, 0};
-}
-
-/* Lay the chain of the current point out on the device and check it there, every element. */
-static int build_chain(state_t *s, gmb_u32 seq)
-{
-    gmb_ctx_t *c = s->c;
-    const gmb_backend_t *be = c->be;
-    gmb_kern_t *kb, *kc;
-    int rc;
-    if ((rc = be->kern_get(s->prog, "chase_build", &kb)) ||
-        (rc = be->kern_get(s->prog, "chase_check", &kc)))
-        return rc;
-    if (!seq) { /* the order must be a permutation: then its cycle visits every element once */
-        int ok = gmb_chain_is_permutation(s->order, (size_t)s->n);
-        if (ok < 0)
-            return ok;
-        if (!ok) {
-            snprintf(s->err, sizeof s->err, "the host order is not a permutation");
-            return GMB_EVERIFY;
-        }
-        if ((rc = be->write(s->order_d, 0, s->order, (size_t)s->n * sizeof *s->order)))
-            return rc;
-    }
-    gmb_launch_t g = chain_grid(s);
-    gmb_u32 n = (gmb_u32)s->n, sw = (gmb_u32)s->lay.stride_words, pw = (gmb_u32)s->lay.page_words;
-    gmb_arg_t ab[] = {GMB_A_BUF(s->chain), GMB_A_BUF(s->order_d), GMB_A_VAL(n),
-                      GMB_A_VAL(seq),      GMB_A_VAL(sw),         GMB_A_VAL(pw)};
-    if ((rc = be->launch(kb, &g, ab, 6, NULL)) || (rc = be->fill(s->bad, 0, 0, sizeof(gmb_u32))))
-        return rc;
-    gmb_arg_t ac[] = {GMB_A_BUF(s->chain), GMB_A_BUF(s->order_d), GMB_A_VAL(n),     GMB_A_VAL(seq),
-                      GMB_A_VAL(sw),       GMB_A_VAL(pw),         GMB_A_BUF(s->bad)};
-    gmb_u32 bad = 0;
-    if ((rc = be->launch(kc, &g, ac, 7, NULL)) || (rc = be->read(s->bad, 0, &bad, sizeof bad)))
-        return rc;
-    if (bad) {
-        snprintf(s->err, sizeof s->err, "the chain on the device is wrong at position %u", bad - 1);
-        return GMB_EVERIFY;
-    }
-    return GMB_OK;
-}
-
 /* --pointers: turn the laid-out chain of the current point into one of addresses, in place
  * (chase_to_ptr), and check that one on the device too, every element (chase_check_ptr). */
 static int to_pointers(state_t *s)
@@ -326,7 +277,7 @@ static int to_pointers(state_t *s)
     if ((rc = be->kern_get(s->prog, "chase_to_ptr", &kp)) ||
         (rc = be->kern_get(s->prog, "chase_check_ptr", &kc)))
         return rc;
-    gmb_launch_t g = chain_grid(s);
+    gmb_launch_t g = gmb_chain_grid(s->c, s->n);
     gmb_u32 n = (gmb_u32)s->n, sw = (gmb_u32)s->lay.stride_words, pw = (gmb_u32)s->lay.page_words;
     gmb_u32 seq = s->order ? 0 : 1, bad = 0;
     gmb_arg_t ap[] = {GMB_A_BUF(s->chain), GMB_A_VAL(n), GMB_A_VAL(sw), GMB_A_VAL(pw)};
@@ -363,57 +314,6 @@ static int load_constant(state_t *s, uint64_t bytes)
     return rc;
 }
 
-/* The timed loads per launch, then the baseline. Timed loads: enough for the target time
- * (or --accesses), and at least twice the warm-up ones so that the baseline's own noise stays
- * small against a sample. Baseline: the fastest of 5 launches with the warm-up loads only
- * (launch overhead + warm-up; the fastest, because a launch is only ever slowed down, by
- * preemption on a shared CPU for one), measured after the calibration launches have warmed
- * everything up, and subtracted from every sample, so that a sample is the time of its timed
- * loads. */
-static int calibrate(state_t *s)
-{
-    const cfg_t *cfg = s->c->cfg;
-    double t = 0, b[5];
-    int rc;
-    s->warm = (gmb_u32)(s->n < WARM_MAX ? s->n : WARM_MAX);
-    s->base_ns = 0;
-    double want = fmax(cfg->min_sample_us * 1e3, 1000.0 * s->c->info.timer_res_ns);
-    s->steps = cfg->accesses ? (gmb_u32)cfg->accesses : 1024;
-    for (int i = 0; i < 4; i++) { /* ns per load from whole launches, warm-up included */
-        if ((rc = sample(s, &t)))
-            return rc;
-        if (cfg->accesses)
-            break;
-        double per = t / ((double)s->warm + s->steps);
-        double need = fmax(want / fmax(per, 1e-3), 2.0 * s->warm);
-        int done = need <= 1.25 * s->steps;
-        s->steps = (gmb_u32)fmin((double)MAX_STEPS, ceil(fmax(need, 1024.0)));
-        if (done || s->steps >= MAX_STEPS)
-            break;
-    }
-    gmb_u32 steps = s->steps;
-    s->steps = 0;
-    for (int i = 0; i < 5; i++)
-        if ((rc = sample(s, &b[i])))
-            return rc;
-    qsort(b, 5, sizeof *b, cmp_d);
-    s->base_ns = b[0];
-    s->steps = steps;
-    /* the baseline may be most of a launch (shared memory: the copy-in): grow the timed
-     * loads until their own time reaches the target and the baseline itself, so that the
-     * baseline's noise cannot swamp a sample */
-    want = fmax(want, s->base_ns);
-    for (int i = 0; i < 6 && !cfg->accesses && s->steps < MAX_STEPS; i++) {
-        if ((rc = sample(s, &t)))
-            return rc;
-        if (t >= 0.5 * want)
-            break;
-        double f = fmin(64.0, want / fmax(t, want / 64.0));
-        s->steps = (gmb_u32)fmin((double)MAX_STEPS, ceil(s->steps * f));
-    }
-    return GMB_OK;
-}
-
 typedef struct curve {
     int mode, space; /* M_*, S_* */
     uint64_t page;   /* page bytes (page mode), else 0 */
@@ -447,11 +347,16 @@ static int run_point(state_t *s, curve_t *cv, uint64_t size, int clock)
     s->q = 0;
     s->nwords = (gmb_u32)(size / WORD);
     s->geo.shared_bytes = s->space == S_SHARED ? (size_t)s->nwords * WORD : 0;
-    if ((rc = build_chain(s, s->order ? 0 : 1)) || (s->ptr && (rc = to_pointers(s))))
+    if ((rc = gmb_chain_lay_out(c, s->prog, s->chain, s->order_d, s->bad, s->order, s->n, &s->lay,
+                                s->err, sizeof s->err)) ||
+        (s->ptr && (rc = to_pointers(s))))
         goto verify_fail;
     if (s->space == S_CONSTANT && (rc = load_constant(s, size)))
         return rc;
-    if ((rc = calibrate(s)))
+    const cfg_t *cfg = c->cfg;
+    s->warm = (gmb_u32)(s->n < WARM_MAX ? s->n : WARM_MAX);
+    if ((rc = gmb_chase_calibrate(c, sample, s, s->warm, &s->steps, &s->base_ns, cfg->min_sample_us,
+                                  (gmb_u32)cfg->accesses, MAX_STEPS)))
         return rc;
     gmb_series_t ser = {0};
     if ((rc = gmb_measure(c, sample, s, &ser))) {

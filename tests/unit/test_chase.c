@@ -1,15 +1,17 @@
 /* test_chase.c - unit tests of the pointer-chase chain builders: Sattolo and incremental
- * random orders are single full cycles, strided and page-strided layouts, the checkers. */
+ * random orders are single full cycles, strided and page-strided layouts, the checkers; the
+ * calibration of a chase launch on a model launch. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "chain.h"
+#include "chasedev.h"
 #include "gmb.h"
 
 static const size_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 31, 64, 100, 1000, 4096, 65537, 1000003};
@@ -194,13 +196,67 @@ static void test_page_stride(void **state)
     assert_int_equal(gmb_chain_fill(w, 64, &bad, NULL, 2), GMB_EUSAGE);
 }
 
+/* A model chase launch: overhead + ns per load x (warm-up + timed loads), less the baseline
+ * the calibration has set so far, as a chase's sample function reports it. */
+typedef struct model {
+    double overhead_ns, per_load_ns; /* the launch */
+    gmb_u32 warm, steps;             /* set by the calibration through the pointers */
+    double base_ns;
+    int calls;
+} model_t;
+
+static int model_sample(void *arg, double *ns)
+{
+    model_t *m = arg;
+    m->calls++;
+    *ns = m->overhead_ns + m->per_load_ns * (m->warm + m->steps) - m->base_ns;
+    return GMB_OK;
+}
+
+static void test_calibrate(void **state)
+{
+    (void)state;
+    gmb_ctx_t c;
+    memset(&c, 0, sizeof c);
+    c.info.timer_res_ns = 1.0;
+    /* DRAM-like: 500 ns a load, 5 us launches; target 1000 us */
+    model_t m = {5000.0, 500.0, 512, 0, 0, 0};
+    assert_int_equal(gmb_chase_calibrate(&c, model_sample, &m, m.warm, &m.steps, &m.base_ns, 1000.0,
+                                         0, 1u << 28),
+                     GMB_OK);
+    assert_true(m.base_ns == 5000.0 + 500.0 * 512);  /* the baseline: overhead and warm-up */
+    assert_true(m.steps >= 1900 && m.steps <= 2600); /* ~1 ms of timed loads */
+    double t = 0;
+    assert_int_equal(model_sample(&m, &t), GMB_OK);
+    assert_true(t >= 0.5e6 && fabs(t - 500.0 * m.steps) < 1e-6); /* a sample: timed loads only */
+    /* L1-like: 1 ns a load, a launch overhead of 200 us: the timed loads grow to the overhead */
+    m = (model_t){200000.0, 1.0, 4096, 0, 0, 0};
+    assert_int_equal(
+        gmb_chase_calibrate(&c, model_sample, &m, m.warm, &m.steps, &m.base_ns, 20.0, 0, 1u << 28),
+        GMB_OK);
+    assert_true(m.steps * 1.0 >= 0.5 * m.base_ns);
+    /* fixed: the steps stay, one calibration launch and the five of the baseline */
+    m = (model_t){1000.0, 10.0, 16, 0, 0, 0};
+    assert_int_equal(gmb_chase_calibrate(&c, model_sample, &m, m.warm, &m.steps, &m.base_ns, 1000.0,
+                                         77, 1u << 28),
+                     GMB_OK);
+    assert_int_equal(m.steps, 77);
+    assert_int_equal(m.calls, 6);
+    /* the most steps is a ceiling */
+    m = (model_t){0.0, 1e-3, 16, 0, 0, 0};
+    assert_int_equal(
+        gmb_chase_calibrate(&c, model_sample, &m, m.warm, &m.steps, &m.base_ns, 1e6, 0, 1u << 20),
+        GMB_OK);
+    assert_int_equal(m.steps, 1u << 20);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sattolo_full_cycle), cmocka_unit_test(test_sattolo_uniform),
         cmocka_unit_test(test_order_grow),         cmocka_unit_test(test_order_prefix),
         cmocka_unit_test(test_checkers),           cmocka_unit_test(test_strided),
-        cmocka_unit_test(test_page_stride),
+        cmocka_unit_test(test_page_stride),        cmocka_unit_test(test_calibrate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

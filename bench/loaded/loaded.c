@@ -1,0 +1,606 @@
+/* loaded.c - gmb-loaded: memory latency under load. One work-item chases a random cycle
+ * through a DRAM-sized chain while a growing number of work-groups stream reads beside it in
+ * the same launch: the latency-bandwidth curve, from the idle latency to the latency at the
+ * most bandwidth the device gives, and the bandwidth at which the latency doubles. */
+#include "chasedev.h"
+#include "gmb_kernels.h"
+#include "harness.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char gmb_bench_cl_source[];
+extern const gmb_cuda_fn_t gmb_bench_cuda_fns[] __attribute__((weak));
+
+static const gmb_cl_variant_t variants[] = {
+    {"all", ""},
+    {NULL, NULL},
+};
+
+#define WORD      4u          /* bytes per chain word */
+#define ELEM      16u         /* bytes per streamed element (uint4) */
+#define PER_ITER  (4 * ELEM)  /* bytes a streamer reads per iteration */
+#define WARM_MAX  512u        /* untimed chase loads before the timed ones (the streamers ramp up) */
+#define MAX_STEPS (1u << 28)  /* most timed chase loads per launch */
+#define DONE      0x80000000u /* loaded.cl's LOADED_DONE */
+#define CAP0      1024u       /* first cap on a streamer's iterations */
+#define CAP_MAX   (1u << 26)  /* the cap never grows beyond this */
+#define NCHECK    64          /* streaming work-items whose sums are recomputed per launch */
+#define MAX_LEVELS 64         /* most load levels */
+
+typedef struct cfg {
+    uint64_t size;        /* chase working set, bytes; 0: derived from the last-level cache */
+    uint64_t stream_size; /* streamed buffer, bytes; 0: as the chase's */
+    uint64_t stride;      /* bytes between chained elements */
+    const char *groups;   /* load levels: streaming work-groups, a list, or "auto" */
+    long group_size;      /* work-items per group; 0: 256 (or the device's most) */
+    double min_sample_us; /* shortest timed chase */
+} cfg_t;
+
+#define O(field) offsetof(cfg_t, field)
+static const gmb_opt_t opts[] = {
+    {"size", GMB_OPT_SIZE, O(size), "BYTES", NULL, 1, 0x1p40, NULL,
+     "chase working set [default 16x the last-level cache, 256 MiB .. 2 GiB, at most mem/8]", 0},
+    {"stream-size", GMB_OPT_SIZE, O(stream_size), "BYTES", NULL, 1, 0x1p40, NULL,
+     "buffer the streaming groups read, round and round [default: as --size]", 0},
+    {"stride", GMB_OPT_SIZE, O(stride), "BYTES", "128", 4, 1u << 20, NULL,
+     "bytes between chained elements, a multiple of 4 (one cache line: 128 on NVIDIA)", 0},
+    {"groups", GMB_OPT_STR, O(groups), "LIST", "auto", 0, 0, NULL,
+     "load levels: streaming work-groups beside the chase, e.g. 0,1,8,max; auto = 0, powers "
+     "of two and eighths of the most that stay resident",
+     0},
+    {"group-size", GMB_OPT_INT, O(group_size), "N", "0", 0, 1024, NULL,
+     "work-items per group; 0 = 256 (or the device's most)", 0},
+    {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "1000", 1, 1e7, NULL,
+     "shortest timed chase: long enough to dwarf launch, timer and the streamers' ramp", 0},
+    {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
+};
+#undef O
+
+static const char help[] =
+    "One launch per sample: work-item 0 of group 0 chases a random cycle through the chain\n"
+    "(p = a[p], as gmb-chase's global chase), while every work-item of groups 1..G reads a\n"
+    "second buffer in 16-byte loads, 4 in flight, neighbouring work-items on neighbouring\n"
+    "elements, round and round, until the chaser raises a flag after its timed loads. So the\n"
+    "loads of the chase meet queues as deep as G groups make them. G = 0 is the idle latency.\n"
+    "lat_ns = (kernel time - the same launch without timed loads) / timed loads; lat_cycles:\n"
+    "CUDA reads the SM clock around the timed loads; OpenCL derives cycles from ns x the\n"
+    "device's maximum clock. bw_GBps = bytes the streamers read / kernel time (a streamer\n"
+    "counts its loads; 10^9 B/s). Every launch checks the chase's final element and\n"
+    "recomputes the sums of 64 streaming work-items on the host. Nobody waits for anybody: a\n"
+    "streamer also stops after a cap of iterations (doubled while streamers reach it beside a\n"
+    "running chase), so a launch ends however the groups are scheduled. A group covers the\n"
+    "chase when it started before a tenth of the timed loads and stopped on the flag; points\n"
+    "say how many did (on a GPU all of them when G groups stay resident; a CPU runs groups in\n"
+    "turn, so few do there: its bandwidth is then that of the groups that ran). The summary\n"
+    "gives the idle latency, the latency at the most bandwidth, and the bandwidth at which the\n"
+    "latency reaches twice the idle one.\n";
+
+typedef struct state {
+    gmb_ctx_t *c;
+    gmb_buf_t *chain, *order_d, *bad, *data, *ctl, *out, *res_d, *seen_d;
+    gmb_prog_t *prog;
+    gmb_kern_t *krun;
+    gmb_launch_t geo;           /* 1 + G groups */
+    gmb_chain_layout_t lay;     /* words of the chain's elements */
+    const uint32_t *order;      /* the chain's host order */
+    uint64_t n;                 /* chain elements */
+    uint64_t q;                 /* cycle position where the next launch starts */
+    uint64_t ne;                /* streamed elements (16 bytes) */
+    gmb_u32 warm, steps, cap;   /* chase loads untimed, timed; streamer cap */
+    size_t G;                   /* streaming groups of this level */
+    double base_ns;             /* fastest launch without timed loads */
+    gmb_u32 *res, *seen;        /* host copies of res and seen */
+    gmb_series_t cycles;        /* cycles per timed load, one per sample */
+    gmb_series_t bwt;           /* kernel ns scaled to 1e9 streamed bytes, one per sample */
+    size_t covered_min;         /* fewest covering groups over the samples */
+    int glitches, cap_raises;   /* timer glitches repeated; cap doublings */
+    int injected, bad_final, bad_sum;
+    char err[256];
+} state_t;
+
+static gmb_u32 word_at(const state_t *s, uint64_t q)
+{
+    return (gmb_u32)gmb_chain_word(&s->lay, s->order[q]);
+}
+
+/* The 32-bit sum work-item w of S streaming ones reads in it iterations (as loaded.cl). */
+static gmb_u32 host_sum(gmb_u32 seed, uint64_t w, uint64_t S, uint64_t n, gmb_u32 it)
+{
+    gmb_u32 sum = 0;
+    uint64_t i = w;
+    for (gmb_u32 k = 0; k < 4 * it; k++) {
+        for (unsigned j = 0; j < 4; j++)
+            sum += gmb_hash(seed, 4 * i + j);
+        i += S;
+        if (i >= n)
+            i -= n;
+    }
+    return sum;
+}
+
+/* Check the streamers of the last launch: the sums of NCHECK of them; the bytes they read in
+ * *bytes, the groups that covered the chase in *covered; *capped: some group reached the cap
+ * beside a running chase. */
+static void check_streamers(state_t *s, double *bytes, size_t *covered, int *capped)
+{
+    uint64_t S = s->G * s->geo.group_size, total = 0;
+    for (uint64_t w = 0; w < S; w++)
+        total += s->res[2 * w + 1] & ~DONE;
+    *bytes = (double)total * PER_ITER;
+    *covered = 0;
+    *capped = 0;
+    gmb_u32 early = 1u + s->steps / 10; /* progress notes are 1 + timed loads done */
+    for (size_t g = 0; g < s->G; g++) {
+        gmb_u32 a = s->seen[2 * g], b = s->seen[2 * g + 1];
+        gmb_u32 first_it = s->res[2 * (g * s->geo.group_size) + 1];
+        if (!(a & DONE) && a <= early && (b & DONE))
+            (*covered)++;
+        if (!(first_it & DONE) && !(b & DONE) && b > 0)
+            *capped = 1;
+    }
+    gmb_u32 seed = (gmb_u32)s->c->o.seed;
+    for (int k = 0; k < NCHECK && S; k++) {
+        uint64_t w = k == 0 ? 0 : k == 1 ? S - 1 : gmb_hash(seed + 7u, (uint64_t)k) % S;
+        gmb_u32 it = s->res[2 * w + 1] & ~DONE;
+        gmb_u32 want = host_sum(seed, w, S, s->ne, it), got = s->res[2 * w];
+        if (s->c->o.inject_error && !s->injected) { /* test aid: one wrong sum */
+            got ^= 1u;
+            s->injected = 1;
+        }
+        if (got != want && !s->bad_sum) {
+            s->bad_sum = 1;
+            snprintf(s->err, sizeof s->err,
+                     "streaming work-item %llu summed 0x%08x over %u iterations, expected 0x%08x",
+                     (unsigned long long)w, got, it, want);
+        }
+    }
+}
+
+/* One launch; *ns = its time less the baseline (the time of the timed chase loads). */
+static int sample(void *arg, double *ns)
+{
+    state_t *s = arg;
+    const gmb_backend_t *be = s->c->be;
+    gmb_u32 start = word_at(s, s->q);
+    gmb_arg_t av[] = {GMB_A_BUF(s->chain), GMB_A_VAL(start),    GMB_A_VAL(s->warm),
+                      GMB_A_VAL(s->steps), GMB_A_BUF(s->data),  GMB_A_VAL(s->ne),
+                      GMB_A_VAL(s->cap),   GMB_A_BUF(s->ctl),   GMB_A_BUF(s->out),
+                      GMB_A_BUF(s->res_d), GMB_A_BUF(s->seen_d)};
+    uint64_t S = s->G * s->geo.group_size;
+    double t = 0;
+    gmb_u64 out[2];
+    int rc;
+    if ((rc = be->fill(s->ctl, 0, 0, 2 * sizeof(gmb_u32))) ||
+        (rc = be->launch(s->krun, &s->geo, av, 11, &t)) ||
+        (rc = be->read(s->out, 0, out, sizeof out)))
+        return rc;
+    if (S && ((rc = be->read(s->res_d, 0, s->res, (size_t)(2 * S * sizeof(gmb_u32)))) ||
+              (rc = be->read(s->seen_d, 0, s->seen, 2 * s->G * sizeof(gmb_u32)))))
+        return rc;
+    s->q = (s->q + s->warm + s->steps) % s->n;
+    gmb_u32 want = word_at(s, s->q);
+    if (out[0] != want && !s->bad_final) {
+        s->bad_final = 1;
+        snprintf(s->err, sizeof s->err, "the chase ended on word %llu, expected %u",
+                 (unsigned long long)out[0], want);
+    }
+    double bytes = 0;
+    size_t covered = 0;
+    int capped = 0;
+    if (S)
+        check_streamers(s, &bytes, &covered, &capped);
+    if (capped && s->cap < CAP_MAX) { /* streamers ran out beside the chase: more, again */
+        s->cap *= 2;
+        s->cap_raises++;
+        return sample(arg, ns);
+    }
+    *ns = t - s->base_ns;
+    if (s->steps && !(*ns > 0) && s->glitches < 8) { /* faster than no timed loads: glitch */
+        s->glitches++;
+        return sample(arg, ns);
+    }
+    if (s->steps && covered < s->covered_min)
+        s->covered_min = covered;
+    if (gmb_series_push(&s->cycles, s->steps ? (double)out[1] / s->steps : 0) ||
+        gmb_series_push(&s->bwt, bytes > 0 ? t * 1e9 / bytes : NAN))
+        return GMB_ERUNTIME;
+    return GMB_OK;
+}
+
+/* ---- options ---------------------------------------------------------------------------- */
+
+static int cmp_sz(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The load levels: "auto" or a comma list of counts and "max", each <= gmax. Sorted, unique.
+ * Number of levels, or GMB_EUSAGE after one error line. */
+static int parse_levels(const char *spec, size_t gmax, size_t *lv)
+{
+    size_t n = 0;
+    if (!strcmp(spec, "auto")) {
+        lv[n++] = 0;
+        for (size_t g = 1; g <= gmax && n < MAX_LEVELS; g *= 2)
+            lv[n++] = g;
+        for (size_t k = 1; k <= 8 && n < MAX_LEVELS; k++)
+            if (gmax * k / 8)
+                lv[n++] = gmax * k / 8;
+    } else {
+        char buf[512];
+        if (strlen(spec) >= sizeof buf || !*spec) {
+            gmb_error("--groups: give a comma list of counts (and 'max'), or 'auto'");
+            return GMB_EUSAGE;
+        }
+        gmb_strlcpy(buf, spec, sizeof buf);
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            long v;
+            if (!strcmp(t, "max"))
+                v = (long)gmax;
+            else if (gmb_parse_long(t, &v) || v < 0) {
+                gmb_error("--groups: '%s' is not a count of work-groups (0, 1, 2, ... or max)", t);
+                return GMB_EUSAGE;
+            }
+            if ((size_t)v > gmax) {
+                gmb_error("--groups: %ld streaming groups, but at most %zu stay resident beside "
+                          "the chaser on this device",
+                          v, gmax);
+                return GMB_EUSAGE;
+            }
+            if (n == MAX_LEVELS) {
+                gmb_error("--groups: more than %d levels", MAX_LEVELS);
+                return GMB_EUSAGE;
+            }
+            lv[n++] = (size_t)v;
+        }
+        if (!n) {
+            gmb_error("--groups: no level given");
+            return GMB_EUSAGE;
+        }
+    }
+    qsort(lv, n, sizeof *lv, cmp_sz);
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!u || lv[i] != lv[u - 1])
+            lv[u++] = lv[i];
+    return (int)u;
+}
+
+/* The chase's working set when not given: 16x the last-level cache within 256 MiB .. 2 GiB,
+ * at most an eighth of the device's memory and one allocation. */
+static uint64_t default_size(const gmb_dev_info_t *d)
+{
+    uint64_t v = d->llc_bytes ? 16 * d->llc_bytes : (256ull << 20);
+    v = v < (256ull << 20) ? (256ull << 20) : v > (2ull << 30) ? (2ull << 30) : v;
+    if (d->mem_bytes && v > d->mem_bytes / 8)
+        v = d->mem_bytes / 8;
+    if (d->max_alloc_bytes && v > d->max_alloc_bytes)
+        v = d->max_alloc_bytes;
+    return v;
+}
+
+static int check_sizes(const gmb_ctx_t *c, cfg_t *cfg, uint64_t smin)
+{
+    char a[32], b[32];
+    const gmb_dev_info_t *d = &c->info;
+    if (cfg->stride % WORD) {
+        gmb_error("--stride %llu: must be a multiple of the chain's word (%u bytes)",
+                  (unsigned long long)cfg->stride, WORD);
+        return GMB_EUSAGE;
+    }
+    if (!cfg->size)
+        cfg->size = default_size(d);
+    if (!cfg->stream_size)
+        cfg->stream_size = cfg->size;
+    cfg->size -= cfg->size % cfg->stride;
+    cfg->stream_size -= cfg->stream_size % ELEM;
+    if (cfg->size < 2 * cfg->stride) {
+        gmb_error("--size: the chase needs at least two elements (2 x %llu bytes)",
+                  (unsigned long long)cfg->stride);
+        return GMB_EUSAGE;
+    }
+    if (cfg->size / cfg->stride > UINT32_MAX || cfg->size > (16ull << 30)) {
+        gmb_error("--size %s: more than 32-bit word offsets reach",
+                  gmb_fmt_size(cfg->size, a, sizeof a));
+        return GMB_EUSAGE;
+    }
+    if (cfg->stream_size < smin) {
+        gmb_error("--stream-size %s: the streamers need at least one 16-byte element each (%s)",
+                  gmb_fmt_size(cfg->stream_size, a, sizeof a), gmb_fmt_size(smin, b, sizeof b));
+        return GMB_EUSAGE;
+    }
+    uint64_t need = cfg->size + cfg->size / cfg->stride * sizeof(uint32_t) + cfg->stream_size;
+    if (need > d->mem_bytes / 2 ||
+        (d->max_alloc_bytes && (cfg->size > d->max_alloc_bytes ||
+                                cfg->stream_size > d->max_alloc_bytes))) {
+        gmb_error("--size/--stream-size: %s in all do not fit in half the device's %s of memory "
+                  "(or one buffer is above the most one allocation may have)",
+                  gmb_fmt_size(need, a, sizeof a), gmb_fmt_size(d->mem_bytes, b, sizeof b));
+        return GMB_EUSAGE;
+    }
+    return GMB_OK;
+}
+
+/* ---- the run ---------------------------------------------------------------------------- */
+
+typedef struct level {
+    size_t groups, covered;
+    double bw, lat, cyc; /* GB/s (0: none), ns, cycles (NAN: none) */
+} level_t;
+
+static int run_level(state_t *s, size_t G, int clock, level_t *lv)
+{
+    gmb_ctx_t *c = s->c;
+    const gmb_dev_info_t *d = &c->info;
+    int rc;
+    s->G = G;
+    s->geo.groups = 1 + G;
+    s->cycles.n = s->bwt.n = 0;
+    s->covered_min = G;
+    s->glitches = s->cap_raises = 0;
+    const cfg_t *cfg = c->cfg;
+    if ((rc = gmb_chase_calibrate(c, sample, s, s->warm, &s->steps, &s->base_ns, cfg->min_sample_us,
+                                  0, MAX_STEPS)))
+        return rc;
+    s->cycles.n = s->bwt.n = 0;
+    s->covered_min = G;
+    gmb_series_t ser = {0};
+    if ((rc = gmb_measure(c, sample, s, &ser))) {
+        gmb_series_free(&ser);
+        return rc;
+    }
+    double loads = (double)s->steps;
+    json_t *params = json_pack("{s:I, s:I, s:I, s:I}", "load_groups", (json_int_t)G, "group_size",
+                               (json_int_t)s->geo.group_size, "size_bytes",
+                               (json_int_t)(s->n * s->lay.stride_words * WORD), "stream_bytes",
+                               (json_int_t)(s->ne * ELEM));
+    json_t *pt = gmb_point_new(params, &ser);
+    gmb_point_metric(pt, "lat_ns", gmb_json_scaled(1.0 / loads, &ser.st));
+    lv->groups = G;
+    lv->covered = s->covered_min;
+    lv->lat = ser.st.median / loads;
+    lv->cyc = NAN;
+    size_t n = ser.n;
+    if (clock) {
+        gmb_stats_t cs;
+        size_t m = n <= s->cycles.n ? n : s->cycles.n;
+        if (m && !gmb_stats_compute(s->cycles.ns + s->cycles.n - m, m, 1, 1.0, &cs)) {
+            gmb_point_metric(pt, "lat_cycles", gmb_json_scaled(1.0, &cs));
+            lv->cyc = cs.median;
+        }
+    } else if (d->core_clock_mhz) {
+        double f = d->core_clock_mhz * 1e-3;
+        gmb_point_metric(pt, "lat_cycles", gmb_json_scaled(f / loads, &ser.st));
+        lv->cyc = lv->lat * f;
+    }
+    lv->bw = 0;
+    if (G) {
+        size_t m = n <= s->bwt.n ? n : s->bwt.n;
+        json_t *bw = gmb_json_rate_of(c, s->bwt.ns + s->bwt.n - m, m, 1, 1e9);
+        json_t *med = json_object_get(bw, "median");
+        if (json_is_number(med))
+            lv->bw = json_number_value(med);
+        if (d->peak_bw_gbps > 0 && json_is_number(med))
+            gmb_point_metric(pt, "pct_peak", json_real(100.0 * lv->bw / d->peak_bw_gbps));
+        gmb_point_metric(pt, "bw_GBps", bw);
+    } else { /* nothing streams: exactly none */
+        gmb_point_metric(pt, "bw_GBps", gmb_json_scaled(0.0, &ser.st));
+    }
+    json_t *extra = json_object_get(pt, "extra");
+    int bad = s->bad_final || s->bad_sum;
+    json_object_set_new(extra, "verified", json_string(bad ? "FAILED" : "full"));
+    json_object_set_new(extra, "groups_covering", json_integer((json_int_t)lv->covered));
+    json_object_set_new(extra, "loads_timed", json_integer(s->steps));
+    json_object_set_new(extra, "loads_warmup", json_integer(s->warm));
+    json_object_set_new(extra, "baseline_ns", json_real(s->base_ns));
+    json_object_set_new(extra, "streamer_cap", json_integer(s->cap));
+    json_object_set_new(extra, "cap_raises", json_integer(s->cap_raises));
+    json_object_set_new(extra, "timer_glitches", json_integer(s->glitches));
+    char cy[32] = "-", pk[32] = "-";
+    if (lv->cyc == lv->cyc)
+        snprintf(cy, sizeof cy, "%.1f", lv->cyc);
+    if (G && d->peak_bw_gbps > 0)
+        snprintf(pk, sizeof pk, "%.1f", 100.0 * lv->bw / d->peak_bw_gbps);
+    printf("%6zu %8zu %10.2f %6s %10.2f %7.2f %9s %10u %4zu %-8s\n", G, lv->covered, lv->bw, pk,
+           lv->lat, 100.0 * ser.st.ci_rel, cy, s->steps, ser.n, bad ? "FAILED" : "full");
+    fflush(stdout);
+    gmb_add_point(c, pt);
+    gmb_series_free(&ser);
+    if (!bad)
+        return GMB_OK;
+    gmb_error("verification failed: %zu streaming groups: %s", G, s->err);
+    return GMB_EVERIFY;
+}
+
+/* Summary: idle latency, the most bandwidth and its latency, where the latency doubles. */
+static void summarize(gmb_ctx_t *c, const level_t *lv, size_t n, int clock)
+{
+    const gmb_dev_info_t *d = &c->info;
+    gmb_text_t sm = {0};
+    json_t *res = json_object();
+    const level_t *idle = n && lv[0].groups == 0 ? &lv[0] : NULL;
+    const level_t *top = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (lv[i].groups && (!top || lv[i].bw > top->bw))
+            top = &lv[i];
+    const char *cyw = clock ? "cycles" : "cycles, derived";
+    if (idle) {
+        json_object_set_new(res, "idle", json_pack("{s:f, s:o}", "lat_ns", idle->lat, "lat_cycles",
+                                                    idle->cyc == idle->cyc ? json_real(idle->cyc)
+                                                                           : json_null()));
+        gmb_text_add(&sm, "idle latency ≈ %.4g ns", idle->lat);
+        if (idle->cyc == idle->cyc)
+            gmb_text_add(&sm, " (%.0f %s)", idle->cyc, cyw);
+    }
+    if (top) {
+        json_t *t = json_pack("{s:f, s:f, s:I, s:I}", "bw_GBps", top->bw, "lat_ns", top->lat,
+                              "load_groups", (json_int_t)top->groups, "groups_covering",
+                              (json_int_t)top->covered);
+        if (d->peak_bw_gbps > 0)
+            json_object_set_new(t, "pct_peak", json_real(100.0 * top->bw / d->peak_bw_gbps));
+        if (idle)
+            json_object_set_new(t, "lat_over_idle", json_real(top->lat / idle->lat));
+        json_object_set_new(res, "max_bw", t);
+        gmb_text_add(&sm, "%sat %.4g GB/s", sm.len ? "; " : "", top->bw);
+        if (d->peak_bw_gbps > 0)
+            gmb_text_add(&sm, " (%.0f%% of the nominal peak)", 100.0 * top->bw / d->peak_bw_gbps);
+        gmb_text_add(&sm, " beside the chase it is %.4g ns", top->lat);
+        if (idle)
+            gmb_text_add(&sm, " (x%.2f)", top->lat / idle->lat);
+    }
+    if (idle && top) { /* the first crossing of twice the idle latency, interpolated */
+        double want = 2.0 * idle->lat, at = NAN;
+        for (size_t i = 1; i < n && at != at; i++)
+            if (lv[i].lat >= want)
+                at = lv[i - 1].bw + (lv[i].bw - lv[i - 1].bw) * (want - lv[i - 1].lat) /
+                                        (lv[i].lat - lv[i - 1].lat);
+        json_object_set_new(res, "bw_at_2x_idle_GBps", at == at ? json_real(at) : json_null());
+        if (at == at)
+            gmb_text_add(&sm, "; the latency doubles at ≈ %.4g GB/s", at);
+        else
+            gmb_text_add(&sm, "; it stays below twice the idle latency up to %.4g GB/s", top->bw);
+    }
+    size_t partial = 0;
+    for (size_t i = 0; i < n; i++)
+        partial += lv[i].covered < lv[i].groups;
+    json_object_set_new(res, "levels_partly_covered", json_integer((json_int_t)partial));
+    if (partial)
+        gmb_text_add(&sm, " (at %zu of %zu levels not every streaming group ran beside the "
+                          "chase: see groups_covering)",
+                     partial, n);
+    gmb_text_add(&sm, ".");
+    printf("# loaded: %s\n", sm.text);
+    json_object_set_new(res, "summary", json_string(sm.text));
+    gmb_add_result(c, "loaded", res);
+}
+
+static int loaded_run(gmb_ctx_t *c)
+{
+    cfg_t *cfg = c->cfg;
+    const gmb_backend_t *be = c->be;
+    state_t s = {0};
+    gmb_chain_order_t ord = {0};
+    level_t lv[MAX_LEVELS];
+    size_t levels[MAX_LEVELS];
+    int rc, nlv;
+    s.c = c;
+    if ((rc = be->prog_load(c->dev, c->bench->kernels, "all", &s.prog)) ||
+        (rc = be->kern_get(s.prog, "loaded_run", &s.krun)))
+        goto out;
+    /* the launch: every group that stays resident, one of them the chaser's */
+    gmb_grid(c, s.krun, cfg->group_size, 0, UINT64_MAX / 2, &s.geo);
+    size_t gmax = s.geo.groups > 1 ? s.geo.groups - 1 : 0;
+    if ((nlv = parse_levels(cfg->groups, gmax, levels)) < 0) {
+        rc = nlv;
+        goto out;
+    }
+    uint64_t Smax = (uint64_t)levels[nlv - 1] * s.geo.group_size;
+    if ((rc = check_sizes(c, cfg, Smax * ELEM > ELEM ? Smax * ELEM : ELEM)))
+        goto out;
+    s.lay = (gmb_chain_layout_t){cfg->stride / WORD, 0};
+    s.n = cfg->size / cfg->stride;
+    s.ne = cfg->stream_size / ELEM;
+    s.warm = (gmb_u32)(s.n < WARM_MAX ? s.n : WARM_MAX);
+    s.cap = CAP0;
+    size_t rwords = (size_t)(2 * (Smax ? Smax : 1)), swords = 2 * (gmax ? gmax : 1);
+    s.res = malloc(rwords * sizeof *s.res);
+    s.seen = malloc(swords * sizeof *s.seen);
+    if (!s.res || !s.seen) {
+        rc = GMB_ERUNTIME;
+        goto out;
+    }
+    if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)cfg->size, &s.chain)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)s.n * sizeof(uint32_t), &s.order_d)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, sizeof(gmb_u32), &s.bad)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)cfg->stream_size, &s.data)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, 4 * sizeof(gmb_u32), &s.ctl)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, 2 * sizeof(gmb_u64), &s.out)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, rwords * sizeof(gmb_u32), &s.res_d)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, swords * sizeof(gmb_u32), &s.seen_d)))
+        goto out;
+    gmb_kern_t *ki;
+    gmb_launch_t gi;
+    gmb_u32 seed = (gmb_u32)c->o.seed;
+    if ((rc = be->kern_get(s.prog, "loaded_init", &ki)))
+        goto out;
+    gmb_grid(c, ki, 0, 0, s.ne, &gi);
+    gmb_arg_t ai[] = {GMB_A_BUF(s.data), GMB_A_VAL(s.ne), GMB_A_VAL(seed)};
+    if ((rc = be->launch(ki, &gi, ai, 3, NULL)))
+        goto out;
+    if ((rc = gmb_chain_order_init(&ord, (size_t)s.n, (uint64_t)c->o.seed)) ||
+        (rc = gmb_chain_order_grow(&ord, (size_t)s.n)))
+        goto out;
+    s.order = ord.order;
+    if ((rc = gmb_chain_lay_out(c, s.prog, s.chain, s.order_d, s.bad, s.order, s.n, &s.lay, s.err,
+                                sizeof s.err))) {
+        if (rc == GMB_EVERIFY)
+            gmb_error("verification failed: %s", s.err);
+        goto out;
+    }
+    int clock = !strcmp(be->name, "cuda") && (c->info.caps & GMB_CAP_CLOCK);
+    gmb_declare_metric(c, "lat_ns", "ns", "lower",
+                       "(kernel time - baseline without timed loads) / timed loads: the latency "
+                       "of one chase load with the streamers beside it");
+    if (clock || c->info.core_clock_mhz)
+        gmb_declare_metric(c, "lat_cycles", "cycles", "lower",
+                           clock ? "SM clock (clock64) cycles per timed load"
+                                 : "DERIVED, not measured: lat_ns x the device's maximum clock");
+    gmb_declare_metric(c, "bw_GBps", "GB/s", "higher",
+                       "bytes the streaming groups read / kernel time (10^9 B/s)");
+    if (c->info.peak_bw_gbps > 0)
+        gmb_declare_metric(c, "pct_peak", "%", "higher", "bw_GBps / nominal peak bandwidth");
+    char a[32], b[32];
+    printf("# gmb-loaded: %s device %d: %s; chase %s at %llu B stride; streamed %s; group %zu "
+           "work-items; %s\n",
+           be->name, c->info.index, c->info.name, gmb_fmt_size(cfg->size, a, sizeof a),
+           (unsigned long long)cfg->stride, gmb_fmt_size(cfg->stream_size, b, sizeof b),
+           s.geo.group_size,
+           clock ? "cycles from the SM clock" : "cycles derived = ns x max clock, not measured");
+    printf("%6s %8s %10s %6s %10s %7s %9s %10s %4s %-8s\n", "groups", "covering", "GB/s", "%peak",
+           "ns", "+-CI%", clock ? "cycles" : "cycles*", "loads", "n", "verified");
+    int n_done = 0;
+    for (int i = 0; i < nlv && !rc; i++)
+        if (!(rc = run_level(&s, levels[i], clock, &lv[i])))
+            n_done++;
+    if (!rc)
+        summarize(c, lv, (size_t)n_done, clock);
+    gmb_add_result(c, "streamer_bytes_per_iteration", json_integer(PER_ITER));
+out:
+    gmb_chain_order_free(&ord);
+    gmb_series_free(&s.cycles);
+    gmb_series_free(&s.bwt);
+    free(s.res);
+    free(s.seen);
+    if (s.prog)
+        be->prog_free(s.prog);
+    be->free(s.chain);
+    be->free(s.order_d);
+    be->free(s.bad);
+    be->free(s.data);
+    be->free(s.ctl);
+    be->free(s.out);
+    be->free(s.res_d);
+    be->free(s.seen_d);
+    return rc;
+}
+
+static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
+static const gmb_bench_t bench = {
+    "loaded",
+    "latency under load: a DRAM chase beside streaming groups, idle to saturation (the "
+    "latency-bandwidth curve)",
+    help,
+    opts,
+    sizeof(cfg_t),
+    &kernels,
+    loaded_run,
+};
+
+int main(int argc, char **argv)
+{
+    return gmb_main(&bench, argc, argv);
+}

@@ -1,0 +1,100 @@
+/* loaded.cl - latency under load (OpenCL C and, through gmb_kernels.h, CUDA): one source.
+ * One launch: the first work-item of group 0 chases a random cycle through a DRAM-sized chain
+ * (laid out by common/gmb_chain_kernels.h) while every work-item of groups 1.. streams reads
+ * through a second buffer until the chase is done. Nobody ever waits for anybody: the chaser
+ * raises a flag when its timed loads are done, the streamers poll it, and a cap on their
+ * iterations ends them whatever the scheduling (a work-group may run after another has
+ * finished on a CPU), so the launch always ends. The streamers also note how far the chase
+ * was when they started and when they stopped, so the host knows which of them ran beside it.
+ *
+ * ctl[0]: 1 once the chaser's timed loads are done; ctl[1]: the chaser's progress note, 0
+ * before it starts, then 1 + its timed loads done so far (every LOADED_TICK). The host zeroes
+ * both before each launch. */
+#define LOADED_TICK 64u          /* chase loads between progress notes */
+#define LOADED_DONE 0x80000000u  /* high bit of a count or a progress note: the flag was seen */
+#if defined(__CUDACC__)
+#define LOADED_FENCE() __threadfence()
+#else
+#define LOADED_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+
+/* d[i] = four 32-bit words, word j = hash(seed, 4 i + j): the streamed data */
+GMB_KERNEL loaded_init(GMB_GLOBAL uint4 *d, gmb_u64 n, gmb_u32 seed)
+{
+    for (gmb_u64 i = GMB_GID; i < n; i += GMB_GSIZE) {
+        gmb_u64 w = 4 * i;
+        d[i] = GMB_UINT4(gmb_hash(seed, w), gmb_hash(seed, w + 1), gmb_hash(seed, w + 2),
+                         gmb_hash(seed, w + 3));
+    }
+}
+
+/* The next index of a streamer: i + s, wrapped into [0, n) (s <= n). */
+GMB_FN gmb_u64 loaded_next(gmb_u64 i, gmb_u64 s, gmb_u64 n)
+{
+    i += s;
+    return i >= n ? i - n : i;
+}
+
+/* a: the chain; start, warm, steps: where the chase starts, untimed and timed loads.
+ * d, n: the streamed buffer (n 16-byte elements, at least one per streaming work-item);
+ * cap: most iterations of a streamer. out[0] = the word the chase reached, out[1] = cycles of
+ * its timed loads (SM clock; 0 without one). Streaming work-item w (0-based after group 0)
+ * reads, per iteration, the elements at positions 4k .. 4k+3 of the sequence w, w + S,
+ * w + 2S, ... (mod n), S = streaming work-items: neighbouring work-items read neighbouring
+ * elements. res[2w] = the 32-bit sum of every word it read, res[2w+1] = its iterations
+ * (| LOADED_DONE when it stopped on the flag, not the cap). seen[2(g-1)], seen[2(g-1)+1]:
+ * the chase's progress note when group g's first work-item started and stopped. */
+GMB_KERNEL loaded_run(GMB_GLOBAL const gmb_u32 *a, gmb_u32 start, gmb_u32 warm, gmb_u32 steps,
+                      GMB_GLOBAL const uint4 *d, gmb_u64 n, gmb_u32 cap,
+                      GMB_GLOBAL volatile gmb_u32 *ctl, GMB_GLOBAL gmb_u64 *out,
+                      GMB_GLOBAL gmb_u32 *res, GMB_GLOBAL gmb_u32 *seen)
+{
+    if (GMB_GROUP == 0) {
+        if (GMB_LID != 0)
+            return;
+        gmb_u32 p = start;
+        ctl[1] = 1u;
+        for (gmb_u32 i = 0; i < warm; i++)
+            p = a[p];
+        out[0] = p; /* the clock read waits for this store, which waits for the last load */
+        gmb_u64 t0 = GMB_CLOCK();
+        for (gmb_u32 done = 0; done < steps;) {
+            gmb_u32 m = steps - done < LOADED_TICK ? steps - done : LOADED_TICK;
+            for (gmb_u32 j = 0; j < m; j++)
+                p = a[p];
+            done += m;
+            ctl[1] = done + 1u;
+        }
+        out[0] = p;
+        gmb_u64 t1 = GMB_CLOCK();
+        out[1] = t1 - t0;
+        LOADED_FENCE();
+        ctl[0] = 1u;
+        return;
+    }
+    const gmb_u64 s = GMB_GSIZE - GMB_LSIZE, w = GMB_GID - GMB_LSIZE;
+    const gmb_u32 g = GMB_GROUP - 1;
+    if (GMB_LID == 0)
+        seen[2 * g] = ctl[1] | (ctl[0] ? LOADED_DONE : 0u);
+    gmb_u64 i = w;
+    gmb_u32 sx = 0, sy = 0, sz = 0, sw = 0, it = 0, stop = 0;
+    while (it < cap) {
+        gmb_u32 f = ctl[0]; /* read before the loads, tested after them: both in flight */
+        gmb_u64 i1 = loaded_next(i, s, n), i2 = loaded_next(i1, s, n), i3 = loaded_next(i2, s, n);
+        uint4 v0 = d[i], v1 = d[i1], v2 = d[i2], v3 = d[i3];
+        sx += (v0.x + v1.x) + (v2.x + v3.x);
+        sy += (v0.y + v1.y) + (v2.y + v3.y);
+        sz += (v0.z + v1.z) + (v2.z + v3.z);
+        sw += (v0.w + v1.w) + (v2.w + v3.w);
+        i = loaded_next(i3, s, n);
+        it++;
+        if (f) {
+            stop = LOADED_DONE;
+            break;
+        }
+    }
+    res[2 * w] = (sx + sy) + (sz + sw);
+    res[2 * w + 1] = it | stop;
+    if (GMB_LID == 0)
+        seen[2 * g + 1] = ctl[1] | (ctl[0] ? LOADED_DONE : 0u);
+}

@@ -1,0 +1,37 @@
+/* chasedev.h - what the pointer-chase benchmarks (gmb-chase, gmb-loaded) share on the device
+ * side: laying a chain out and checking it there (the kernels of gmb_chain_kernels.h), and
+ * calibrating a chase launch (timed loads and the baseline without them). */
+#ifndef GMB_CHASEDEV_H
+#define GMB_CHASEDEV_H
+
+#include "chain.h"
+#include "gmb_kernels.h"
+#include "harness.h"
+
+/* The grid of the kernels that make and check a chain of n elements: one element a
+ * work-item, groups of 256 (or the device's most), at most 64 groups a compute unit
+ * (grid-stride beyond). */
+gmb_launch_t gmb_chain_grid(const gmb_ctx_t *c, uint64_t n);
+
+/* Lay the chain of n elements out on the device in chain (chase_build from prog) and check
+ * every element there (chase_check; bad: a device word it may set): order NULL is the
+ * sequential chain, else the cycle of order, which must be a permutation (checked on the
+ * host) and is written to order_d. 0, GMB_EVERIFY with the reason in err, or the backend's
+ * error. */
+int gmb_chain_lay_out(gmb_ctx_t *c, gmb_prog_t *prog, gmb_buf_t *chain, gmb_buf_t *order_d,
+                      gmb_buf_t *bad, const uint32_t *order, uint64_t n,
+                      const gmb_chain_layout_t *lay, char *err, size_t errlen);
+
+/* Calibrate a chase launch whose sample function fn(arg) times *steps timed loads after warm
+ * untimed ones and subtracts *base_ns. Timed loads: fixed when fixed > 0, else enough for
+ * min_sample_us (and 1000 timer ticks), at least twice the warm-up ones and 1024, at most
+ * max_steps. Baseline: the fastest of 5 launches with the warm-up loads only (launch overhead
+ * and warm-up; the fastest, since a launch is only ever slowed down, by preemption on a shared
+ * CPU for one), measured after the calibration launches have warmed everything up. Then, when
+ * not fixed, the timed loads grow until their own time reaches the target and the baseline
+ * itself, so that the baseline's noise cannot swamp a sample. 0 or fn's error. */
+int gmb_chase_calibrate(const gmb_ctx_t *c, gmb_sample_fn fn, void *arg, gmb_u32 warm,
+                        gmb_u32 *steps, double *base_ns, double min_sample_us, gmb_u32 fixed,
+                        gmb_u32 max_steps);
+
+#endif

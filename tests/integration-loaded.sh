@@ -1,0 +1,99 @@
+# integration-loaded.sh - gmb-loaded end to end on OpenCL/PoCL: every load level verified (the
+# chase's final element, the streamers' sums) and recorded with its coverage, planted errors,
+# bad input, the plot and the table rows, CUDA without a GPU. Correctness only: a CPU runs
+# work-groups in turn, so no latency-under-load shape is asserted here.
+LD="$PWD/$BIN/gmb-loaded"
+LSMALL=(--size 1MiB --stream-size 1MiB)
+if ! have_opencl; then
+    skip "$TAG integration loaded: no OpenCL device (install pocl-opencl-icd)"
+else
+    expect "gmb-loaded --help" 0 "$LD" --help && check "loaded help says how bandwidth is counted" \
+        grep -q "bytes the streamers read / kernel time" "$T/out"
+    expect "gmb list names loaded" 0 "$G" list && check "gmb list has loaded" grep -q "^loaded " "$T/out"
+
+    # --- the default levels: 0, powers of two and eighths of the most resident groups ---------
+    if expect "loaded default levels" 0 "$LD" "${FAST[@]}" "${LSMALL[@]}" --out "$T/all"; then
+        rec=$(ls "$T"/all/*-loaded.json)
+        csv=$(ls "$T"/all/*-loaded.csv)
+        check "loaded record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
+        check "loaded: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
+        gmax=$(json "$rec" "max(p['params']['load_groups'] for p in r['points'])")
+        check "loaded levels: 0 to the most resident groups, each once, ascending" test "$(json "$rec" \
+            "[p['params']['load_groups'] for p in r['points']] == sorted(set(p['params']['load_groups'] for p in r['points'])) and r['points'][0]['params']['load_groups'] == 0")" = True
+        check "loaded: the most groups is every resident group but the chaser's (PoCL: CUs x 4 - 1)" \
+            test "$gmax" = "$(json "$rec" "r['device']['compute_units'] * 4 - 1")"
+        check "loaded record: every point verified in full" test "$(json "$rec" \
+            "all(p['extra']['verified'] == 'full' for p in r['points'])")" = True
+        check "loaded record: no bandwidth without streamers, some with them" test "$(json "$rec" \
+            "[p['metrics']['bw_GBps']['median'] == 0 for p in r['points']] == [p['params']['load_groups'] == 0 for p in r['points']] and all(p['metrics']['bw_GBps']['median'] > 0 for p in r['points'] if p['params']['load_groups'])")" = True
+        check "loaded record: coverage never above the groups" test "$(json "$rec" \
+            "all(0 <= p['extra']['groups_covering'] <= p['params']['load_groups'] for p in r['points'])")" = True
+        check "loaded record: positive latencies, cycles derived on OpenCL" test "$(json "$rec" \
+            "all(p['metrics']['lat_ns']['median'] > 0 for p in r['points']) and 'DERIVED' in r['metrics']['lat_cycles']['desc']")" = True
+        check "loaded record: the summary and its figures" test "$(json "$rec" \
+            "sorted(r['results']['loaded'])")" = \
+            "['bw_at_2x_idle_GBps', 'idle', 'levels_partly_covered', 'max_bw', 'summary']"
+        check "loaded record: the most bandwidth is the largest point's" test "$(json "$rec" \
+            "abs(r['results']['loaded']['max_bw']['bw_GBps'] - max(p['metrics']['bw_GBps']['median'] for p in r['points'])) < 1e-9")" = True
+        check "loaded prints its summary" grep -q "^# loaded: idle latency" "$T/out"
+        check "loaded csv: a row per level with bandwidth and latency" test "$(awk -F, \
+            'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } h["bw_GBps"] && h["lat_ns"] { n++ } END { print n }' "$csv")" = \
+            "$(json "$rec" "len(r['points'])")"
+        if command -v gnuplot >/dev/null; then
+            if expect "gmb plot of a loaded record" 0 "$G" plot "$T/all" --out "$T/fig"; then
+                check "loaded figure: PNG and SVG" test -s "$T/fig/loaded-lat.png" -a -s "$T/fig/loaded-lat.svg"
+            fi
+        fi
+        if expect "gmb compare of a loaded record with itself" 0 "$G" compare "$rec" "$rec"; then
+            check "compare: each load level is a point of its own (not a calibration parameter)" \
+                test "$(grep -c ' lat_ns ' "$T/out")" = "$(json "$rec" "len(r['points'])")"
+        fi
+        if expect "gmb table of a loaded record" 0 "$G" table "$rec"; then
+            check "table: idle latency row" grep -q "^| Loaded: chase latency, idle" "$T/out"
+            check "table: most bandwidth row" grep -q "^| Loaded: the most bandwidth" "$T/out"
+        fi
+    fi
+
+    # --- a list of levels, bigger groups -------------------------------------------------------
+    if expect "loaded --groups 0,2,max" 0 "$LD" "${FAST[@]}" "${LSMALL[@]}" --groups max,0,2 \
+        --group-size 64 --no-record; then
+        check "loaded: three rows in ascending order" test "$(awk '/^ *[0-9]+ +[0-9]+ / { printf "%s ", $1 }' "$T/out")" = "0 2 ${gmax:-7} "
+    fi
+
+    # --- planted errors: a wrong sum, a wrong chase end -------------------------------------------
+    expect "loaded planted wrong sum exits 1" 1 "$LD" "${FAST[@]}" "${LSMALL[@]}" --groups 1 \
+        --inject-error --out "$T/inj" && check "loaded: the failed sum is named" \
+        grep -q "verification failed: 1 streaming groups: streaming work-item" "$T/err"
+    check "loaded: a failed run keeps its record, marked" test "$(json "$(ls "$T"/inj/*.json | head -1)" \
+        "r['status']")" = verification_failed
+
+    # --- bad input: one line on stderr, exit 2, nothing written -------------------------------
+    lbad() { # name args...
+        local name=$1
+        shift
+        rm -rf "$T/bad"
+        if expect "loaded bad input: $name" 2 "$LD" "${FAST[@]}" --out "$T/bad" "$@"; then
+            check "loaded bad input: $name: one line on stderr" test "$(wc -l <"$T/err")" = 1
+            check "loaded bad input: $name: nothing written" test ! -e "$T/bad"
+        fi
+    }
+    lbad "--size 0" --size 0
+    lbad "--size 12Q" --size 12Q
+    lbad "--size 1TiB" --size 1TiB
+    lbad "--size below two elements" --size 128
+    lbad "--stride 6" --stride 6 "${LSMALL[@]}"
+    lbad "--groups 100000 (more than stay resident)" --groups 100000 "${LSMALL[@]}"
+    lbad "--groups -1" --groups -1 "${LSMALL[@]}"
+    lbad "--groups x" --groups 1,x "${LSMALL[@]}"
+    lbad "--groups empty" --groups , "${LSMALL[@]}"
+    lbad "--stream-size below one element per streamer" --stream-size 64 --size 1MiB
+    lbad "--group-size 2000" --group-size 2000
+    lbad "--device 99" --device 99
+    lbad "unknown option" --frobnicate
+
+    # --- CUDA without a GPU: skipped with the reason ----------------------------------------
+    if expect "loaded --backend cuda without a GPU exits 77" 77 "$LD" --backend cuda --out "$T/cuda"; then
+        check "loaded cuda skip says why" grep -qE "no CUDA device|not built" "$T/err"
+        check "loaded cuda skip writes nothing" test ! -e "$T/cuda"
+    fi
+fi
