@@ -18,16 +18,16 @@ static const gmb_cl_variant_t variants[] = {
     {NULL, NULL},
 };
 
-#define WORD      4u          /* bytes per chain word */
-#define ELEM      16u         /* bytes per streamed element (uint4) */
-#define PER_ITER  (4 * ELEM)  /* bytes a streamer reads per iteration */
-#define WARM_MAX  512u        /* untimed chase loads before the timed ones (the streamers ramp up) */
-#define MAX_STEPS (1u << 28)  /* most timed chase loads per launch */
-#define DONE      0x80000000u /* loaded.cl's LOADED_DONE */
-#define CAP0      1024u       /* first cap on a streamer's iterations */
-#define CAP_MAX   (1u << 26)  /* the cap never grows beyond this */
-#define NCHECK    64          /* streaming work-items whose sums are recomputed per launch */
-#define MAX_LEVELS 64         /* most load levels */
+#define WORD       4u         /* bytes per chain word */
+#define ELEM       16u        /* bytes per streamed element (uint4) */
+#define PER_ITER   (4 * ELEM) /* bytes a streamer reads per iteration */
+#define WARM_MAX   512u /* untimed chase loads before the timed ones (the streamers ramp up) */
+#define MAX_STEPS  (1u << 28)  /* most timed chase loads per launch */
+#define DONE       0x80000000u /* loaded.cl's LOADED_DONE */
+#define CAP0       1024u       /* first cap on a streamer's iterations */
+#define CAP_MAX    (1u << 26)  /* the cap never grows beyond this */
+#define NCHECK     64          /* streaming work-items whose sums are recomputed per launch */
+#define MAX_LEVELS 64          /* most load levels */
 
 typedef struct cfg {
     uint64_t size;        /* chase working set, bytes; 0: derived from the last-level cache */
@@ -82,20 +82,20 @@ typedef struct state {
     gmb_buf_t *chain, *order_d, *bad, *data, *ctl, *out, *res_d, *seen_d;
     gmb_prog_t *prog;
     gmb_kern_t *krun;
-    gmb_launch_t geo;           /* 1 + G groups */
-    gmb_chain_layout_t lay;     /* words of the chain's elements */
-    const uint32_t *order;      /* the chain's host order */
-    uint64_t n;                 /* chain elements */
-    uint64_t q;                 /* cycle position where the next launch starts */
-    uint64_t ne;                /* streamed elements (16 bytes) */
-    gmb_u32 warm, steps, cap;   /* chase loads untimed, timed; streamer cap */
-    size_t G;                   /* streaming groups of this level */
-    double base_ns;             /* fastest launch without timed loads */
-    gmb_u32 *res, *seen;        /* host copies of res and seen */
-    gmb_series_t cycles;        /* cycles per timed load, one per sample */
-    gmb_series_t bwt;           /* kernel ns scaled to 1e9 streamed bytes, one per sample */
-    size_t covered_min;         /* fewest covering groups over the samples */
-    int glitches, cap_raises;   /* timer glitches repeated; cap doublings */
+    gmb_launch_t geo;         /* 1 + G groups */
+    gmb_chain_layout_t lay;   /* words of the chain's elements */
+    const uint32_t *order;    /* the chain's host order */
+    uint64_t n;               /* chain elements */
+    uint64_t q;               /* cycle position where the next launch starts */
+    uint64_t ne;              /* streamed elements (16 bytes) */
+    gmb_u32 warm, steps, cap; /* chase loads untimed, timed; streamer cap */
+    size_t G;                 /* streaming groups of this level */
+    double base_ns;           /* fastest launch without timed loads */
+    gmb_u32 *res, *seen;      /* host copies of res and seen */
+    gmb_series_t cycles;      /* cycles per timed load, one per sample */
+    gmb_series_t bwt;         /* kernel ns scaled to 1e9 streamed bytes, one per sample */
+    size_t covered_min;       /* fewest covering groups over the samples */
+    int glitches, cap_raises; /* timer glitches repeated; cap doublings */
     int injected, bad_final, bad_sum;
     char err[256];
 } state_t;
@@ -197,7 +197,7 @@ static int sample(void *arg, double *ns)
         return sample(arg, ns);
     }
     *ns = t - s->base_ns;
-    if (s->steps && !(*ns > 0) && s->glitches < 8) { /* faster than no timed loads: glitch */
+    if (s->steps && !(*ns > 0) && s->glitches < 16) { /* faster than no timed loads: glitch */
         s->glitches++;
         return sample(arg, ns);
     }
@@ -315,8 +315,8 @@ static int check_sizes(const gmb_ctx_t *c, cfg_t *cfg, uint64_t smin)
     }
     uint64_t need = cfg->size + cfg->size / cfg->stride * sizeof(uint32_t) + cfg->stream_size;
     if (need > d->mem_bytes / 2 ||
-        (d->max_alloc_bytes && (cfg->size > d->max_alloc_bytes ||
-                                cfg->stream_size > d->max_alloc_bytes))) {
+        (d->max_alloc_bytes &&
+         (cfg->size > d->max_alloc_bytes || cfg->stream_size > d->max_alloc_bytes))) {
         gmb_error("--size/--stream-size: %s in all do not fit in half the device's %s of memory "
                   "(or one buffer is above the most one allocation may have)",
                   gmb_fmt_size(need, a, sizeof a), gmb_fmt_size(d->mem_bytes, b, sizeof b));
@@ -429,17 +429,17 @@ static void summarize(gmb_ctx_t *c, const level_t *lv, size_t n, int clock)
             top = &lv[i];
     const char *cyw = clock ? "cycles" : "cycles, derived";
     if (idle) {
-        json_object_set_new(res, "idle", json_pack("{s:f, s:o}", "lat_ns", idle->lat, "lat_cycles",
-                                                    idle->cyc == idle->cyc ? json_real(idle->cyc)
-                                                                           : json_null()));
+        json_object_set_new(res, "idle",
+                            json_pack("{s:f, s:o}", "lat_ns", idle->lat, "lat_cycles",
+                                      idle->cyc == idle->cyc ? json_real(idle->cyc) : json_null()));
         gmb_text_add(&sm, "idle latency ≈ %.4g ns", idle->lat);
         if (idle->cyc == idle->cyc)
             gmb_text_add(&sm, " (%.0f %s)", idle->cyc, cyw);
     }
     if (top) {
-        json_t *t = json_pack("{s:f, s:f, s:I, s:I}", "bw_GBps", top->bw, "lat_ns", top->lat,
-                              "load_groups", (json_int_t)top->groups, "groups_covering",
-                              (json_int_t)top->covered);
+        json_t *t =
+            json_pack("{s:f, s:f, s:I, s:I}", "bw_GBps", top->bw, "lat_ns", top->lat, "load_groups",
+                      (json_int_t)top->groups, "groups_covering", (json_int_t)top->covered);
         if (d->peak_bw_gbps > 0)
             json_object_set_new(t, "pct_peak", json_real(100.0 * top->bw / d->peak_bw_gbps));
         if (idle)
@@ -469,8 +469,9 @@ static void summarize(gmb_ctx_t *c, const level_t *lv, size_t n, int clock)
         partial += lv[i].covered < lv[i].groups;
     json_object_set_new(res, "levels_partly_covered", json_integer((json_int_t)partial));
     if (partial)
-        gmb_text_add(&sm, " (at %zu of %zu levels not every streaming group ran beside the "
-                          "chase: see groups_covering)",
+        gmb_text_add(&sm,
+                     " (at %zu of %zu levels not every streaming group ran beside the "
+                     "chase: see groups_covering)",
                      partial, n);
     gmb_text_add(&sm, ".");
     printf("# loaded: %s\n", sm.text);

@@ -10,8 +10,8 @@
  * ctl[0]: 1 once the chaser's timed loads are done; ctl[1]: the chaser's progress note, 0
  * before it starts, then 1 + its timed loads done so far (every LOADED_TICK). The host zeroes
  * both before each launch. */
-#define LOADED_TICK 64u          /* chase loads between progress notes */
-#define LOADED_DONE 0x80000000u  /* high bit of a count or a progress note: the flag was seen */
+#define LOADED_TICK 64u         /* chase loads between progress notes */
+#define LOADED_DONE 0x80000000u /* high bit of a count or a progress note: the flag was seen */
 #if defined(__CUDACC__)
 #define LOADED_FENCE() __threadfence()
 #else
