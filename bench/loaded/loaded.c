@@ -68,9 +68,11 @@ static const char help[] =
     "CUDA reads the SM clock around the timed loads; OpenCL derives cycles from ns x the\n"
     "device's maximum clock. bw_GBps = bytes the streamers read / kernel time (a streamer\n"
     "counts its loads; 10^9 B/s). Every launch checks the chase's final element and\n"
-    "recomputes the sums of 64 streaming work-items on the host. Nobody waits for anybody: a\n"
+    "recomputes the sums of 64 streaming work-items on the host. After its warm-up the\n"
+    "chaser waits until every streaming group has started, but at most 65536 polls, and a\n"
     "streamer also stops after a cap of iterations (doubled while streamers reach it beside a\n"
-    "running chase), so a launch ends however the groups are scheduled. A group covers the\n"
+    "running chase), so nobody waits for ever and a launch ends however the groups are\n"
+    "scheduled (work-groups need not run at once). A group covers the\n"
     "chase when it started before a tenth of the timed loads and stopped on the flag; points\n"
     "say how many did (on a GPU all of them when G groups stay resident; a CPU runs groups in\n"
     "turn, so few do there: its bandwidth is then that of the groups that ran). The summary\n"
@@ -172,7 +174,7 @@ static int sample(void *arg, double *ns)
     double t = 0;
     gmb_u64 out[2];
     int rc;
-    if ((rc = be->fill(s->ctl, 0, 0, 2 * sizeof(gmb_u32))) ||
+    if ((rc = be->fill(s->ctl, 0, 0, 3 * sizeof(gmb_u32))) ||
         (rc = be->launch(s->krun, &s->geo, av, 11, &t)) ||
         (rc = be->read(s->out, 0, out, sizeof out)))
         return rc;

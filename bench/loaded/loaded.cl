@@ -8,14 +8,21 @@
  * was when they started and when they stopped, so the host knows which of them ran beside it.
  *
  * ctl[0]: 1 once the chaser's timed loads are done; ctl[1]: the chaser's progress note, 0
- * before it starts, then 1 + its timed loads done so far (every LOADED_TICK). The host zeroes
- * both before each launch. */
+ * before it starts, then 1 + its timed loads done so far (every LOADED_TICK); ctl[2]: streaming
+ * groups started. The host zeroes them before each launch. After its warm-up the chaser waits
+ * until every streaming group has started, or LOADED_SPIN polls (a group that cannot start
+ * before the chaser's ends, on a CPU, must not hold it forever). */
 #define LOADED_TICK 64u         /* chase loads between progress notes */
 #define LOADED_DONE 0x80000000u /* high bit of a count or a progress note: the flag was seen */
+#define LOADED_SPIN 65536u      /* most polls of the chaser's wait for the streamers */
 #if defined(__CUDACC__)
-#define LOADED_FENCE() __threadfence()
+#define LOADED_FENCE()   __threadfence()
+#define LOADED_NGROUPS() gridDim.x
+#define LOADED_INC(p)    atomicAdd((gmb_u32 *)(p), 1u)
 #else
-#define LOADED_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#define LOADED_FENCE()   mem_fence(CLK_GLOBAL_MEM_FENCE)
+#define LOADED_NGROUPS() ((gmb_u32)get_num_groups(0))
+#define LOADED_INC(p)    atomic_inc(p)
 #endif
 
 /* d[i] = four 32-bit words, word j = hash(seed, 4 i + j): the streamed data */
@@ -56,6 +63,9 @@ GMB_KERNEL loaded_run(GMB_GLOBAL const gmb_u32 *a, gmb_u32 start, gmb_u32 warm, 
         ctl[1] = 1u;
         for (gmb_u32 i = 0; i < warm; i++)
             p = a[p];
+        const gmb_u32 ng = LOADED_NGROUPS() - 1u;
+        for (gmb_u32 k = 0; ctl[2] < ng && k < LOADED_SPIN; k++)
+            ;
         out[0] = p; /* the clock read waits for this store, which waits for the last load */
         gmb_u64 t0 = GMB_CLOCK();
         for (gmb_u32 done = 0; done < steps;) {
@@ -74,8 +84,10 @@ GMB_KERNEL loaded_run(GMB_GLOBAL const gmb_u32 *a, gmb_u32 start, gmb_u32 warm, 
     }
     const gmb_u64 s = GMB_GSIZE - GMB_LSIZE, w = GMB_GID - GMB_LSIZE;
     const gmb_u32 g = GMB_GROUP - 1;
-    if (GMB_LID == 0)
+    if (GMB_LID == 0) {
         seen[2 * g] = ctl[1] | (ctl[0] ? LOADED_DONE : 0u);
+        LOADED_INC(ctl + 2);
+    }
     gmb_u64 i = w;
     gmb_u32 sx = 0, sy = 0, sz = 0, sw = 0, it = 0, stop = 0;
     while (it < cap) {
