@@ -42,6 +42,18 @@ else
         if command -v gnuplot >/dev/null; then
             if expect "gmb plot of a loaded record" 0 "$G" plot "$T/all" --out "$T/fig"; then
                 check "loaded figure: PNG and SVG" test -s "$T/fig/loaded-lat.png" -a -s "$T/fig/loaded-lat.svg"
+                check "loaded figure: no share-of-peak figure without a nominal peak" test ! -e "$T/fig/loaded-lat-pct.png"
+            fi
+            # two cards with nominal peaks (the record with a peak set): the share-of-peak figure
+            mkdir -p "$T/pk/a" "$T/pk/b"
+            for c in a:20 b:5; do
+                /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['device']['peak_bw_GBps']=float(sys.argv[3]); r['device']['name']='card '+sys.argv[2]; json.dump(r, open(sys.argv[4], 'w'))" \
+                    "$rec" "${c%%:*}" "${c#*:}" "$T/pk/${c%%:*}/x-loaded.json"
+                cp "$csv" "$T/pk/${c%%:*}/x-loaded.csv"
+            done
+            if expect "gmb plot of two loaded records with peaks" 0 "$G" plot "$T/pk/a" "$T/pk/b" --out "$T/pkfig"; then
+                check "loaded figures with peaks: by GB/s and by share of the peak" \
+                    test -s "$T/pkfig/loaded-lat.png" -a -s "$T/pkfig/loaded-lat-pct.png" -a -s "$T/pkfig/loaded-lat-pct.svg"
             fi
         fi
         if expect "gmb compare of a loaded record with itself" 0 "$G" compare "$rec" "$rec"; then
