@@ -1,28 +1,48 @@
 /* loaded.cl - latency under load (OpenCL C and, through gmb_kernels.h, CUDA): one source.
  * One launch: the first work-item of group 0 chases a random cycle through a DRAM-sized chain
  * (laid out by common/gmb_chain_kernels.h) while every work-item of groups 1.. streams reads
- * through a second buffer until the chase is done. Nobody ever waits for anybody: the chaser
- * raises a flag when its timed loads are done, the streamers poll it, and a cap on their
- * iterations ends them whatever the scheduling (a work-group may run after another has
- * finished on a CPU), so the launch always ends. The streamers also note how far the chase
- * was when they started and when they stopped, so the host knows which of them ran beside it.
+ * through a second buffer until the chase is done. Nobody waits for ever: the chaser raises a
+ * flag when its timed loads are done, the streamers poll it, a cap on their iterations ends
+ * them whatever the scheduling (a work-group may run after another has finished, on a CPU),
+ * and the chaser's wait for the streamers to start is bounded, so a launch always ends. The
+ * streamers note how far the chase was when they started and stopped, so the host knows
+ * which of them ran beside it.
  *
- * ctl[0]: 1 once the chaser's timed loads are done; ctl[1]: the chaser's progress note, 0
- * before it starts, then 1 + its timed loads done so far (every LOADED_TICK); ctl[2]: streaming
- * groups started. The host zeroes them before each launch. After its warm-up the chaser waits
- * until every streaming group has started, or LOADED_SPIN polls (a group that cannot start
- * before the chaser's ends, on a CPU, must not hold it forever). */
-#define LOADED_TICK 64u         /* chase loads between progress notes */
-#define LOADED_DONE 0x80000000u /* high bit of a count or a progress note: the flag was seen */
-#define LOADED_SPIN 65536u      /* most polls of the chaser's wait for the streamers */
+ * Control words, each on a 128-byte line of its own (the streamers poll one of them; the
+ * others must not share its L2 line), zeroed by the host before each launch:
+ *   LOADED_FLAG    1 once the chaser's timed loads are done
+ *   LOADED_NOTE    the chaser's progress: 0 before it starts, then 1 + its timed loads done
+ *                  (every LOADED_TICK)
+ *   LOADED_START   streaming groups started
+ *   LOADED_SM      1 + the SM the chaser runs on (CUDA; 0 elsewhere): streamers that find
+ *                  themselves there stop, so the chase meets the memory system's queues, not
+ *                  its own SM's */
+#define LOADED_FLAG   0u
+#define LOADED_NOTE   32u
+#define LOADED_START  64u
+#define LOADED_SM     96u
+#define LOADED_WORDS  128u        /* words of the control buffer */
+#define LOADED_TICK   64u         /* chase loads between progress notes */
+#define LOADED_POLL   7u          /* a streamer polls every (LOADED_POLL + 1)th iteration */
+#define LOADED_DONE   0x80000000u /* high bit of a count or note: stopped on the flag */
+#define LOADED_SIDE   0x40000000u /* next bit of a count: stopped, on the chaser's SM */
+#define LOADED_SPIN   65536u      /* most polls of the chaser's wait for the streamers */
+#define LOADED_SPIN_C 400000u     /* and most cycles, where there is a clock (~200 us) */
 #if defined(__CUDACC__)
 #define LOADED_FENCE()   __threadfence()
 #define LOADED_NGROUPS() gridDim.x
 #define LOADED_INC(p)    atomicAdd((gmb_u32 *)(p), 1u)
+static __device__ __forceinline__ gmb_u32 loaded_sm(void)
+{
+    gmb_u32 id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+    return id + 1u;
+}
 #else
 #define LOADED_FENCE()   mem_fence(CLK_GLOBAL_MEM_FENCE)
 #define LOADED_NGROUPS() ((gmb_u32)get_num_groups(0))
 #define LOADED_INC(p)    atomic_inc(p)
+#define loaded_sm()      0u /* OpenCL does not say where a group runs */
 #endif
 
 /* d[i] = four 32-bit words, word j = hash(seed, 4 i + j): the streamed data */
@@ -45,12 +65,14 @@ GMB_FN gmb_u64 loaded_next(gmb_u64 i, gmb_u64 s, gmb_u64 n)
 /* a: the chain; start, warm, steps: where the chase starts, untimed and timed loads.
  * d, n: the streamed buffer (n 16-byte elements, at least one per streaming work-item);
  * cap: most iterations of a streamer. out[0] = the word the chase reached, out[1] = cycles of
- * its timed loads (SM clock; 0 without one). Streaming work-item w (0-based after group 0)
- * reads, per iteration, the elements at positions 4k .. 4k+3 of the sequence w, w + S,
- * w + 2S, ... (mod n), S = streaming work-items: neighbouring work-items read neighbouring
- * elements. res[2w] = the 32-bit sum of every word it read, res[2w+1] = its iterations
- * (| LOADED_DONE when it stopped on the flag, not the cap). seen[2(g-1)], seen[2(g-1)+1]:
- * the chase's progress note when group g's first work-item started and stopped. */
+ * its timed loads (SM clock; 0 without one), out[2] = streaming groups started when the
+ * chaser's wait ended. Streaming work-item w (0-based after group 0) reads, per iteration,
+ * the elements at positions 4k .. 4k+3 of the sequence w, w + S, w + 2S, ... (mod n),
+ * S = streaming work-items: neighbouring work-items read neighbouring elements.
+ * res[2w] = the 32-bit sum of every word it read, res[2w+1] = its iterations | LOADED_DONE
+ * (stopped on the flag) or | LOADED_SIDE (stopped on the chaser's SM) or neither (the cap).
+ * seen[2(g-1)], seen[2(g-1)+1]: the chase's progress note (| LOADED_DONE once the flag is up)
+ * when group g's first work-item started and stopped. */
 GMB_KERNEL loaded_run(GMB_GLOBAL const gmb_u32 *a, gmb_u32 start, gmb_u32 warm, gmb_u32 steps,
                       GMB_GLOBAL const uint4 *d, gmb_u64 n, gmb_u32 cap,
                       GMB_GLOBAL volatile gmb_u32 *ctl, GMB_GLOBAL gmb_u64 *out,
@@ -59,13 +81,24 @@ GMB_KERNEL loaded_run(GMB_GLOBAL const gmb_u32 *a, gmb_u32 start, gmb_u32 warm, 
     if (GMB_GROUP == 0) {
         if (GMB_LID != 0)
             return;
+        ctl[LOADED_SM] = loaded_sm();
+        ctl[LOADED_NOTE] = 1u;
         gmb_u32 p = start;
-        ctl[1] = 1u;
         for (gmb_u32 i = 0; i < warm; i++)
             p = a[p];
         const gmb_u32 ng = LOADED_NGROUPS() - 1u;
-        for (gmb_u32 k = 0; ctl[2] < ng && k < LOADED_SPIN; k++)
-            ;
+#if GMB_HAVE_CLOCK
+        const gmb_u64 ts = GMB_CLOCK();
+#endif
+        gmb_u32 started = ctl[LOADED_START];
+        for (gmb_u32 k = 0; started < ng && k < LOADED_SPIN; k++) {
+#if GMB_HAVE_CLOCK
+            if (GMB_CLOCK() - ts >= LOADED_SPIN_C)
+                break;
+#endif
+            started = ctl[LOADED_START];
+        }
+        out[2] = started;
         out[0] = p; /* the clock read waits for this store, which waits for the last load */
         gmb_u64 t0 = GMB_CLOCK();
         for (gmb_u32 done = 0; done < steps;) {
@@ -73,25 +106,32 @@ GMB_KERNEL loaded_run(GMB_GLOBAL const gmb_u32 *a, gmb_u32 start, gmb_u32 warm, 
             for (gmb_u32 j = 0; j < m; j++)
                 p = a[p];
             done += m;
-            ctl[1] = done + 1u;
+            ctl[LOADED_NOTE] = done + 1u;
         }
         out[0] = p;
         gmb_u64 t1 = GMB_CLOCK();
         out[1] = t1 - t0;
         LOADED_FENCE();
-        ctl[0] = 1u;
+        ctl[LOADED_FLAG] = 1u;
         return;
     }
     const gmb_u64 s = GMB_GSIZE - GMB_LSIZE, w = GMB_GID - GMB_LSIZE;
-    const gmb_u32 g = GMB_GROUP - 1;
+    const gmb_u32 g = GMB_GROUP - 1, me = loaded_sm();
     if (GMB_LID == 0) {
-        seen[2 * g] = ctl[1] | (ctl[0] ? LOADED_DONE : 0u);
-        LOADED_INC(ctl + 2);
+        seen[2 * g] = ctl[LOADED_NOTE] | (ctl[LOADED_FLAG] ? LOADED_DONE : 0u);
+        LOADED_INC(ctl + LOADED_START);
     }
     gmb_u64 i = w;
     gmb_u32 sx = 0, sy = 0, sz = 0, sw = 0, it = 0, stop = 0;
     while (it < cap) {
-        gmb_u32 f = ctl[0]; /* read before the loads, tested after them: both in flight */
+        /* the poll is read before the loads and tested after them, so both are in flight;
+         * only every (LOADED_POLL + 1)th iteration, so that the flag's L2 slice is not asked
+         * as often as the data */
+        gmb_u32 f = 0, side = 0;
+        if (!(it & LOADED_POLL)) {
+            f = ctl[LOADED_FLAG];
+            side = me && ctl[LOADED_SM] == me;
+        }
         gmb_u64 i1 = loaded_next(i, s, n), i2 = loaded_next(i1, s, n), i3 = loaded_next(i2, s, n);
         uint4 v0 = d[i], v1 = d[i1], v2 = d[i2], v3 = d[i3];
         sx += (v0.x + v1.x) + (v2.x + v3.x);
@@ -100,13 +140,13 @@ GMB_KERNEL loaded_run(GMB_GLOBAL const gmb_u32 *a, gmb_u32 start, gmb_u32 warm, 
         sw += (v0.w + v1.w) + (v2.w + v3.w);
         i = loaded_next(i3, s, n);
         it++;
-        if (f) {
-            stop = LOADED_DONE;
+        if (f || side) {
+            stop = f ? LOADED_DONE : LOADED_SIDE;
             break;
         }
     }
     res[2 * w] = (sx + sy) + (sz + sw);
     res[2 * w + 1] = it | stop;
     if (GMB_LID == 0)
-        seen[2 * g + 1] = ctl[1] | (ctl[0] ? LOADED_DONE : 0u);
+        seen[2 * g + 1] = ctl[LOADED_NOTE] | (ctl[LOADED_FLAG] ? LOADED_DONE : 0u);
 }
