@@ -190,3 +190,33 @@ out:
     free(pre);
     return rc;
 }
+
+size_t gmb_curve_first_within(const double *v, size_t n, double share)
+{
+    double most = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == v[i] && v[i] > most)
+            most = v[i];
+    if (!(most > 0))
+        return n;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == v[i] && v[i] >= share * most)
+            return i;
+    return n;
+}
+
+double gmb_curve_crossing(const double *x, const double *y, size_t n, double want)
+{
+    size_t prev = n; /* the last point that was a number */
+    for (size_t i = 0; i < n; i++) {
+        if (!(x[i] == x[i] && y[i] == y[i]))
+            continue;
+        if (y[i] >= want) {
+            if (prev == n || !(y[i] > y[prev]))
+                return x[i];
+            return x[prev] + (x[i] - x[prev]) * (want - y[prev]) / (y[i] - y[prev]);
+        }
+        prev = i;
+    }
+    return NAN;
+}

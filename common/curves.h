@@ -67,4 +67,13 @@ void gmb_bimodal_defaults(gmb_bimodal_cfg_t *cfg);
  * defaults. Returns 0, GMB_EUSAGE (NULL arguments) or GMB_ERUNTIME (no memory). */
 int gmb_bimodal_split(const double *x, size_t n, const gmb_bimodal_cfg_t *cfg, gmb_bimodal_t *out);
 
+/* Index of the first of v[0..n) that reaches share x the largest (values that are not
+ * numbers are skipped); n when none is a positive number. The knee of a bandwidth curve. */
+size_t gmb_curve_first_within(const double *v, size_t n, double share);
+
+/* Where y first reaches want along the points (x[i], y[i]), i < n, in order: x interpolated
+ * linearly between the point before and the one that reaches it; x[0] when the first point
+ * already does; NAN when none does (points that are not numbers are skipped). */
+double gmb_curve_crossing(const double *x, const double *y, size_t n, double want);
+
 #endif

@@ -645,7 +645,7 @@ const gmb_row_t gmb_table_rows[] = {
     {"loaded", "Loaded: chase latency, idle", "ns", ex_number, "results.loaded.idle.lat_ns"},
     {"loaded", "Loaded: the most bandwidth beside the chase", "GB/s", ex_number,
      "results.loaded.max_bw_GBps"},
-    {"loaded", "Loaded: latency from 97% of that bandwidth", "ns", ex_number,
+    {"loaded", "Loaded: latency at the knee (97% of that bandwidth)", "ns", ex_number,
      "results.loaded.knee.lat_ns"},
     {"loaded", "Loaded: latency with every streaming group", "ns", ex_number,
      "results.loaded.all_groups.lat_ns"},

@@ -69,13 +69,14 @@ else
         if expect "gmb table of a loaded record" 0 "$G" table "$rec"; then
             check "table: idle latency row" grep -q "^| Loaded: chase latency, idle" "$T/out"
             check "table: most bandwidth row" grep -q "^| Loaded: the most bandwidth" "$T/out"
-            check "table: latency rows at the knee and with every group" test "$(grep -cE "^\| Loaded: latency (from 97%|with every)" "$T/out")" = 2
+            check "table: latency rows at the knee and with every group" test "$(grep -cE "^\| Loaded: latency (at the knee|with every)" "$T/out")" = 2
         fi
     fi
 
-    # --- the kernels build without a warning (a fresh PoCL cache: it prints the compiler's) ---
-    if expect "loaded idle level, fresh kernel cache" 0 env POCL_CACHE_DIR="$T/pocl-cache" "$LD" \
-        "${FAST[@]}" "${LSMALL[@]}" --groups 0 --no-record; then
+    # --- the kernels build without a warning (a fresh PoCL cache: it prints the compiler's);
+    # not under ASan, where PoCL's own compiler leaks on that path ---------------------------
+    if [ "$TAG" = normal ] && expect "loaded idle level, fresh kernel cache" 0 \
+        env POCL_CACHE_DIR="$T/pocl-cache" "$LD" "${FAST[@]}" "${LSMALL[@]}" --groups 0 --no-record; then
         check "loaded kernels build without a warning" bash -c "! grep -qi warning '$T/err'"
     fi
 

@@ -3,6 +3,7 @@
  * the same launch: the latency-bandwidth curve, from the idle latency to the latency at the
  * most bandwidth the device gives, and the bandwidth at which the latency doubles. */
 #include "chasedev.h"
+#include "curves.h"
 #include "gmb_kernels.h"
 #include "harness.h"
 
@@ -477,12 +478,15 @@ static void summarize(gmb_ctx_t *c, const level_t *lv, size_t n, int clock)
     json_t *res = json_object();
     const level_t *idle = n && lv[0].groups == 0 ? &lv[0] : NULL;
     const level_t *knee = NULL, *last = n && lv[n - 1].groups ? &lv[n - 1] : NULL;
-    double most = 0;
-    for (size_t i = 0; i < n; i++)
-        most = fmax(most, lv[i].bw);
-    for (size_t i = 0; i < n && !knee; i++)
-        if (lv[i].groups && most > 0 && lv[i].bw >= 0.97 * most)
-            knee = &lv[i];
+    double bw[MAX_LEVELS], lat[MAX_LEVELS], most = 0;
+    for (size_t i = 0; i < n; i++) {
+        bw[i] = lv[i].bw;
+        lat[i] = lv[i].lat;
+        most = fmax(most, bw[i]);
+    }
+    size_t k = gmb_curve_first_within(bw, n, 0.97);
+    if (k < n)
+        knee = &lv[k];
     const char *cyw = clock ? "cycles" : "cycles, derived";
     if (idle) {
         json_object_set_new(res, "idle",
@@ -513,11 +517,7 @@ static void summarize(gmb_ctx_t *c, const level_t *lv, size_t n, int clock)
         }
     }
     if (idle && knee) { /* the first crossing of twice the idle latency, interpolated */
-        double want = 2.0 * idle->lat, at = NAN;
-        for (size_t i = 1; i < n && at != at; i++)
-            if (lv[i].lat >= want)
-                at = lv[i - 1].bw + (lv[i].bw - lv[i - 1].bw) * (want - lv[i - 1].lat) /
-                                        (lv[i].lat - lv[i - 1].lat);
+        double at = gmb_curve_crossing(bw, lat, n, 2.0 * idle->lat);
         json_object_set_new(res, "bw_at_2x_idle_GBps", at == at ? json_real(at) : json_null());
         if (at == at) {
             gmb_text_add(&sm, "; the latency doubles at ≈ ");

@@ -232,6 +232,24 @@ static void bimodal_small_mode_and_edges(void **st)
     assert_int_equal(gmb_bimodal_split(NULL, 4, NULL, &b), GMB_EUSAGE);
 }
 
+/* The landmarks of a latency-bandwidth curve: the knee and the doubling point. */
+static void curve_landmarks(void **state)
+{
+    (void)state;
+    const double bw[] = {0, 100, 200, 390, 400, 395, NAN, 401};
+    assert_int_equal(gmb_curve_first_within(bw, 8, 0.97), 3); /* 390 >= 0.97 x 401 */
+    assert_int_equal(gmb_curve_first_within(bw, 8, 1.0), 7);
+    const double none[] = {0, NAN, -1};
+    assert_int_equal(gmb_curve_first_within(none, 3, 0.97), 3);
+    const double lat[] = {500, 510, 600, 900, 1100, 1300, NAN, 1500};
+    /* 2 x 500 = 1000 is reached between 390 GB/s (900 ns) and 400 GB/s (1100 ns): 395 */
+    assert_true(fabs(gmb_curve_crossing(bw, lat, 8, 1000) - 395.0) < 1e-9);
+    assert_true(fabs(gmb_curve_crossing(bw, lat, 8, 500) - 0.0) < 1e-9); /* the first point */
+    assert_true(isnan(gmb_curve_crossing(bw, lat, 8, 2000)));            /* never reached */
+    const double x2[] = {1, NAN, 3}, y2[] = {10, 100, 30};
+    assert_true(fabs(gmb_curve_crossing(x2, y2, 3, 20) - 2.0) < 1e-9); /* the NAN point skipped */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -244,6 +262,7 @@ int main(void)
         cmocka_unit_test(bimodal_partitions),
         cmocka_unit_test(bimodal_single),
         cmocka_unit_test(bimodal_small_mode_and_edges),
+        cmocka_unit_test(curve_landmarks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
