@@ -651,6 +651,12 @@ const gmb_row_t gmb_table_rows[] = {
      "results.loaded.all_groups.lat_ns"},
     {"loaded", "Loaded: bandwidth where the latency doubles", "GB/s", ex_number,
      "results.loaded.bw_at_2x_idle_GBps"},
+    {"loaded", "Loaded by writes: the most bandwidth beside the chase", "GB/s", ex_number,
+     "results.loaded_write.max_bw_GBps"},
+    {"loaded", "Loaded by writes: latency at the knee", "ns", ex_number,
+     "results.loaded_write.knee.lat_ns"},
+    {"loaded", "Loaded by writes: bandwidth where the latency doubles", "GB/s", ex_number,
+     "results.loaded_write.bw_at_2x_idle_GBps"},
     /* gmb-l2: its plateau model (L2 on a GPU, the last-level cache on a CPU) */
     {"l2", "Cache plateau bandwidth, read (L2 on a GPU)", "GB/s", ex_number,
      "results.bandwidth.read.cache_GBps"},

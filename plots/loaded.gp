@@ -1,12 +1,13 @@
 # loaded.gp - gmb-loaded: the latency of a DRAM chase vs the bandwidth streamed beside it (the
-# latency-bandwidth curve: from the idle latency at 0 GB/s to the most bandwidth), 95% CI bars
-# both ways, the nominal peak as a dashed line; one colour per device. Where a peak is known,
-# also against the share of it (cards of different peaks compared).
-# gmb: series group_size
+# latency-bandwidth curve: from the idle latency at 0 GB/s to the most bandwidth), reads solid,
+# writes dashed, 95% CI bars both ways, the nominal peak as a long-dashed line; one colour per
+# device. Where a peak is known, also against the share of it (cards of different peaks).
+# gmb: series traffic,group_size
 # gmb: need load_groups,bw_GBps,lat_ns
 # gmb: runvar peak device.peak_bw_GBps
-lc_of(i) = col(s_run[i])
-title_of(i) = run_label[s_run[i]] . (NRUNS > 1 ? "" : sprintf(" (groups of %s work-items)", s_group_size[i]))
+lc_of(i) = NRUNS > 1 ? col(s_run[i]) : col(s_traffic[i] eq "write" ? 2 : 1)
+title_of(i) = run_label[s_run[i]] . ": " . s_traffic[i] . (NRUNS > 1 ? "" : sprintf(" (groups of %s work-items)", s_group_size[i]))
+dt_tr(i) = s_traffic[i] eq "write" ? 2 : 1
 set output fig("lat")
 set title (NRUNS > 1 ? "Latency under load" : "Latency under load: " . run_label[1])
 set xlabel "bandwidth streamed beside the chase (GB/s, 10^9 B/s; median, 95% CI)"
@@ -28,7 +29,7 @@ do for [r = 1:NRUNS] {
     }
 }
 plot for [i = 1:NS] s_file[i] using "bw_GBps":"lat_ns":"bw_GBps_ci_lo":"bw_GBps_ci_hi":"lat_ns_ci_lo":"lat_ns_ci_hi" \
-        with xyerrorlines lc rgb lc_of(i) pt pt_of(s_run[i]) title title_of(i)
+        with xyerrorlines lc rgb lc_of(i) pt pt_of(s_run[i] + (s_traffic[i] eq "write" ? 1 : 0)) dt dt_tr(i) title title_of(i)
 
 # cards of different peaks side by side: the same curve against the share of each card's own
 # nominal peak (only runs whose peak is known)
@@ -42,5 +43,5 @@ if (npk > 0) {
     set xlabel "bandwidth streamed beside the chase (% of the device's nominal peak; median)"
     set xrange [0:100]
     plot for [i = 1:NS] s_file[i] using (run_peak[s_run[i]] > 0 ? 100.0 * column("bw_GBps") / run_peak[s_run[i]] : NaN):"lat_ns":"lat_ns_ci_lo":"lat_ns_ci_hi" \
-            with yerrorlines lc rgb lc_of(i) pt pt_of(s_run[i]) title title_of(i)
+            with yerrorlines lc rgb lc_of(i) pt pt_of(s_run[i] + (s_traffic[i] eq "write" ? 1 : 0)) dt dt_tr(i) title title_of(i)
 }

@@ -177,8 +177,8 @@ for b in cuda opencl; do
 done
 # latency under load: the DRAM chase beside 0 .. every resident streaming group
 for b in cuda opencl; do
-    step "loaded-$b" 30 bin/gmb-loaded --backend "$b" --device 0 --out "$OUTDIR/$b" \
-        --time-cap 0.3 --max-samples 30
+    step "loaded-$b" 45 bin/gmb-loaded --backend "$b" --device 0 --out "$OUTDIR/$b" \
+        --traffic read,write --time-cap 0.3 --max-samples 30
 done
 # the host side of on-demand migration with several host threads (1 above: the lower bound)
 step um-threads-cuda 30 bin/gmb-um --backend cuda --device 0 --out "$OUTDIR/cuda-threads" \

@@ -83,8 +83,32 @@ else
     # --- a list of levels, bigger groups -------------------------------------------------------
     if expect "loaded --groups 0,2,max" 0 "$LD" "${FAST[@]}" "${LSMALL[@]}" --groups max,0,2 \
         --group-size 64 --no-record; then
-        check "loaded: three rows in ascending order" test "$(awk '/^ *[0-9]+ +[0-9]+ / { printf "%s ", $1 }' "$T/out")" = "0 2 ${gmax:-7} "
+        check "loaded: three rows in ascending order" test "$(awk '/^read +[0-9]+ / { printf "%s ", $2 }' "$T/out")" = "0 2 ${gmax:-7} "
     fi
+
+    # --- write traffic: a second curve, the stores checked after each level --------------------
+    if expect "loaded --traffic read,write" 0 "$LD" "${FAST[@]}" "${LSMALL[@]}" --groups 0,1,max \
+        --traffic read,write --out "$T/rw"; then
+        rw=$(ls "$T"/rw/*-loaded.json)
+        check "loaded rw: a curve per traffic, the same levels" test "$(json "$rw" \
+            "sorted((p['params']['traffic'], p['params']['load_groups']) for p in r['points'])")" = \
+            "[('read', 0), ('read', 1), ('read', ${gmax:-7}), ('write', 0), ('write', 1), ('write', ${gmax:-7})]"
+        check "loaded rw: a summary per traffic" test "$(json "$rw" \
+            "'summary' in r['results']['loaded'] and 'summary' in r['results']['loaded_write']")" = True
+        check "loaded rw: every point verified" test "$(json "$rw" \
+            "all(p['extra']['verified'] == 'full' for p in r['points'])")" = True
+        check "loaded rw: writes print their own summary" grep -q "^# loaded (writes): idle latency" "$T/out"
+        if expect "gmb table of a read/write loaded record" 0 "$G" table "$rw"; then
+            check "table: rows of the write curve" grep -q "^| Loaded by writes: the most bandwidth" "$T/out"
+        fi
+        if command -v gnuplot >/dev/null; then
+            expect "gmb plot of a read/write loaded record" 0 "$G" plot "$T/rw" --out "$T/rwfig" &&
+                check "loaded rw figure" test -s "$T/rwfig/loaded-lat.png"
+        fi
+    fi
+    expect "loaded planted torn store exits 1" 1 "$LD" "${FAST[@]}" "${LSMALL[@]}" --groups 1 \
+        --traffic write --inject-error --no-record && check "loaded: the bad element is named" \
+        grep -q "neither its data nor a streamer's store" "$T/err"
 
     # --- planted errors: a wrong sum, a wrong chase end -------------------------------------------
     expect "loaded planted wrong sum exits 1" 1 "$LD" "${FAST[@]}" "${LSMALL[@]}" --groups 1 \
@@ -115,6 +139,7 @@ else
     lbad "--stream-size below one element per streamer" --stream-size 64 --size 1MiB
     lbad "--group-size 2000" --group-size 2000
     lbad "--device 99" --device 99
+    lbad "--traffic copy" --traffic copy "${LSMALL[@]}"
     lbad "unknown option" --frobnicate
 
     # --- CUDA without a GPU: skipped with the reason ----------------------------------------

@@ -39,7 +39,12 @@ typedef struct cfg {
     const char *groups;   /* load levels: streaming work-groups, a list, or "auto" */
     long group_size;      /* work-items per group; 0: 256 (or the device's most) */
     double min_sample_us; /* shortest timed chase */
+    gmb_list_t traffic;   /* what the streamers do: indices into traffic_names */
 } cfg_t;
+
+enum { T_READ, T_WRITE };
+static const char *const traffic_names[] = {"read", "write", NULL};
+#define WCHECK_BYTES (64u << 10) /* bytes of streamed data checked after a write level, thrice */
 
 #define O(field) offsetof(cfg_t, field)
 static const gmb_opt_t opts[] = {
@@ -57,6 +62,8 @@ static const gmb_opt_t opts[] = {
      "work-items per group; 0 = 256 (or the device's most)", 0},
     {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "1000", 1, 1e7, NULL,
      "shortest timed chase: long enough to dwarf launch, timer and the streamers' ramp", 0},
+    {"traffic", GMB_OPT_LIST, O(traffic), "LIST", "read", 1, 0, traffic_names,
+     "what the streaming groups do, one curve each: read (and sum) or write 16-byte elements", 0},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
 };
 #undef O
@@ -85,7 +92,9 @@ static const char help[] =
     "so few cover there: its bandwidth is then that of the groups that ran). The summary\n"
     "gives the idle latency, the most bandwidth, the knee (the first level within 3% of it)\n"
     "with its latency, the latency with every group, and the bandwidth at which the latency\n"
-    "reaches twice the idle one.\n";
+    "reaches twice the idle one. --traffic write: the streamers store 16-byte values that\n"
+    "encode their address and writer instead (bytes stored / kernel time); after each level\n"
+    "three spans of the buffer are read back, every element either its data or a whole store.\n";
 
 typedef struct state {
     gmb_ctx_t *c;
@@ -109,6 +118,8 @@ typedef struct state {
     size_t side_max;          /* most groups that stopped on the chaser's SM */
     int glitches, cap_raises; /* timer glitches repeated; cap doublings */
     int capped_max;           /* samples kept with streamers at the cap's ceiling */
+    int write;                /* the streamers write (T_WRITE) */
+    gmb_u32 wkey;             /* key of the values they write */
     int injected, bad_final, bad_sum;
     char err[256];
 } state_t;
@@ -156,7 +167,7 @@ static void check_streamers(state_t *s, double *bytes, size_t *covered, size_t *
             *capped = 1;
     }
     gmb_u32 seed = (gmb_u32)s->c->o.seed;
-    for (int k = 0; k < NCHECK && S; k++) {
+    for (int k = 0; k < NCHECK && S && !s->write; k++) { /* writers: checked after the level */
         uint64_t w = k == 0 ? 0 : k == 1 ? S - 1 : gmb_hash(seed + 7u, (uint64_t)k) % S;
         gmb_u32 it = s->res[2 * w + 1] & ~(DONE | SIDE);
         gmb_u32 want = host_sum(seed, w, S, s->ne, it), got = s->res[2 * w];
@@ -173,22 +184,64 @@ static void check_streamers(state_t *s, double *bytes, size_t *covered, size_t *
     }
 }
 
+/* After a write level: three spans of the streamed data (the first, the last, one between),
+ * every element either its initial data or a streamer's store (its own address, a whole
+ * 16-byte store, a writer that exists, an iteration under the cap). */
+static int check_writes(state_t *s)
+{
+    gmb_u32 seed = (gmb_u32)s->c->o.seed, *buf = malloc(WCHECK_BYTES);
+    if (!buf)
+        return GMB_ERUNTIME;
+    uint64_t span = WCHECK_BYTES / ELEM < s->ne ? WCHECK_BYTES / ELEM : s->ne;
+    uint64_t at[3] = {0, s->ne - span, gmb_hash(seed + 5u, s->G) % (s->ne - span + 1)};
+    uint64_t S = s->G * s->geo.group_size;
+    int rc = GMB_OK;
+    for (int k = 0; k < 3 && !rc && !s->bad_sum; k++) {
+        if ((rc = s->c->be->read(s->data, (size_t)(at[k] * ELEM), buf, (size_t)(span * ELEM))))
+            break;
+        if (s->c->o.inject_error && !s->injected) { /* test aid: one torn store */
+            buf[3] ^= 1u;
+            s->injected = 1;
+        }
+        for (uint64_t j = 0; j < span; j++) {
+            const gmb_u32 *v = buf + 4 * j;
+            uint64_t e = at[k] + j;
+            gmb_u32 x = (gmb_u32)e ^ s->wkey;
+            int init = 1, stored = v[0] == x && v[3] == ~x && v[1] < S && v[2] < s->cap;
+            for (unsigned q = 0; q < 4; q++)
+                init = init && v[q] == gmb_hash(seed, 4 * e + q);
+            if (!init && !stored) {
+                s->bad_sum = 1;
+                snprintf(s->err, sizeof s->err,
+                         "streamed element %llu holds %08x %08x %08x %08x: neither its data nor a "
+                         "streamer's store",
+                         (unsigned long long)e, v[0], v[1], v[2], v[3]);
+                break;
+            }
+        }
+    }
+    free(buf);
+    return rc;
+}
+
 /* One launch; *ns = its time less the baseline (the time of the timed chase loads). */
 static int sample(void *arg, double *ns)
 {
     state_t *s = arg;
     const gmb_backend_t *be = s->c->be;
     gmb_u32 start = word_at(s, s->q);
-    gmb_arg_t av[] = {GMB_A_BUF(s->chain), GMB_A_VAL(start),    GMB_A_VAL(s->warm),
-                      GMB_A_VAL(s->steps), GMB_A_BUF(s->data),  GMB_A_VAL(s->ne),
-                      GMB_A_VAL(s->cap),   GMB_A_BUF(s->ctl),   GMB_A_BUF(s->out),
-                      GMB_A_BUF(s->res_d), GMB_A_BUF(s->seen_d)};
+    gmb_u32 write = (gmb_u32)s->write;
+    gmb_arg_t av[] = {GMB_A_BUF(s->chain), GMB_A_VAL(start),   GMB_A_VAL(s->warm),
+                      GMB_A_VAL(s->steps), GMB_A_BUF(s->data), GMB_A_VAL(s->ne),
+                      GMB_A_VAL(s->cap),   GMB_A_VAL(write),   GMB_A_VAL(s->wkey),
+                      GMB_A_BUF(s->ctl),   GMB_A_BUF(s->out),  GMB_A_BUF(s->res_d),
+                      GMB_A_BUF(s->seen_d)};
     uint64_t S = s->G * s->geo.group_size;
     double t = 0;
     gmb_u64 out[3];
     int rc;
     if ((rc = be->fill(s->ctl, 0, 0, CTL_WORDS * sizeof(gmb_u32))) ||
-        (rc = be->launch(s->krun, &s->geo, av, 11, &t)) ||
+        (rc = be->launch(s->krun, &s->geo, av, 13, &t)) ||
         (rc = be->read(s->out, 0, out, sizeof out)))
         return rc;
     if (S && ((rc = be->read(s->res_d, 0, s->res, (size_t)(2 * S * sizeof(gmb_u32)))) ||
@@ -375,15 +428,16 @@ static int run_level(state_t *s, size_t G, int clock, level_t *lv)
     s->side_max = 0;
     s->glitches = s->cap_raises = s->capped_max = 0;
     gmb_series_t ser = {0};
-    if ((rc = gmb_measure(c, sample, s, &ser))) {
+    if ((rc = gmb_measure(c, sample, s, &ser)) || (s->write && G && (rc = check_writes(s)))) {
         gmb_series_free(&ser);
         return rc;
     }
     double loads = (double)s->steps;
-    json_t *params = json_pack("{s:I, s:I, s:I, s:I}", "load_groups", (json_int_t)G, "group_size",
-                               (json_int_t)s->geo.group_size, "size_bytes",
-                               (json_int_t)(s->n * s->lay.stride_words * WORD), "stream_bytes",
-                               (json_int_t)(s->ne * ELEM));
+    json_t *params = json_pack("{s:s, s:I, s:I, s:I, s:I}", "traffic",
+                               traffic_names[s->write ? T_WRITE : T_READ], "load_groups",
+                               (json_int_t)G, "group_size", (json_int_t)s->geo.group_size,
+                               "size_bytes", (json_int_t)(s->n * s->lay.stride_words * WORD),
+                               "stream_bytes", (json_int_t)(s->ne * ELEM));
     json_t *pt = gmb_point_new(params, &ser);
     gmb_point_metric(pt, "lat_ns", gmb_json_scaled(1.0 / loads, &ser.st));
     lv->groups = G;
@@ -436,9 +490,9 @@ static int run_level(state_t *s, size_t G, int clock, level_t *lv)
         snprintf(cy, sizeof cy, "%.1f", lv->cyc);
     if (G && d->peak_bw_gbps > 0)
         snprintf(pk, sizeof pk, "%.1f", 100.0 * lv->bw / d->peak_bw_gbps);
-    printf("%6zu %7zu %8zu %10.2f %6s %10.2f %7.2f %9s %10u %4zu %-8s\n", G, lv->started,
-           lv->covered, lv->bw, pk, lv->lat, 100.0 * ser.st.ci_rel, cy, s->steps, ser.n,
-           bad ? "FAILED" : "full");
+    printf("%-7s %6zu %7zu %8zu %10.2f %6s %10.2f %7.2f %9s %10u %4zu %-8s\n",
+           traffic_names[s->write ? T_WRITE : T_READ], G, lv->started, lv->covered, lv->bw, pk,
+           lv->lat, 100.0 * ser.st.ci_rel, cy, s->steps, ser.n, bad ? "FAILED" : "full");
     fflush(stdout);
     gmb_add_point(c, pt);
     gmb_series_free(&ser);
@@ -471,7 +525,7 @@ static void add_bw(gmb_text_t *t, const gmb_dev_info_t *d, double bw)
 /* Summary: the idle latency; the most bandwidth; the knee (the first level within 3% of the
  * most bandwidth: past it more groups only queue) and its latency; the latency with every
  * group; the bandwidth at which the latency doubles. */
-static void summarize(gmb_ctx_t *c, const level_t *lv, size_t n, int clock)
+static void summarize(gmb_ctx_t *c, const level_t *lv, size_t n, int clock, int write)
 {
     const gmb_dev_info_t *d = &c->info;
     gmb_text_t sm = {0};
@@ -544,9 +598,9 @@ static void summarize(gmb_ctx_t *c, const level_t *lv, size_t n, int clock)
                      "chase: see groups_covering)",
                      partial, n);
     gmb_text_add(&sm, ".");
-    printf("# loaded: %s\n", sm.text);
+    printf("# loaded%s: %s\n", write ? " (writes)" : "", sm.text);
     json_object_set_new(res, "summary", json_string(sm.text));
-    gmb_add_result(c, "loaded", res);
+    gmb_add_result(c, write ? "loaded_write" : "loaded", res);
 }
 
 static int loaded_run(gmb_ctx_t *c)
@@ -603,8 +657,6 @@ static int loaded_run(gmb_ctx_t *c)
             gmb_error("verification failed: %s", s.err);
         goto out;
     }
-    /* the streamed data last: writing it flushes the chain's lines that laying it out and
-     * checking it left in the cache, which the idle level would otherwise partly hit */
     gmb_kern_t *ki;
     gmb_launch_t gi;
     gmb_u32 seed = (gmb_u32)c->o.seed;
@@ -612,8 +664,7 @@ static int loaded_run(gmb_ctx_t *c)
         goto out;
     gmb_grid(c, ki, 0, 0, s.ne, &gi);
     gmb_arg_t ai[] = {GMB_A_BUF(s.data), GMB_A_VAL(s.ne), GMB_A_VAL(seed)};
-    if ((rc = be->launch(ki, &gi, ai, 3, NULL)))
-        goto out;
+    s.wkey = gmb_hash(seed, 0x57u);
     int clock = !strcmp(be->name, "cuda") && (c->info.caps & GMB_CAP_CLOCK);
     gmb_declare_metric(c, "lat_ns", "ns", "lower",
                        "(kernel time - baseline without timed loads) / timed loads: the latency "
@@ -623,7 +674,8 @@ static int loaded_run(gmb_ctx_t *c)
                            clock ? "SM clock (clock64) cycles per timed load"
                                  : "DERIVED, not measured: lat_ns x the device's maximum clock");
     gmb_declare_metric(c, "bw_GBps", "GB/s", "higher",
-                       "bytes the streaming groups read / kernel time (10^9 B/s)");
+                       "bytes the streaming groups read (traffic read) or wrote (write) / kernel "
+                       "time (10^9 B/s)");
     if (c->info.peak_bw_gbps > 0)
         gmb_declare_metric(c, "pct_peak", "%", "higher", "bw_GBps / nominal peak bandwidth");
     char a[32], b[32];
@@ -633,25 +685,35 @@ static int loaded_run(gmb_ctx_t *c)
            (unsigned long long)cfg->stride, gmb_fmt_size(cfg->stream_size, b, sizeof b),
            s.geo.group_size,
            clock ? "cycles from the SM clock" : "cycles derived = ns x max clock, not measured");
-    printf("%6s %7s %8s %10s %6s %10s %7s %9s %10s %4s %-8s\n", "groups", "started", "covering",
-           "GB/s", "%peak", "ns", "+-CI%", clock ? "cycles" : "cycles*", "loads", "n", "verified");
-    int n_done = 0;
-    for (int i = 0; i < nlv && !rc; i++) {
-        if ((rc = run_level(&s, levels[i], clock, &lv[i])))
+    printf("%-7s %6s %7s %8s %10s %6s %10s %7s %9s %10s %4s %-8s\n", "traffic", "groups", "started",
+           "covering", "GB/s", "%peak", "ns", "+-CI%", clock ? "cycles" : "cycles*", "loads", "n",
+           "verified");
+    for (size_t ti = 0; ti < cfg->traffic.n && !rc; ti++) {
+        s.write = cfg->traffic.idx[ti] == T_WRITE;
+        /* the streamed data (again) before each curve, and after the chain: writing it
+         * flushes the chain's lines that laying it out and checking it left in the cache,
+         * which the idle level would otherwise partly hit */
+        if ((rc = be->launch(ki, &gi, ai, 3, NULL)))
             break;
-        n_done++;
-        if (lv[i].started < lv[i].groups && i + 1 < nlv && strcmp(c->info.type, "cpu")) {
-            /* a GPU that did not start every group beside the chaser holds fewer at once than
-             * its occupancy said: more groups would only queue behind the chase */
-            gmb_warn("only %zu of %zu streaming groups had started when the chase began: the "
-                     "device keeps no more resident beside it; the levels above are left out",
-                     lv[i].started, lv[i].groups);
-            gmb_add_result(c, "resident_groups_seen", json_integer((json_int_t)lv[i].started));
-            break;
+        int n_done = 0;
+        for (int i = 0; i < nlv && !rc; i++) {
+            if ((rc = run_level(&s, levels[i], clock, &lv[i])))
+                break;
+            n_done++;
+            if (lv[i].started < lv[i].groups && i + 1 < nlv && strcmp(c->info.type, "cpu")) {
+                /* a GPU that did not start every group beside the chaser holds fewer at once
+                 * than its occupancy said: more groups would only queue behind the chase */
+                gmb_warn("only %zu of %zu streaming groups had started when the chase began: "
+                         "the device keeps no more resident beside it; the levels above are left "
+                         "out",
+                         lv[i].started, lv[i].groups);
+                gmb_add_result(c, "resident_groups_seen", json_integer((json_int_t)lv[i].started));
+                break;
+            }
         }
+        if (!rc)
+            summarize(c, lv, (size_t)n_done, clock, s.write);
     }
-    if (!rc)
-        summarize(c, lv, (size_t)n_done, clock);
     gmb_add_result(c, "streamer_bytes_per_iteration", json_integer(PER_ITER));
 out:
     gmb_chain_order_free(&ord);

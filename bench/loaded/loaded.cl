@@ -1,9 +1,9 @@
 /* loaded.cl - latency under load (OpenCL C and, through gmb_kernels.h, CUDA): one source.
  * One launch: the first work-item of group 0 chases a random cycle through a DRAM-sized chain
  * (laid out by common/gmb_chain_kernels.h) while every work-item of groups 1.. streams reads
- * through a second buffer until the chase is done. Nobody waits for ever: the chaser raises a
- * flag when its timed loads are done, the streamers poll it, a cap on their iterations ends
- * them whatever the scheduling (a work-group may run after another has finished, on a CPU),
+ * through (or writes) a second buffer until the chase is done. Nobody waits for ever: the chaser
+ * raises a flag when its timed loads are done, the streamers poll it, a cap on their iterations
+ * ends them whatever the scheduling (a work-group may run after another has finished, on a CPU),
  * and the chaser's wait for the streamers to start is bounded, so a launch always ends. The
  * streamers note how far the chase was when they started and stopped, so the host knows
  * which of them ran beside it.
@@ -55,6 +55,12 @@ GMB_KERNEL loaded_init(GMB_GLOBAL uint4 *d, gmb_u64 n, gmb_u32 seed)
     }
 }
 
+/* What a writing streamer stores at element i: x = i ^ key, y = the writer, z = its iteration,
+ * w = ~x (checked by the host: the right address, a whole 16-byte store). Cheap to make, so
+ * that the writers stay memory-bound. */
+#define LOADED_WVAL(i, key, wr, k)                                                                 \
+    GMB_UINT4((gmb_u32)(i) ^ (key), (gmb_u32)(wr), (k), ~((gmb_u32)(i) ^ (key)))
+
 /* The next index of a streamer: i + s, wrapped into [0, n) (s <= n). */
 GMB_FN gmb_u64 loaded_next(gmb_u64 i, gmb_u64 s, gmb_u64 n)
 {
@@ -64,17 +70,18 @@ GMB_FN gmb_u64 loaded_next(gmb_u64 i, gmb_u64 s, gmb_u64 n)
 
 /* a: the chain; start, warm, steps: where the chase starts, untimed and timed loads.
  * d, n: the streamed buffer (n 16-byte elements, at least one per streaming work-item);
- * cap: most iterations of a streamer. out[0] = the word the chase reached, out[1] = cycles of
+ * cap: most iterations of a streamer; write: 0 = the streamers read (and sum what they read),
+ * 1 = they write (LOADED_WVAL, key = wkey). out[0] = the word the chase reached, out[1] = cycles of
  * its timed loads (SM clock; 0 without one), out[2] = streaming groups started when the
  * chaser's wait ended. Streaming work-item w (0-based after group 0) reads, per iteration,
  * the elements at positions 4k .. 4k+3 of the sequence w, w + S, w + 2S, ... (mod n),
  * S = streaming work-items: neighbouring work-items read neighbouring elements.
- * res[2w] = the 32-bit sum of every word it read, res[2w+1] = its iterations | LOADED_DONE
- * (stopped on the flag) or | LOADED_SIDE (stopped on the chaser's SM) or neither (the cap).
- * seen[2(g-1)], seen[2(g-1)+1]: the chase's progress note (| LOADED_DONE once the flag is up)
+ * res[2w] = the 32-bit sum of every word it read (0 when writing), res[2w+1] = its iterations |
+ * LOADED_DONE (stopped on the flag) or | LOADED_SIDE (stopped on the chaser's SM) or neither (the
+ * cap). seen[2(g-1)], seen[2(g-1)+1]: the chase's progress note (| LOADED_DONE once the flag is up)
  * when group g's first work-item started and stopped. */
 GMB_KERNEL loaded_run(GMB_GLOBAL const gmb_u32 *a, gmb_u32 start, gmb_u32 warm, gmb_u32 steps,
-                      GMB_GLOBAL const uint4 *d, gmb_u64 n, gmb_u32 cap,
+                      GMB_GLOBAL uint4 *d, gmb_u64 n, gmb_u32 cap, gmb_u32 write, gmb_u32 wkey,
                       GMB_GLOBAL volatile gmb_u32 *ctl, GMB_GLOBAL gmb_u64 *out,
                       GMB_GLOBAL gmb_u32 *res, GMB_GLOBAL gmb_u32 *seen)
 {
@@ -133,11 +140,18 @@ GMB_KERNEL loaded_run(GMB_GLOBAL const gmb_u32 *a, gmb_u32 start, gmb_u32 warm, 
             side = me && ctl[LOADED_SM] == me;
         }
         gmb_u64 i1 = loaded_next(i, s, n), i2 = loaded_next(i1, s, n), i3 = loaded_next(i2, s, n);
-        uint4 v0 = d[i], v1 = d[i1], v2 = d[i2], v3 = d[i3];
-        sx += (v0.x + v1.x) + (v2.x + v3.x);
-        sy += (v0.y + v1.y) + (v2.y + v3.y);
-        sz += (v0.z + v1.z) + (v2.z + v3.z);
-        sw += (v0.w + v1.w) + (v2.w + v3.w);
+        if (write) {
+            d[i] = LOADED_WVAL(i, wkey, w, it);
+            d[i1] = LOADED_WVAL(i1, wkey, w, it);
+            d[i2] = LOADED_WVAL(i2, wkey, w, it);
+            d[i3] = LOADED_WVAL(i3, wkey, w, it);
+        } else {
+            uint4 v0 = d[i], v1 = d[i1], v2 = d[i2], v3 = d[i3];
+            sx += (v0.x + v1.x) + (v2.x + v3.x);
+            sy += (v0.y + v1.y) + (v2.y + v3.y);
+            sz += (v0.z + v1.z) + (v2.z + v3.z);
+            sw += (v0.w + v1.w) + (v2.w + v3.w);
+        }
         i = loaded_next(i3, s, n);
         it++;
         if (f || side) {
