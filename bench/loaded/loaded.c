@@ -590,7 +590,7 @@ static void summarize(gmb_ctx_t *c, const level_t *lv, size_t n, int clock, int 
         gmb_text_add(&sm, "%sthe most bandwidth beside the chase is ", sm.len ? "; " : "");
         add_bw(&sm, d, most);
         gmb_text_add(&sm,
-                     ", within 3%% of it from %zu streaming groups on, where the latency is "
+                     ", first within 3%% of it with %zu streaming groups, where the latency is "
                      "%.4g ns",
                      knee->groups, knee->lat);
         if (idle)
