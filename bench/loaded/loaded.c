@@ -91,7 +91,7 @@ static const char help[] =
     "of them; when fewer started, the levels above are left out; a CPU runs groups in turn,\n"
     "so few cover there: its bandwidth is then that of the groups that ran). The summary\n"
     "gives the idle latency, the most bandwidth, the knee (the first level within 3% of it)\n"
-    "with its latency, the latency with every group, and the bandwidth at which the latency\n"
+    "with its latency, the latency with the most groups, and the bandwidth at which the latency\n"
     "reaches twice the idle one. --traffic write: the streamers store 16-byte values that\n"
     "encode their address and writer instead (bytes stored / kernel time); after each level\n"
     "three spans of the buffer are read back, every element either its data or a whole store.\n";
@@ -100,7 +100,8 @@ typedef struct state {
     gmb_ctx_t *c;
     gmb_buf_t *chain, *order_d, *bad, *data, *ctl, *out, *res_d, *seen_d;
     gmb_prog_t *prog;
-    gmb_kern_t *krun;
+    gmb_kern_t *krun, *kinit; /* the launch; the data's fill */
+    gmb_launch_t ginit;       /* the fill's launch */
     gmb_launch_t geo;         /* 1 + G groups */
     gmb_chain_layout_t lay;   /* words of the chain's elements */
     const uint32_t *order;    /* the chain's host order */
@@ -113,10 +114,15 @@ typedef struct state {
     gmb_u32 *res, *seen;      /* host copies of res and seen */
     gmb_series_t cycles;      /* cycles per timed load, one per sample */
     gmb_series_t bwt;         /* kernel ns scaled to 1e9 streamed bytes, one per sample */
+    gmb_series_t raw;         /* whole launch times, one per sample (the baseline may move) */
     size_t covered_min;       /* fewest covering groups over the samples */
     size_t started_min;       /* fewest groups started when the chaser's wait ended */
     size_t side_max;          /* most groups that stopped on the chaser's SM */
+    size_t short_max;         /* most groups, in one sample, that neither covered nor stood aside */
+    int few_started;          /* samples in which fewer groups started than were launched */
+    int nsamples;             /* samples kept (steps > 0) */
     int glitches, cap_raises; /* timer glitches repeated; cap doublings */
+    int glitch_budget;        /* repeats left before the baseline is measured again */
     int rebases;              /* baselines measured again after persistent glitches */
     int capped_max;           /* samples kept with streamers at the cap's ceiling */
     int write;                /* the streamers write (T_WRITE) */
@@ -185,9 +191,12 @@ static void check_streamers(state_t *s, double *bytes, size_t *covered, size_t *
     }
 }
 
-/* After a write level: three spans of the streamed data (the first, the last, one between),
- * every element either its initial data or a streamer's store (its own address, a whole
- * 16-byte store, a writer that exists, an iteration under the cap). */
+/* After a write level (whose data was written afresh before it): three spans of the streamed
+ * data (the first, the last, one between), every element either its initial data or a store
+ * of this level's streamers: x its address, a writer that exists, an iteration under the cap,
+ * the element one of the four that writer stores in that iteration, w consistent (no store
+ * torn between two writers). The first 4 S elements must hold stores: every streamer's first
+ * iteration writes them. */
 static int check_writes(state_t *s)
 {
     gmb_u32 seed = (gmb_u32)s->c->o.seed, *buf = malloc(WCHECK_BYTES);
@@ -208,9 +217,18 @@ static int check_writes(state_t *s)
             const gmb_u32 *v = buf + 4 * j;
             uint64_t e = at[k] + j;
             gmb_u32 x = (gmb_u32)e ^ s->wkey;
-            int init = 1, stored = v[0] == x && v[3] == ~x && v[1] < S && v[2] < s->cap;
+            int init = 1, stored = v[0] == x && v[1] < S && v[2] < s->cap &&
+                                   v[3] == (~x ^ (v[1] * 0x9e3779b9u) ^ v[2]);
+            if (stored) { /* the writer's positions 4z .. 4z+3: y + k S (mod n) */
+                int at_pos = 0;
+                for (unsigned q = 0; q < 4; q++)
+                    at_pos |= ((uint64_t)v[1] + (4 * (uint64_t)v[2] + q) % s->ne * S) % s->ne == e;
+                stored = at_pos;
+            }
             for (unsigned q = 0; q < 4; q++)
                 init = init && v[q] == gmb_hash(seed, 4 * e + q);
+            if (e < 4 * S && e < s->ne)
+                init = 0; /* written in every streamer's first iteration */
             if (!init && !stored) {
                 s->bad_sum = 1;
                 snprintf(s->err, sizeof s->err,
@@ -227,13 +245,21 @@ static int check_writes(state_t *s)
 
 static int sample(void *arg, double *ns);
 
+/* (Re)write the streamed data: word j of element i = hash(seed, 4 i + j). */
+static int init_data(state_t *s)
+{
+    gmb_u32 seed = (gmb_u32)s->c->o.seed;
+    gmb_arg_t ai[] = {GMB_A_BUF(s->data), GMB_A_VAL(s->ne), GMB_A_VAL(seed)};
+    return s->c->be->launch(s->kinit, &s->ginit, ai, 3, NULL);
+}
+
 /* Five more launches without timed loads; the baseline becomes the fastest launch of all so
  * far (a launch is only ever slowed down), so a baseline taken while the device or the host
  * was still warming up gives way. The per-sample series keep samples only. 0 or an error. */
 static int rebaseline(state_t *s)
 {
     gmb_u32 steps = s->steps;
-    size_t nc = s->cycles.n, nb = s->bwt.n;
+    size_t nc = s->cycles.n, nb = s->bwt.n, nr = s->raw.n;
     double base = s->base_ns, t;
     int rc = GMB_OK;
     s->steps = 0;
@@ -243,6 +269,7 @@ static int rebaseline(state_t *s)
     s->steps = steps;
     s->cycles.n = nc;
     s->bwt.n = nb;
+    s->raw.n = nr;
     s->base_ns = base;
     return rc;
 }
@@ -287,30 +314,33 @@ static int sample(void *arg, double *ns)
         s->cap_raises++;
         return sample(arg, ns);
     }
-    if (capped && s->steps)
-        s->capped_max++;
     *ns = t - s->base_ns;
-    if (s->steps && !(*ns > 0) && s->glitches >= 16 && s->rebases < 3) {
+    if (s->steps && !(*ns > 0) && !s->glitch_budget && s->rebases < 3) {
         /* faster than no timed loads, again and again: the baseline has drifted (a CPU's
-         * clock or thread pool, a GPU's clocks): measure it again as calibrate did */
+         * clock or thread pool, a GPU's clocks): measure it again */
         if ((rc = rebaseline(s)))
             return rc;
         s->rebases++;
-        s->glitches = 8;
+        s->glitch_budget = 8;
         return sample(arg, ns);
     }
-    if (s->steps && !(*ns > 0) && s->glitches < 16) { /* faster than no timed loads: glitch */
+    if (s->steps && !(*ns > 0) && s->glitch_budget) { /* faster than no timed loads: glitch */
         s->glitches++;
+        s->glitch_budget--;
         return sample(arg, ns);
     }
-    if (s->steps && covered < s->covered_min)
-        s->covered_min = covered;
-    if (s->steps && (size_t)out[2] < s->started_min)
-        s->started_min = (size_t)out[2];
-    if (s->steps && side > s->side_max)
-        s->side_max = side;
+    if (s->steps) { /* a sample kept */
+        s->nsamples++;
+        s->capped_max += capped;
+        s->covered_min = covered < s->covered_min ? covered : s->covered_min;
+        s->started_min = (size_t)out[2] < s->started_min ? (size_t)out[2] : s->started_min;
+        s->side_max = side > s->side_max ? side : s->side_max;
+        size_t shrt = s->G - covered - side;
+        s->short_max = shrt > s->short_max ? shrt : s->short_max;
+        s->few_started += (size_t)out[2] < s->G;
+    }
     if (gmb_series_push(&s->cycles, s->steps ? (double)out[1] / s->steps : 0) ||
-        gmb_series_push(&s->bwt, bytes > 0 ? t * 1e9 / bytes : NAN))
+        gmb_series_push(&s->bwt, bytes > 0 ? t * 1e9 / bytes : NAN) || gmb_series_push(&s->raw, t))
         return GMB_ERUNTIME;
     return GMB_OK;
 }
@@ -440,6 +470,8 @@ typedef struct level {
     size_t covered;      /* fewest that covered the chase (over the samples) */
     size_t started;      /* fewest started when the chaser's timed loads began */
     size_t side;         /* most that stopped on the chaser's SM */
+    size_t shortfall;    /* most, in one sample, that neither covered nor stood aside */
+    int few_started;     /* 1: in most samples fewer groups started than were launched */
     double bw, lat, cyc; /* GB/s (0: none), ns, cycles (NAN: none) */
 } level_t;
 
@@ -451,19 +483,33 @@ static int run_level(state_t *s, size_t G, int clock, level_t *lv)
     s->G = G;
     s->geo.groups = 1 + G;
     const cfg_t *cfg = c->cfg;
-    if ((rc = gmb_chase_calibrate(c, sample, s, s->warm, &s->steps, &s->base_ns, cfg->min_sample_us,
+    s->glitches = s->rebases = 0;
+    s->glitch_budget = 16;
+    if ((s->write && G && (rc = init_data(s))) || /* this level's stores only, for the check */
+        (rc = gmb_chase_calibrate(c, sample, s, s->warm, &s->steps, &s->base_ns, cfg->min_sample_us,
                                   0, MAX_STEPS)) ||
         (rc = rebaseline(s)))
         return rc;
     /* what the samples alone say */
-    s->cycles.n = s->bwt.n = 0;
+    s->cycles.n = s->bwt.n = s->raw.n = 0;
     s->covered_min = s->started_min = G;
-    s->side_max = 0;
+    s->side_max = s->short_max = 0;
+    s->few_started = s->nsamples = 0;
     s->glitches = s->cap_raises = s->capped_max = s->rebases = 0;
+    s->glitch_budget = 16;
     gmb_series_t ser = {0};
     if ((rc = gmb_measure(c, sample, s, &ser)) || (s->write && G && (rc = check_writes(s)))) {
         gmb_series_free(&ser);
         return rc;
+    }
+    if (s->rebases && ser.n <= s->raw.n) { /* every sample against the final baseline */
+        for (size_t i = 0; i < ser.n; i++)
+            ser.ns[i] = s->raw.ns[s->raw.n - ser.n + i] - s->base_ns;
+        if ((rc = gmb_stats_compute(ser.ns, ser.n, (size_t)c->o.min_samples,
+                                    c->o.ci_target_pct / 100.0, &ser.st))) {
+            gmb_series_free(&ser);
+            return rc;
+        }
     }
     double loads = (double)s->steps;
     json_t *params = json_pack("{s:s, s:I, s:I, s:I, s:I}", "traffic",
@@ -477,6 +523,8 @@ static int run_level(state_t *s, size_t G, int clock, level_t *lv)
     lv->covered = s->covered_min;
     lv->started = s->started_min;
     lv->side = s->side_max;
+    lv->shortfall = s->short_max;
+    lv->few_started = 2 * s->few_started > s->nsamples;
     lv->lat = ser.st.median / loads;
     lv->cyc = NAN;
     size_t n = ser.n;
@@ -559,7 +607,8 @@ static void add_bw(gmb_text_t *t, const gmb_dev_info_t *d, double bw)
 /* Summary: the idle latency; the most bandwidth; the knee (the first level within 3% of the
  * most bandwidth: past it more groups only queue) and its latency; the latency with every
  * group; the bandwidth at which the latency doubles. */
-static void summarize(gmb_ctx_t *c, const level_t *lv, size_t n, int clock, int write)
+static void summarize(gmb_ctx_t *c, const level_t *lv, size_t n, int clock, int write,
+                      size_t resident_seen)
 {
     const gmb_dev_info_t *d = &c->info;
     gmb_text_t sm = {0};
@@ -597,7 +646,7 @@ static void summarize(gmb_ctx_t *c, const level_t *lv, size_t n, int clock, int 
             gmb_text_add(&sm, " (x%.2f)", knee->lat / idle->lat);
     }
     if (last) {
-        json_object_set_new(res, "all_groups", json_level(d, last, idle));
+        json_object_set_new(res, "most_groups", json_level(d, last, idle));
         if (last != knee) {
             gmb_text_add(&sm, "; with %zu groups %.4g ns", last->groups, last->lat);
             if (idle)
@@ -616,9 +665,11 @@ static void summarize(gmb_ctx_t *c, const level_t *lv, size_t n, int clock, int 
     }
     size_t partial = 0, side = 0;
     for (size_t i = 0; i < n; i++) {
-        partial += lv[i].covered + lv[i].side < lv[i].groups;
+        partial += lv[i].shortfall > 0;
         side = lv[i].side > side ? lv[i].side : side;
     }
+    if (resident_seen)
+        json_object_set_new(res, "resident_groups_seen", json_integer((json_int_t)resident_seen));
     json_object_set_new(res, "levels_partly_covered", json_integer((json_int_t)partial));
     json_object_set_new(res, "groups_on_chaser_sm_max", json_integer((json_int_t)side));
     if (side)
@@ -691,14 +742,10 @@ static int loaded_run(gmb_ctx_t *c)
             gmb_error("verification failed: %s", s.err);
         goto out;
     }
-    gmb_kern_t *ki;
-    gmb_launch_t gi;
-    gmb_u32 seed = (gmb_u32)c->o.seed;
-    if ((rc = be->kern_get(s.prog, "loaded_init", &ki)))
+    if ((rc = be->kern_get(s.prog, "loaded_init", &s.kinit)))
         goto out;
-    gmb_grid(c, ki, 0, 0, s.ne, &gi);
-    gmb_arg_t ai[] = {GMB_A_BUF(s.data), GMB_A_VAL(s.ne), GMB_A_VAL(seed)};
-    s.wkey = gmb_hash(seed, 0x57u);
+    gmb_grid(c, s.kinit, 0, 0, s.ne, &s.ginit);
+    s.wkey = gmb_hash((gmb_u32)c->o.seed, 0x57u);
     int clock = !strcmp(be->name, "cuda") && (c->info.caps & GMB_CAP_CLOCK);
     gmb_declare_metric(c, "lat_ns", "ns", "lower",
                        "(kernel time - baseline without timed loads) / timed loads: the latency "
@@ -727,32 +774,35 @@ static int loaded_run(gmb_ctx_t *c)
         /* the streamed data (again) before each curve, and after the chain: writing it
          * flushes the chain's lines that laying it out and checking it left in the cache,
          * which the idle level would otherwise partly hit */
-        if ((rc = be->launch(ki, &gi, ai, 3, NULL)))
+        if ((rc = init_data(&s)))
             break;
         int n_done = 0;
+        size_t seen = 0;
         for (int i = 0; i < nlv && !rc; i++) {
             if ((rc = run_level(&s, levels[i], clock, &lv[i])))
                 break;
             n_done++;
-            if (lv[i].started < lv[i].groups && i + 1 < nlv && strcmp(c->info.type, "cpu")) {
-                /* a GPU that did not start every group beside the chaser holds fewer at once
-                 * than its occupancy said: more groups would only queue behind the chase */
-                gmb_warn("only %zu of %zu streaming groups had started when the chase began: "
-                         "the device keeps no more resident beside it; the levels above are left "
-                         "out",
-                         lv[i].started, lv[i].groups);
-                gmb_add_result(c, "resident_groups_seen", json_integer((json_int_t)lv[i].started));
+            if (lv[i].few_started && strcmp(c->info.type, "cpu")) {
+                /* a GPU that did not start every group beside the chaser in most samples holds
+                 * fewer at once than its occupancy said: more groups would only queue */
+                gmb_warn("%s: in most samples of %zu streaming groups only %zu or fewer had "
+                         "started when the chase began: the device keeps no more resident "
+                         "beside it%s",
+                         traffic_names[s.write ? T_WRITE : T_READ], lv[i].groups, lv[i].started,
+                         i + 1 < nlv ? "; the levels above are left out" : "");
+                seen = lv[i].started;
                 break;
             }
         }
         if (!rc)
-            summarize(c, lv, (size_t)n_done, clock, s.write);
+            summarize(c, lv, (size_t)n_done, clock, s.write, seen);
     }
     gmb_add_result(c, "streamer_bytes_per_iteration", json_integer(PER_ITER));
 out:
     gmb_chain_order_free(&ord);
     gmb_series_free(&s.cycles);
     gmb_series_free(&s.bwt);
+    gmb_series_free(&s.raw);
     free(s.res);
     free(s.seen);
     if (s.prog)

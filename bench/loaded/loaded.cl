@@ -56,10 +56,12 @@ GMB_KERNEL loaded_init(GMB_GLOBAL uint4 *d, gmb_u64 n, gmb_u32 seed)
 }
 
 /* What a writing streamer stores at element i: x = i ^ key, y = the writer, z = its iteration,
- * w = ~x (checked by the host: the right address, a whole 16-byte store). Cheap to make, so
- * that the writers stay memory-bound. */
+ * w = ~x ^ (writer x 0x9e3779b9) ^ iteration. The host checks that i is where that writer
+ * stores in that iteration and that w matches (a 16-byte store not torn between two
+ * writers). Cheap to make, so that the writers stay memory-bound. */
 #define LOADED_WVAL(i, key, wr, k)                                                                 \
-    GMB_UINT4((gmb_u32)(i) ^ (key), (gmb_u32)(wr), (k), ~((gmb_u32)(i) ^ (key)))
+    GMB_UINT4((gmb_u32)(i) ^ (key), (gmb_u32)(wr), (k),                                            \
+              ~((gmb_u32)(i) ^ (key)) ^ ((gmb_u32)(wr)*0x9e3779b9u) ^ (k))
 
 /* The next index of a streamer: i + s, wrapped into [0, n) (s <= n). */
 GMB_FN gmb_u64 loaded_next(gmb_u64 i, gmb_u64 s, gmb_u64 n)
