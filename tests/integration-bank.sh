@@ -65,15 +65,7 @@ else
         "verification_failed ['FAILED']"
 
     # --- bad input: one line on stderr, exit 2, nothing written -------------------------------
-    bank_bad() { # name args...
-        local name=$1
-        shift
-        rm -rf "$T/bbad"
-        if expect "bank bad input: $name" 2 "$BK" "${FAST[@]}" --out "$T/bbad" "$@"; then
-            check "bank bad input: $name: one line on stderr" test "$(wc -l <"$T/err")" = 1
-            check "bank bad input: $name: nothing written" test ! -e "$T/bbad"
-        fi
-    }
+    bank_bad() { bad_input bank "$1" "$T/bbad" "$BK" "${FAST[@]}" --out "$T/bbad" "${@:2}"; } # name args...
     bank_bad "--widths 3" --widths 3
     bank_bad "--strides 0:999999" --strides 0:999999
     bank_bad "--strides x" --strides x

@@ -90,15 +90,7 @@ PY
         "r['status']")" = verification_failed
 
     # --- bad input: one line on stderr, exit 2, nothing written -----------------------------
-    cbad() { # name args...
-        local name=$1
-        shift
-        rm -rf "$T/bad"
-        if expect "copy bad input: $name" 2 "$C" "${FAST[@]}" --out "$T/bad" "$@"; then
-            check "copy bad input: $name: one line on stderr" test "$(wc -l <"$T/err")" = 1
-            check "copy bad input: $name: nothing written" test ! -e "$T/bad"
-        fi
-    }
+    cbad() { bad_input copy "$1" "$T/bad" "$C" "${FAST[@]}" --out "$T/bad" "${@:2}"; } # name args...
     cbad "--sizes 0" --sizes 0
     cbad "--sizes 12Q" --sizes 12Q
     cbad "--sizes 1TiB" --sizes 1TiB

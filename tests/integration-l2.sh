@@ -68,15 +68,7 @@ else
     done
 
     # --- bad input: one line on stderr, exit 2, nothing written ----------------------------
-    badl() { # name args...
-        local name=$1
-        shift
-        rm -rf "$T/bad"
-        if expect "l2 bad input: $name" 2 "$L" "${FAST[@]}" --out "$T/bad" "$@"; then
-            check "l2 bad input: $name: one line on stderr" test "$(wc -l <"$T/err")" = 1
-            check "l2 bad input: $name: nothing written" test ! -e "$T/bad"
-        fi
-    }
+    badl() { bad_input l2 "$1" "$T/bad" "$L" "${FAST[@]}" --out "$T/bad" "${@:2}"; } # name args...
     badl "--sizes 0" --sizes 0
     badl "--sizes 12Q" --sizes 12Q
     badl "--sizes 1TiB" --sizes 1TiB

@@ -118,15 +118,7 @@ else
         "r['status']")" = verification_failed
 
     # --- bad input: one line on stderr, exit 2, nothing written -------------------------------
-    lbad() { # name args...
-        local name=$1
-        shift
-        rm -rf "$T/bad"
-        if expect "loaded bad input: $name" 2 "$LD" "${FAST[@]}" --out "$T/bad" "$@"; then
-            check "loaded bad input: $name: one line on stderr" test "$(wc -l <"$T/err")" = 1
-            check "loaded bad input: $name: nothing written" test ! -e "$T/bad"
-        fi
-    }
+    lbad() { bad_input loaded "$1" "$T/bad" "$LD" "${FAST[@]}" --out "$T/bad" "${@:2}"; } # name args...
     lbad "--size 0" --size 0
     lbad "--size 12Q" --size 12Q
     lbad "--size 1TiB" --size 1TiB

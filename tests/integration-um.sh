@@ -101,15 +101,7 @@ else
         "r['status']")" = verification_failed
 
     # --- bad input: one line on stderr, exit 2, nothing written -----------------------------
-    ubad() { # name args...
-        local name=$1
-        shift
-        rm -rf "$T/bad"
-        if expect "um bad input: $name" 2 "$U" "${UFAST[@]}" --out "$T/bad" "$@"; then
-            check "um bad input: $name: one line on stderr" test "$(wc -l <"$T/err")" = 1
-            check "um bad input: $name: nothing written" test ! -e "$T/bad"
-        fi
-    }
+    ubad() { bad_input um "$1" "$T/bad" "$U" "${UFAST[@]}" --out "$T/bad" "${@:2}"; } # name args...
     ubad "--sizes 0" --sizes 0
     ubad "--sizes 12Q" --sizes 12Q
     ubad "--sizes 1KiB (under a page)" --sizes 1KiB

@@ -32,3 +32,15 @@ json() { /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); p
 
 # have_opencl: an OpenCL device to run on (PoCL in CI)
 have_opencl() { command -v clinfo >/dev/null && clinfo -l 2>/dev/null | grep -q Device; }
+
+# bad_input WHAT NAME DIR CMD...: CMD (which writes its record under DIR) is bad input: exit 2,
+# one line on stderr, nothing written. Test names "WHAT bad input: NAME[: ...]".
+bad_input() {
+    local what=$1 name=$2 dir=$3
+    shift 3
+    rm -rf "$dir"
+    if expect "$what bad input: $name" 2 "$@"; then
+        check "$what bad input: $name: one line on stderr" test "$(wc -l <"$T/err")" = 1
+        check "$what bad input: $name: nothing written" test ! -e "$dir"
+    fi
+}
