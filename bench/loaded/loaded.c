@@ -51,7 +51,7 @@ static const gmb_opt_t opts[] = {
     {"size", GMB_OPT_SIZE, O(size), "BYTES", NULL, 1, 0x1p40, NULL,
      "chase working set [default 16x the last-level cache, 256 MiB .. 2 GiB, at most mem/8]", 0},
     {"stream-size", GMB_OPT_SIZE, O(stream_size), "BYTES", NULL, 1, 0x1p40, NULL,
-     "buffer the streaming groups read, round and round [default: as --size]", 0},
+     "buffer the streaming groups read or write, round and round [default: as --size]", 0},
     {"stride", GMB_OPT_SIZE, O(stride), "BYTES", "128", 4, 1u << 20, NULL,
      "bytes between chained elements, a multiple of 4 (one cache line: 128 on NVIDIA)", 0},
     {"groups", GMB_OPT_STR, O(groups), "LIST", "auto", 0, 0, NULL,
