@@ -265,6 +265,19 @@ void gmb_point_metric(json_t *point, const char *name, json_t *value)
     json_object_set_new(json_object_get(point, "metrics"), name, value);
 }
 
+void gmb_point_metric_samples(json_t *point, const char *name, const double *v, size_t n)
+{
+    json_t *ms = json_object_get(point, "metric_samples"), *a = json_array();
+    if (!ms) {
+        ms = json_object();
+        json_object_set_new(point, "metric_samples", ms);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == v[i])
+            json_array_append_new(a, json_real(v[i]));
+    json_object_set_new(ms, name, a);
+}
+
 void gmb_add_point(gmb_ctx_t *c, json_t *point)
 {
     json_array_append_new(c->points, point);

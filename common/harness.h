@@ -86,6 +86,10 @@ void gmb_series_free(gmb_series_t *s);
  * point's "metrics" with gmb_point_metric, then gmb_add_point. */
 json_t *gmb_point_new(json_t *params, const gmb_series_t *s);
 void gmb_point_metric(json_t *point, const char *name, json_t *value);
+/* Keep a metric's value for each of n samples under point["metric_samples"][name] (numbers
+ * only; NaN left out), for a metric that is no function of the sample times: gmb compare
+ * tests its difference on them. */
+void gmb_point_metric_samples(json_t *point, const char *name, const double *v, size_t n);
 /* Append the point to the record (stolen). */
 void gmb_add_point(gmb_ctx_t *ctx, json_t *point);
 /* The rate bytes / time of n samples ns[0], ns[stride], ... (NaN ones left out) as a metric

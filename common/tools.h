@@ -113,9 +113,10 @@ typedef struct gmb_cmp {
     double change;   /* relative change in the better direction, %: >0 B better */
 } gmb_cmp_t;
 
-/* Values of a metric for every raw sample of a point, derived from samples_ns by the
- * metric's relation to time_ns (a rate numer/t or a scale t*f). Returns the count written
- * to a malloc'd *out, or 0 when the metric is not a function of the sample times. */
+/* Values of a metric for every raw sample of a point: the point's own metric_samples[metric]
+ * when it has them (a metric that is no function of the sample times), else derived from
+ * samples_ns by the metric's relation to time_ns (a rate numer/t or a scale t*f). Returns
+ * the count written to a malloc'd *out, or 0 when there are none. */
 size_t gmb_metric_samples(const json_t *point, const char *metric, double **out);
 /* Compare two records of one benchmark: every metric (but % ones) of every point present
  * in both (points matched on their parameters except calibration ones; a point of A gets

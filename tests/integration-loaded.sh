@@ -65,6 +65,8 @@ else
         if expect "gmb compare of a loaded record with itself" 0 "$G" compare "$rec" "$rec"; then
             check "compare: each load level is a point of its own (not a calibration parameter)" \
                 test "$(grep -c ' lat_ns ' "$T/out")" = "$(json "$rec" "len(r['points'])")"
+            check "compare: the bandwidth is tested on each sample's own value" \
+                bash -c "grep ' bw_GBps ' '$T/out' | grep -q 'not significant' && ! grep ' bw_GBps ' '$T/out' | grep -q 'no samples'"
         fi
         if expect "gmb table of a loaded record" 0 "$G" table "$rec"; then
             check "table: idle latency row" grep -q "^| Loaded: chase latency, idle" "$T/out"

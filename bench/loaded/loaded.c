@@ -544,6 +544,12 @@ static int run_level(state_t *s, size_t G, int clock, level_t *lv)
     if (G) {
         size_t m = n <= s->bwt.n ? n : s->bwt.n;
         json_t *bw = gmb_json_rate_of(c, s->bwt.ns + s->bwt.n - m, m, 1, 1e9);
+        double *rates = malloc((m ? m : 1) * sizeof *rates);
+        for (size_t i = 0; rates && i < m; i++) /* each sample's bandwidth, for gmb compare */
+            rates[i] = 1e9 / s->bwt.ns[s->bwt.n - m + i];
+        if (rates)
+            gmb_point_metric_samples(pt, "bw_GBps", rates, m);
+        free(rates);
         json_t *med = json_object_get(bw, "median");
         if (json_is_number(med))
             lv->bw = json_number_value(med);

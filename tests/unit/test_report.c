@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gmb.h"
+#include "harness.h"
 #include "tools.h"
 
 #define assert_near(a, b, tol)                                                                     \
@@ -198,6 +199,13 @@ static void test_metric_samples(void **state)
                         json_real(12345));
     assert_int_equal(gmb_metric_samples(p, "lat", &v), 0);
     assert_null(v);
+    /* the point's own samples of a metric come first (NaN left out when kept) */
+    const double own[] = {5, NAN, 7};
+    gmb_point_metric_samples(p, "lat", own, 3);
+    assert_int_equal(gmb_metric_samples(p, "lat", &v), 2);
+    assert_near(v[0], 5, 1e-12);
+    assert_near(v[1], 7, 1e-12);
+    free(v);
     json_decref(p);
 }
 
