@@ -265,6 +265,19 @@ void gmb_point_metric(json_t *point, const char *name, json_t *value)
     json_object_set_new(json_object_get(point, "metrics"), name, value);
 }
 
+void gmb_point_rate(const gmb_ctx_t *c, json_t *point, const char *name, const double *ns, size_t n,
+                    size_t stride, double bytes)
+{
+    gmb_point_metric(point, name, gmb_json_rate_of(c, ns, n, stride, bytes));
+    double *r = malloc((n ? n : 1) * sizeof *r);
+    if (!r)
+        return;
+    for (size_t i = 0; i < n; i++) /* NaN (no time) and 0 stay out */
+        r[i] = ns[i * stride] > 0 ? bytes / ns[i * stride] : NAN;
+    gmb_point_metric_samples(point, name, r, n);
+    free(r);
+}
+
 void gmb_point_metric_samples(json_t *point, const char *name, const double *v, size_t n)
 {
     json_t *ms = json_object_get(point, "metric_samples"), *a = json_array();

@@ -97,6 +97,11 @@ void gmb_add_point(gmb_ctx_t *ctx, json_t *point);
  * For a second time a sample function kept beside the one gmb_measure summarised. */
 json_t *gmb_json_rate_of(const gmb_ctx_t *c, const double *ns, size_t n, size_t stride,
                          double bytes);
+/* Set metric name of a point to the rate bytes / time of n samples ns[0], ns[stride], ...
+ * (gmb_json_rate_of) and keep each sample's rate in metric_samples, so gmb compare can test
+ * it: for a second time a sample function kept beside the one gmb_measure summarised. */
+void gmb_point_rate(const gmb_ctx_t *c, json_t *point, const char *name, const double *ns, size_t n,
+                    size_t stride, double bytes);
 /* Describe a metric once in the record: unit and meaning. */
 void gmb_declare_metric(gmb_ctx_t *ctx, const char *name, const char *unit, const char *better,
                         const char *desc);

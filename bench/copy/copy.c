@@ -204,10 +204,11 @@ static int verify(gmb_ctx_t *c, const job_t *j, uint64_t bytes, const char **how
     return rc;
 }
 
-/* A rate metric from per-job samples (the last n of the pairs). */
-static json_t *job_rate(const point_t *p, int j, size_t n, double bytes, const gmb_ctx_t *c)
+/* A rate metric of a point from per-job samples (the last n of the pairs). */
+static void job_rate(json_t *pt, const char *name, const point_t *p, int j, size_t n, double bytes,
+                     const gmb_ctx_t *c)
 {
-    return gmb_json_rate_of(c, p->each_ns + 2 * (p->neach - n) + (size_t)j, n, 2, bytes);
+    gmb_point_rate(c, pt, name, p->each_ns + 2 * (p->neach - n) + (size_t)j, n, 2, bytes);
 }
 
 static void print_header(void)
@@ -284,8 +285,8 @@ static int run_point(state_t *s, point_t *p, const char *dir, const char *kind, 
     }
     if (p->njobs == 2) {
         size_t n = ser.n <= p->neach ? ser.n : p->neach;
-        gmb_point_metric(pt, "h2d_bw_GBps", job_rate(p, 0, n, moved, c));
-        gmb_point_metric(pt, "d2h_bw_GBps", job_rate(p, 1, n, moved, c));
+        job_rate(pt, "h2d_bw_GBps", p, 0, n, moved, c);
+        job_rate(pt, "d2h_bw_GBps", p, 1, n, moved, c);
     }
     json_t *extra = json_object_get(pt, "extra");
     json_object_set_new(extra, "verified", json_string(rc == GMB_OK ? how : "FAILED"));

@@ -543,19 +543,13 @@ static int run_level(state_t *s, size_t G, int clock, level_t *lv)
     lv->bw = 0;
     if (G) {
         size_t m = n <= s->bwt.n ? n : s->bwt.n;
-        json_t *bw = gmb_json_rate_of(c, s->bwt.ns + s->bwt.n - m, m, 1, 1e9);
-        double *rates = malloc((m ? m : 1) * sizeof *rates);
-        for (size_t i = 0; rates && i < m; i++) /* each sample's bandwidth, for gmb compare */
-            rates[i] = 1e9 / s->bwt.ns[s->bwt.n - m + i];
-        if (rates)
-            gmb_point_metric_samples(pt, "bw_GBps", rates, m);
-        free(rates);
+        gmb_point_rate(c, pt, "bw_GBps", s->bwt.ns + s->bwt.n - m, m, 1, 1e9);
+        json_t *bw = json_object_get(json_object_get(pt, "metrics"), "bw_GBps");
         json_t *med = json_object_get(bw, "median");
         if (json_is_number(med))
             lv->bw = json_number_value(med);
         if (d->peak_bw_gbps > 0 && json_is_number(med))
             gmb_point_metric(pt, "pct_peak", json_real(100.0 * lv->bw / d->peak_bw_gbps));
-        gmb_point_metric(pt, "bw_GBps", bw);
     } else { /* nothing streams: exactly none */
         gmb_point_metric(pt, "bw_GBps", gmb_json_scaled(0.0, &ser.st));
     }

@@ -469,12 +469,14 @@ static int sample(void *arg, double *ns)
     return rc;
 }
 
-/* Stats of the aux times of the last n samples, as a rate of bytes; null without them. */
-static json_t *aux_rate(const point_t *p, size_t n, double bytes, const gmb_ctx_t *c)
+/* Metric name of a point: the aux times of the last n samples as a rate of bytes (null
+ * without them), each sample's rate kept for gmb compare. */
+static void aux_rate(json_t *pt, const char *name, const point_t *p, size_t n, double bytes,
+                     const gmb_ctx_t *c)
 {
     if (n > p->aux.n)
         n = p->aux.n;
-    return gmb_json_rate_of(c, p->aux.ns + (p->aux.n - n), n, 1, bytes);
+    gmb_point_rate(c, pt, name, p->aux.ns + (p->aux.n - n), n, 1, bytes);
 }
 
 static const char *aux_metric(int test)
@@ -543,13 +545,13 @@ static int run_point(state_t *s, point_t *p, uint64_t stride, double *med_ns)
         gmb_point_metric(pt, "lat_us", gmb_json_scaled(1e-3 / per, &ser.st));
         us = ser.st.median * 1e-3 / per;
         if (timeonly)
-            gmb_point_metric(pt, aux_metric(p->test), aux_rate(p, ser.n, (double)p->bytes, c));
+            aux_rate(pt, aux_metric(p->test), p, ser.n, (double)p->bytes, c);
     } else {
         gmb_point_metric(pt, "bw_GBps", gmb_json_rate((double)p->bytes, &ser.st));
         bw = (double)p->bytes / ser.st.median;
         const char *am = aux_metric(p->test);
         if (am)
-            gmb_point_metric(pt, am, aux_rate(p, ser.n, (double)p->bytes, c));
+            aux_rate(pt, am, p, ser.n, (double)p->bytes, c);
     }
     json_t *extra = json_object_get(pt, "extra");
     json_object_set_new(extra, "verified", json_string(p->bad ? "FAILED" : "full"));

@@ -199,6 +199,20 @@ static void test_metric_samples(void **state)
                         json_real(12345));
     assert_int_equal(gmb_metric_samples(p, "lat", &v), 0);
     assert_null(v);
+    /* a rate from second times: the metric and each sample's rate (a missing time left out) */
+    gmb_ctx_t c;
+    memset(&c, 0, sizeof c);
+    c.o.min_samples = 1;
+    c.o.ci_target_pct = 1;
+    const double t2[] = {1, 2, NAN, 4};
+    gmb_point_rate(&c, p, "bw2", t2, 4, 1, 8.0);
+    assert_near(gmb_jnum(json_object_get(json_object_get(p, "metrics"), "bw2"), "median"), 4,
+                1e-12); /* 8 B / the median time, 2 ns */
+    assert_int_equal(gmb_metric_samples(p, "bw2", &v), 3);
+    assert_near(v[0], 8, 1e-12);
+    assert_near(v[1], 4, 1e-12);
+    assert_near(v[2], 2, 1e-12);
+    free(v);
     /* the point's own samples of a metric come first (NaN left out when kept) */
     const double own[] = {5, NAN, 7};
     gmb_point_metric_samples(p, "lat", own, 3);
