@@ -4,7 +4,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 gmb_launch_t gmb_chain_grid(const gmb_ctx_t *c, uint64_t n)
 {
@@ -52,17 +51,26 @@ int gmb_chain_lay_out(gmb_ctx_t *c, gmb_prog_t *prog, gmb_buf_t *chain, gmb_buf_
     return GMB_OK;
 }
 
-static int cmp_d(const void *a, const void *b)
+int gmb_chase_baseline(gmb_sample_fn fn, void *arg, gmb_u32 *steps, double *base_ns, int keep)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    gmb_u32 timed = *steps;
+    double best = keep ? *base_ns : INFINITY, t;
+    int rc = GMB_OK;
+    *steps = 0;
+    for (int i = 0; i < 5 && !rc; i++)
+        if (!(rc = fn(arg, &t)))
+            best = fmin(best, t + *base_ns); /* fn gave the time less the baseline */
+    *steps = timed;
+    if (!rc)
+        *base_ns = best;
+    return rc;
 }
 
 int gmb_chase_calibrate(const gmb_ctx_t *c, gmb_sample_fn fn, void *arg, gmb_u32 warm,
                         gmb_u32 *steps, double *base_ns, double min_sample_us, gmb_u32 fixed,
                         gmb_u32 max_steps)
 {
-    double t = 0, b[5];
+    double t = 0;
     int rc;
     *base_ns = 0;
     double want = fmax(min_sample_us * 1e3, 1000.0 * c->info.timer_res_ns);
@@ -79,14 +87,8 @@ int gmb_chase_calibrate(const gmb_ctx_t *c, gmb_sample_fn fn, void *arg, gmb_u32
         if (done || *steps >= max_steps)
             break;
     }
-    gmb_u32 timed = *steps;
-    *steps = 0;
-    for (int i = 0; i < 5; i++)
-        if ((rc = fn(arg, &b[i])))
-            return rc;
-    qsort(b, 5, sizeof *b, cmp_d);
-    *base_ns = b[0];
-    *steps = timed;
+    if ((rc = gmb_chase_baseline(fn, arg, steps, base_ns, 0)))
+        return rc;
     /* the baseline may be most of a launch (shared memory: the copy-in): grow the timed
      * loads until their own time reaches the target and the baseline itself */
     want = fmax(want, *base_ns);

@@ -22,6 +22,13 @@ int gmb_chain_lay_out(gmb_ctx_t *c, gmb_prog_t *prog, gmb_buf_t *chain, gmb_buf_
                       gmb_buf_t *bad, const uint32_t *order, uint64_t n,
                       const gmb_chain_layout_t *lay, char *err, size_t errlen);
 
+/* The baseline of a chase launch: 5 launches of fn(arg) with *steps set to 0 (restored after),
+ * and *base_ns becomes the fastest of them (a launch is only ever slowed down, by preemption
+ * on a shared CPU for one), or, with keep, the fastest of them and the baseline so far (one
+ * taken while the device or the host was still warming up gives way). fn reports a launch's
+ * time less *base_ns, as a chase's sample function does. 0 or fn's error (*base_ns kept). */
+int gmb_chase_baseline(gmb_sample_fn fn, void *arg, gmb_u32 *steps, double *base_ns, int keep);
+
 /* Calibrate a chase launch whose sample function fn(arg) times *steps timed loads after warm
  * untimed ones and subtracts *base_ns. Timed loads: fixed when fixed > 0, else enough for
  * min_sample_us (and 1000 timer ticks), at least twice the warm-up ones and 1024, at most

@@ -217,7 +217,7 @@ static int check_writes(state_t *s)
             const gmb_u32 *v = buf + 4 * j;
             uint64_t e = at[k] + j;
             gmb_u32 x = (gmb_u32)e ^ s->wkey;
-            int init = 1, stored = v[0] == x && v[1] < S && v[2] < s->cap &&
+            int init = 0, stored = v[0] == x && v[1] < S && v[2] < s->cap &&
                                    v[3] == (~x ^ (v[1] * 0x9e3779b9u) ^ v[2]);
             if (stored) { /* the writer's positions 4z .. 4z+3: y + k S (mod n) */
                 int at_pos = 0;
@@ -225,10 +225,11 @@ static int check_writes(state_t *s)
                     at_pos |= ((uint64_t)v[1] + (4 * (uint64_t)v[2] + q) % s->ne * S) % s->ne == e;
                 stored = at_pos;
             }
-            for (unsigned q = 0; q < 4; q++)
-                init = init && v[q] == gmb_hash(seed, 4 * e + q);
-            if (e < 4 * S && e < s->ne)
-                init = 0; /* written in every streamer's first iteration */
+            if (!stored && e >= 4 * S) { /* the first 4 S: every streamer's first iteration */
+                init = 1;
+                for (unsigned q = 0; q < 4; q++)
+                    init = init && v[q] == gmb_hash(seed, 4 * e + q);
+            }
             if (!init && !stored) {
                 s->bad_sum = 1;
                 snprintf(s->err, sizeof s->err,
@@ -258,19 +259,11 @@ static int init_data(state_t *s)
  * was still warming up gives way. The per-sample series keep samples only. 0 or an error. */
 static int rebaseline(state_t *s)
 {
-    gmb_u32 steps = s->steps;
     size_t nc = s->cycles.n, nb = s->bwt.n, nr = s->raw.n;
-    double base = s->base_ns, t;
-    int rc = GMB_OK;
-    s->steps = 0;
-    for (int k = 0; k < 5 && !rc; k++)
-        if (!(rc = sample(s, &t)))
-            base = fmin(base, t + s->base_ns); /* sample() gave the time less the baseline */
-    s->steps = steps;
+    int rc = gmb_chase_baseline(sample, s, &s->steps, &s->base_ns, 1);
     s->cycles.n = nc;
     s->bwt.n = nb;
     s->raw.n = nr;
-    s->base_ns = base;
     return rc;
 }
 
