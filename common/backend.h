@@ -159,7 +159,7 @@ typedef struct gmb_backend {
     int (*copy)(gmb_buf_t *dst, size_t doff, gmb_buf_t *src, size_t soff, size_t bytes, double *ns);
     /* Load a benchmark's kernels for one variant (OpenCL: build; CUDA: look up). */
     int (*prog_load)(gmb_dev_t *dev, const gmb_kernels_t *k, const char *variant, gmb_prog_t **out);
-    void (*prog_free)(gmb_prog_t *prog);
+    void (*prog_free)(gmb_prog_t *prog); /* NULL: nothing to do */
     /* Find a kernel of a loaded program. */
     int (*kern_get)(gmb_prog_t *prog, const char *name, gmb_kern_t **out);
     /* Launch and wait; device-event time of the kernel in *ns when ns != NULL. */

@@ -728,8 +728,7 @@ static int bank_run(gmb_ctx_t *c)
         summarize(&s, unit);
 out:
     for (int i = 0; i < 3; i++)
-        if (prog[i])
-            be->prog_free(prog[i]);
+        be->prog_free(prog[i]);
     be->free(s.tab);
     be->free(s.sum);
     be->free(s.cyc);

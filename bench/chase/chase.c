@@ -717,8 +717,7 @@ out:
     free(cv.ns);
     free(cv.cyc);
     gmb_series_free(&s.cycles);
-    if (s.prog)
-        be->prog_free(s.prog);
+    be->prog_free(s.prog);
     be->free(s.chain);
     be->free(s.order_d);
     be->free(s.out);

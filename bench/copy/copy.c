@@ -517,8 +517,7 @@ static int run_p2p(state_t *s, int pi)
 out:
     be->free(pdst);
     be->free(psrc);
-    if (pprog)
-        be->prog_free(pprog);
+    be->prog_free(pprog);
     be->close(peer);
     return rc;
 }
@@ -735,8 +734,7 @@ out:
     json_decref(s.skipped);
     be->free(s.hsrc);
     be->free(s.hdst);
-    if (s.prog)
-        be->prog_free(s.prog);
+    be->prog_free(s.prog);
     be->free(s.dsrc);
     be->free(s.ddst);
     return rc;

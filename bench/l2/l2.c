@@ -1112,8 +1112,7 @@ out:
     free(cv.size);
     free(cv.bw);
     free(cv.pt);
-    if (prog)
-        be->prog_free(prog);
+    be->prog_free(prog);
     be->free(s.data);
     be->free(s.part);
     be->free(s.flushb);

@@ -798,8 +798,7 @@ out:
     gmb_series_free(&s.raw);
     free(s.res);
     free(s.seen);
-    if (s.prog)
-        be->prog_free(s.prog);
+    be->prog_free(s.prog);
     be->free(s.chain);
     be->free(s.order_d);
     be->free(s.bad);

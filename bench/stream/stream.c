@@ -508,8 +508,7 @@ static int stream_run(gmb_ctx_t *c)
 out:
     json_decref(best);
     for (int i = 0; i < 3; i++)
-        if (prog[i])
-            be->prog_free(prog[i]);
+        be->prog_free(prog[i]);
     be->free(s.a);
     be->free(s.b);
     be->free(s.out);

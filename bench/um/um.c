@@ -933,8 +933,7 @@ out:
     json_decref(s.fault_us);
     json_decref(s.skipped);
     free(s.hpart);
-    if (s.prog)
-        be->prog_free(s.prog);
+    be->prog_free(s.prog);
     be->free(s.part);
     be->free(s.m);
     return rc;
