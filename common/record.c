@@ -103,18 +103,40 @@ static void sb_scalar(sbuf_t *b, const json_t *v)
 
 static const char *const stat_cols[] = {"median", "ci_lo", "ci_hi", "min", "max"};
 
+/* The keys of member what of every point, in the order they first appear: a column for
+ * each, so a field only some points have (bidir's per-direction rates) is not lost. */
+static json_t *csv_columns(const json_t *points, const char *what)
+{
+    json_t *cols = json_object();
+    size_t i;
+    json_t *pt;
+    const char *key;
+    json_t *val;
+    json_array_foreach(points, i, pt)
+    {
+        json_object_foreach(json_object_get(pt, what), key, val)
+        {
+            if (cols && !json_object_get(cols, key))
+                json_object_set_new(cols, key, json_null());
+        }
+    }
+    return cols;
+}
+
 char *gmb_record_csv(const json_t *rec)
 {
     json_t *points = json_object_get(rec, "points");
     if (!json_is_array(points))
         return NULL;
     sbuf_t b = {0};
-    json_t *first = json_array_get(points, 0);
-    json_t *params = json_object_get(first, "params");
-    json_t *metrics = json_object_get(first, "metrics");
+    json_t *params = csv_columns(points, "params");
+    json_t *metrics = csv_columns(points, "metrics");
+    json_t *extra = csv_columns(points, "extra");
     const char *key;
     json_t *val;
     int col = 0;
+    if (!params || !metrics || !extra)
+        b.bad = 1;
     /* header */
     json_object_foreach(params, key, val)
     {
@@ -133,7 +155,6 @@ char *gmb_record_csv(const json_t *rec)
         }
     }
     sb_add(&b, col++ ? ",time_ns,n,converged" : "time_ns,n,converged");
-    json_t *extra = json_object_get(first, "extra");
     json_object_foreach(extra, key, val)
     {
         sb_add(&b, ",");
@@ -174,6 +195,9 @@ char *gmb_record_csv(const json_t *rec)
         }
         sb_add(&b, "\n");
     }
+    json_decref(params);
+    json_decref(metrics);
+    json_decref(extra);
     if (b.bad) {
         free(b.s);
         return NULL;

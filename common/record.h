@@ -27,10 +27,11 @@ json_t *gmb_json_stats(const gmb_stats_t *s);
  * place; the length is kept. */
 void gmb_csv_clean(char *cell);
 
-/* Render a record's points as CSV: the params of the first point (in order), then for each
- * metric of the first point median,ci_lo,ci_hi,min,max, then time_ns, n, converged and the
- * point's other scalar fields. Every cell and name follows gmb_csv_clean: every line has
- * the same columns. Returns a malloc'd string or NULL. */
+/* Render a record's points as CSV: the params of every point (in the order they first
+ * appear), then for each metric of any point median,ci_lo,ci_hi,min,max, then time_ns, n,
+ * converged and the points' extra scalar fields; a point without a field leaves its cell
+ * empty. Every cell and name follows gmb_csv_clean: every line has the same columns.
+ * Returns a malloc'd string or NULL. */
 char *gmb_record_csv(const json_t *record);
 
 /* Make a file-name-safe slug of a device name: lower case, [a-z0-9] runs joined by '-',

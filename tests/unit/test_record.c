@@ -374,6 +374,28 @@ static void test_record_csv_quoting(void **state)
     json_decref(r);
 }
 
+/* Points with different fields: a column for each field any point has (in the order they
+ * first appear), empty where a point lacks it. */
+static void test_record_csv_union(void **state)
+{
+    (void)state;
+    json_t *r = json_pack("{s:[{s:{s:s}, s:{s:{s:f}}, s:{s:I, s:b}, s:{}},"
+                          "   {s:{s:s, s:i}, s:{s:{s:f}, s:{s:f}}, s:{s:I, s:b}, s:{s:s}}]}",
+                          "points", "params", "dir", "h2d", "metrics", "bw", "median", 2.0,
+                          "time_ns", "n", (json_int_t)3, "converged", 1, "extra", "params", "dir",
+                          "bidir", "node", 1, "metrics", "bw", "median", 4.0, "h2d_bw", "median",
+                          1.5, "time_ns", "n", (json_int_t)4, "converged", 0, "extra", "note", "x");
+    assert_non_null(r);
+    char *csv = gmb_record_csv(r);
+    assert_non_null(csv);
+    assert_string_equal(csv, "dir,node,bw,bw_ci_lo,bw_ci_hi,bw_min,bw_max,h2d_bw,h2d_bw_ci_lo,"
+                             "h2d_bw_ci_hi,h2d_bw_min,h2d_bw_max,time_ns,n,converged,note\n"
+                             "h2d,,2,,,,,,,,,,,3,1,\n"
+                             "bidir,1,4,,,,,1.5,,,,,,4,0,x\n");
+    free(csv);
+    json_decref(r);
+}
+
 /* Every line of csv has the columns of the first; no quote, no control byte but the line
  * ends, no line gnuplot would take for a comment (a '#' first, after blanks). */
 static void assert_rectangular(const char *csv)
@@ -685,6 +707,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_publish_readonly, tmpdir_setup, tmpdir_teardown),
         cmocka_unit_test(test_record_csv),
         cmocka_unit_test(test_record_csv_quoting),
+        cmocka_unit_test(test_record_csv_union),
         cmocka_unit_test(test_record_csv_crafted),
         cmocka_unit_test_setup_teardown(test_record_roundtrip, tmpdir_setup, tmpdir_teardown),
         cmocka_unit_test_setup_teardown(test_record_precision, tmpdir_setup, tmpdir_teardown),
