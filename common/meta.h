@@ -63,6 +63,38 @@ typedef struct gmb_locality {
  * cannot tell. */
 int gmb_topo_locality(const gmb_dev_info_t *info, gmb_locality_t *out);
 
+/* Host placement through hwloc: bind the calling thread's CPUs and memory allocations to
+ * NUMA nodes, so host buffers allocated (or first touched) after it sit where asked, and
+ * say where pages sit. Honors HWLOC_XMLFILE (with HWLOC_THISSYSTEM=1 binding still acts on
+ * this machine). */
+typedef struct gmb_numa gmb_numa_t;
+#define GMB_NUMA_NEAR (-1) /* the device's NUMA nodes and CPUs */
+#define GMB_NUMA_OS   (-2) /* no binding: the thread's binding when gmb_numa_open ran */
+
+/* Load the topology, keep the calling thread's binding and find the device's nodes. NULL,
+ * with the reason in why, without hwloc or when hwloc fails. */
+gmb_numa_t *gmb_numa_open(const gmb_dev_info_t *info, char *why, size_t wlen);
+/* Restore the binding gmb_numa_open found; NULL is a no-op. */
+void gmb_numa_close(gmb_numa_t *m);
+/* NUMA nodes: how many, and the OS index (P#) of the i-th. */
+int gmb_numa_count(const gmb_numa_t *m);
+unsigned gmb_numa_os_index(const gmb_numa_t *m, int i);
+/* Whether a NUMA node of this OS index exists. */
+int gmb_numa_has(const gmb_numa_t *m, unsigned os_index);
+/* The device's NUMA nodes as a list ("1", "0-1"); 0 when unknown (reason in why) or when they
+ * are every node (a CPU device: why says so), so binding to them would change nothing. */
+int gmb_numa_near(const gmb_numa_t *m, char *nodes, size_t nlen, char *why, size_t wlen);
+/* Whether os_index is one of the device's nodes. */
+int gmb_numa_is_near(const gmb_numa_t *m, unsigned os_index);
+/* Bind the calling thread: node >= 0 that NUMA node (memory) and its CPUs (all CPUs for a
+ * node without any), GMB_NUMA_NEAR the device's nodes and CPUs, GMB_NUMA_OS the binding at
+ * open. desc says what is bound ("NUMA 1, CPUs 4-7"). GMB_ERUNTIME with the OS's reason in
+ * desc when the OS refuses (the binding is then what it was at open). */
+int gmb_numa_bind(gmb_numa_t *m, int node, char *desc, size_t dlen);
+/* The NUMA nodes holding the pages of [p, p + len) ("1", "0-1"), or "unknown" (no hwloc,
+ * the OS does not say, pages not there yet). */
+void gmb_numa_where(gmb_numa_t *m, const void *p, size_t len, char *out, size_t olen);
+
 /* Host facts. */
 typedef struct gmb_host {
     char name[256]; /* host name */

@@ -2,6 +2,7 @@
 #include "gmb.h"
 #include "meta.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,44 +31,266 @@ static void put_sets(hwloc_const_cpuset_t cpus, hwloc_const_nodeset_t nodes, gmb
     }
 }
 
+/* The object holding the device: the root for a CPU device, else the first non-I/O ancestor
+ * of its PCI device; NULL with the reason in why. */
+static hwloc_obj_t device_obj(hwloc_topology_t t, const gmb_dev_info_t *info, char *why,
+                              size_t wlen)
+{
+    if (!strcmp(info->type, "cpu"))
+        return hwloc_get_root_obj(t);
+    if (!info->pci_bus_id[0]) {
+        gmb_strlcpy(why, "the driver reports no PCI bus id for this device", wlen);
+        return NULL;
+    }
+    hwloc_obj_t pci = hwloc_get_pcidev_by_busidstring(t, info->pci_bus_id);
+    hwloc_obj_t anc = pci ? hwloc_get_non_io_ancestor_obj(t, pci) : NULL;
+    if (!anc)
+        snprintf(why, wlen, "hwloc does not see PCI device %s", info->pci_bus_id);
+    return anc;
+}
+
+/* A loaded topology with PCI devices, or NULL with the reason. */
+static hwloc_topology_t load(char *why, size_t wlen)
+{
+    hwloc_topology_t t;
+    if (hwloc_topology_init(&t)) {
+        gmb_strlcpy(why, "hwloc_topology_init failed", wlen);
+        return NULL;
+    }
+    hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    /* test aid: a stored topology taken as this machine's (binding acts here), seen by gmb
+     * only (HWLOC_XMLFILE would reach the OpenCL implementation's hwloc too) */
+    const char *x = getenv("GMB_TEST_TOPOLOGY");
+    if (x && *x &&
+        (hwloc_topology_set_xml(t, x) ||
+         hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_IS_THISSYSTEM))) {
+        hwloc_topology_destroy(t);
+        snprintf(why, wlen, "GMB_TEST_TOPOLOGY %s: not an hwloc XML topology", x);
+        return NULL;
+    }
+    if (hwloc_topology_load(t)) {
+        hwloc_topology_destroy(t);
+        gmb_strlcpy(why, "hwloc_topology_load failed", wlen);
+        return NULL;
+    }
+    return t;
+}
+
 int gmb_topo_locality(const gmb_dev_info_t *info, gmb_locality_t *out)
 {
     memset(out, 0, sizeof *out);
-    hwloc_topology_t t;
-    if (hwloc_topology_init(&t)) {
-        set_unknown(out, "hwloc_topology_init failed");
+    char why[160] = "";
+    hwloc_topology_t t = load(why, sizeof why);
+    if (!t) {
+        set_unknown(out, why);
         return GMB_OK;
     }
-    hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
-    if (hwloc_topology_load(t)) {
-        hwloc_topology_destroy(t);
-        set_unknown(out, "hwloc_topology_load failed");
-        return GMB_OK;
-    }
-    if (!strcmp(info->type, "cpu")) {
+    hwloc_obj_t o = device_obj(t, info, why, sizeof why);
+    if (!o) {
+        set_unknown(out, why);
+    } else if (!strcmp(info->type, "cpu")) {
         /* the device is the host's CPUs: its memory is every NUMA node */
-        hwloc_obj_t root = hwloc_get_root_obj(t);
         gmb_strlcpy(out->source, "hwloc (host CPU)", sizeof out->source);
-        put_sets(root->cpuset, root->nodeset, out);
+        put_sets(o->cpuset, o->nodeset, out);
         snprintf(out->note, sizeof out->note, "CPU device: the whole machine");
-    } else if (info->pci_bus_id[0]) {
-        hwloc_obj_t pci = hwloc_get_pcidev_by_busidstring(t, info->pci_bus_id);
-        hwloc_obj_t anc = pci ? hwloc_get_non_io_ancestor_obj(t, pci) : NULL;
-        if (!anc) {
-            char why[160];
-            snprintf(why, sizeof why, "hwloc does not see PCI device %s", info->pci_bus_id);
-            set_unknown(out, why);
-        } else {
-            gmb_strlcpy(out->source, "hwloc", sizeof out->source);
-            put_sets(anc->cpuset, anc->nodeset, out);
-            snprintf(out->note, sizeof out->note, "PCI %s under %s L#%u", info->pci_bus_id,
-                     hwloc_obj_type_string(anc->type), anc->logical_index);
-        }
     } else {
-        set_unknown(out, "the driver reports no PCI bus id for this device");
+        gmb_strlcpy(out->source, "hwloc", sizeof out->source);
+        put_sets(o->cpuset, o->nodeset, out);
+        snprintf(out->note, sizeof out->note, "PCI %s under %s L#%u", info->pci_bus_id,
+                 hwloc_obj_type_string(o->type), o->logical_index);
     }
     hwloc_topology_destroy(t);
     return GMB_OK;
+}
+
+struct gmb_numa {
+    hwloc_topology_t t;
+    hwloc_cpuset_t cpus0; /* the thread's CPU binding at open (NULL: unknown) */
+    hwloc_nodeset_t mem0; /* its memory binding at open */
+    hwloc_membind_policy_t pol0;
+    int have_mem0;            /* mem0/pol0 were read */
+    hwloc_cpuset_t near_cpus; /* the device's CPUs and nodes (NULL: unknown) */
+    hwloc_nodeset_t near_nodes;
+    char near_why[160]; /* why near is unknown or means nothing */
+};
+
+static void list_of(hwloc_const_bitmap_t b, char *out, size_t olen)
+{
+    char *s = NULL;
+    if (hwloc_bitmap_list_asprintf(&s, b) >= 0 && s)
+        gmb_strlcpy(out, s, olen);
+    else
+        gmb_strlcpy(out, "?", olen);
+    free(s);
+}
+
+gmb_numa_t *gmb_numa_open(const gmb_dev_info_t *info, char *why, size_t wlen)
+{
+    gmb_numa_t *m = calloc(1, sizeof *m);
+    if (!m) {
+        gmb_strlcpy(why, "out of memory", wlen);
+        return NULL;
+    }
+    if (!(m->t = load(why, wlen))) {
+        free(m);
+        return NULL;
+    }
+    m->cpus0 = hwloc_bitmap_alloc();
+    if (m->cpus0 && hwloc_get_cpubind(m->t, m->cpus0, HWLOC_CPUBIND_THREAD)) {
+        hwloc_bitmap_free(m->cpus0);
+        m->cpus0 = NULL;
+    }
+    m->mem0 = hwloc_bitmap_alloc();
+    m->have_mem0 = m->mem0 && !hwloc_get_membind(m->t, m->mem0, &m->pol0,
+                                                 HWLOC_MEMBIND_THREAD | HWLOC_MEMBIND_BYNODESET);
+    hwloc_obj_t o = device_obj(m->t, info, m->near_why, sizeof m->near_why);
+    hwloc_obj_t root = hwloc_get_root_obj(m->t);
+    if (o && (!o->nodeset || hwloc_bitmap_iszero(o->nodeset))) {
+        gmb_strlcpy(m->near_why, "hwloc places the device under no NUMA node", sizeof m->near_why);
+    } else if (o && hwloc_get_nbobjs_by_type(m->t, HWLOC_OBJ_NUMANODE) > 1 &&
+               hwloc_bitmap_isequal(o->nodeset, root->nodeset)) {
+        /* binding to every node would only trade the OS's local allocation for the first
+         * node's: no placement at all is the honest "near" */
+        gmb_strlcpy(m->near_why,
+                    !strcmp(info->type, "cpu") ? "a CPU device's memory is every NUMA node"
+                                               : "the device is as near to every NUMA node",
+                    sizeof m->near_why);
+    } else if (o) {
+        m->near_cpus = hwloc_bitmap_dup(o->cpuset);
+        m->near_nodes = hwloc_bitmap_dup(o->nodeset);
+    }
+    return m;
+}
+
+void gmb_numa_close(gmb_numa_t *m)
+{
+    if (!m)
+        return;
+    char d[64];
+    gmb_numa_bind(m, GMB_NUMA_OS, d, sizeof d);
+    hwloc_bitmap_free(m->cpus0);
+    hwloc_bitmap_free(m->mem0);
+    hwloc_bitmap_free(m->near_cpus);
+    hwloc_bitmap_free(m->near_nodes);
+    hwloc_topology_destroy(m->t);
+    free(m);
+}
+
+int gmb_numa_count(const gmb_numa_t *m)
+{
+    return m ? hwloc_get_nbobjs_by_type(m->t, HWLOC_OBJ_NUMANODE) : 0;
+}
+
+unsigned gmb_numa_os_index(const gmb_numa_t *m, int i)
+{
+    hwloc_obj_t o = m ? hwloc_get_obj_by_type(m->t, HWLOC_OBJ_NUMANODE, (unsigned)i) : NULL;
+    return o ? o->os_index : 0;
+}
+
+static hwloc_obj_t node_obj(const gmb_numa_t *m, unsigned os_index)
+{
+    for (int i = 0; i < gmb_numa_count(m); i++) {
+        hwloc_obj_t o = hwloc_get_obj_by_type(m->t, HWLOC_OBJ_NUMANODE, (unsigned)i);
+        if (o && o->os_index == os_index)
+            return o;
+    }
+    return NULL;
+}
+
+int gmb_numa_has(const gmb_numa_t *m, unsigned os_index)
+{
+    return node_obj(m, os_index) != NULL;
+}
+
+int gmb_numa_near(const gmb_numa_t *m, char *nodes, size_t nlen, char *why, size_t wlen)
+{
+    if (!m || !m->near_nodes) {
+        gmb_strlcpy(why, m ? m->near_why : "no topology", wlen);
+        return 0;
+    }
+    list_of(m->near_nodes, nodes, nlen);
+    return 1;
+}
+
+int gmb_numa_is_near(const gmb_numa_t *m, unsigned os_index)
+{
+    return m && m->near_nodes && hwloc_bitmap_isset(m->near_nodes, os_index);
+}
+
+/* The OS refused a binding (errno): say so, and go back to the binding at open. */
+static int refused(gmb_numa_t *m, int node, const char *what, hwloc_const_bitmap_t set, char *desc,
+                   size_t dlen)
+{
+    int e = errno;
+    char l[128];
+    list_of(set, l, sizeof l);
+    snprintf(desc, dlen, "binding %s %s failed: %s", what, l, strerror(e));
+    if (node != GMB_NUMA_OS)
+        gmb_numa_bind(m, GMB_NUMA_OS, l, sizeof l);
+    return GMB_ERUNTIME;
+}
+
+int gmb_numa_bind(gmb_numa_t *m, int node, char *desc, size_t dlen)
+{
+    hwloc_const_cpuset_t cpus;
+    hwloc_const_nodeset_t mem;
+    hwloc_membind_policy_t pol = HWLOC_MEMBIND_BIND;
+    hwloc_obj_t root = hwloc_get_root_obj(m->t);
+    if (!hwloc_topology_is_thissystem(m->t)) { /* hwloc would bind nothing and say it did */
+        gmb_strlcpy(desc,
+                    "the topology is not this machine's (HWLOC_XMLFILE without "
+                    "HWLOC_THISSYSTEM=1): nothing bound",
+                    dlen);
+        return node == GMB_NUMA_OS ? GMB_OK : GMB_ERUNTIME;
+    }
+    if (node == GMB_NUMA_OS) {
+        cpus = m->cpus0;
+        mem = m->have_mem0 ? m->mem0 : NULL;
+        pol = m->pol0;
+    } else if (node == GMB_NUMA_NEAR) {
+        if (!m->near_nodes) {
+            snprintf(desc, dlen, "the device's NUMA nodes are unknown: %s", m->near_why);
+            return GMB_ERUNTIME;
+        }
+        cpus = m->near_cpus;
+        mem = m->near_nodes;
+    } else {
+        hwloc_obj_t o = node_obj(m, (unsigned)node);
+        if (!o) {
+            snprintf(desc, dlen, "no NUMA node %d", node);
+            return GMB_ERUNTIME;
+        }
+        /* a node without CPUs (device or CXL memory): the thread may run anywhere */
+        cpus = o->cpuset && !hwloc_bitmap_iszero(o->cpuset) ? o->cpuset : root->cpuset;
+        mem = o->nodeset;
+    }
+    char c[128] = "unchanged", n[64] = "unchanged";
+    if (cpus && hwloc_set_cpubind(m->t, cpus, HWLOC_CPUBIND_THREAD))
+        return refused(m, node, "CPUs", cpus, desc, dlen);
+    if (cpus)
+        list_of(cpus, c, sizeof c);
+    if (mem && hwloc_set_membind(m->t, mem, pol, HWLOC_MEMBIND_THREAD | HWLOC_MEMBIND_BYNODESET))
+        return refused(m, node, "memory to NUMA", mem, desc, dlen);
+    if (mem)
+        list_of(mem, n, sizeof n);
+    if (node == GMB_NUMA_OS)
+        snprintf(desc, dlen, "none (as the OS places it)");
+    else
+        snprintf(desc, dlen, "NUMA %s, CPUs %s", n, c);
+    return GMB_OK;
+}
+
+void gmb_numa_where(gmb_numa_t *m, const void *p, size_t len, char *out, size_t olen)
+{
+    gmb_strlcpy(out, "unknown", olen);
+    hwloc_nodeset_t s =
+        m && p && len && hwloc_topology_is_thissystem(m->t) ? hwloc_bitmap_alloc() : NULL;
+    if (!s)
+        return;
+    if (!hwloc_get_area_memlocation(m->t, p, len, s, HWLOC_MEMBIND_BYNODESET) &&
+        !hwloc_bitmap_iszero(s))
+        list_of(s, out, olen);
+    hwloc_bitmap_free(s);
 }
 #else
 int gmb_topo_locality(const gmb_dev_info_t *info, gmb_locality_t *out)
@@ -79,5 +302,82 @@ int gmb_topo_locality(const gmb_dev_info_t *info, gmb_locality_t *out)
     gmb_strlcpy(out->cpuset, "unknown", sizeof out->cpuset);
     gmb_strlcpy(out->note, "gmb was built without hwloc", sizeof out->note);
     return GMB_OK;
+}
+
+gmb_numa_t *gmb_numa_open(const gmb_dev_info_t *info, char *why, size_t wlen)
+{
+    (void)info;
+    gmb_strlcpy(why, "gmb was built without hwloc", wlen);
+    return NULL;
+}
+
+void gmb_numa_close(gmb_numa_t *m)
+{
+    (void)m;
+}
+
+int gmb_numa_count(const gmb_numa_t *m)
+{
+    (void)m;
+    return 0;
+}
+
+unsigned gmb_numa_os_index(const gmb_numa_t *m, int i)
+{
+    (void)m;
+    (void)i;
+    return 0;
+}
+
+int gmb_numa_has(const gmb_numa_t *m, unsigned os_index)
+{
+    (void)m;
+    (void)os_index;
+    return 0;
+}
+
+int gmb_numa_near(const gmb_numa_t *m, char *nodes, size_t nlen, char *why, size_t wlen)
+{
+    (void)m;
+    (void)nodes;
+    (void)nlen;
+    gmb_strlcpy(why, "gmb was built without hwloc", wlen);
+    return 0;
+}
+
+int gmb_numa_is_near(const gmb_numa_t *m, unsigned os_index)
+{
+    (void)m;
+    (void)os_index;
+    return 0;
+}
+
+/* The OS refused a binding (errno): say so, and go back to the binding at open. */
+static int refused(gmb_numa_t *m, int node, const char *what, hwloc_const_bitmap_t set, char *desc,
+                   size_t dlen)
+{
+    int e = errno;
+    char l[128];
+    list_of(set, l, sizeof l);
+    snprintf(desc, dlen, "binding %s %s failed: %s", what, l, strerror(e));
+    if (node != GMB_NUMA_OS)
+        gmb_numa_bind(m, GMB_NUMA_OS, l, sizeof l);
+    return GMB_ERUNTIME;
+}
+
+int gmb_numa_bind(gmb_numa_t *m, int node, char *desc, size_t dlen)
+{
+    (void)m;
+    (void)node;
+    gmb_strlcpy(desc, "gmb was built without hwloc", dlen);
+    return GMB_ERUNTIME;
+}
+
+void gmb_numa_where(gmb_numa_t *m, const void *p, size_t len, char *out, size_t olen)
+{
+    (void)m;
+    (void)p;
+    (void)len;
+    gmb_strlcpy(out, "unknown", olen);
 }
 #endif

@@ -65,8 +65,50 @@ PY
         check "copy record: latency at the smallest size" test "$(json "$rec" \
             "r['results']['latency_us']['d2h_pinned_ce']['size_bytes']")" = 4096
         check "copy record has locality" test "$(json "$rec" "r['locality']['source']")" != ""
+        check "copy record: every host point says what was bound and where its pages are" \
+            test "$(json "$rec" "all(p['extra']['host_binding'] and p['extra']['host_pages_numa'] for p in r['points'] if p['params']['direction'] in ('h2d','d2h','bidir'))")" = True
+        check "copy record: default placement carries no host_node (points keep their identity)" \
+            test "$(json "$rec" "sum('host_node' in p['params'] for p in r['points'])")" = 0
+        check "copy record: host placement per kind" test "$(json "$rec" \
+            "sorted(r['results']['host_placement'])")" = "['mapped', 'pageable', 'pinned']"
         check "copy csv: header + 42 rows" test "$(wc -l <"$csv")" = 43
+        check "copy csv: bidir's own rates have columns" grep -q "h2d_bw_GBps,.*d2h_bw_GBps" "$csv"
         check "copy csv header" grep -q "^direction,kind,engine,size_bytes,.*bw_GBps" "$csv"
+    fi
+
+    # --- host placement (hwloc): near by default, named nodes, every node -------------------
+    if expect "copy --host-nodes 0" 0 "$C" "${FAST[@]}" --sizes 64KiB --directions h2d,d2h \
+        --kinds pinned,pageable --engines ce --host-nodes 0 --out "$T/node0"; then
+        rec=$(ls "$T"/node0/*-copy.json)
+        check "copy --host-nodes 0: every point labelled node 0" test "$(json "$rec" \
+            "set(p['params']['host_node'] for p in r['points'])")" = "{'0'}"
+        check "copy --host-nodes 0: bound to node 0, pages there or unknown" test "$(json "$rec" \
+            "all(p['extra']['host_binding'].startswith('bound to NUMA 0, CPUs') and p['extra']['host_pages_numa'] in ('0', 'unknown') for p in r['points'])")" = True
+        check "copy --host-nodes 0: results keyed by node" test "$(json "$rec" \
+            "sorted(r['results']['largest'])")" = "['d2h_pageable_ce_node0', 'd2h_pinned_ce_node0', 'h2d_pageable_ce_node0', 'h2d_pinned_ce_node0']"
+        check "copy --host-nodes 0: table column shows the node" grep -q "^h2d *pinned@0 " "$T/out"
+    fi
+    # a stored two-node topology taken as this machine's (GMB_TEST_TOPOLOGY, gmb only): the
+    # CPU device is near every node (default: unbound), node 0 binds, node 1 (CPUs 4-7, not
+    # here) is refused by the OS and skipped with its reason
+    TOPO=tests/fixtures/topo-2numa-gpu.xml
+    if expect "copy --host-nodes all on two nodes" 0 env GMB_TEST_TOPOLOGY="$TOPO" "$C" \
+        "${FAST[@]}" --sizes 64KiB --directions h2d,d2h --kinds pinned --engines ce \
+        --host-nodes all --out "$T/numa"; then
+        rec=$(ls "$T"/numa/*-copy.json)
+        check "copy numa: default unbound on a CPU device, with the reason" test "$(json "$rec" \
+            "r['results']['host_placement']['pinned']['binding']")" = \
+            "not bound: a CPU device's memory is every NUMA node"
+        check "copy numa: default then node 0" test "$(json "$rec" \
+            "[p['params'].get('host_node', '-') for p in r['points']]")" = "['-', '-', '0', '0']"
+        check "copy numa: node 1 skipped with the OS's reason" test "$(json "$rec" \
+            "[s['kind'] for s in r['results']['skipped'] if 'failed' in s['reason']]")" = \
+            "['node 1']"
+        check "copy numa: slowest other node against the default" test "$(json "$rec" \
+            "(r['results']['numa_copy']['h2d_pinned_ce']['slowest_node'], r['results']['numa_copy']['d2h_pinned_ce']['slowest_GBps'] > 0)")" = "('0', True)"
+        expect "copy numa: table" 0 "$G" table "$T/numa" &&
+            check "copy numa: table row of the slowest node" \
+                grep -q "Host to device, pinned, slowest other node vs default" "$T/out"
     fi
 
     # --- large copies: sampled verification of host and device destinations -----------------
@@ -103,6 +145,10 @@ PY
     cbad "--peers garbage" --directions p2p --sizes 4KiB --peers x
     cbad "--peers 0 (the device itself)" --directions p2p --sizes 4KiB --peers 0
     cbad "--peers 7 (no such device)" --directions p2p --sizes 4KiB --peers 7
+    cbad "--host-nodes garbage" --sizes 4KiB --host-nodes x
+    cbad "--host-nodes 99 (no such node)" --sizes 4KiB --host-nodes 99
+    cbad "--host-nodes empty item" --sizes 4KiB --host-nodes 0,,near
+    cbad "--host-nodes -1" --sizes 4KiB --host-nodes -1
 
     # --- two PoCL devices: a peer per --peers entry, skipped with the reason on OpenCL -------
     # (nothing measured: exit 77 with the reasons, no record)

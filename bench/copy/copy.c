@@ -30,6 +30,7 @@ typedef struct cfg {
     gmb_list_t engines;   /* indices into engine_names */
     double min_sample_us; /* shortest sample: small copies repeat back to back up to it */
     const char *peers;    /* p2p peers: "next", "all" or device indices */
+    const char *nodes;    /* host memory placement: near, os, all or NUMA node indices */
 } cfg_t;
 
 #define O(field) offsetof(cfg_t, field)
@@ -51,6 +52,10 @@ static const gmb_opt_t opts[] = {
      "p2p: next (the next device), all (every other device: a row of the peer matrix) or "
      "device indices, comma-separated",
      0},
+    {"host-nodes", GMB_OPT_STR, O(nodes), "LIST", "near", 0, 0, NULL,
+     "where h2d, d2h, bidir host memory and the host thread sit: near (the device's NUMA "
+     "node), os (no binding), all (near, then every other node), or NUMA node numbers",
+     0},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
 };
 #undef O
@@ -69,7 +74,15 @@ static const char help[] =
     "copy back to back until it lasts --min-sample-us. Sources hold pseudo-random floats;\n"
     "every destination is poisoned first and verified after (all of it up to 32 MiB, 8\n"
     "chunks beyond). % link: of the PCIe link's nominal bandwidth per direction (NVML's\n"
-    "current generation x width; gen3 0.985, gen4 1.969, gen5 3.938 GB/s per lane).\n";
+    "maximum generation x width, as an idle link may train down; gen3 0.985, gen4 1.969,\n"
+    "gen5 3.938 GB/s per lane).\n"
+    "Host placement (hwloc): by default the host thread runs on the device's CPUs and its\n"
+    "host buffers are bound to the device's NUMA node(s), allocated and first touched\n"
+    "under that binding; where hwloc cannot place the device, or the device is as near to\n"
+    "every node (a CPU device), nothing is bound. --host-nodes all measures every other\n"
+    "node too (their points carry params.host_node; results.numa_copy compares them with\n"
+    "the near node). Every host point records what was bound (extra.host_binding) and the\n"
+    "NUMA nodes its buffers' pages sit on (extra.host_pages_numa, from the OS).\n";
 
 #define SEED_HOST(c) ((gmb_u32)(c)->o.seed * 4u + 1u) /* host sources */
 #define SEED_DEV(c)  ((gmb_u32)(c)->o.seed * 4u + 2u) /* device sources */
@@ -117,6 +130,13 @@ typedef struct state {
     json_t *skipped;           /* results.skipped */
     json_t *peers;             /* results.peers: the p2p peers measured */
     int injected;              /* the planted error is in */
+    gmb_numa_t *numa;          /* host placement (NULL without hwloc) */
+    const char *node;          /* the host series' placement label, NULL for the default */
+    char node_buf[24];         /* where node points otherwise: "os" or a NUMA node number */
+    char first_binding[192];   /* binding of the default placement */
+    char binding[192];         /* what the host series runs under (extra.host_binding) */
+    char pages[64];            /* NUMA nodes of its buffers' pages (extra.host_pages_numa) */
+    json_t *placements;        /* results.host_placement */
 } state_t;
 
 /* Enqueue one copy of job j (no wait). */
@@ -213,7 +233,7 @@ static void job_rate(json_t *pt, const char *name, const point_t *p, int j, size
 
 static void print_header(void)
 {
-    printf("%-8s %-8s %-3s %10s %10s %7s %10s %6s %4s %6s %-8s\n", "dir", "kind", "eng", "size",
+    printf("%-8s %-11s %-3s %10s %10s %7s %10s %6s %4s %6s %-8s\n", "dir", "kind", "eng", "size",
            "GB/s", "+-CI%", "lat us", "%link", "n", "reps", "verified");
 }
 
@@ -275,6 +295,8 @@ static int run_point(state_t *s, point_t *p, const char *dir, const char *kind, 
     json_t *params = json_pack("{s:s, s:s, s:s, s:I, s:i, s:i}", "direction", dir, "kind", kind,
                                "engine", engine, "size_bytes", (json_int_t)p->bytes, "reps",
                                (int)p->reps, "streams", p->njobs);
+    if (host_link && s->node)
+        json_object_set_new(params, "host_node", json_string(s->node));
     json_t *pt = gmb_point_new(params, &ser);
     gmb_point_metric(pt, "bw_GBps", gmb_json_rate(moved * p->njobs, &ser.st));
     gmb_point_metric(pt, "lat_us", gmb_json_scaled(1e-3 / p->reps, &ser.st));
@@ -290,17 +312,24 @@ static int run_point(state_t *s, point_t *p, const char *dir, const char *kind, 
     }
     json_t *extra = json_object_get(pt, "extra");
     json_object_set_new(extra, "verified", json_string(rc == GMB_OK ? how : "FAILED"));
-    char sz[32], pct[16] = "-";
+    if (host_link) {
+        json_object_set_new(extra, "host_binding", json_string(s->binding));
+        json_object_set_new(extra, "host_pages_numa", json_string(s->pages));
+    }
+    char sz[32], pct[16] = "-", shown[48];
+    snprintf(shown, sizeof shown, "%s%s%s", kind, host_link && s->node ? "@" : "",
+             host_link && s->node ? s->node : "");
     if (link > 0)
         snprintf(pct, sizeof pct, "%.1f", 100.0 * bw / link);
     double lat = ser.st.median / p->reps * 1e-3;
-    printf("%-8s %-8s %-3s %10s %10.3f %7.2f %10.2f %6s %4zu %6u %-8s\n", dir, kind, engine,
+    printf("%-8s %-11s %-3s %10s %10.3f %7.2f %10.2f %6s %4zu %6u %-8s\n", dir, shown, engine,
            gmb_fmt_size(p->bytes, sz, sizeof sz), bw, 100.0 * ser.st.ci_rel, lat, pct, ser.st.n,
            p->reps, rc == GMB_OK ? how : "FAILED");
     fflush(stdout);
     if (rc == GMB_OK) {
         char key[96];
-        snprintf(key, sizeof key, "%s_%s_%s", dir, kind, engine);
+        snprintf(key, sizeof key, "%s_%s_%s%s%s", dir, kind, engine,
+                 host_link && s->node ? "_node" : "", host_link && s->node ? s->node : "");
         json_t *b = json_pack("{s:f, s:I}", "bw_GBps", bw, "size_bytes", (json_int_t)p->bytes);
         if (link > 0)
             json_object_set_new(b, "pct_link", json_real(100.0 * bw / link));
@@ -313,7 +342,7 @@ static int run_point(state_t *s, point_t *p, const char *dir, const char *kind, 
     gmb_add_point(c, pt);
     gmb_series_free(&ser);
     if (rc == GMB_EVERIFY)
-        gmb_error("verification failed: %s %s %s, %s: %s", dir, kind, engine, sz, err);
+        gmb_error("verification failed: %s %s %s, %s: %s", dir, shown, engine, sz, err);
     return rc;
 }
 
@@ -375,8 +404,24 @@ static int run_host(state_t *s, int kind)
                       kn);
         return rc;
     }
-    if ((rc = init_src(s, s->kinit, s->hsrc, s->top, SEED_HOST(c))))
+    /* every page of both buffers written here, under the binding (not first touched later by
+     * whichever thread copies into it), then asked where it sits */
+    if ((rc = init_src(s, s->kinit, s->hsrc, s->top, SEED_HOST(c))) ||
+        (rc = be->fill(s->hdst, 0, 0xff, (size_t)s->top)))
         return rc;
+    char a[32] = "unknown", b[32] = "unknown";
+    gmb_numa_where(s->numa, be->host_ptr(s->hsrc), (size_t)s->top, a, sizeof a);
+    gmb_numa_where(s->numa, be->host_ptr(s->hdst), (size_t)s->top, b, sizeof b);
+    if (!strcmp(a, b))
+        gmb_strlcpy(s->pages, a, sizeof s->pages);
+    else
+        snprintf(s->pages, sizeof s->pages, "source %s, destination %s", a, b);
+    char label[48];
+    snprintf(label, sizeof label, "%s%s%s", kn, s->node ? "@" : "", s->node ? s->node : "");
+    json_object_set_new(s->placements, label,
+                        json_pack("{s:s?, s:s, s:s}", "host_node", s->node, "binding", s->binding,
+                                  "pages_numa", s->pages));
+    printf("# host memory %s: %s; pages on NUMA %s\n", label, s->binding, s->pages);
     for (size_t di = 0; di < cfg->dirs.n && !rc; di++) {
         int d = cfg->dirs.idx[di];
         if (d != D_H2D && d != D_D2H && d != D_BIDIR)
@@ -648,19 +693,168 @@ static void link_result(state_t *s)
     gmb_add_result(c, "link", j);
 }
 
+/* The host placements of --host-nodes, in order, without repeats: GMB_NUMA_NEAR stands for
+ * the default (near where hwloc places the device, else no binding), GMB_NUMA_OS for no
+ * binding, n >= 0 for NUMA node n. GMB_EUSAGE (one line) for a malformed list or a node that
+ * is not there, GMB_ESKIP for a node without hwloc. */
+static int host_places(state_t *s, int *out, int *n)
+{
+    const char *list = s->c->cfg ? ((const cfg_t *)s->c->cfg)->nodes : "near";
+    char buf[256], near[64], why[160];
+    int near_known = gmb_numa_near(s->numa, near, sizeof near, why, sizeof why);
+    size_t len = strlen(list);
+    *n = 0;
+    if (len >= sizeof buf || !len || list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,")) {
+        gmb_error("--host-nodes %s: near, os, all, or NUMA node numbers (comma-separated)", list);
+        return GMB_EUSAGE;
+    }
+    gmb_strlcpy(buf, list, sizeof buf);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int add[64], na = 0;
+        long v;
+        if (!strcmp(t, "near") || (!strcmp(t, "os") && !near_known)) {
+            add[na++] = GMB_NUMA_NEAR; /* the default placement */
+        } else if (!strcmp(t, "os")) {
+            add[na++] = GMB_NUMA_OS;
+        } else if (!strcmp(t, "all")) {
+            add[na++] = GMB_NUMA_NEAR;
+            for (int i = 0; i < gmb_numa_count(s->numa) && na < 64; i++) {
+                unsigned os = gmb_numa_os_index(s->numa, i);
+                if (!gmb_numa_is_near(s->numa, os) && os < 1u << 20)
+                    add[na++] = (int)os;
+            }
+        } else if (!gmb_parse_long(t, &v) && v >= 0 && v < 1 << 20) {
+            if (!s->numa) {
+                gmb_error("--host-nodes %ld: binding to a NUMA node needs hwloc: %s", v, why);
+                return GMB_ESKIP;
+            }
+            if (!gmb_numa_has(s->numa, (unsigned)v)) {
+                char l[160] = "";
+                size_t at = 0;
+                for (int i = 0; i < gmb_numa_count(s->numa) && at < sizeof l - 16; i++)
+                    at += (size_t)snprintf(l + at, sizeof l - at, "%s%u", i ? "," : "",
+                                           gmb_numa_os_index(s->numa, i));
+                gmb_error("--host-nodes %ld: no such NUMA node (this machine has %s)", v, l);
+                return GMB_EUSAGE;
+            }
+            add[na++] = (int)v;
+        } else {
+            gmb_error("--host-nodes %s: near, os, all, or NUMA node numbers (comma-separated)",
+                      list);
+            return GMB_EUSAGE;
+        }
+        for (int k = 0; k < na; k++) {
+            int dup = 0;
+            for (int j = 0; j < *n; j++)
+                dup |= out[j] == add[k];
+            if (!dup && *n == GMB_MAX_LIST) {
+                gmb_error("--host-nodes: at most %d placements", GMB_MAX_LIST);
+                return GMB_EUSAGE;
+            }
+            if (!dup)
+                out[(*n)++] = add[k];
+        }
+    }
+    return GMB_OK;
+}
+
+/* Bind the host thread for placement pl (host_places); s->node and s->binding say what
+ * was done. The default never fails: where the device's nodes are unknown or binding to
+ * them is refused, nothing is bound and binding says why. */
+static int host_bind(state_t *s, int pl, char *why, size_t wlen)
+{
+    char desc[160];
+    if (pl == GMB_NUMA_NEAR) {
+        s->node = NULL;
+        char near[64], nwhy[160];
+        if (!gmb_numa_near(s->numa, near, sizeof near, nwhy, sizeof nwhy)) {
+            gmb_numa_bind(s->numa, GMB_NUMA_OS, desc, sizeof desc);
+            snprintf(s->binding, sizeof s->binding, "not bound: %s", nwhy);
+        } else if (gmb_numa_bind(s->numa, GMB_NUMA_NEAR, desc, sizeof desc)) {
+            gmb_warn("host memory left unbound: %s", desc);
+            snprintf(s->binding, sizeof s->binding, "not bound: %s", desc);
+        } else {
+            snprintf(s->binding, sizeof s->binding, "bound to %s (the device's)", desc);
+        }
+        gmb_strlcpy(s->first_binding, s->binding, sizeof s->first_binding);
+        return GMB_OK;
+    }
+    if (pl == GMB_NUMA_OS)
+        gmb_strlcpy(s->node_buf, "os", sizeof s->node_buf);
+    else
+        snprintf(s->node_buf, sizeof s->node_buf, "%d", pl);
+    s->node = s->node_buf;
+    if (gmb_numa_bind(s->numa, pl, desc, sizeof desc)) {
+        gmb_strlcpy(why, desc, wlen);
+        return GMB_ESKIP;
+    }
+    if (pl == GMB_NUMA_OS)
+        gmb_strlcpy(s->binding, "not bound (as the OS places it)", sizeof s->binding);
+    else
+        snprintf(s->binding, sizeof s->binding, "bound to %s", desc);
+    return GMB_OK;
+}
+
+/* results.numa_copy: per host series measured on more than one placement, the largest copy
+ * near and on the slowest other placement, and their ratio. */
+static void numa_summary(state_t *s)
+{
+    json_t *out = json_object();
+    const char *key;
+    json_t *v;
+    json_object_foreach(s->largest, key, v)
+    {
+        if (strstr(key, "_node"))
+            continue;
+        size_t kl = strlen(key);
+        double near = json_number_value(json_object_get(v, "bw_GBps")), worst = 0;
+        const char *worst_node = NULL;
+        const char *k2;
+        json_t *v2;
+        json_object_foreach(s->largest, k2, v2)
+        {
+            if (strncmp(k2, key, kl) || strncmp(k2 + kl, "_node", 5))
+                continue;
+            double bw = json_number_value(json_object_get(v2, "bw_GBps"));
+            if (!worst_node || bw < worst) {
+                worst = bw;
+                worst_node = k2 + kl + 5;
+            }
+        }
+        if (!worst_node || !(near > 0))
+            continue;
+        json_object_set_new(out, key,
+                            json_pack("{s:s, s:f, s:s, s:f, s:f}", "default_binding",
+                                      s->first_binding, "default_GBps", near, "slowest_node",
+                                      worst_node, "slowest_GBps", worst, "slowest_pct_of_default",
+                                      100.0 * worst / near));
+        printf("# %s, largest copy: %.2f GB/s %s, %.2f GB/s from node %s (%.0f%%)\n", key, near,
+               strncmp(s->first_binding, "bound", 5) ? "unbound" : "near the device", worst,
+               worst_node, 100.0 * worst / near);
+    }
+    gmb_add_result(s->c, "numa_copy", out);
+}
+
 static int copy_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
     const gmb_backend_t *be = c->be;
     state_t s = {.c = c};
-    int peer[GMB_MAX_LIST], npeer = 0;
+    int peer[GMB_MAX_LIST], npeer = 0, place[GMB_MAX_LIST], nplace = 0;
+    char nwhy[160] = "";
+    s.numa = gmb_numa_open(&c->info, nwhy, sizeof nwhy);
     int rc = pick_sizes(&s);
-    if (rc || (rc = peer_list(c, peer, &npeer))) /* checked even when p2p is not asked for */
+    /* checked even when p2p or host memory is not asked for */
+    if (rc || (rc = peer_list(c, peer, &npeer)) || (rc = host_places(&s, place, &nplace))) {
+        gmb_numa_close(s.numa);
         return rc;
+    }
     s.largest = json_object();
     s.latency = json_object();
     s.skipped = json_array();
     s.peers = json_array();
+    s.placements = json_object();
     if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)s.top, &s.dsrc)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)s.top, &s.ddst)) ||
         (rc = be->prog_load(c->dev, c->bench->kernels, "default", &s.prog)) ||
@@ -692,13 +886,26 @@ static int copy_run(gmb_ctx_t *c)
                       ? "pageable copies are staged by the driver and synchronous with respect "
                         "to the host: bidir with pageable memory cannot overlap"
                       : "pageable copies go through the implementation's staging"));
-    for (size_t ki = 0; ki < cfg->kinds.n && !rc; ki++) {
-        int host = 0;
-        for (size_t i = 0; i < cfg->dirs.n; i++)
-            host |= cfg->dirs.idx[i] != D_D2D && cfg->dirs.idx[i] != D_P2P;
-        if (host)
+    int host = 0;
+    for (size_t i = 0; i < cfg->dirs.n; i++)
+        host |= cfg->dirs.idx[i] != D_D2D && cfg->dirs.idx[i] != D_P2P;
+    for (int pi = 0; pi < nplace && host && !rc; pi++) {
+        char why[192];
+        if (host_bind(&s, place[pi], why, sizeof why)) {
+            char l[48];
+            snprintf(l, sizeof l, "node %s", s.node);
+            note_skip(&s, "h2d/d2h/bidir", l, "all", why);
+            continue;
+        }
+        for (size_t ki = 0; ki < cfg->kinds.n && !rc; ki++)
             rc = run_host(&s, cfg->kinds.idx[ki]);
     }
+    s.node = NULL;
+    char d[160];
+    if (s.numa) /* the device's own work below runs as it did before */
+        gmb_numa_bind(s.numa, GMB_NUMA_OS, d, sizeof d);
+    if (host && !rc)
+        numa_summary(&s);
     for (size_t di = 0; di < cfg->dirs.n && !rc; di++) {
         if (cfg->dirs.idx[di] == D_D2D)
             for (size_t ei = 0; ei < cfg->engines.n && !rc; ei++) {
@@ -726,8 +933,10 @@ static int copy_run(gmb_ctx_t *c)
     gmb_add_result(c, "largest", s.largest);
     gmb_add_result(c, "latency_us", s.latency);
     gmb_add_result(c, "skipped", s.skipped);
-    s.largest = s.latency = s.skipped = s.peers = NULL;
+    gmb_add_result(c, "host_placement", s.placements);
+    s.largest = s.latency = s.skipped = s.peers = s.placements = NULL;
 out:
+    json_decref(s.placements);
     json_decref(s.peers);
     json_decref(s.largest);
     json_decref(s.latency);
@@ -737,6 +946,7 @@ out:
     be->prog_free(s.prog);
     be->free(s.dsrc);
     be->free(s.ddst);
+    gmb_numa_close(s.numa);
     return rc;
 }
 

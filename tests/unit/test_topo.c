@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gmb.h"
 #include "meta.h"
 
 /* two packages, one NUMA node each (CPUs 0-3, 4-7), a GPU at 0000:65:00.0 under package 1 */
@@ -74,13 +75,113 @@ static void cpu_device_is_whole_machine(void **state)
 #endif
 }
 
+static gmb_dev_info_t gpu_at(const char *bus)
+{
+    gmb_dev_info_t d = {0};
+    strcpy(d.type, "gpu");
+    strcpy(d.pci_bus_id, bus);
+    return d;
+}
+
+/* The NUMA nodes, and the device's: node 1 for the GPU under package 1. */
+static void numa_nodes_and_near(void **state)
+{
+    (void)state;
+    gmb_dev_info_t d = gpu_at("0000:65:00.0");
+    char why[160] = "";
+    gmb_numa_t *m = gmb_numa_open(&d, why, sizeof why);
+#if GMB_HAVE_HWLOC
+    char nodes[32] = "";
+    assert_non_null(m);
+    assert_int_equal(gmb_numa_count(m), 2);
+    assert_int_equal(gmb_numa_os_index(m, 0), 0);
+    assert_int_equal(gmb_numa_os_index(m, 1), 1);
+    assert_true(gmb_numa_has(m, 1));
+    assert_false(gmb_numa_has(m, 2));
+    assert_int_equal(gmb_numa_near(m, nodes, sizeof nodes, why, sizeof why), 1);
+    assert_string_equal(nodes, "1");
+    assert_true(gmb_numa_is_near(m, 1));
+    assert_false(gmb_numa_is_near(m, 0));
+    /* a stored topology that is not this machine's: hwloc would bind nothing and say it did */
+    char desc[160];
+    assert_int_equal(gmb_numa_bind(m, 0, desc, sizeof desc), GMB_ERUNTIME);
+    assert_non_null(strstr(desc, "not this machine's"));
+    char where[32];
+    int x = 1;
+    gmb_numa_where(m, &x, sizeof x, where, sizeof where);
+    assert_string_equal(where, "unknown");
+    gmb_numa_close(m);
+#else
+    assert_null(m);
+    assert_string_equal(why, "gmb was built without hwloc");
+#endif
+}
+
+/* No near node where hwloc cannot place the device, or where it is every node. */
+static void numa_near_unknown(void **state)
+{
+    (void)state;
+    gmb_dev_info_t d = gpu_at("0000:01:00.0");
+    char why[160] = "", nodes[32] = "";
+    gmb_numa_t *m = gmb_numa_open(&d, why, sizeof why);
+    assert_int_equal(gmb_numa_near(m, nodes, sizeof nodes, why, sizeof why), 0);
+#if GMB_HAVE_HWLOC
+    assert_non_null(strstr(why, "hwloc does not see PCI device 0000:01:00.0"));
+    gmb_numa_close(m);
+    gmb_dev_info_t c = {0};
+    strcpy(c.type, "cpu");
+    m = gmb_numa_open(&c, why, sizeof why);
+    assert_non_null(m);
+    assert_int_equal(gmb_numa_near(m, nodes, sizeof nodes, why, sizeof why), 0);
+    assert_string_equal(why, "a CPU device's memory is every NUMA node");
+    assert_false(gmb_numa_is_near(m, 0));
+    gmb_numa_close(m);
+#endif
+}
+
+/* Binding acts on this machine (HWLOC_THISSYSTEM=1 with the stored topology): node 0 exists
+ * here, node 1 (CPUs 4-7) does not, so the OS refuses it and says why; pages of memory the
+ * thread first touched sit on node 0 (or the OS does not say). */
+static void numa_bind(void **state)
+{
+    (void)state;
+#if GMB_HAVE_HWLOC
+    assert_int_equal(setenv("HWLOC_THISSYSTEM", "1", 1), 0);
+    gmb_dev_info_t d = gpu_at("0000:65:00.0");
+    char why[160] = "", desc[160] = "";
+    gmb_numa_t *m = gmb_numa_open(&d, why, sizeof why);
+    assert_non_null(m);
+    assert_int_equal(gmb_numa_bind(m, 0, desc, sizeof desc), 0);
+    assert_string_equal(desc, "NUMA 0, CPUs 0-3");
+    size_t len = 1 << 20;
+    char *p = malloc(len);
+    assert_non_null(p);
+    memset(p, 1, len);
+    char where[32];
+    gmb_numa_where(m, p, len, where, sizeof where);
+    assert_true(!strcmp(where, "0") || !strcmp(where, "unknown"));
+    free(p);
+    assert_int_equal(gmb_numa_bind(m, 1, desc, sizeof desc), GMB_ERUNTIME);
+    assert_non_null(strstr(desc, "failed"));
+    assert_int_equal(gmb_numa_bind(m, GMB_NUMA_NEAR, desc, sizeof desc), GMB_ERUNTIME);
+    assert_int_equal(gmb_numa_bind(m, 7, desc, sizeof desc), GMB_ERUNTIME);
+    assert_string_equal(desc, "no NUMA node 7");
+    assert_int_equal(gmb_numa_bind(m, GMB_NUMA_OS, desc, sizeof desc), 0);
+    assert_string_equal(desc, "none (as the OS places it)");
+    gmb_numa_where(m, NULL, 0, where, sizeof where);
+    assert_string_equal(where, "unknown");
+    gmb_numa_close(m);
+    assert_int_equal(unsetenv("HWLOC_THISSYSTEM"), 0);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(gpu_by_pci),
-        cmocka_unit_test(unknown_pci),
-        cmocka_unit_test(no_pci_id),
-        cmocka_unit_test(cpu_device_is_whole_machine),
+        cmocka_unit_test(gpu_by_pci),          cmocka_unit_test(unknown_pci),
+        cmocka_unit_test(no_pci_id),           cmocka_unit_test(cpu_device_is_whole_machine),
+        cmocka_unit_test(numa_nodes_and_near), cmocka_unit_test(numa_near_unknown),
+        cmocka_unit_test(numa_bind),
     };
     return cmocka_run_group_tests(tests, use_fixture, NULL);
 }
