@@ -30,6 +30,20 @@ const gmb_backend_t *gmb_backend_find(const char *name)
     return NULL;
 }
 
+void gmb_dev_info_give_peak(gmb_dev_info_t *d, double gbps)
+{
+    char was[sizeof d->peak_source + 32];
+    if (d->peak_bw_gbps > 0)
+        snprintf(was, sizeof was, "%.1f GB/s = %s", d->peak_bw_gbps, d->peak_source);
+    else
+        gmb_strlcpy(was, d->peak_source[0] ? d->peak_source : "unknown", sizeof was);
+    char src[sizeof was + 64];
+    snprintf(src, sizeof src, "given: --peak-bw %g (the driver's: %s)", gbps, was);
+    gmb_strlcpy(d->peak_source, src, sizeof d->peak_source);
+    d->peak_bw_gbps = gbps;
+    d->peak_given = 1;
+}
+
 void gmb_dev_info_derive(gmb_dev_info_t *d)
 {
     if (d->mem_clock_mhz > 0 && d->bus_width_bits > 0) {

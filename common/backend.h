@@ -74,7 +74,8 @@ typedef struct gmb_dev_info {
     int bus_width_bits;       /* memory bus width, 0 unknown */
     double peak_bw_gbps;      /* nominal peak = 2 x mem clock x bus width / 8; 0 unknown */
     char timer[128];          /* what device times are taken with */
-    char peak_source[128];    /* the inputs of peak_bw_gbps, or why it is unknown */
+    char peak_source[224];    /* the inputs of peak_bw_gbps, or why it is unknown */
+    int peak_given;           /* peak_bw_gbps was given (--peak-bw), not derived */
     char mem_type[32];        /* guess: "HBM", "GDDR/LPDDR/DDR", "unknown" */
     int ecc;                  /* 1 on, 0 off, -1 unknown */
     double timer_res_ns;      /* resolution of the device event timer */
@@ -236,5 +237,8 @@ const gmb_backend_t *gmb_backend_find(const char *name);
 const char *gmb_residence(const gmb_dev_info_t *d, uint64_t bytes);
 /* Fill the derived fields of info (peak bandwidth text, memory type guess). */
 void gmb_dev_info_derive(gmb_dev_info_t *info);
+/* Take gbps (> 0) as the nominal peak (the user's --peak-bw, e.g. from a datasheet), keeping
+ * what the driver gave in peak_source. */
+void gmb_dev_info_give_peak(gmb_dev_info_t *info, double gbps);
 
 #endif

@@ -33,6 +33,10 @@ static const gmb_opt_t common_opts[] = {
      "stop sampling a point after S seconds (it is then marked not converged)", 0},
     {"seed", GMB_OPT_INT, C(seed), "N", "1", 0, 4294967295.0, NULL,
      "seed of the pseudo-random data", 0},
+    {"peak-bw", GMB_OPT_DOUBLE, C(peak_bw), "GBPS", NULL, 0.001, 1e7, NULL,
+     "nominal peak memory bandwidth (GB/s) for % of peak, where the driver gives none (AMD, "
+     "Intel, CPUs) or to take a datasheet's; recorded as given [default the driver's]",
+     0},
     {"quiet", GMB_OPT_FLAG, C(quiet), NULL, NULL, 1, 0, NULL, "no progress messages", 0},
     {"help", GMB_OPT_FLAG, C(help), NULL, NULL, 1, 0, NULL, "this help", 0},
     {"summary", GMB_OPT_FLAG, C(summary), NULL, NULL, 1, 0, NULL, "print the summary", 1},
@@ -92,7 +96,7 @@ json_t *gmb_json_device(const gmb_dev_info_t *d)
 {
     return json_pack(
         "{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:s, "
-        "s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:s, s:s, s:s, s:f, s:s, s:s}",
+        "s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:s, s:b, s:s, s:s, s:f, s:s, s:s}",
         "backend", d->backend, "index", d->index, "name", d->name, "vendor", d->vendor, "type",
         d->type, "platform", d->platform, "driver_version", d->driver_version, "runtime_version",
         d->runtime_version, "arch", d->arch, "pci_bus_id", d->pci_bus_id, "mem_bytes",
@@ -102,7 +106,7 @@ json_t *gmb_json_device(const gmb_dev_info_t *d)
         d->max_group_size, "threads_per_cu", d->threads_per_cu, "warp_size", d->warp_size,
         "core_clock_MHz", d->core_clock_mhz, "mem_clock_MHz", d->mem_clock_mhz, "bus_width_bits",
         d->bus_width_bits, "peak_bw_GBps", d->peak_bw_gbps, "peak_bw_source", d->peak_source,
-        "mem_type", d->mem_type, "ecc",
+        "peak_bw_given", d->peak_given, "mem_type", d->mem_type, "ecc",
         d->ecc < 0 ? "unknown"
         : d->ecc   ? "on"
                    : "off",
@@ -535,6 +539,8 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
     }
     if ((rc = c.be->info((int)c.o.device, &c.info)))
         goto out;
+    if (c.o.peak_bw > 0)
+        gmb_dev_info_give_peak(&c.info, c.o.peak_bw);
     if ((rc = c.be->open((int)c.o.device, &c.dev)))
         goto out;
     char iso[32], stamp[32];

@@ -28,6 +28,7 @@ typedef struct gmb_common {
     double time_cap_s;    /* stop sampling a point after this many seconds */
     long seed;            /* seed of the pseudo-random data */
     int inject_error;     /* test aid: corrupt one result so that verification must fail */
+    double peak_bw;       /* --peak-bw: the nominal peak to use (GB/s), 0 the driver's */
 } gmb_common_t;
 
 typedef struct gmb_ctx gmb_ctx_t;

@@ -390,6 +390,7 @@ static int ex_device(const json_t *rec, const char *arg, gmb_cell_t *c)
         double p = gmb_jnum(d, "peak_bw_GBps");
         if (p > 0) {
             set_num(c, p, NAN, NAN);
+            c->note = json_is_true(json_object_get(d, "peak_bw_given")) ? 4 : 0;
         } else if (json_is_string(json_object_get(d, "peak_bw_source"))) {
             c->kind = 2;
             gmb_strlcpy(c->text, "unknown", sizeof c->text);
@@ -904,6 +905,8 @@ static void cell_md(buf_t *b, const gmb_cell_t *c, int tex)
         bput(b, tex ? "\\textsuperscript{c}" : " ᶜ");
     if (c->note & 2)
         bput(b, tex ? "\\textsuperscript{t}" : " ᵗ");
+    if (c->note & 4)
+        bput(b, tex ? "\\textsuperscript{g}" : " ᵍ");
 }
 
 char *gmb_table_render(const gmb_table_t *t, const char *fmt)
@@ -938,6 +941,9 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
         if (t->notes & 2)
             bput(&b, " ᵗ: the largest sets were 4 to 16 times the last-level cache (DRAM points, "
                      "but a repetition may still find part of its set in the cache).");
+        if (t->notes & 4)
+            bput(&b, " ᵍ: given with --peak-bw, not the driver's figure (the %% of peak rows "
+                     "use it).");
         bput(&b, "\n");
     } else if (!strcmp(fmt, "tex")) {
         bput(&b, "%% gmb table: needs \\usepackage{booktabs} and \\usepackage{siunitx}\n");
@@ -970,6 +976,9 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
             bput(&b, "; c: no DRAM-sized point was measured, the best cache-resident point");
         if (t->notes & 2)
             bput(&b, "; t: the largest sets were 4 to 16 times the last-level cache");
+        if (t->notes & 4)
+            bput(&b, "; g: given with --peak-bw, not the driver's figure (the %% of peak rows "
+                     "use it)");
         bput(&b, "\n");
     } else if (!strcmp(fmt, "csv")) {
         bput(&b, "metric,unit");

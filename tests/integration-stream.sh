@@ -59,6 +59,20 @@ else
     check "a failed run keeps its record, marked" test "$(json "$(ls "$T"/inj-copy/*.json)" \
         "r['status']")" = verification_failed
 
+    # --- a nominal peak given by the user (--peak-bw): used for % of peak, recorded as given --
+    if expect "stream --peak-bw 100" 0 "$S" "${FAST[@]}" --sizes 1MiB --kernels read --widths 16 \
+        --peak-bw 100 --out "$T/peak"; then
+        rec=$(ls "$T"/peak/*-stream.json)
+        check "stream --peak-bw: recorded as given, with what the driver said" test "$(json "$rec" \
+            "(r['device']['peak_bw_GBps'], r['device']['peak_bw_given'], r['device']['peak_bw_source'].startswith('given: --peak-bw 100 (the driver'))")" = "(100.0, True, True)"
+        check "stream --peak-bw: % of peak against it" test "$(json "$rec" \
+            "all(abs(p['metrics']['pct_peak']['median'] - p['metrics']['bw_GBps']['median']) < 1e-6 * p['metrics']['bw_GBps']['median'] for p in r['points'])")" = True
+        check "stream --peak-bw: record validates" "$VALIDATE" "$SCHEMA" "$rec"
+        expect "stream --peak-bw: table" 0 "$G" table "$T/peak" &&
+            check "stream --peak-bw: the table marks the peak as given" \
+                grep -q "^| Nominal peak bandwidth | GB/s | 100.0 ᵍ |" "$T/out"
+    fi
+
     # --- never overwrite: two runs in the same second get two names -------------------------
     "$S" "${FAST[@]}" --sizes 4KiB --kernels copy --widths 4 --out "$T/twice" >/dev/null 2>&1
     "$S" "${FAST[@]}" --sizes 4KiB --kernels copy --widths 4 --out "$T/twice" >/dev/null 2>&1
@@ -92,6 +106,9 @@ else
     bad "--group-size 100" 2 --group-size 100 --sizes 4KiB
     bad "--ci-target 0" 2 --ci-target 0
     bad "--time-cap garbage" 2 --time-cap 1s
+    bad "--peak-bw 0" 2 --peak-bw 0
+    bad "--peak-bw -5" 2 --peak-bw -5
+    bad "--peak-bw garbage" 2 --peak-bw fast
     bad "--l2-prefetch with 4-byte accesses" 2 --l2-prefetch --widths 4 --sizes 4KiB
     bad "--l2-prefetch on OpenCL (a PTX qualifier)" 77 --l2-prefetch --sizes 4KiB
     bad "--asm-loads on OpenCL" 77 --asm-loads --sizes 4KiB
