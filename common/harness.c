@@ -405,15 +405,15 @@ static json_t *record_new(gmb_ctx_t *c, const char *iso)
     json_t *cmd = json_array();
     for (int i = 0; i < c->argc; i++)
         json_array_append_new(cmd, json_string(c->argv[i]));
-    json_t *r =
-        json_pack("{s:s, s:i, s:{s:s, s:s}, s:s, s:o, s:s, s:{s:s, s:s, s:s, s:i}, s:s, s:o, "
-                  "s:{s:s, s:s, s:s, s:s}, s:{}, s:{}, s:[], s:{}, s:s}",
-                  "schema", GMB_RECORD_SCHEMA, "schema_version", GMB_RECORD_SCHEMA_VERSION, "gmb",
-                  "version", GMB_VERSION, "git", gmb_git_rev, "benchmark", c->bench->name,
-                  "command", cmd, "time_utc", iso, "host", "name", h.name, "os", h.os, "cpu", h.cpu,
-                  "cpus", h.cpus, "backend", c->be->name, "device", gmb_json_device(&c->info),
-                  "locality", "source", loc.source, "numa_nodes", loc.numa, "cpuset", loc.cpuset,
-                  "note", loc.note, "clocks", "metrics", "points", "results", "status", "running");
+    json_t *r = json_pack(
+        "{s:s, s:i, s:{s:s, s:s}, s:s, s:o, s:s, s:{s:s, s:s, s:s, s:i}, s:s, s:o, "
+        "s:{s:s, s:s, s:s, s:s, s:s}, s:{}, s:{}, s:[], s:{}, s:s}",
+        "schema", GMB_RECORD_SCHEMA, "schema_version", GMB_RECORD_SCHEMA_VERSION, "gmb", "version",
+        GMB_VERSION, "git", gmb_git_rev, "benchmark", c->bench->name, "command", cmd, "time_utc",
+        iso, "host", "name", h.name, "os", h.os, "cpu", h.cpu, "cpus", h.cpus, "backend",
+        c->be->name, "device", gmb_json_device(&c->info), "locality", "source", loc.source,
+        "numa_nodes", loc.numa, "cpuset", loc.cpuset, "note", loc.note, "host_binding",
+        c->host_binding, "clocks", "metrics", "points", "results", "status", "running");
     if (r) {
         json_object_set_new(r, "options", json_options(c->bench->opts, c->cfg));
         json_object_set_new(
@@ -541,6 +541,14 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
         goto out;
     if (c.o.peak_bw > 0)
         gmb_dev_info_give_peak(&c.info, c.o.peak_bw);
+    /* the host side near the device before the device is opened, so the runtime's own
+     * threads and memory start there too */
+    char nwhy[160];
+    c.numa = gmb_numa_open(&c.info, nwhy, sizeof nwhy);
+    if (c.numa)
+        gmb_numa_home(c.numa, c.host_binding, sizeof c.host_binding);
+    else
+        snprintf(c.host_binding, sizeof c.host_binding, "not bound: %s", nwhy);
     if ((rc = c.be->open((int)c.o.device, &c.dev)))
         goto out;
     char iso[32], stamp[32];
@@ -596,6 +604,7 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
 out:
     if (c.dev)
         c.be->close(c.dev);
+    gmb_numa_close(c.numa);
     json_decref(c.record);
     free(c.cfg);
     return gmb_exit_code(rc);

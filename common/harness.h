@@ -57,6 +57,8 @@ struct gmb_ctx {
     json_t *points;           /* record["points"] (borrowed) */
     int argc;                 /* command line */
     char **argv;
+    gmb_numa_t *numa;       /* host placement (hwloc; NULL without) */
+    char host_binding[224]; /* where the host thread runs and allocates (gmb_numa_home) */
 };
 
 /* Timing samples of one point and their summary. */

@@ -65,8 +65,9 @@ int gmb_topo_locality(const gmb_dev_info_t *info, gmb_locality_t *out);
 
 /* Host placement through hwloc: bind the calling thread's CPUs and memory allocations to
  * NUMA nodes, so host buffers allocated (or first touched) after it sit where asked, and
- * say where pages sit. Honors HWLOC_XMLFILE (with HWLOC_THISSYSTEM=1 binding still acts on
- * this machine). */
+ * say where pages sit. Memory binding is not strict (Linux: a preferred policy): the OS
+ * falls back to other nodes when the asked ones are full. Honors HWLOC_XMLFILE (with
+ * HWLOC_THISSYSTEM=1 binding still acts on this machine). */
 typedef struct gmb_numa gmb_numa_t;
 #define GMB_NUMA_NEAR (-1) /* the device's NUMA nodes and CPUs */
 #define GMB_NUMA_OS   (-2) /* no binding: the thread's binding when gmb_numa_open ran */
@@ -84,6 +85,14 @@ int gmb_numa_has(const gmb_numa_t *m, unsigned os_index);
 /* The device's NUMA nodes as a list ("1", "0-1"); 0 when unknown (reason in why) or when they
  * are every node (a CPU device: why says so), so binding to them would change nothing. */
 int gmb_numa_near(const gmb_numa_t *m, char *nodes, size_t nlen, char *why, size_t wlen);
+/* Whether the process came bound (numactl, hwloc-bind, taskset: CPUs short of those allowed,
+ * or a memory policy other than first touch). */
+int gmb_numa_came_bound(const gmb_numa_t *m);
+/* The run's own placement: the device's NUMA nodes and CPUs, unless the process came bound
+ * (that binding is kept) or the device's nodes are unknown or every node, or the OS refuses
+ * (nothing bound). desc says which ("bound to NUMA 1, CPUs 4-7 (the device's)", "kept ...",
+ * "not bound: ..."). m NULL: "not bound". */
+void gmb_numa_home(gmb_numa_t *m, char *desc, size_t dlen);
 /* Whether os_index is one of the device's nodes. */
 int gmb_numa_is_near(const gmb_numa_t *m, unsigned os_index);
 /* Bind the calling thread: node >= 0 that NUMA node (memory) and its CPUs (all CPUs for a

@@ -58,6 +58,12 @@ static hwloc_topology_t load(char *why, size_t wlen)
         return NULL;
     }
     hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    /* the PCI tree is all gmb needs: hwloc's plugins that would enumerate devices through
+     * the vendors' APIs (initializing OpenCL, CUDA, NVML in this process, before or beside
+     * the backend) stay out */
+    static const char *const apis[] = {"opencl", "cuda", "nvml", "rsmi", "levelzero", "gl"};
+    for (size_t i = 0; i < sizeof apis / sizeof apis[0]; i++)
+        hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, apis[i]);
     /* test aid: a stored topology taken as this machine's (binding acts here), seen by gmb
      * only (HWLOC_XMLFILE would reach the OpenCL implementation's hwloc too) */
     const char *x = getenv("GMB_TEST_TOPOLOGY");
@@ -109,6 +115,7 @@ struct gmb_numa {
     hwloc_nodeset_t mem0; /* its memory binding at open */
     hwloc_membind_policy_t pol0;
     int have_mem0;            /* mem0/pol0 were read */
+    int bound0;               /* the process came bound */
     hwloc_cpuset_t near_cpus; /* the device's CPUs and nodes (NULL: unknown) */
     hwloc_nodeset_t near_nodes;
     char near_why[160]; /* why near is unknown or means nothing */
@@ -145,6 +152,11 @@ gmb_numa_t *gmb_numa_open(const gmb_dev_info_t *info, char *why, size_t wlen)
                                                  HWLOC_MEMBIND_THREAD | HWLOC_MEMBIND_BYNODESET);
     hwloc_obj_t o = device_obj(m->t, info, m->near_why, sizeof m->near_why);
     hwloc_obj_t root = hwloc_get_root_obj(m->t);
+    m->bound0 =
+        hwloc_topology_is_thissystem(m->t) &&
+        ((m->cpus0 &&
+          !hwloc_bitmap_isincluded(hwloc_topology_get_allowed_cpuset(m->t), m->cpus0)) ||
+         (m->have_mem0 && m->pol0 != HWLOC_MEMBIND_FIRSTTOUCH && m->pol0 != HWLOC_MEMBIND_DEFAULT));
     if (o && (!o->nodeset || hwloc_bitmap_iszero(o->nodeset))) {
         gmb_strlcpy(m->near_why, "hwloc places the device under no NUMA node", sizeof m->near_why);
     } else if (o && hwloc_get_nbobjs_by_type(m->t, HWLOC_OBJ_NUMANODE) > 1 &&
@@ -215,6 +227,40 @@ int gmb_numa_near(const gmb_numa_t *m, char *nodes, size_t nlen, char *why, size
 int gmb_numa_is_near(const gmb_numa_t *m, unsigned os_index)
 {
     return m && m->near_nodes && hwloc_bitmap_isset(m->near_nodes, os_index);
+}
+
+int gmb_numa_came_bound(const gmb_numa_t *m)
+{
+    return m && m->bound0;
+}
+
+void gmb_numa_home(gmb_numa_t *m, char *desc, size_t dlen)
+{
+    char d[160];
+    if (!m) {
+        gmb_strlcpy(desc, "not bound", dlen);
+    } else if (m->bound0) {
+        char c[128] = "?", n[64] = "?";
+        gmb_numa_bind(m, GMB_NUMA_OS, d, sizeof d);
+        if (m->cpus0)
+            list_of(m->cpus0, c, sizeof c);
+        if (m->have_mem0)
+            list_of(m->mem0, n, sizeof n);
+        snprintf(desc, dlen, "kept the binding the process came with: CPUs %s, NUMA %s", c, n);
+    } else if (!m->near_nodes) {
+        gmb_numa_bind(m, GMB_NUMA_OS, d, sizeof d);
+        snprintf(desc, dlen, "not bound: %s", m->near_why);
+    } else if (hwloc_bitmap_isincluded(hwloc_topology_get_allowed_cpuset(m->t), m->near_cpus) &&
+               hwloc_bitmap_isincluded(hwloc_topology_get_allowed_nodeset(m->t), m->near_nodes)) {
+        /* binding to everything changes nothing (and under ASan, LeakSanitizer was seen to
+         * crash at exit after such a binding made before PoCL started) */
+        gmb_numa_bind(m, GMB_NUMA_OS, d, sizeof d);
+        snprintf(desc, dlen, "not bound: the device's CPUs and NUMA nodes are all there are");
+    } else if (gmb_numa_bind(m, GMB_NUMA_NEAR, d, sizeof d)) {
+        snprintf(desc, dlen, "not bound: %s", d);
+    } else {
+        snprintf(desc, dlen, "bound to %s (the device's)", d);
+    }
 }
 
 /* The OS refused a binding (errno): say so, and go back to the binding at open. */
@@ -350,6 +396,18 @@ int gmb_numa_is_near(const gmb_numa_t *m, unsigned os_index)
     (void)m;
     (void)os_index;
     return 0;
+}
+
+int gmb_numa_came_bound(const gmb_numa_t *m)
+{
+    (void)m;
+    return 0;
+}
+
+void gmb_numa_home(gmb_numa_t *m, char *desc, size_t dlen)
+{
+    (void)m;
+    gmb_strlcpy(desc, "not bound: gmb was built without hwloc", dlen);
 }
 
 /* The OS refused a binding (errno): say so, and go back to the binding at open. */

@@ -88,10 +88,10 @@ PY
             "sorted(r['results']['largest'])")" = "['d2h_pageable_ce_node0', 'd2h_pinned_ce_node0', 'h2d_pageable_ce_node0', 'h2d_pinned_ce_node0']"
         check "copy --host-nodes 0: table column shows the node" grep -q "^h2d *pinned@0 " "$T/out"
     fi
-    # a stored two-node topology taken as this machine's (GMB_TEST_TOPOLOGY, gmb only): the
-    # CPU device is near every node (default: unbound), node 0 binds, node 1 (CPUs 4-7, not
-    # here) is refused by the OS and skipped with its reason
-    TOPO=tests/fixtures/topo-2numa-gpu.xml
+    # a stored topology of two nodes, one CPU each, taken as this machine's (GMB_TEST_TOPOLOGY,
+    # gmb only): the CPU device is near every node (default: unbound), node 0 binds, node 1's
+    # memory (no such node here) is refused by the OS and skipped with its reason
+    TOPO=tests/fixtures/topo-2numa-2cpu.xml
     if expect "copy --host-nodes all on two nodes" 0 env GMB_TEST_TOPOLOGY="$TOPO" "$C" \
         "${FAST[@]}" --sizes 64KiB --directions h2d,d2h --kinds pinned --engines ce \
         --host-nodes all --out "$T/numa"; then

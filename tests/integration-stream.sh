@@ -30,6 +30,16 @@ else
             "opencl cpu ok stream"
         check "record has the command line" test "$(json "$rec" "r['command'][-1]")" = "$T/all"
         check "record has locality" test "$(json "$rec" "r['locality']['source']")" != ""
+        # the host side near the device: a CPU device is near every CPU and node, so nothing
+        # is bound, and the record says why
+        if [ "$(lstopo-no-graphics --only numanode 2>/dev/null | wc -l)" = 1 ]; then
+            check "record: host thread not bound, the device near all of the host" test \
+                "$(json "$rec" "r['locality']['host_binding']")" = \
+                "not bound: the device's CPUs and NUMA nodes are all there are"
+        else
+            check "record: host thread unbound, with the reason" test "$(json "$rec" \
+                "r['locality']['host_binding']")" = "not bound: a CPU device's memory is every NUMA node"
+        fi
         check "record keeps raw samples" test "$(json "$rec" \
             "min(len(p['samples_ns']) == p['time_ns']['n'] for p in r['points'])")" = True
         check "bytes per element stated per kernel" test "$(json "$rec" \
@@ -71,6 +81,17 @@ else
         expect "stream --peak-bw: table" 0 "$G" table "$T/peak" &&
             check "stream --peak-bw: the table marks the peak as given" \
                 grep -q "^| Nominal peak bandwidth | GB/s | 100.0 ᵍ |" "$T/out"
+    fi
+
+    # --- a process that came bound keeps its binding (numactl, hwloc-bind, taskset) ----------
+    if command -v hwloc-bind >/dev/null; then
+        if expect "stream under hwloc-bind" 0 hwloc-bind --cpubind pu:0 -- "$S" "${FAST[@]}" \
+            --sizes 4KiB --kernels copy --widths 4 --out "$T/bound"; then
+            check "stream under hwloc-bind: the binding is kept and said" test "$(json \
+                "$(ls "$T"/bound/*.json)" "r['locality']['host_binding'].startswith('kept the binding the process came with: CPUs 0, NUMA ')")" = True
+        fi
+    else
+        skip "$TAG stream under hwloc-bind (no hwloc-bind)"
     fi
 
     # --- never overwrite: two runs in the same second get two names -------------------------

@@ -76,13 +76,15 @@ static const char help[] =
     "chunks beyond). % link: of the PCIe link's nominal bandwidth per direction (NVML's\n"
     "maximum generation x width, as an idle link may train down; gen3 0.985, gen4 1.969,\n"
     "gen5 3.938 GB/s per lane).\n"
-    "Host placement (hwloc): by default the host thread runs on the device's CPUs and its\n"
-    "host buffers are bound to the device's NUMA node(s), allocated and first touched\n"
-    "under that binding; where hwloc cannot place the device, or the device is as near to\n"
-    "every node (a CPU device), nothing is bound. --host-nodes all measures every other\n"
-    "node too (their points carry params.host_node; results.numa_copy compares them with\n"
-    "the near node). Every host point records what was bound (extra.host_binding) and the\n"
-    "NUMA nodes its buffers' pages sit on (extra.host_pages_numa, from the OS).\n";
+    "Host placement (hwloc): by default the run's own (every program's): the host thread\n"
+    "runs on the device's CPUs and allocates on its NUMA node(s), unless the process came\n"
+    "bound (numactl, hwloc-bind, taskset: kept) or hwloc cannot place the device or it is as\n"
+    "near to every node (a CPU device): then nothing is bound. The host buffers are written\n"
+    "whole under it before the first copy. --host-nodes all measures every other node too\n"
+    "(their points carry params.host_node; results.numa_copy compares them with the\n"
+    "default). Memory binding is a preference (the OS falls back to other nodes when the\n"
+    "asked ones are full): every host point records what was bound (extra.host_binding) and\n"
+    "the NUMA nodes its buffers' pages do sit on (extra.host_pages_numa, from the OS).\n";
 
 #define SEED_HOST(c) ((gmb_u32)(c)->o.seed * 4u + 1u) /* host sources */
 #define SEED_DEV(c)  ((gmb_u32)(c)->o.seed * 4u + 2u) /* device sources */
@@ -713,7 +715,8 @@ static int host_places(state_t *s, int *out, int *n)
     for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         int add[64], na = 0;
         long v;
-        if (!strcmp(t, "near") || (!strcmp(t, "os") && !near_known)) {
+        if (!strcmp(t, "near") ||
+            (!strcmp(t, "os") && (!near_known || gmb_numa_came_bound(s->numa)))) {
             add[na++] = GMB_NUMA_NEAR; /* the default placement */
         } else if (!strcmp(t, "os")) {
             add[na++] = GMB_NUMA_OS;
@@ -726,7 +729,8 @@ static int host_places(state_t *s, int *out, int *n)
             }
         } else if (!gmb_parse_long(t, &v) && v >= 0 && v < 1 << 20) {
             if (!s->numa) {
-                gmb_error("--host-nodes %ld: binding to a NUMA node needs hwloc: %s", v, why);
+                gmb_error("--host-nodes %ld: binding to a NUMA node needs hwloc (%s)", v,
+                          s->c->host_binding);
                 return GMB_ESKIP;
             }
             if (!gmb_numa_has(s->numa, (unsigned)v)) {
@@ -765,18 +769,12 @@ static int host_places(state_t *s, int *out, int *n)
 static int host_bind(state_t *s, int pl, char *why, size_t wlen)
 {
     char desc[160];
-    if (pl == GMB_NUMA_NEAR) {
+    if (pl == GMB_NUMA_NEAR) { /* the run's own placement (gmb_numa_home) */
         s->node = NULL;
-        char near[64], nwhy[160];
-        if (!gmb_numa_near(s->numa, near, sizeof near, nwhy, sizeof nwhy)) {
-            gmb_numa_bind(s->numa, GMB_NUMA_OS, desc, sizeof desc);
-            snprintf(s->binding, sizeof s->binding, "not bound: %s", nwhy);
-        } else if (gmb_numa_bind(s->numa, GMB_NUMA_NEAR, desc, sizeof desc)) {
-            gmb_warn("host memory left unbound: %s", desc);
-            snprintf(s->binding, sizeof s->binding, "not bound: %s", desc);
-        } else {
-            snprintf(s->binding, sizeof s->binding, "bound to %s (the device's)", desc);
-        }
+        if (s->numa)
+            gmb_numa_home(s->numa, s->binding, sizeof s->binding);
+        else
+            gmb_strlcpy(s->binding, s->c->host_binding, sizeof s->binding);
         gmb_strlcpy(s->first_binding, s->binding, sizeof s->first_binding);
         return GMB_OK;
     }
@@ -829,9 +827,8 @@ static void numa_summary(state_t *s)
                                       s->first_binding, "default_GBps", near, "slowest_node",
                                       worst_node, "slowest_GBps", worst, "slowest_pct_of_default",
                                       100.0 * worst / near));
-        printf("# %s, largest copy: %.2f GB/s %s, %.2f GB/s from node %s (%.0f%%)\n", key, near,
-               strncmp(s->first_binding, "bound", 5) ? "unbound" : "near the device", worst,
-               worst_node, 100.0 * worst / near);
+        printf("# %s, largest copy: %.2f GB/s by default, %.2f GB/s from node %s (%.0f%%)\n", key,
+               near, worst, worst_node, 100.0 * worst / near);
     }
     gmb_add_result(s->c, "numa_copy", out);
 }
@@ -842,14 +839,11 @@ static int copy_run(gmb_ctx_t *c)
     const gmb_backend_t *be = c->be;
     state_t s = {.c = c};
     int peer[GMB_MAX_LIST], npeer = 0, place[GMB_MAX_LIST], nplace = 0;
-    char nwhy[160] = "";
-    s.numa = gmb_numa_open(&c->info, nwhy, sizeof nwhy);
+    s.numa = c->numa;
     int rc = pick_sizes(&s);
     /* checked even when p2p or host memory is not asked for */
-    if (rc || (rc = peer_list(c, peer, &npeer)) || (rc = host_places(&s, place, &nplace))) {
-        gmb_numa_close(s.numa);
+    if (rc || (rc = peer_list(c, peer, &npeer)) || (rc = host_places(&s, place, &nplace)))
         return rc;
-    }
     s.largest = json_object();
     s.latency = json_object();
     s.skipped = json_array();
@@ -901,9 +895,8 @@ static int copy_run(gmb_ctx_t *c)
             rc = run_host(&s, cfg->kinds.idx[ki]);
     }
     s.node = NULL;
-    char d[160];
-    if (s.numa) /* the device's own work below runs as it did before */
-        gmb_numa_bind(s.numa, GMB_NUMA_OS, d, sizeof d);
+    char d[224];
+    gmb_numa_home(s.numa, d, sizeof d); /* the device's own work below: the run's placement */
     if (host && !rc)
         numa_summary(&s);
     for (size_t di = 0; di < cfg->dirs.n && !rc; di++) {
@@ -946,7 +939,6 @@ out:
     be->prog_free(s.prog);
     be->free(s.dsrc);
     be->free(s.ddst);
-    gmb_numa_close(s.numa);
     return rc;
 }
 

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -848,7 +849,9 @@ static int um_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
     const gmb_backend_t *be = c->be;
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t cpus; /* the CPUs this thread may run on: the program's placement */
+    long ncpu =
+        sched_getaffinity(0, sizeof cpus, &cpus) ? sysconf(_SC_NPROCESSORS_ONLN) : CPU_COUNT(&cpus);
     state_t s = {.c = c,
                  .salt = (gmb_u32)c->o.seed * 2654435761u + 1u,
                  .fill_threads = ncpu < 1    ? 1

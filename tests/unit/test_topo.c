@@ -110,6 +110,10 @@ static void numa_nodes_and_near(void **state)
     int x = 1;
     gmb_numa_where(m, &x, sizeof x, where, sizeof where);
     assert_string_equal(where, "unknown");
+    /* nor does the run's own placement claim one */
+    assert_false(gmb_numa_came_bound(m));
+    gmb_numa_home(m, desc, sizeof desc);
+    assert_non_null(strstr(desc, "not bound: the topology is not this machine's"));
     gmb_numa_close(m);
 #else
     assert_null(m);
