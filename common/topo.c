@@ -116,6 +116,7 @@ struct gmb_numa {
     hwloc_membind_policy_t pol0;
     int have_mem0;            /* mem0/pol0 were read */
     int bound0;               /* the process came bound */
+    int changed;              /* a binding other than the one at open may be in force */
     hwloc_cpuset_t near_cpus; /* the device's CPUs and nodes (NULL: unknown) */
     hwloc_nodeset_t near_nodes;
     char near_why[160]; /* why near is unknown or means nothing */
@@ -252,8 +253,7 @@ void gmb_numa_home(gmb_numa_t *m, char *desc, size_t dlen)
         snprintf(desc, dlen, "not bound: %s", m->near_why);
     } else if (hwloc_bitmap_isincluded(hwloc_topology_get_allowed_cpuset(m->t), m->near_cpus) &&
                hwloc_bitmap_isincluded(hwloc_topology_get_allowed_nodeset(m->t), m->near_nodes)) {
-        /* binding to everything changes nothing (and under ASan, LeakSanitizer was seen to
-         * crash at exit after such a binding made before PoCL started) */
+        /* binding to everything changes nothing */
         gmb_numa_bind(m, GMB_NUMA_OS, d, sizeof d);
         snprintf(desc, dlen, "not bound: the device's CPUs and NUMA nodes are all there are");
     } else if (gmb_numa_bind(m, GMB_NUMA_NEAR, d, sizeof d)) {
@@ -289,6 +289,10 @@ int gmb_numa_bind(gmb_numa_t *m, int node, char *desc, size_t dlen)
                     dlen);
         return node == GMB_NUMA_OS ? GMB_OK : GMB_ERUNTIME;
     }
+    if (node == GMB_NUMA_OS && !m->changed) { /* nothing to undo: no system call */
+        snprintf(desc, dlen, "none (as the OS places it)");
+        return GMB_OK;
+    }
     if (node == GMB_NUMA_OS) {
         cpus = m->cpus0;
         mem = m->have_mem0 ? m->mem0 : NULL;
@@ -311,6 +315,7 @@ int gmb_numa_bind(gmb_numa_t *m, int node, char *desc, size_t dlen)
         mem = o->nodeset;
     }
     char c[128] = "unchanged", n[64] = "unchanged";
+    m->changed = node != GMB_NUMA_OS;
     if (cpus && hwloc_set_cpubind(m->t, cpus, HWLOC_CPUBIND_THREAD))
         return refused(m, node, "CPUs", cpus, desc, dlen);
     if (cpus)
@@ -408,19 +413,6 @@ void gmb_numa_home(gmb_numa_t *m, char *desc, size_t dlen)
 {
     (void)m;
     gmb_strlcpy(desc, "not bound: gmb was built without hwloc", dlen);
-}
-
-/* The OS refused a binding (errno): say so, and go back to the binding at open. */
-static int refused(gmb_numa_t *m, int node, const char *what, hwloc_const_bitmap_t set, char *desc,
-                   size_t dlen)
-{
-    int e = errno;
-    char l[128];
-    list_of(set, l, sizeof l);
-    snprintf(desc, dlen, "binding %s %s failed: %s", what, l, strerror(e));
-    if (node != GMB_NUMA_OS)
-        gmb_numa_bind(m, GMB_NUMA_OS, l, sizeof l);
-    return GMB_ERUNTIME;
 }
 
 int gmb_numa_bind(gmb_numa_t *m, int node, char *desc, size_t dlen)

@@ -52,13 +52,26 @@ if command -v clang-format >/dev/null; then
 else
     skip "format: clang-format not installed"
 fi
+# the optional parts' other side compiles too (a build without hwloc: common/topo.c's stubs)
+if ${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Icommon -DGMB_HAVE_HWLOC=0 \
+    -fsyntax-only common/topo.c 2>build/nohwloc.log; then
+    pass "build: common/topo.c compiles without hwloc"
+else
+    fail "build: common/topo.c does not compile without hwloc"
+    head -5 build/nohwloc.log
+fi
 run_unit build "$TAG"
 run_integration
 
 if [ "${GMB_NO_SAN:-0}" != 1 ]; then
     echo "-- building with ASan+UBSan (build/san)"
     if make --no-print-directory SAN=1 -j"$(nproc)" tests >build/san-build.log 2>&1; then
-        export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:suppressions=$PWD/tests/lsan.supp
+        # intercept_tls_get_addr=0: up to GCC 13 the runtime takes a dynamic TLS block whose
+        # address happens to be 16 past a page for glibc 2.19's layout, and LeakSanitizer's
+        # tracer then crashes at exit ("Tracer caught signal 11"), a flake that moves with
+        # memory layout (google/sanitizers#1322). Leaks are still checked; only memory
+        # reachable from dynamic TLS alone would now be reported (none is)
+        export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0:suppressions=$PWD/tests/lsan.supp
         export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
         export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
         TAG=san
