@@ -614,6 +614,35 @@ static int ex_text(const json_t *rec, const char *arg, gmb_cell_t *c)
     return 0;
 }
 
+/* copy: where its default host buffers sat, short: "near: NUMA 1", "kept: NUMA 0", "not
+ * bound" (the record's binding phrase), with the pages' nodes where they differ */
+static int ex_host_place(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    (void)arg;
+    const json_t *pl = gmb_jpath(rec, "results.host_placement.pinned");
+    const char *b = json_string_value(json_object_get(pl, "binding"));
+    const char *pages = json_string_value(json_object_get(pl, "pages_numa"));
+    if (!b)
+        return -1;
+    char nodes[64] = "";
+    const char *n = strstr(b, "NUMA ");
+    if (n)
+        sscanf(n + 5, "%63[^,;) ]", nodes);
+    c->kind = 2;
+    if (!strncmp(b, "bound to ", 9))
+        snprintf(c->text, sizeof c->text, "%s: NUMA %s",
+                 strstr(b, "(the device's)") ? "near" : "bound", nodes);
+    else if (!strncmp(b, "kept ", 5))
+        snprintf(c->text, sizeof c->text, "kept: NUMA %s", nodes);
+    else
+        snprintf(c->text, sizeof c->text, "not bound");
+    if (pages && strcmp(pages, "unknown") && strcmp(pages, nodes)) {
+        size_t l = strlen(c->text);
+        snprintf(c->text + l, sizeof c->text - l, ", pages NUMA %s", pages);
+    }
+    return 0;
+}
+
 /* The rows, in order. A benchmark's rows read its record; bench "" reads the device. Rows
  * that no column has are left out, so rows for records not yet written cost nothing. */
 const gmb_row_t gmb_table_rows[] = {
@@ -677,6 +706,7 @@ const gmb_row_t gmb_table_rows[] = {
     {"bank", "Bank-conflict cost per way (throughput)", "cycles", ex_bank_slope, "throughput 4"},
     {"bank", "Shared-memory bandwidth, no conflict", "GB/s", ex_bank_bw, "4 bw_GBps"},
     /* gmb-copy: the largest copy of a series (bytes copied, counted once) */
+    {"copy", "Host memory of the copies (pinned)", "", ex_host_place, ""},
     {"copy", "Host to device, pinned, largest copy", "GB/s", ex_number,
      "results.largest.h2d_pinned_ce.bw_GBps"},
     {"copy", "Host to device, pinned, of PCIe nominal", "%", ex_number,

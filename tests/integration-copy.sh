@@ -107,8 +107,9 @@ PY
         check "copy numa: slowest other node against the default" test "$(json "$rec" \
             "(r['results']['numa_copy']['h2d_pinned_ce']['slowest_node'], r['results']['numa_copy']['d2h_pinned_ce']['slowest_GBps'] > 0)")" = "('0', True)"
         expect "copy numa: table" 0 "$G" table "$T/numa" &&
-            check "copy numa: table row of the slowest node" \
-                grep -q "Host to device, pinned, slowest other node vs default" "$T/out"
+            check "copy numa: table rows of the slowest node and of the placement" bash -c \
+                "grep -q 'Host to device, pinned, slowest other node vs default' '$T/out' &&
+                 grep -qE '^\| Host memory of the copies \(pinned\) \|  \| not bound(, pages NUMA 0)? \|' '$T/out'"
     fi
 
     # --- large copies: sampled verification of host and device destinations -----------------
