@@ -33,7 +33,10 @@ const gmb_backend_t *gmb_backend_find(const char *name)
 void gmb_dev_info_give_peak(gmb_dev_info_t *d, double gbps)
 {
     char was[sizeof d->peak_source + 32];
-    if (d->peak_bw_gbps > 0)
+    const char *drv = d->peak_given ? strstr(d->peak_source, "(the driver's: ") : NULL;
+    if (drv) /* given again: keep what the driver said */
+        snprintf(was, sizeof was, "%.*s", (int)(strlen(drv + 15) - 1), drv + 15);
+    else if (d->peak_bw_gbps > 0)
         snprintf(was, sizeof was, "%.1f GB/s = %s", d->peak_bw_gbps, d->peak_source);
     else
         gmb_strlcpy(was, d->peak_source[0] ? d->peak_source : "unknown", sizeof was);

@@ -541,8 +541,9 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
         goto out;
     if (c.o.peak_bw > 0)
         gmb_dev_info_give_peak(&c.info, c.o.peak_bw);
-    /* the host side near the device before the device is opened, so the runtime's own
-     * threads and memory start there too */
+    /* the host side near the device before its context and queues are made, so the threads
+     * and host memory they make start there too (the runtime itself started earlier, to
+     * list the devices) */
     char nwhy[160];
     c.numa = gmb_numa_open(&c.info, nwhy, sizeof nwhy);
     if (c.numa)

@@ -93,6 +93,11 @@ int gmb_numa_came_bound(const gmb_numa_t *m);
  * (nothing bound). desc says which ("bound to NUMA 1, CPUs 4-7 (the device's)", "kept ...",
  * "not bound: ..."). m NULL: "not bound". */
 void gmb_numa_home(gmb_numa_t *m, char *desc, size_t dlen);
+/* Whether gmb_numa_home binds nothing (the process came bound, the device's nodes are
+ * unknown or all there are, ...): then "no binding" and the run's own placement are one. */
+int gmb_numa_home_is_os(const gmb_numa_t *m);
+/* Whether NUMA node os_index has memory (a node may be a placeholder without any). */
+int gmb_numa_has_memory(const gmb_numa_t *m, unsigned os_index);
 /* Whether os_index is one of the device's nodes. */
 int gmb_numa_is_near(const gmb_numa_t *m, unsigned os_index);
 /* Bind the calling thread: node >= 0 that NUMA node (memory) and its CPUs (all CPUs for a

@@ -612,6 +612,18 @@ int gmb_suite_run(gmb_suite_opts_t *o)
         return 3;
     }
     gmb_utc_now(started, sizeof started, NULL, 0);
+    /* a nominal peak given to every benchmark (-- --peak-bw X) describes the device here too;
+     * the last one wins, as in the benchmarks' own parsing */
+    for (int k = 0; k < o->nextra; k++) {
+        const char *a = o->extra[k], *v = NULL;
+        double g;
+        if (!strcmp(a, "--peak-bw") && k + 1 < o->nextra)
+            v = o->extra[k + 1];
+        else if (!strncmp(a, "--peak-bw=", 10))
+            v = a + 10;
+        if (v && !gmb_parse_double(v, &g) && g > 0)
+            gmb_dev_info_give_peak(&info, g);
+    }
     json_t *dev = gmb_json_device(&info);
     json_t *m = gmb_manifest_new(o->profile, dev, slug, started, o->argc, o->argv);
     json_t *entry[MAX_PROGS];

@@ -3,11 +3,16 @@
 #include "meta.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #if GMB_HAVE_HWLOC
 #include <hwloc.h>
+#include <hwloc/glibc-sched.h>
+#include <linux/mempolicy.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 static void set_unknown(gmb_locality_t *out, const char *why)
 {
@@ -58,10 +63,11 @@ static hwloc_topology_t load(char *why, size_t wlen)
         return NULL;
     }
     hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
-    /* the PCI tree is all gmb needs: hwloc's plugins that would enumerate devices through
-     * the vendors' APIs (initializing OpenCL, CUDA, NVML in this process, before or beside
-     * the backend) stay out */
-    static const char *const apis[] = {"opencl", "cuda", "nvml", "rsmi", "levelzero", "gl"};
+    /* the PCI tree is all gmb needs, and hwloc's Linux backend reads it from sysfs itself:
+     * the plugins that would enumerate devices through the vendors' APIs (initializing
+     * OpenCL, CUDA, NVML in this process, before or beside the backend) stay out, and so does
+     * the libpciaccess one (under LeakSanitizer its allocations showed as leaks) */
+    static const char *const apis[] = {"opencl", "cuda", "nvml", "rsmi", "levelzero", "gl", "pci"};
     for (size_t i = 0; i < sizeof apis / sizeof apis[0]; i++)
         hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, apis[i]);
     /* test aid: a stored topology taken as this machine's (binding acts here), seen by gmb
@@ -109,12 +115,49 @@ int gmb_topo_locality(const gmb_dev_info_t *info, gmb_locality_t *out)
     return GMB_OK;
 }
 
+/* The thread's binding as the OS holds it, saved whole so that restoring it is exact (hwloc's
+ * view of a memory policy folds strict and preferred binding into one). */
+#define SAVED_CPUS  4096 /* CPUs an affinity mask may name */
+#define SAVED_NODES 4096 /* NUMA nodes a memory policy may name (>= the kernel's) */
+typedef struct saved {
+    cpu_set_t *cpus; /* affinity (CPU_ALLOC(SAVED_CPUS)) */
+    size_t cpus_size;
+    int mode;                                              /* memory policy, with its flags */
+    unsigned long nodes[SAVED_NODES / (8 * sizeof(long))]; /* its nodes */
+    int ok;                                                /* both read */
+} saved_t;
+
+static const char *mode_name(int mode)
+{
+    static const char *const names[] = {
+        "default",        "preferred",          "bind", "interleave", "local",
+        "preferred-many", "weighted-interleave"};
+    mode &= ~(MPOL_F_STATIC_NODES | MPOL_F_RELATIVE_NODES | (1 << 13));
+    return mode >= 0 && mode < (int)(sizeof names / sizeof names[0]) ? names[mode] : "other";
+}
+
+static int save_binding(saved_t *sv)
+{
+    sv->cpus = CPU_ALLOC(SAVED_CPUS);
+    sv->cpus_size = CPU_ALLOC_SIZE(SAVED_CPUS);
+    sv->ok =
+        sv->cpus && !sched_getaffinity(0, sv->cpus_size, sv->cpus) &&
+        !syscall(SYS_get_mempolicy, &sv->mode, sv->nodes, (unsigned long)SAVED_NODES, NULL, 0UL);
+    return sv->ok;
+}
+
+static int restore_binding(const saved_t *sv)
+{
+    int base = sv->mode & ~(MPOL_F_STATIC_NODES | MPOL_F_RELATIVE_NODES | (1 << 13));
+    int plain = base == MPOL_DEFAULT || base == MPOL_LOCAL; /* these take no nodes */
+    return sched_setaffinity(0, sv->cpus_size, sv->cpus) ||
+           syscall(SYS_set_mempolicy, sv->mode, plain ? NULL : sv->nodes,
+                   plain ? 0UL : (unsigned long)SAVED_NODES + 1);
+}
+
 struct gmb_numa {
     hwloc_topology_t t;
-    hwloc_cpuset_t cpus0; /* the thread's CPU binding at open (NULL: unknown) */
-    hwloc_nodeset_t mem0; /* its memory binding at open */
-    hwloc_membind_policy_t pol0;
-    int have_mem0;            /* mem0/pol0 were read */
+    saved_t sv;               /* the thread's binding at open */
     int bound0;               /* the process came bound */
     int changed;              /* a binding other than the one at open may be in force */
     hwloc_cpuset_t near_cpus; /* the device's CPUs and nodes (NULL: unknown) */
@@ -122,13 +165,20 @@ struct gmb_numa {
     char near_why[160]; /* why near is unknown or means nothing */
 };
 
+/* A bitmap as a list ("0-3,8"); one too long for out ends in "..." rather than mid-number. */
 static void list_of(hwloc_const_bitmap_t b, char *out, size_t olen)
 {
     char *s = NULL;
-    if (hwloc_bitmap_list_asprintf(&s, b) >= 0 && s)
-        gmb_strlcpy(out, s, olen);
-    else
+    if (hwloc_bitmap_list_asprintf(&s, b) < 0 || !s)
         gmb_strlcpy(out, "?", olen);
+    else if (strlen(s) < olen)
+        gmb_strlcpy(out, s, olen);
+    else if (olen > 4) {
+        size_t k = olen - 4;
+        while (k > 0 && s[k - 1] != ',') /* cut after a whole item */
+            k--;
+        snprintf(out, olen, "%.*s...", (int)k, s);
+    }
     free(s);
 }
 
@@ -143,21 +193,18 @@ gmb_numa_t *gmb_numa_open(const gmb_dev_info_t *info, char *why, size_t wlen)
         free(m);
         return NULL;
     }
-    m->cpus0 = hwloc_bitmap_alloc();
-    if (m->cpus0 && hwloc_get_cpubind(m->t, m->cpus0, HWLOC_CPUBIND_THREAD)) {
-        hwloc_bitmap_free(m->cpus0);
-        m->cpus0 = NULL;
-    }
-    m->mem0 = hwloc_bitmap_alloc();
-    m->have_mem0 = m->mem0 && !hwloc_get_membind(m->t, m->mem0, &m->pol0,
-                                                 HWLOC_MEMBIND_THREAD | HWLOC_MEMBIND_BYNODESET);
     hwloc_obj_t o = device_obj(m->t, info, m->near_why, sizeof m->near_why);
     hwloc_obj_t root = hwloc_get_root_obj(m->t);
-    m->bound0 =
-        hwloc_topology_is_thissystem(m->t) &&
-        ((m->cpus0 &&
-          !hwloc_bitmap_isincluded(hwloc_topology_get_allowed_cpuset(m->t), m->cpus0)) ||
-         (m->have_mem0 && m->pol0 != HWLOC_MEMBIND_FIRSTTOUCH && m->pol0 != HWLOC_MEMBIND_DEFAULT));
+    if (save_binding(&m->sv) && hwloc_topology_is_thissystem(m->t)) {
+        /* came bound: CPUs short of those the process may use, or a memory policy */
+        hwloc_cpuset_t c = hwloc_bitmap_alloc();
+        int base = m->sv.mode & ~(MPOL_F_STATIC_NODES | MPOL_F_RELATIVE_NODES | (1 << 13));
+        m->bound0 =
+            (c && !hwloc_cpuset_from_glibc_sched_affinity(m->t, c, m->sv.cpus, m->sv.cpus_size) &&
+             !hwloc_bitmap_isincluded(hwloc_topology_get_allowed_cpuset(m->t), c)) ||
+            (base != MPOL_DEFAULT && base != MPOL_LOCAL);
+        hwloc_bitmap_free(c);
+    }
     if (o && (!o->nodeset || hwloc_bitmap_iszero(o->nodeset))) {
         gmb_strlcpy(m->near_why, "hwloc places the device under no NUMA node", sizeof m->near_why);
     } else if (o && hwloc_get_nbobjs_by_type(m->t, HWLOC_OBJ_NUMANODE) > 1 &&
@@ -181,8 +228,7 @@ void gmb_numa_close(gmb_numa_t *m)
         return;
     char d[64];
     gmb_numa_bind(m, GMB_NUMA_OS, d, sizeof d);
-    hwloc_bitmap_free(m->cpus0);
-    hwloc_bitmap_free(m->mem0);
+    CPU_FREE(m->sv.cpus);
     hwloc_bitmap_free(m->near_cpus);
     hwloc_bitmap_free(m->near_nodes);
     hwloc_topology_destroy(m->t);
@@ -215,6 +261,12 @@ int gmb_numa_has(const gmb_numa_t *m, unsigned os_index)
     return node_obj(m, os_index) != NULL;
 }
 
+int gmb_numa_has_memory(const gmb_numa_t *m, unsigned os_index)
+{
+    hwloc_obj_t o = node_obj(m, os_index);
+    return o && o->attr && o->attr->numanode.local_memory > 0;
+}
+
 int gmb_numa_near(const gmb_numa_t *m, char *nodes, size_t nlen, char *why, size_t wlen)
 {
     if (!m || !m->near_nodes) {
@@ -235,27 +287,57 @@ int gmb_numa_came_bound(const gmb_numa_t *m)
     return m && m->bound0;
 }
 
+/* What gmb_numa_home does: 0 bind near, else why it binds nothing (into why). */
+static int home_unbound(const gmb_numa_t *m, char *why, size_t wlen)
+{
+    if (!m->sv.ok)
+        gmb_strlcpy(why, "the thread's binding cannot be read (so it could not be restored)", wlen);
+    else if (m->bound0)
+        gmb_strlcpy(why, "kept", wlen);
+    else if (!m->near_nodes)
+        gmb_strlcpy(why, m->near_why, wlen);
+    else if (hwloc_bitmap_isincluded(hwloc_topology_get_allowed_cpuset(m->t), m->near_cpus) &&
+             hwloc_bitmap_isincluded(hwloc_topology_get_allowed_nodeset(m->t), m->near_nodes))
+        gmb_strlcpy(why, "the device's CPUs and NUMA nodes are all there are", wlen);
+    else
+        return 0;
+    return 1;
+}
+
+int gmb_numa_home_is_os(const gmb_numa_t *m)
+{
+    char why[160];
+    return !m || home_unbound(m, why, sizeof why);
+}
+
 void gmb_numa_home(gmb_numa_t *m, char *desc, size_t dlen)
 {
-    char d[160];
+    char d[160], why[160];
     if (!m) {
         gmb_strlcpy(desc, "not bound", dlen);
-    } else if (m->bound0) {
-        char c[128] = "?", n[64] = "?";
-        gmb_numa_bind(m, GMB_NUMA_OS, d, sizeof d);
-        if (m->cpus0)
-            list_of(m->cpus0, c, sizeof c);
-        if (m->have_mem0)
-            list_of(m->mem0, n, sizeof n);
-        snprintf(desc, dlen, "kept the binding the process came with: CPUs %s, NUMA %s", c, n);
-    } else if (!m->near_nodes) {
-        gmb_numa_bind(m, GMB_NUMA_OS, d, sizeof d);
-        snprintf(desc, dlen, "not bound: %s", m->near_why);
-    } else if (hwloc_bitmap_isincluded(hwloc_topology_get_allowed_cpuset(m->t), m->near_cpus) &&
-               hwloc_bitmap_isincluded(hwloc_topology_get_allowed_nodeset(m->t), m->near_nodes)) {
-        /* binding to everything changes nothing */
-        gmb_numa_bind(m, GMB_NUMA_OS, d, sizeof d);
-        snprintf(desc, dlen, "not bound: the device's CPUs and NUMA nodes are all there are");
+    } else if (home_unbound(m, why, sizeof why)) {
+        gmb_numa_bind(m, GMB_NUMA_OS, d, sizeof d); /* undo what a bind did, if any */
+        if (!m->bound0) {
+            snprintf(desc, dlen, "not bound: %s", why);
+        } else {
+            char c[128] = "?", n[64] = "";
+            hwloc_cpuset_t cs = hwloc_bitmap_alloc();
+            hwloc_nodeset_t ns = hwloc_bitmap_alloc();
+            if (cs &&
+                !hwloc_cpuset_from_glibc_sched_affinity(m->t, cs, m->sv.cpus, m->sv.cpus_size))
+                list_of(cs, c, sizeof c);
+            if (ns) {
+                for (unsigned i = 0; i < SAVED_NODES; i++)
+                    if (m->sv.nodes[i / (8 * sizeof(long))] >> (i % (8 * sizeof(long))) & 1)
+                        hwloc_bitmap_set(ns, i);
+                if (!hwloc_bitmap_iszero(ns))
+                    list_of(ns, n, sizeof n);
+            }
+            hwloc_bitmap_free(cs);
+            hwloc_bitmap_free(ns);
+            snprintf(desc, dlen, "kept the binding the process came with: CPUs %s, memory %s%s%s",
+                     c, mode_name(m->sv.mode), n[0] ? " NUMA " : "", n);
+        }
     } else if (gmb_numa_bind(m, GMB_NUMA_NEAR, d, sizeof d)) {
         snprintf(desc, dlen, "not bound: %s", d);
     } else {
@@ -264,15 +346,14 @@ void gmb_numa_home(gmb_numa_t *m, char *desc, size_t dlen)
 }
 
 /* The OS refused a binding (errno): say so, and go back to the binding at open. */
-static int refused(gmb_numa_t *m, int node, const char *what, hwloc_const_bitmap_t set, char *desc,
+static int refused(gmb_numa_t *m, const char *what, hwloc_const_bitmap_t set, char *desc,
                    size_t dlen)
 {
     int e = errno;
     char l[128];
     list_of(set, l, sizeof l);
     snprintf(desc, dlen, "binding %s %s failed: %s", what, l, strerror(e));
-    if (node != GMB_NUMA_OS)
-        gmb_numa_bind(m, GMB_NUMA_OS, l, sizeof l);
+    gmb_numa_bind(m, GMB_NUMA_OS, l, sizeof l);
     return GMB_ERUNTIME;
 }
 
@@ -280,7 +361,6 @@ int gmb_numa_bind(gmb_numa_t *m, int node, char *desc, size_t dlen)
 {
     hwloc_const_cpuset_t cpus;
     hwloc_const_nodeset_t mem;
-    hwloc_membind_policy_t pol = HWLOC_MEMBIND_BIND;
     hwloc_obj_t root = hwloc_get_root_obj(m->t);
     if (!hwloc_topology_is_thissystem(m->t)) { /* hwloc would bind nothing and say it did */
         gmb_strlcpy(desc,
@@ -289,15 +369,21 @@ int gmb_numa_bind(gmb_numa_t *m, int node, char *desc, size_t dlen)
                     dlen);
         return node == GMB_NUMA_OS ? GMB_OK : GMB_ERUNTIME;
     }
-    if (node == GMB_NUMA_OS && !m->changed) { /* nothing to undo: no system call */
+    if (node == GMB_NUMA_OS) {
+        if (m->changed && restore_binding(&m->sv)) {
+            snprintf(desc, dlen, "restoring the thread's binding failed: %s", strerror(errno));
+            return GMB_ERUNTIME;
+        }
+        m->changed = 0; /* restored, or nothing to undo (no system call) */
         snprintf(desc, dlen, "none (as the OS places it)");
         return GMB_OK;
     }
-    if (node == GMB_NUMA_OS) {
-        cpus = m->cpus0;
-        mem = m->have_mem0 ? m->mem0 : NULL;
-        pol = m->pol0;
-    } else if (node == GMB_NUMA_NEAR) {
+    if (!m->sv.ok) {
+        gmb_strlcpy(desc, "the thread's binding cannot be read (so it could not be restored)",
+                    dlen);
+        return GMB_ERUNTIME;
+    }
+    if (node == GMB_NUMA_NEAR) {
         if (!m->near_nodes) {
             snprintf(desc, dlen, "the device's NUMA nodes are unknown: %s", m->near_why);
             return GMB_ERUNTIME;
@@ -314,20 +400,17 @@ int gmb_numa_bind(gmb_numa_t *m, int node, char *desc, size_t dlen)
         cpus = o->cpuset && !hwloc_bitmap_iszero(o->cpuset) ? o->cpuset : root->cpuset;
         mem = o->nodeset;
     }
-    char c[128] = "unchanged", n[64] = "unchanged";
-    m->changed = node != GMB_NUMA_OS;
-    if (cpus && hwloc_set_cpubind(m->t, cpus, HWLOC_CPUBIND_THREAD))
-        return refused(m, node, "CPUs", cpus, desc, dlen);
-    if (cpus)
-        list_of(cpus, c, sizeof c);
-    if (mem && hwloc_set_membind(m->t, mem, pol, HWLOC_MEMBIND_THREAD | HWLOC_MEMBIND_BYNODESET))
-        return refused(m, node, "memory to NUMA", mem, desc, dlen);
-    if (mem)
-        list_of(mem, n, sizeof n);
-    if (node == GMB_NUMA_OS)
-        snprintf(desc, dlen, "none (as the OS places it)");
-    else
-        snprintf(desc, dlen, "NUMA %s, CPUs %s", n, c);
+    char c[128], n[64];
+    m->changed = 1; /* from the first system call on, a restore has work to do */
+    if (hwloc_set_cpubind(m->t, cpus, HWLOC_CPUBIND_THREAD))
+        return refused(m, "CPUs", cpus, desc, dlen);
+    /* not strict: a preference (Linux), the OS falls back when the nodes are full */
+    if (hwloc_set_membind(m->t, mem, HWLOC_MEMBIND_BIND,
+                          HWLOC_MEMBIND_THREAD | HWLOC_MEMBIND_BYNODESET))
+        return refused(m, "memory to NUMA", mem, desc, dlen);
+    list_of(cpus, c, sizeof c);
+    list_of(mem, n, sizeof n);
+    snprintf(desc, dlen, "NUMA %s, CPUs %s", n, c);
     return GMB_OK;
 }
 
@@ -406,6 +489,19 @@ int gmb_numa_is_near(const gmb_numa_t *m, unsigned os_index)
 int gmb_numa_came_bound(const gmb_numa_t *m)
 {
     (void)m;
+    return 0;
+}
+
+int gmb_numa_home_is_os(const gmb_numa_t *m)
+{
+    (void)m;
+    return 1;
+}
+
+int gmb_numa_has_memory(const gmb_numa_t *m, unsigned os_index)
+{
+    (void)m;
+    (void)os_index;
     return 0;
 }
 

@@ -287,6 +287,15 @@ else
         check "run --timeout: the reason says so" grep -q "timed out after 1 s" "$m"
     fi
     rm -f "$T/bin/gmb-hang"
+    # a nominal peak given to every benchmark describes the device of the manifest too
+    if GMB_PLOTS="$PWD/plots" expect "run -- --peak-bw" 0 "$T/bin/gmb" run --backend opencl \
+        --results "$T/peak" --only bank -- "${FASTC[@]}" --peak-bw 100; then
+        dir=$(tail -1 "$T/out")
+        check "run -- --peak-bw: manifest and record say it was given" test "$(manifest \
+            "$dir/run.json" "m['device']['peak_bw_GBps'], m['device']['peak_bw_given']")$(json \
+            "$(ls "$dir"/*-bank.json)" "r['device']['peak_bw_GBps'], r['device']['peak_bw_given']")" = \
+            "100.0 True100.0 True"
+    fi
     expect "run --timeout x" 2 "$G" run --timeout x --results "$T/res"
     expect "run --only nosuch" 2 "$T/bin/gmb" run --only nosuch --results "$T/res"
     # a profiles line longer than any buffer (3 KiB of options): one error naming file:line,

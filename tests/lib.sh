@@ -30,6 +30,36 @@ check() {
 }
 json() { /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
+# numa_nodes: how many NUMA nodes this machine has (1 where the kernel shows none)
+numa_nodes() {
+    local n
+    n=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+    echo $((n > 0 ? n : 1))
+}
+# cpus_ours [any] LIST: this shell may run on every CPU of LIST (with any: on one of them);
+# LIST "all": every online CPU, "node0": NUMA node 0's
+cpus_ours() {
+    /usr/bin/python3 - "$@" <<'PY'
+import os, sys
+def parse(t):
+    s = set()
+    for part in t.strip().split(","):
+        if part:
+            a, _, b = part.partition("-")
+            s |= set(range(int(a), int(b or a) + 1))
+    return s
+anyof = sys.argv[1] == "any"
+arg = sys.argv[-1]
+files = {"all": "/sys/devices/system/cpu/online", "node0": "/sys/devices/system/node/node0/cpulist"}
+try:
+    want = parse(open(files[arg]).read()) if arg in files else parse(arg)
+except OSError:
+    want = parse(open(files["all"]).read())  # no node0 listed: one node, every CPU
+mine = os.sched_getaffinity(0)
+sys.exit(0 if (want & mine if anyof else want <= mine) else 1)
+PY
+}
+
 # have_opencl: an OpenCL device to run on (PoCL in CI)
 have_opencl() { command -v clinfo >/dev/null && clinfo -l 2>/dev/null | grep -q Device; }
 

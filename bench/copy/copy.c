@@ -695,15 +695,28 @@ static void link_result(state_t *s)
     gmb_add_result(c, "link", j);
 }
 
-/* The host placements of --host-nodes, in order, without repeats: GMB_NUMA_NEAR stands for
- * the default (near where hwloc places the device, else no binding), GMB_NUMA_OS for no
- * binding, n >= 0 for NUMA node n. GMB_EUSAGE (one line) for a malformed list or a node that
- * is not there, GMB_ESKIP for a node without hwloc. */
-static int host_places(state_t *s, int *out, int *n)
+/* Append placement p to out unless it is there; 0 when out is full (p not added). */
+static int placement_add(int *out, int *n, int p)
 {
-    const char *list = s->c->cfg ? ((const cfg_t *)s->c->cfg)->nodes : "near";
-    char buf[256], near[64], why[160];
-    int near_known = gmb_numa_near(s->numa, near, sizeof near, why, sizeof why);
+    for (int j = 0; j < *n; j++)
+        if (out[j] == p)
+            return 1;
+    if (*n == GMB_MAX_LIST)
+        return 0;
+    out[(*n)++] = p;
+    return 1;
+}
+
+/* The host placements of --host-nodes, in order, without repeats: GMB_NUMA_NEAR stands for
+ * the run's own (gmb_numa_home: near the device, or what the process came with, or nothing),
+ * GMB_NUMA_OS for no binding where that differs, n >= 0 for NUMA node n; all leaves out
+ * nodes without memory and, past GMB_MAX_LIST placements, warns. GMB_EUSAGE (one line) for
+ * a malformed list or a node that is not there, GMB_ESKIP for a node without hwloc (when
+ * host memory is asked for). */
+static int host_places(state_t *s, int host, int *out, int *n)
+{
+    const char *list = ((const cfg_t *)s->c->cfg)->nodes;
+    char buf[256];
     size_t len = strlen(list);
     *n = 0;
     if (len >= sizeof buf || !len || list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,")) {
@@ -713,22 +726,32 @@ static int host_places(state_t *s, int *out, int *n)
     gmb_strlcpy(buf, list, sizeof buf);
     char *save = NULL;
     for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        int add[64], na = 0;
         long v;
-        if (!strcmp(t, "near") ||
-            (!strcmp(t, "os") && (!near_known || gmb_numa_came_bound(s->numa)))) {
-            add[na++] = GMB_NUMA_NEAR; /* the default placement */
-        } else if (!strcmp(t, "os")) {
-            add[na++] = GMB_NUMA_OS;
-        } else if (!strcmp(t, "all")) {
-            add[na++] = GMB_NUMA_NEAR;
-            for (int i = 0; i < gmb_numa_count(s->numa) && na < 64; i++) {
+        int one = GMB_NUMA_NEAR; /* one placement: near stands for the run's own */
+        if (!strcmp(t, "all")) { /* the run's own, then every other node with memory */
+            int left = 0;
+            if (!placement_add(out, n, GMB_NUMA_NEAR))
+                left++;
+            for (int i = 0; i < gmb_numa_count(s->numa); i++) {
                 unsigned os = gmb_numa_os_index(s->numa, i);
-                if (!gmb_numa_is_near(s->numa, os) && os < 1u << 20)
-                    add[na++] = (int)os;
+                if (gmb_numa_is_near(s->numa, os) || os >= 1u << 20)
+                    continue;
+                if (!gmb_numa_has_memory(s->numa, os))
+                    gmb_info("--host-nodes all: NUMA node %u has no memory: left out", os);
+                else if (!placement_add(out, n, (int)os))
+                    left++;
             }
+            if (left)
+                gmb_warn("--host-nodes all: at most %d placements: %d node%s left out",
+                         GMB_MAX_LIST, left, left == 1 ? "" : "s");
+            continue;
+        }
+        if (!strcmp(t, "os")) {
+            one = gmb_numa_home_is_os(s->numa) ? GMB_NUMA_NEAR : GMB_NUMA_OS;
         } else if (!gmb_parse_long(t, &v) && v >= 0 && v < 1 << 20) {
             if (!s->numa) {
+                if (!host) /* no host memory asked for: nothing to place */
+                    continue;
                 gmb_error("--host-nodes %ld: binding to a NUMA node needs hwloc (%s)", v,
                           s->c->host_binding);
                 return GMB_ESKIP;
@@ -742,22 +765,15 @@ static int host_places(state_t *s, int *out, int *n)
                 gmb_error("--host-nodes %ld: no such NUMA node (this machine has %s)", v, l);
                 return GMB_EUSAGE;
             }
-            add[na++] = (int)v;
-        } else {
+            one = (int)v;
+        } else if (strcmp(t, "near")) {
             gmb_error("--host-nodes %s: near, os, all, or NUMA node numbers (comma-separated)",
                       list);
             return GMB_EUSAGE;
         }
-        for (int k = 0; k < na; k++) {
-            int dup = 0;
-            for (int j = 0; j < *n; j++)
-                dup |= out[j] == add[k];
-            if (!dup && *n == GMB_MAX_LIST) {
-                gmb_error("--host-nodes: at most %d placements", GMB_MAX_LIST);
-                return GMB_EUSAGE;
-            }
-            if (!dup)
-                out[(*n)++] = add[k];
+        if (!placement_add(out, n, one)) {
+            gmb_error("--host-nodes: at most %d placements", GMB_MAX_LIST);
+            return GMB_EUSAGE;
         }
     }
     return GMB_OK;
@@ -812,7 +828,8 @@ static void numa_summary(state_t *s)
         json_t *v2;
         json_object_foreach(s->largest, k2, v2)
         {
-            if (strncmp(k2, key, kl) || strncmp(k2 + kl, "_node", 5))
+            if (strncmp(k2, key, kl) || strncmp(k2 + kl, "_node", 5) ||
+                !strcmp(k2 + kl + 5, "os")) /* other NUMA nodes only */
                 continue;
             double bw = json_number_value(json_object_get(v2, "bw_GBps"));
             if (!worst_node || bw < worst) {
@@ -842,7 +859,10 @@ static int copy_run(gmb_ctx_t *c)
     s.numa = c->numa;
     int rc = pick_sizes(&s);
     /* checked even when p2p or host memory is not asked for */
-    if (rc || (rc = peer_list(c, peer, &npeer)) || (rc = host_places(&s, place, &nplace)))
+    int host = 0;
+    for (size_t i = 0; i < cfg->dirs.n; i++)
+        host |= cfg->dirs.idx[i] != D_D2D && cfg->dirs.idx[i] != D_P2P;
+    if (rc || (rc = peer_list(c, peer, &npeer)) || (rc = host_places(&s, host, place, &nplace)))
         return rc;
     s.largest = json_object();
     s.latency = json_object();
@@ -880,9 +900,6 @@ static int copy_run(gmb_ctx_t *c)
                       ? "pageable copies are staged by the driver and synchronous with respect "
                         "to the host: bidir with pageable memory cannot overlap"
                       : "pageable copies go through the implementation's staging"));
-    int host = 0;
-    for (size_t i = 0; i < cfg->dirs.n; i++)
-        host |= cfg->dirs.idx[i] != D_D2D && cfg->dirs.idx[i] != D_P2P;
     for (int pi = 0; pi < nplace && host && !rc; pi++) {
         char why[192];
         if (host_bind(&s, place[pi], why, sizeof why)) {

@@ -5,8 +5,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#if GMB_HAVE_HWLOC
+#include <linux/mempolicy.h>
+#endif
 
 #include "gmb.h"
 #include "meta.h"
@@ -143,13 +149,20 @@ static void numa_near_unknown(void **state)
 #endif
 }
 
-/* Binding acts on this machine (HWLOC_THISSYSTEM=1 with the stored topology): node 0 exists
- * here, node 1 (CPUs 4-7) does not, so the OS refuses it and says why; pages of memory the
- * thread first touched sit on node 0 (or the OS does not say). */
+/* Binding acts on this machine (HWLOC_THISSYSTEM=1 with the stored topology). Node 0 and one
+ * of CPUs 0-3 must exist here, node 1 must not (so the OS refuses it and says why): else the
+ * test is skipped. Pages the thread first touched sit on node 0 (or the OS does not say). */
 static void numa_bind(void **state)
 {
     (void)state;
 #if GMB_HAVE_HWLOC
+    cpu_set_t aff;
+    int cpu03 = 0;
+    if (!sched_getaffinity(0, sizeof aff, &aff))
+        for (int i = 0; i < 4; i++)
+            cpu03 |= CPU_ISSET(i, &aff);
+    if (!access("/sys/devices/system/node/node1", F_OK) || !cpu03)
+        skip(); /* this machine has a node 1, or none of CPUs 0-3 */
     assert_int_equal(setenv("HWLOC_THISSYSTEM", "1", 1), 0);
     gmb_dev_info_t d = gpu_at("0000:65:00.0");
     char why[160] = "", desc[160] = "";
@@ -179,13 +192,86 @@ static void numa_bind(void **state)
 #endif
 }
 
+#if GMB_HAVE_HWLOC
+/* The thread's memory policy and CPU affinity, as the OS holds them. */
+typedef struct binding {
+    int mode;
+    unsigned long nodes[64];
+    cpu_set_t cpus;
+} binding_t;
+
+static binding_t binding_now(void)
+{
+    binding_t b;
+    memset(&b, 0, sizeof b);
+    assert_int_equal(syscall(SYS_get_mempolicy, &b.mode, b.nodes, 4096UL, NULL, 0UL), 0);
+    assert_int_equal(sched_getaffinity(0, sizeof b.cpus, &b.cpus), 0);
+    return b;
+}
+
+static void assert_binding(const binding_t *a, const binding_t *b)
+{
+    assert_int_equal(a->mode, b->mode);
+    assert_memory_equal(a->nodes, b->nodes, sizeof a->nodes);
+    assert_true(CPU_EQUAL(&a->cpus, &b->cpus));
+}
+#endif
+
+/* On this machine's own topology: a binding the process came with (here a strict memory
+ * binding to node 0, as numactl --membind=0 makes) is kept and said, and after binding node
+ * 0 the restore gives back exactly that policy, not a preference; unbound, a restore gives
+ * back the default. */
+static void numa_restore_exact(void **state)
+{
+    (void)state;
+#if GMB_HAVE_HWLOC
+    char *xml = getenv("HWLOC_XMLFILE") ? strdup(getenv("HWLOC_XMLFILE")) : NULL;
+    assert_int_equal(unsetenv("HWLOC_XMLFILE"), 0);
+    gmb_dev_info_t c = {0};
+    strcpy(c.type, "cpu");
+    char why[160] = "", desc[224] = "";
+    binding_t start = binding_now();
+    gmb_numa_t *m = gmb_numa_open(&c, why, sizeof why);
+    assert_non_null(m);
+    assert_false(gmb_numa_came_bound(m));
+    assert_int_equal(gmb_numa_bind(m, 0, desc, sizeof desc), 0);
+    assert_int_equal(gmb_numa_bind(m, GMB_NUMA_OS, desc, sizeof desc), 0);
+    binding_t now = binding_now();
+    assert_binding(&start, &now);
+    gmb_numa_close(m);
+
+    unsigned long node0 = 1;
+    assert_int_equal(syscall(SYS_set_mempolicy, MPOL_BIND, &node0, 65UL), 0);
+    binding_t strict = binding_now();
+    m = gmb_numa_open(&c, why, sizeof why);
+    assert_non_null(m);
+    assert_true(gmb_numa_came_bound(m));
+    assert_true(gmb_numa_home_is_os(m));
+    gmb_numa_home(m, desc, sizeof desc);
+    assert_non_null(strstr(desc, "kept the binding the process came with: CPUs "));
+    assert_non_null(strstr(desc, ", memory bind NUMA 0"));
+    assert_int_equal(gmb_numa_bind(m, 0, desc, sizeof desc), 0);
+    gmb_numa_home(m, desc, sizeof desc); /* the run's own again: the strict binding */
+    now = binding_now();
+    assert_binding(&strict, &now);
+    gmb_numa_close(m);
+    now = binding_now();
+    assert_binding(&strict, &now);
+    assert_int_equal(syscall(SYS_set_mempolicy, MPOL_DEFAULT, NULL, 0UL), 0);
+    if (xml) {
+        assert_int_equal(setenv("HWLOC_XMLFILE", xml, 1), 0);
+        free(xml);
+    }
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gpu_by_pci),          cmocka_unit_test(unknown_pci),
         cmocka_unit_test(no_pci_id),           cmocka_unit_test(cpu_device_is_whole_machine),
         cmocka_unit_test(numa_nodes_and_near), cmocka_unit_test(numa_near_unknown),
-        cmocka_unit_test(numa_bind),
+        cmocka_unit_test(numa_bind),           cmocka_unit_test(numa_restore_exact),
     };
     return cmocka_run_group_tests(tests, use_fixture, NULL);
 }
