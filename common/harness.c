@@ -401,7 +401,7 @@ static json_t *record_new(gmb_ctx_t *c, const char *iso)
     gmb_host_t h;
     gmb_locality_t loc;
     gmb_host_get(&h);
-    gmb_topo_locality(&c->info, &loc);
+    gmb_numa_locality(c->numa, &c->info, &loc);
     json_t *cmd = json_array();
     for (int i = 0; i < c->argc; i++)
         json_array_append_new(cmd, json_string(c->argv[i]));

@@ -77,6 +77,8 @@ typedef struct gmb_numa gmb_numa_t;
 gmb_numa_t *gmb_numa_open(const gmb_dev_info_t *info, char *why, size_t wlen);
 /* Restore the binding gmb_numa_open found; NULL is a no-op. */
 void gmb_numa_close(gmb_numa_t *m);
+/* gmb_topo_locality from m's topology (no second load); m NULL: gmb_topo_locality. */
+int gmb_numa_locality(const gmb_numa_t *m, const gmb_dev_info_t *info, gmb_locality_t *out);
 /* NUMA nodes: how many, and the OS index (P#) of the i-th. */
 int gmb_numa_count(const gmb_numa_t *m);
 unsigned gmb_numa_os_index(const gmb_numa_t *m, int i);

@@ -88,15 +88,10 @@ static hwloc_topology_t load(char *why, size_t wlen)
     return t;
 }
 
-int gmb_topo_locality(const gmb_dev_info_t *info, gmb_locality_t *out)
+/* Locate the device in topology t (gmb_topo_locality). */
+static void locate(hwloc_topology_t t, const gmb_dev_info_t *info, gmb_locality_t *out)
 {
-    memset(out, 0, sizeof *out);
     char why[160] = "";
-    hwloc_topology_t t = load(why, sizeof why);
-    if (!t) {
-        set_unknown(out, why);
-        return GMB_OK;
-    }
     hwloc_obj_t o = device_obj(t, info, why, sizeof why);
     if (!o) {
         set_unknown(out, why);
@@ -111,6 +106,18 @@ int gmb_topo_locality(const gmb_dev_info_t *info, gmb_locality_t *out)
         snprintf(out->note, sizeof out->note, "PCI %s under %s L#%u", info->pci_bus_id,
                  hwloc_obj_type_string(o->type), o->logical_index);
     }
+}
+
+int gmb_topo_locality(const gmb_dev_info_t *info, gmb_locality_t *out)
+{
+    memset(out, 0, sizeof *out);
+    char why[160] = "";
+    hwloc_topology_t t = load(why, sizeof why);
+    if (!t) {
+        set_unknown(out, why);
+        return GMB_OK;
+    }
+    locate(t, info, out);
     hwloc_topology_destroy(t);
     return GMB_OK;
 }
@@ -233,6 +240,15 @@ void gmb_numa_close(gmb_numa_t *m)
     hwloc_bitmap_free(m->near_nodes);
     hwloc_topology_destroy(m->t);
     free(m);
+}
+
+int gmb_numa_locality(const gmb_numa_t *m, const gmb_dev_info_t *info, gmb_locality_t *out)
+{
+    if (!m)
+        return gmb_topo_locality(info, out);
+    memset(out, 0, sizeof *out);
+    locate(m->t, info, out);
+    return GMB_OK;
 }
 
 int gmb_numa_count(const gmb_numa_t *m)
@@ -490,6 +506,12 @@ int gmb_numa_came_bound(const gmb_numa_t *m)
 {
     (void)m;
     return 0;
+}
+
+int gmb_numa_locality(const gmb_numa_t *m, const gmb_dev_info_t *info, gmb_locality_t *out)
+{
+    (void)m;
+    return gmb_topo_locality(info, out);
 }
 
 int gmb_numa_home_is_os(const gmb_numa_t *m)

@@ -108,6 +108,12 @@ static void numa_nodes_and_near(void **state)
     assert_string_equal(nodes, "1");
     assert_true(gmb_numa_is_near(m, 1));
     assert_false(gmb_numa_is_near(m, 0));
+    /* the locality from the same topology, without loading it again */
+    gmb_locality_t l;
+    assert_int_equal(gmb_numa_locality(m, &d, &l), 0);
+    assert_string_equal(l.source, "hwloc");
+    assert_string_equal(l.numa, "1");
+    assert_string_equal(l.cpuset, "4-7");
     /* a stored topology that is not this machine's: hwloc would bind nothing and say it did */
     char desc[160];
     assert_int_equal(gmb_numa_bind(m, 0, desc, sizeof desc), GMB_ERUNTIME);
