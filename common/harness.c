@@ -541,6 +541,11 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
         goto out;
     if (c.o.peak_bw > 0)
         gmb_dev_info_give_peak(&c.info, c.o.peak_bw);
+    /* test aid: the PCI bus id NVML is asked about for a device without one (with a stand-in
+     * NVML through GMB_NVML_LIB, the NVML paths run on PoCL) */
+    const char *tp = getenv("GMB_TEST_NVML_PCI");
+    if (tp && *tp && !c.info.pci_bus_id[0])
+        gmb_strlcpy(c.info.pci_bus_id, tp, sizeof c.info.pci_bus_id);
     /* the host side near the device before its context and queues are made, so the threads
      * and host memory they make start there too (the runtime itself started earlier, to
      * list the devices) */

@@ -29,6 +29,9 @@ typedef struct gmb_clocks {
 /* Read the clocks of the NVIDIA GPU at PCI bus id (NVML through dlopen). Always returns 0;
  * out->available says whether it worked. */
 int gmb_nvml_clocks(const char *pci_bus_id, gmb_clocks_t *out);
+/* The board's energy counter of the NVIDIA GPU at PCI bus id: millijoules since the driver
+ * loaded (nvmlDeviceGetTotalEnergyConsumption, Volta on). 1 when read, else 0 with why. */
+int gmb_nvml_energy(const char *pci_bus_id, unsigned long long *mj, char *why, size_t len);
 /* Fill what NVML knows and the backend did not (memory clock, bus width, ECC, driver
  * version) for an NVIDIA device; returns 0 when NVML answered, GMB_ESKIP otherwise. */
 int gmb_nvml_fill_info(gmb_dev_info_t *info);

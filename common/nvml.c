@@ -35,6 +35,7 @@ static struct {
     nvml_ret_t (*pcie_max_gen)(nvml_dev_t, unsigned *);
     nvml_ret_t (*pcie_max_width)(nvml_dev_t, unsigned *);
     nvml_ret_t (*viol)(nvml_dev_t, int, nvml_viol_t *);
+    nvml_ret_t (*energy)(nvml_dev_t, unsigned long long *);
 } nv;
 
 static int nvml_load(void)
@@ -68,6 +69,7 @@ static int nvml_load(void)
     SYM(pcie_max_gen, "nvmlDeviceGetMaxPcieLinkGeneration");
     SYM(pcie_max_width, "nvmlDeviceGetMaxPcieLinkWidth");
     SYM(viol, "nvmlDeviceGetViolationStatus");
+    SYM(energy, "nvmlDeviceGetTotalEnergyConsumption");
 #undef SYM
     if (!nv.init || !nv.by_pci || !nv.clock) {
         snprintf(nv.why, sizeof nv.why, "NVML library lacks nvmlInit_v2 or device queries");
@@ -131,6 +133,22 @@ int gmb_nvml_clocks(const char *pci_bus_id, gmb_clocks_t *out)
     if (nv.power && !nv.power(d, &mw))
         out->power_w = mw / 1000.0;
     return GMB_OK;
+}
+
+int gmb_nvml_energy(const char *pci_bus_id, unsigned long long *mj, char *why, size_t len)
+{
+    nvml_dev_t d;
+    if (!nvml_dev(pci_bus_id, &d, why, len))
+        return 0;
+    nvml_ret_t r = nv.energy ? nv.energy(d, mj) : -1;
+    if (r) {
+        snprintf(why, len,
+                 nv.energy ? "NVML gives no total energy for %s (NVML error %d; Volta on)"
+                           : "NVML has no nvmlDeviceGetTotalEnergyConsumption (%s, %d)",
+                 pci_bus_id, r);
+        return 0;
+    }
+    return 1;
 }
 
 int gmb_nvml_fill_info(gmb_dev_info_t *info)

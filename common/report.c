@@ -614,6 +614,24 @@ static int ex_text(const json_t *rec, const char *arg, gmb_cell_t *c)
     return 0;
 }
 
+/* stream --energy: a kernel's figure (arg "kernel field"), marked ᶜ where it streamed a
+ * cache-resident set (no DRAM point) and ᵗ for a DRAM point from 4x but not 16x the LLC */
+static int ex_energy(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    char kernel[32] = "", field[48] = "";
+    if (sscanf(arg, "%31s %47s", kernel, field) != 2)
+        return -1;
+    const json_t *e = json_object_get(gmb_jpath(rec, "results.energy.kernels"), kernel);
+    const json_t *v = json_object_get(e, field);
+    if (!json_is_number(v))
+        return -1;
+    set_num(c, json_number_value(v), NAN, NAN);
+    c->note = !json_is_true(json_object_get(e, "dram"))             ? 1
+              : json_integer_value(json_object_get(e, "tier")) == 1 ? 2
+                                                                    : 0;
+    return 0;
+}
+
 /* copy: where its default host buffers sat, short: "near: NUMA 1", "kept: NUMA 0", "not
  * bound" (the record's binding phrase), with the pages' nodes where they differ */
 static int ex_host_place(const json_t *rec, const char *arg, gmb_cell_t *c)
@@ -706,6 +724,18 @@ const gmb_row_t gmb_table_rows[] = {
     {"bank", "Bank-conflict cost per way (throughput)", "cycles", ex_bank_slope, "throughput 4"},
     {"bank", "Shared-memory bandwidth, no conflict", "GB/s", ex_bank_bw, "4 bw_GBps"},
     /* gmb-copy: the largest copy of a series (bytes copied, counted once) */
+    /* gmb-stream --energy: the whole board's energy (NVML) per bit the kernel moved */
+    {"stream", "Board power, idle", "W", ex_number, "results.energy.idle_W"},
+    {"stream", "Read: board power while streaming", "W", ex_energy, "read power_W"},
+    {"stream", "Read: board energy per bit", "pJ/bit", ex_energy, "read pJ_per_bit"},
+    {"stream", "Read: board energy per bit above idle", "pJ/bit", ex_energy,
+     "read pJ_per_bit_above_idle"},
+    {"stream", "Copy: board energy per bit", "pJ/bit", ex_energy, "copy pJ_per_bit"},
+    {"stream", "Copy: board energy per bit above idle", "pJ/bit", ex_energy,
+     "copy pJ_per_bit_above_idle"},
+    {"stream", "Triad: board energy per bit", "pJ/bit", ex_energy, "triad pJ_per_bit"},
+    {"stream", "Triad: board energy per bit above idle", "pJ/bit", ex_energy,
+     "triad pJ_per_bit_above_idle"},
     {"copy", "Host memory of the copies (pinned)", "", ex_host_place, ""},
     {"copy", "Host to device, pinned, largest copy", "GB/s", ex_number,
      "results.largest.h2d_pinned_ce.bw_GBps"},
@@ -875,6 +905,8 @@ static const char *tex_unit(const char *u)
         {"GiB", "\\si{\\gibi\\byte}"},
         {"MiB", "\\si{\\mebi\\byte}"},
         {"x", "$\\times$"},
+        {"W", "\\si{\\watt}"},
+        {"pJ/bit", "\\si{\\pico\\joule\\per\\bit}"},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (!strcmp(u, map[i][0]))

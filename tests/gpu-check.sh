@@ -194,6 +194,9 @@ for g in 0 1; do
     step "l2-gate$g-cuda" 30 env GMB_CUDA_GATE=$g bin/gmb-l2 --backend cuda --device 0 \
         --parts coldwarm --time-cap 0.3 --max-samples 20 --out "$OUTDIR/cuda-gate$g"
 done
+# board energy per bit (NVML's energy counter): read, copy, triad at 2 GiB per array, 3 s each
+step stream-energy-cuda 40 bin/gmb-stream --backend cuda --device 0 --kernels read,copy,triad \
+    --sizes 2GiB --energy 3 --out "$OUTDIR/cuda-energy"
 nvidia-smi -q >"$OUTDIR/nvidia-smi-after.txt" 2>&1
 
 echo "== stream: best DRAM bandwidth per kernel (median GB/s, % of nominal peak)"
@@ -299,6 +302,8 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-um.json")):
 PY
 echo "== loaded: latency under load (idle, at the most bandwidth, where it doubles)"
 grep -h "^# loaded" "$OUTDIR"/loaded-*.txt
+echo "== stream --energy: board power and energy per bit (NVML)"
+grep -h "^# energy" "$OUTDIR"/stream-energy-cuda.txt 2>/dev/null || echo "(not run)"
 echo "== the issues' GPU targets (H100/H200 class), from the CUDA runs above"
 python3 - "$OUTDIR" <<'PY'
 import glob, json, os, sys

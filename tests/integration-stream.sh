@@ -97,6 +97,47 @@ else
         skip "$TAG stream under hwloc-bind (no hwloc-bind, or CPU 0 is not ours)"
     fi
 
+    # --- --energy: NVML's board energy counter (on PoCL: NVML absent, then a stand-in NVML
+    # whose counter draws 120 W in 10 ms steps, asked about through GMB_TEST_NVML_PCI) ------
+    STUB="$PWD/build/tests/stub/libnvidia-ml.so.1"
+    [ "$TAG" = san ] && STUB="$PWD/build/san/tests/stub/libnvidia-ml.so.1"
+    if expect "stream --energy without NVML" 0 env GMB_NVML_LIB=/nonexistent/libnvidia-ml.so.1 \
+        "$S" "${FAST[@]}" --sizes 1MiB --kernels read --energy 0.1 --out "$T/en0"; then
+        check "stream --energy without NVML: not measured, and why" test "$(json \
+            "$(ls "$T"/en0/*.json)" "r['results']['energy']['available'], 'not found' in r['results']['energy']['why']")" = \
+            "False True"
+    fi
+    if [ ! -f "$STUB" ]; then
+        skip "$TAG stream --energy with a stand-in NVML (no $STUB: cmocka missing?)"
+    elif expect "stream --energy with a stand-in NVML" 0 env GMB_NVML_LIB="$STUB" \
+        GMB_TEST_NVML_PCI=0000:01:00.0 "$S" "${FAST[@]}" --sizes 1MiB --kernels read,copy \
+        --energy 0.3 --out "$T/en"; then
+        rec=$(ls "$T"/en/*-stream.json)
+        check "stream --energy: record validates" "$VALIDATE" "$SCHEMA" "$rec"
+        check "stream --energy: the counter's step and the idle power" test "$(json "$rec" \
+            "(lambda e: e['available'] and 9 <= e['counter_step_ms'] <= 15 and 114 <= e['idle_W'] <= 126)(r['results']['energy'])")" = True
+        for k in read copy; do
+            check "stream --energy $k: 120 W, energy = pJ per byte x bytes, verified" \
+                test "$(json "$rec" "(lambda e: \
+                114 <= e['power_W'] <= 126 and abs(e['energy_J'] - e['pJ_per_byte'] * e['bytes'] * 1e-12) <= 1e-9 * e['energy_J'] \
+                and abs(e['pJ_per_bit'] * 8 - e['pJ_per_byte']) <= 1e-9 * e['pJ_per_byte'] and e['seconds'] >= 0.3 \
+                and e['launches'] >= 1 and e['bw_GBps'] > 0 and e['verified'] == 'full' and e['dram'] is False \
+                and abs(e['pJ_per_bit_above_idle']) < 0.05 * e['pJ_per_bit'])(r['results']['energy']['kernels']['$k'])")" = True
+        done
+        expect "stream --energy: table" 0 "$G" table "$T/en" &&
+            check "stream --energy: table rows, cache points marked" bash -c \
+                "grep -q '^| Board power, idle | W | ' '$T/out' &&
+                 grep -q '^| Read: board energy per bit | pJ/bit | .* ᶜ |' '$T/out'"
+        # a counter that never moves: not measured, said so (after 2 s of waiting for a step)
+        if expect "stream --energy, a frozen counter" 0 env GMB_NVML_LIB="$STUB" \
+            GMB_TEST_NVML_PCI=0000:01:00.0 GMB_STUB_ENERGY_STEP_MS=0 "$S" "${FAST[@]}" \
+            --sizes 1MiB --kernels read --energy 0.1 --out "$T/en2"; then
+            check "stream --energy, a frozen counter: not measured, and why" test "$(json \
+                "$(ls "$T"/en2/*.json)" "r['results']['energy']['available'], r['results']['energy']['why']")" = \
+                "False NVML's energy counter did not advance in 2 s"
+        fi
+    fi
+
     # --- never overwrite: two runs in the same second get two names -------------------------
     "$S" "${FAST[@]}" --sizes 4KiB --kernels copy --widths 4 --out "$T/twice" >/dev/null 2>&1
     "$S" "${FAST[@]}" --sizes 4KiB --kernels copy --widths 4 --out "$T/twice" >/dev/null 2>&1
@@ -133,6 +174,8 @@ else
     bad "--peak-bw 0" 2 --peak-bw 0
     bad "--peak-bw -5" 2 --peak-bw -5
     bad "--peak-bw garbage" 2 --peak-bw fast
+    bad "--energy 0" 2 --energy 0 --sizes 4KiB
+    bad "--energy garbage" 2 --energy long --sizes 4KiB
     bad "--l2-prefetch with 4-byte accesses" 2 --l2-prefetch --widths 4 --sizes 4KiB
     bad "--l2-prefetch on OpenCL (a PTX qualifier)" 77 --l2-prefetch --sizes 4KiB
     bad "--asm-loads on OpenCL" 77 --asm-loads --sizes 4KiB

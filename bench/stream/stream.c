@@ -3,9 +3,11 @@
 #include "gmb_kernels.h"
 #include "harness.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 extern const char gmb_bench_cl_source[];
 extern const gmb_cuda_fn_t gmb_bench_cuda_fns[] __attribute__((weak));
@@ -52,6 +54,7 @@ typedef struct cfg {
     double min_sample_us; /* shortest sample: cache-sized arrays repeat in-kernel up to it */
     int l2_prefetch;      /* CUDA: loads with the L2::256B prefetch hint */
     int asm_loads;        /* CUDA: the same inline-PTX loads without the hint (the control) */
+    double energy_s;      /* > 0: board energy per byte, each kernel streaming this long */
 } cfg_t;
 
 #define O(field) offsetof(cfg_t, field)
@@ -78,6 +81,10 @@ static const gmb_opt_t opts[] = {
      "CUDA, 16-byte accesses: the inputs through the same inline-PTX loads as --l2-prefetch, "
      "without the hint (its A/B control: the same SASS schedule)",
      0},
+    {"energy", GMB_OPT_DOUBLE, O(energy_s), "S", NULL, 0.1, 600, NULL,
+     "after the sweep, each kernel streams its best DRAM point for S seconds while NVML's "
+     "board energy counter runs: power and energy per byte (NVIDIA, Volta on) [default off]",
+     0},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
 };
 #undef O
@@ -101,7 +108,14 @@ static const char help[] =
     "(gmb-l2\n"
     "measures the L2 with L1 bypassed). Each kernel's best DRAM figure (results.best) is taken\n"
     "from 16x the LLC on (tier 2: at most 1/16 of a repetition's bytes fits in the cache), else\n"
-    "from 4x (tier 1), else from the cache points (tier 0, dram false).\n";
+    "from 4x (tier 1), else from the cache points (tier 0, dram false).\n"
+    "--energy S (NVIDIA): the board's total energy counter (NVML) is read at its own steps\n"
+    "around S seconds of each kernel streaming its best point (results.best: DRAM, else the\n"
+    "cache, marked dram false) back to back (launches\n"
+    "of ~0.2 s, outputs verified after), and around S idle seconds before: board power,\n"
+    "energy per byte and per bit moved (pJ), and the same above the idle power. It is the\n"
+    "whole board's energy (memory, SMs, L2, fabric, regulators) per byte the kernel counts,\n"
+    "not the DRAM's own; results.energy keeps the inputs.\n";
 
 #define SEED_A(c)   ((gmb_u32)(c)->o.seed * 2u + 1u)
 #define SEED_B(c)   ((gmb_u32)(c)->o.seed * 2u + 2u)
@@ -413,6 +427,159 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
     return rc;
 }
 
+/* --energy: read the board's energy counter at one of its steps (it advances in steps of
+ * some ms): spin until it changes, so an interval starts and ends where the counter does.
+ * 1 with the count (mJ) and the host time of the change, else 0 with why. */
+static int energy_edge(const char *pci, unsigned long long *mj, double *t_ns, char *why,
+                       size_t wlen)
+{
+    unsigned long long e0, e;
+    if (!gmb_nvml_energy(pci, &e0, why, wlen))
+        return 0;
+    double t0 = gmb_now_ns(), t;
+    do {
+        if (!gmb_nvml_energy(pci, &e, why, wlen))
+            return 0;
+        t = gmb_now_ns();
+        if (t - t0 > 2e9) {
+            snprintf(why, wlen, "NVML's energy counter did not advance in 2 s");
+            return 0;
+        }
+    } while (e == e0);
+    *mj = e;
+    *t_ns = t;
+    return 1;
+}
+
+static void sleep_s(double sec)
+{
+    struct timespec ts = {(time_t)sec, (long)((sec - (double)(time_t)sec) * 1e9)};
+    while (nanosleep(&ts, &ts) && errno == EINTR)
+        ;
+}
+
+/* One kernel at its best point (b: results.best: DRAM where there is one, else the best
+ * cache point, marked), streaming back to back for the --energy seconds between two steps
+ * of the counter; its entry of results.energy. */
+static int energy_kernel(state_t *s, gmb_prog_t **prog, const kinfo_t *k, const json_t *b,
+                         double idle_w, json_t *out)
+{
+    gmb_ctx_t *c = s->c;
+    const cfg_t *cfg = c->cfg;
+    const char *pci = c->info.pci_bus_id;
+    int w = (int)json_integer_value(json_object_get(b, "width_bytes"));
+    uint64_t size = (uint64_t)json_integer_value(json_object_get(b, "size_bytes"));
+    int v = w == 4 ? 0 : w == 8 ? 1 : 2;
+    int rc;
+    if (!prog[v] || (rc = c->be->kern_get(prog[v], k->kernel, &s->k)))
+        return GMB_ERUNTIME;
+    s->n = size / (uint64_t)w;
+    s->lanes = w / 4;
+    s->reduce = k->reduce;
+    gmb_grid(c, s->k, cfg->group_size, cfg->groups_per_cu, s->n, &s->geo);
+    if ((rc = k->reduce ? c->be->fill(s->part, 0, 0xff, s->geo.groups * sizeof(float))
+                        : c->be->fill(s->out, 0, 0xff, size)))
+        return rc;
+    double t1;
+    s->reps = 1;
+    if ((rc = sample(s, &t1)) || (rc = sample(s, &t1)))
+        return rc;
+    /* launches of ~0.2 s: host gaps between them weigh nothing, and no launch is long
+     * enough for a display watchdog */
+    s->reps = (gmb_u32)fmax(1.0, fmin(0.2e9 / fmax(t1, 1.0), (double)(1u << 24)));
+    unsigned long long e0, e1;
+    double h0, h1, dev = 0, ns;
+    char why[192];
+    long launches = 0;
+    if (!energy_edge(pci, &e0, &h0, why, sizeof why))
+        goto gone;
+    while (gmb_now_ns() - h0 < cfg->energy_s * 1e9) {
+        if ((rc = sample(s, &ns)))
+            return rc;
+        dev += ns;
+        launches++;
+    }
+    if (!energy_edge(pci, &e1, &h1, why, sizeof why))
+        goto gone;
+    char err[256] = "";
+    const char *how = "none";
+    rc = k->reduce ? verify_reduce(s, k, err, sizeof err, &how)
+                   : verify_elementwise(s, k, err, sizeof err, &how);
+    double bytes = (double)(k->reads + k->writes) * (double)size * s->reps * (double)launches;
+    double sec = (h1 - h0) * 1e-9, mj = (double)(e1 - e0), watts = mj / sec * 1e-3;
+    double pjb = mj * 1e9 / bytes, above = (watts - idle_w) * sec * 1e12 / bytes;
+    json_t *j =
+        json_pack("{s:i, s:I, s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
+                  "s:s}",
+                  "width_bytes", w, "size_bytes", (json_int_t)size, "reps", (int)s->reps,
+                  "launches", (json_int_t)launches, "bytes", bytes, "seconds", sec,
+                  "device_seconds", dev * 1e-9, "bw_GBps", bytes / dev, "energy_J", mj * 1e-3,
+                  "power_W", watts, "pJ_per_byte", pjb, "pJ_per_bit", pjb / 8,
+                  "pJ_per_bit_above_idle", above / 8, "verified", rc == GMB_OK ? how : "FAILED");
+    /* the point results.best took: DRAM when there is one, else cache-resident, marked */
+    json_object_set_new(j, "dram", json_boolean(json_is_true(json_object_get(b, "dram"))));
+    json_object_set_new(j, "tier", json_incref(json_object_get(b, "tier")));
+    json_object_set_new(out, k->name, j);
+    char sz[32];
+    printf("# energy %-6s %2d B x %s%s: %.1f GB/s for %.1f s at %.1f W: %.2f pJ/B, %.2f "
+           "pJ/bit (%.2f above idle) %s\n",
+           k->name, w, gmb_fmt_size(size, sz, sizeof sz),
+           json_is_true(json_object_get(b, "dram")) ? "" : " (cache)", bytes / dev, sec, watts, pjb,
+           pjb / 8, above / 8, rc == GMB_OK ? how : "FAILED");
+    if (rc == GMB_EVERIFY)
+        gmb_error("verification failed: %s during --energy: %s", k->name, err);
+    return rc;
+gone: /* the counter stopped answering: said, not measured */
+    json_object_set_new(out, k->name, json_pack("{s:s}", "why", why));
+    printf("# energy %-6s not measured: %s\n", k->name, why);
+    return GMB_OK;
+}
+
+/* --energy: the idle power, then each kernel's (results.energy). */
+static int energy_part(state_t *s, gmb_prog_t **prog, const json_t *best)
+{
+    gmb_ctx_t *c = s->c;
+    const cfg_t *cfg = c->cfg;
+    const char *pci = c->info.pci_bus_id;
+    json_t *out = json_object();
+    char why[192];
+    unsigned long long ea, eb, ec;
+    double ta, tb, tc;
+    int rc = GMB_OK;
+    if (!energy_edge(pci, &ea, &ta, why, sizeof why) ||
+        (sleep_s(cfg->energy_s), !energy_edge(pci, &eb, &tb, why, sizeof why)) ||
+        !energy_edge(pci, &ec, &tc, why, sizeof why)) {
+        json_object_set_new(out, "available", json_false());
+        json_object_set_new(out, "why", json_string(why));
+        printf("# energy: not measured: %s\n", why);
+        gmb_add_result(c, "energy", out);
+        return GMB_OK;
+    }
+    double idle_w = (double)(eb - ea) / ((tb - ta) * 1e-9) * 1e-3;
+    json_object_set_new(out, "available", json_true());
+    json_object_set_new(out, "source",
+                        json_string("NVML nvmlDeviceGetTotalEnergyConsumption "
+                                    "(the whole board)"));
+    json_object_set_new(out, "counter_step_ms", json_real((tc - tb) * 1e-6));
+    json_object_set_new(out, "idle_W", json_real(idle_w));
+    json_object_set_new(out, "idle_seconds", json_real((tb - ta) * 1e-9));
+    printf("# energy: NVML board counter (steps of %.1f ms); idle %.1f W over %.1f s\n",
+           (tc - tb) * 1e-6, idle_w, (tb - ta) * 1e-9);
+    json_t *per = json_object();
+    for (size_t ki = 0; ki < cfg->kernels.n && !rc; ki++) {
+        const kinfo_t *k = &K[cfg->kernels.idx[ki]];
+        const json_t *b = json_object_get(best, k->name);
+        if (!b) { /* its points failed */
+            json_object_set_new(per, k->name, json_pack("{s:s}", "why", "no point measured"));
+            continue;
+        }
+        rc = energy_kernel(s, prog, k, b, idle_w, per);
+    }
+    json_object_set_new(out, "kernels", per);
+    gmb_add_result(c, "energy", out);
+    return rc;
+}
+
 static int stream_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
@@ -503,6 +670,8 @@ static int stream_run(gmb_ctx_t *c)
                 rc = run_point(&s, k, w, cfg->sizes.v[p], &injected, &best);
         }
     }
+    if (!rc && cfg->energy_s > 0)
+        rc = energy_part(&s, prog, best);
     gmb_add_result(c, "best", best);
     best = NULL;
 out:

@@ -1,17 +1,32 @@
+#define _POSIX_C_SOURCE 200809L
 /* nvml_stub.c - a stand-in libnvidia-ml.so.1 for test_nvml: the NVML entry points gmb loads,
  * answering from nvml_stub (which the test reaches with dlsym), for one GPU at 0000:01:00.0.
  * Built as a shared library next to the unit tests; loaded through GMB_NVML_LIB. */
+#include <stdlib.h>
 #include <string.h>
 
+#include <time.h>
+
 struct nvml_stub {
-    int fail_clock, fail_temp, fail_reasons, fail_viol, fail_bus;
+    int fail_clock, fail_temp, fail_reasons, fail_viol, fail_bus, fail_energy;
     unsigned sm, mem, sm_max, mem_max, temp, power_mw, bus, gen, width, max_gen, max_width;
     int ecc;
     unsigned long long reasons, viol_ns[12];
 };
 
-struct nvml_stub nvml_stub = {0,      0,    0, 0,  0, 1980, 2619, 1980, 3201, 41,
-                              120000, 6144, 4, 16, 4, 8,    1,    0x1,  {0}};
+struct nvml_stub nvml_stub = {.sm = 1980,
+                              .mem = 2619,
+                              .sm_max = 1980,
+                              .mem_max = 3201,
+                              .temp = 41,
+                              .power_mw = 120000,
+                              .bus = 6144,
+                              .gen = 4,
+                              .width = 16,
+                              .max_gen = 4,
+                              .max_width = 8,
+                              .ecc = 1,
+                              .reasons = 0x1};
 
 enum { OK = 0, ERR_NOT_SUPPORTED = 3, ERR_NOT_FOUND = 6 };
 
@@ -120,6 +135,26 @@ int nvmlDeviceGetMaxPcieLinkWidth(void *d, unsigned *v)
 {
     (void)d;
     *v = nvml_stub.max_width;
+    return OK;
+}
+
+/* The energy counter: power_mw drawn since the first call, in steps of 10 ms as a real
+ * counter updates in steps (GMB_STUB_ENERGY_STEP_MS another step, 0: never advances). */
+int nvmlDeviceGetTotalEnergyConsumption(void *d, unsigned long long *mj)
+{
+    (void)d;
+    static double t0 = -1;
+    if (nvml_stub.fail_energy)
+        return ERR_NOT_SUPPORTED;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double ms = ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+    if (t0 < 0)
+        t0 = ms;
+    const char *e = getenv("GMB_STUB_ENERGY_STEP_MS");
+    double step = e ? atof(e) : 10.0;
+    double t = step > 0 ? (double)(long long)((ms - t0) / step) * step : 0;
+    *mj = 1000000ull + (unsigned long long)(t * nvml_stub.power_mw / 1000.0);
     return OK;
 }
 

@@ -12,13 +12,14 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
 #include "meta.h"
 
 struct nvml_stub { /* as in nvml_stub.c */
-    int fail_clock, fail_temp, fail_reasons, fail_viol, fail_bus;
+    int fail_clock, fail_temp, fail_reasons, fail_viol, fail_bus, fail_energy;
     unsigned sm, mem, sm_max, mem_max, temp, power_mw, bus, gen, width, max_gen, max_width;
     int ecc;
     unsigned long long reasons, viol_ns[12];
@@ -174,6 +175,25 @@ static void pcie_max_not_below_link(void **state)
     assert_int_equal(p.max_width, 16); /* it said 8: the link runs at 16 */
 }
 
+/* The energy counter: it advances with the stand-in's power (120 W: 120 mJ per second, in
+ * 10 ms steps); NVML without it, or an unknown device, says why. */
+static void energy_counter(void **state)
+{
+    (void)state;
+    unsigned long long e0, e1;
+    char why[160] = "";
+    assert_int_equal(gmb_nvml_energy(GPU, &e0, why, sizeof why), 1);
+    struct timespec ts = {0, 50 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    assert_int_equal(gmb_nvml_energy(GPU, &e1, why, sizeof why), 1);
+    assert_true(e1 - e0 >= 4800 && e1 - e0 <= 7200); /* 50 ms (+ a step) at 120 W */
+    stub->fail_energy = 1;
+    assert_int_equal(gmb_nvml_energy(GPU, &e1, why, sizeof why), 0);
+    assert_non_null(strstr(why, "NVML gives no total energy for " GPU));
+    assert_int_equal(gmb_nvml_energy("0000:02:00.0", &e1, why, sizeof why), 0);
+    assert_non_null(strstr(why, "does not know"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +203,7 @@ int main(void)
         cmocka_unit_test_setup(violation_during_run, reset),
         cmocka_unit_test_setup(fills_device_facts, reset),
         cmocka_unit_test_setup(pcie_max_not_below_link, reset),
+        cmocka_unit_test_setup(energy_counter, reset),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
