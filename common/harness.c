@@ -544,8 +544,10 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
     /* test aid: the PCI bus id NVML is asked about for a device without one (with a stand-in
      * NVML through GMB_NVML_LIB, the NVML paths run on PoCL) */
     const char *tp = getenv("GMB_TEST_NVML_PCI");
-    if (tp && *tp && !c.info.pci_bus_id[0])
+    if (tp && *tp && !c.info.pci_bus_id[0]) {
         gmb_strlcpy(c.info.pci_bus_id, tp, sizeof c.info.pci_bus_id);
+        gmb_warn("test aid GMB_TEST_NVML_PCI: NVML is asked about %s for this device", tp);
+    }
     /* the host side near the device before its context and queues are made, so the threads
      * and host memory they make start there too (the runtime itself started earlier, to
      * list the devices) */

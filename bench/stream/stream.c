@@ -82,7 +82,7 @@ static const gmb_opt_t opts[] = {
      "without the hint (its A/B control: the same SASS schedule)",
      0},
     {"energy", GMB_OPT_DOUBLE, O(energy_s), "S", NULL, 0.1, 600, NULL,
-     "after the sweep, each kernel streams its best DRAM point for S seconds while NVML's "
+     "after the sweep, each kernel streams its best point for S seconds while NVML's "
      "board energy counter runs: power and energy per byte (NVIDIA, Volta on) [default off]",
      0},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
@@ -109,13 +109,15 @@ static const char help[] =
     "measures the L2 with L1 bypassed). Each kernel's best DRAM figure (results.best) is taken\n"
     "from 16x the LLC on (tier 2: at most 1/16 of a repetition's bytes fits in the cache), else\n"
     "from 4x (tier 1), else from the cache points (tier 0, dram false).\n"
-    "--energy S (NVIDIA): the board's total energy counter (NVML) is read at its own steps\n"
-    "around S seconds of each kernel streaming its best point (results.best: DRAM, else the\n"
-    "cache, marked dram false) back to back (launches\n"
-    "of ~0.2 s, outputs verified after), and around S idle seconds before: board power,\n"
-    "energy per byte and per bit moved (pJ), and the same above the idle power. It is the\n"
-    "whole board's energy (memory, SMs, L2, fabric, regulators) per byte the kernel counts,\n"
-    "not the DRAM's own; results.energy keeps the inputs.\n";
+    "--energy S (NVIDIA): the board's total energy counter (NVML) is read where it steps,\n"
+    "around S idle seconds (the idle power), then around S seconds of each kernel streaming\n"
+    "its best point (results.best: DRAM, else the cache, marked dram false) back to back in\n"
+    "launches of ~0.2 s (output poisoned before, verified after); the idle tail between the\n"
+    "last launch and the counter's next step is counted at the idle power and taken out.\n"
+    "Reported: board power, energy per byte and per bit moved (pJ), the same above the idle\n"
+    "power, the counter's step, clocks and throttling after each interval. It is the whole\n"
+    "board's energy (memory, SMs, L2, fabric, regulators; other work on the GPU too) per\n"
+    "byte the kernel counts, not the DRAM's own.\n";
 
 #define SEED_A(c)   ((gmb_u32)(c)->o.seed * 2u + 1u)
 #define SEED_B(c)   ((gmb_u32)(c)->o.seed * 2u + 2u)
@@ -427,28 +429,52 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
     return rc;
 }
 
-/* --energy: read the board's energy counter at one of its steps (it advances in steps of
- * some ms): spin until it changes, so an interval starts and ends where the counter does.
- * 1 with the count (mJ) and the host time of the change, else 0 with why. */
-static int energy_edge(const char *pci, unsigned long long *mj, double *t_ns, char *why,
-                       size_t wlen)
+/* --energy: the board's energy counter (NVML, mJ) advances in steps (every few to a hundred
+ * ms, by GPU: not documented). An edge is the moment it steps: the change lies between the
+ * start of the last read that showed the old value and the end of the first read that shows
+ * the new one; an edge is taken only where that window is under EDGE_WINDOW_NS (a read
+ * delayed by the scheduler waits for the next step), and dated at the window's middle. */
+#define EDGE_WINDOW_NS 5e5
+#define EDGE_WAIT_NS   2e9
+
+typedef struct edge {
+    unsigned long long mj; /* the count just after the step */
+    double t_ns;           /* when it stepped (host clock) */
+} edge_t;
+
+static int energy_edge(const char *pci, edge_t *e, char *why, size_t wlen)
 {
-    unsigned long long e0, e;
-    if (!gmb_nvml_energy(pci, &e0, why, wlen))
+    unsigned long long prev, cur;
+    double t_start = gmb_now_ns(), prev_b = t_start, b, a;
+    if (!gmb_nvml_energy(pci, &prev, why, wlen))
         return 0;
-    double t0 = gmb_now_ns(), t;
-    do {
-        if (!gmb_nvml_energy(pci, &e, why, wlen))
+    for (;;) {
+        b = gmb_now_ns();
+        if (!gmb_nvml_energy(pci, &cur, why, wlen))
             return 0;
-        t = gmb_now_ns();
-        if (t - t0 > 2e9) {
-            snprintf(why, wlen, "NVML's energy counter did not advance in 2 s");
+        a = gmb_now_ns();
+        if (cur < prev) {
+            snprintf(why, wlen,
+                     "NVML's energy counter went back (%llu to %llu mJ: the driver "
+                     "reloaded?)",
+                     prev, cur);
             return 0;
         }
-    } while (e == e0);
-    *mj = e;
-    *t_ns = t;
-    return 1;
+        if (cur != prev && a - prev_b <= EDGE_WINDOW_NS) {
+            e->mj = cur;
+            e->t_ns = 0.5 * (prev_b + a);
+            return 1;
+        }
+        if (a - t_start > EDGE_WAIT_NS) {
+            snprintf(why, wlen,
+                     "NVML's energy counter did not advance in %.0f s "
+                     "(or every step was read too late)",
+                     EDGE_WAIT_NS * 1e-9);
+            return 0;
+        }
+        prev = cur;
+        prev_b = b;
+    }
 }
 
 static void sleep_s(double sec)
@@ -458,9 +484,25 @@ static void sleep_s(double sec)
         ;
 }
 
+/* NVML's view of the board after an interval: SM clock, temperature, throttle reasons. */
+static void board_state(const char *pci, json_t *j)
+{
+    gmb_clocks_t k;
+    gmb_nvml_clocks(pci, &k);
+    char thr[160] = "unknown";
+    if (k.throttle_known)
+        gmb_throttle_names(k.throttle, thr, sizeof thr);
+    if (k.available && k.sm_mhz != GMB_UNKNOWN)
+        json_object_set_new(j, "sm_MHz_after", json_integer(k.sm_mhz));
+    if (k.available && k.temp_c != GMB_UNKNOWN)
+        json_object_set_new(j, "temp_C_after", json_integer(k.temp_c));
+    json_object_set_new(j, "throttle_after", json_string(thr));
+}
+
 /* One kernel at its best point (b: results.best: DRAM where there is one, else the best
- * cache point, marked), streaming back to back for the --energy seconds between two steps
- * of the counter; its entry of results.energy. */
+ * cache point, marked), streaming back to back for the --energy seconds from one step of the
+ * counter to the first step after the last launch; the idle tail between that launch's end
+ * and the step is counted at the idle power and taken out. Its entry of results.energy. */
 static int energy_kernel(state_t *s, gmb_prog_t **prog, const kinfo_t *k, const json_t *b,
                          double idle_w, json_t *out)
 {
@@ -471,15 +513,14 @@ static int energy_kernel(state_t *s, gmb_prog_t **prog, const kinfo_t *k, const 
     uint64_t size = (uint64_t)json_integer_value(json_object_get(b, "size_bytes"));
     int v = w == 4 ? 0 : w == 8 ? 1 : 2;
     int rc;
-    if (!prog[v] || (rc = c->be->kern_get(prog[v], k->kernel, &s->k)))
+    if (!prog[v])
         return GMB_ERUNTIME;
+    if ((rc = c->be->kern_get(prog[v], k->kernel, &s->k)))
+        return rc;
     s->n = size / (uint64_t)w;
     s->lanes = w / 4;
     s->reduce = k->reduce;
     gmb_grid(c, s->k, cfg->group_size, cfg->groups_per_cu, s->n, &s->geo);
-    if ((rc = k->reduce ? c->be->fill(s->part, 0, 0xff, s->geo.groups * sizeof(float))
-                        : c->be->fill(s->out, 0, 0xff, size)))
-        return rc;
     double t1;
     s->reps = 1;
     if ((rc = sample(s, &t1)) || (rc = sample(s, &t1)))
@@ -487,38 +528,46 @@ static int energy_kernel(state_t *s, gmb_prog_t **prog, const kinfo_t *k, const 
     /* launches of ~0.2 s: host gaps between them weigh nothing, and no launch is long
      * enough for a display watchdog */
     s->reps = (gmb_u32)fmax(1.0, fmin(0.2e9 / fmax(t1, 1.0), (double)(1u << 24)));
-    unsigned long long e0, e1;
-    double h0, h1, dev = 0, ns;
+    /* poisoned after the calibration: the check below sees what the timed launches wrote */
+    if ((rc = k->reduce ? c->be->fill(s->part, 0, 0xff, s->geo.groups * sizeof(float))
+                        : c->be->fill(s->out, 0, 0xff, size)))
+        return rc;
+    edge_t e0, e1;
+    double dev = 0, ns, end;
     char why[192];
     long launches = 0;
-    if (!energy_edge(pci, &e0, &h0, why, sizeof why))
+    if (!energy_edge(pci, &e0, why, sizeof why))
         goto gone;
-    while (gmb_now_ns() - h0 < cfg->energy_s * 1e9) {
+    do {
         if ((rc = sample(s, &ns)))
             return rc;
         dev += ns;
         launches++;
-    }
-    if (!energy_edge(pci, &e1, &h1, why, sizeof why))
+        end = gmb_now_ns(); /* the launch has ended: sample() waits for it */
+    } while (end - e0.t_ns < cfg->energy_s * 1e9);
+    if (!energy_edge(pci, &e1, why, sizeof why))
         goto gone;
     char err[256] = "";
     const char *how = "none";
     rc = k->reduce ? verify_reduce(s, k, err, sizeof err, &how)
                    : verify_elementwise(s, k, err, sizeof err, &how);
     double bytes = (double)(k->reads + k->writes) * (double)size * s->reps * (double)launches;
-    double sec = (h1 - h0) * 1e-9, mj = (double)(e1 - e0), watts = mj / sec * 1e-3;
+    double tail = fmax(0.0, (e1.t_ns - end) * 1e-9); /* idle after the last launch */
+    double sec = (end - e0.t_ns) * 1e-9;
+    double mj = (double)(e1.mj - e0.mj) - idle_w * tail * 1e3, watts = mj / sec * 1e-3;
     double pjb = mj * 1e9 / bytes, above = (watts - idle_w) * sec * 1e12 / bytes;
     json_t *j =
         json_pack("{s:i, s:I, s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
-                  "s:s}",
+                  "s:f, s:s}",
                   "width_bytes", w, "size_bytes", (json_int_t)size, "reps", (int)s->reps,
-                  "launches", (json_int_t)launches, "bytes", bytes, "seconds", sec,
-                  "device_seconds", dev * 1e-9, "bw_GBps", bytes / dev, "energy_J", mj * 1e-3,
+                  "launches", (json_int_t)launches, "bytes", bytes, "seconds", sec, "tail_seconds",
+                  tail, "device_seconds", dev * 1e-9, "bw_GBps", bytes / dev, "energy_J", mj * 1e-3,
                   "power_W", watts, "pJ_per_byte", pjb, "pJ_per_bit", pjb / 8,
                   "pJ_per_bit_above_idle", above / 8, "verified", rc == GMB_OK ? how : "FAILED");
     /* the point results.best took: DRAM when there is one, else cache-resident, marked */
     json_object_set_new(j, "dram", json_boolean(json_is_true(json_object_get(b, "dram"))));
     json_object_set_new(j, "tier", json_incref(json_object_get(b, "tier")));
+    board_state(pci, j);
     json_object_set_new(out, k->name, j);
     char sz[32];
     printf("# energy %-6s %2d B x %s%s: %.1f GB/s for %.1f s at %.1f W: %.2f pJ/B, %.2f "
@@ -535,7 +584,7 @@ gone: /* the counter stopped answering: said, not measured */
     return GMB_OK;
 }
 
-/* --energy: the idle power, then each kernel's (results.energy). */
+/* --energy: the counter's step, the idle power, then each kernel's (results.energy). */
 static int energy_part(state_t *s, gmb_prog_t **prog, const json_t *best)
 {
     gmb_ctx_t *c = s->c;
@@ -543,28 +592,37 @@ static int energy_part(state_t *s, gmb_prog_t **prog, const json_t *best)
     const char *pci = c->info.pci_bus_id;
     json_t *out = json_object();
     char why[192];
-    unsigned long long ea, eb, ec;
-    double ta, tb, tc;
-    int rc = GMB_OK;
-    if (!energy_edge(pci, &ea, &ta, why, sizeof why) ||
-        (sleep_s(cfg->energy_s), !energy_edge(pci, &eb, &tb, why, sizeof why)) ||
-        !energy_edge(pci, &ec, &tc, why, sizeof why)) {
+    edge_t ea, eb, ec[9];
+    int rc = GMB_OK, ok = energy_edge(pci, &ea, why, sizeof why);
+    if (ok) {
+        sleep_s(cfg->energy_s);
+        ok = energy_edge(pci, &eb, why, sizeof why);
+    }
+    /* the step: the shortest of eight edge-to-edge times (an edge read too late is passed
+     * over, so a time may span two steps or more) */
+    for (int i = 0; ok && i < 9; i++)
+        ok = energy_edge(pci, &ec[i], why, sizeof why);
+    if (!ok) {
         json_object_set_new(out, "available", json_false());
         json_object_set_new(out, "why", json_string(why));
         printf("# energy: not measured: %s\n", why);
         gmb_add_result(c, "energy", out);
         return GMB_OK;
     }
-    double idle_w = (double)(eb - ea) / ((tb - ta) * 1e-9) * 1e-3;
+    double step = 1e300;
+    for (int i = 0; i < 8; i++)
+        step = fmin(step, (ec[i + 1].t_ns - ec[i].t_ns) * 1e-6);
+    double idle_w = (double)(eb.mj - ea.mj) / ((eb.t_ns - ea.t_ns) * 1e-9) * 1e-3;
     json_object_set_new(out, "available", json_true());
     json_object_set_new(out, "source",
                         json_string("NVML nvmlDeviceGetTotalEnergyConsumption "
                                     "(the whole board)"));
-    json_object_set_new(out, "counter_step_ms", json_real((tc - tb) * 1e-6));
+    json_object_set_new(out, "counter_step_ms", json_real(step));
     json_object_set_new(out, "idle_W", json_real(idle_w));
-    json_object_set_new(out, "idle_seconds", json_real((tb - ta) * 1e-9));
-    printf("# energy: NVML board counter (steps of %.1f ms); idle %.1f W over %.1f s\n",
-           (tc - tb) * 1e-6, idle_w, (tb - ta) * 1e-9);
+    json_object_set_new(out, "idle_seconds", json_real((eb.t_ns - ea.t_ns) * 1e-9));
+    board_state(pci, out);
+    printf("# energy: NVML board counter (steps of %.1f ms); idle %.1f W over %.1f s\n", step,
+           idle_w, (eb.t_ns - ea.t_ns) * 1e-9);
     json_t *per = json_object();
     for (size_t ki = 0; ki < cfg->kernels.n && !rc; ki++) {
         const kinfo_t *k = &K[cfg->kernels.idx[ki]];

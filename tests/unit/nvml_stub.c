@@ -139,7 +139,9 @@ int nvmlDeviceGetMaxPcieLinkWidth(void *d, unsigned *v)
 }
 
 /* The energy counter: power_mw drawn since the first call, in steps of 10 ms as a real
- * counter updates in steps (GMB_STUB_ENERGY_STEP_MS another step, 0: never advances). */
+ * counter updates in steps (GMB_STUB_ENERGY_STEP_MS another step, 0: never advances); with
+ * GMB_STUB_ENERGY_RAMP the power grows by that many W per second (a board that draws more
+ * later than at first, as under load after idle). */
 int nvmlDeviceGetTotalEnergyConsumption(void *d, unsigned long long *mj)
 {
     (void)d;
@@ -154,7 +156,10 @@ int nvmlDeviceGetTotalEnergyConsumption(void *d, unsigned long long *mj)
     const char *e = getenv("GMB_STUB_ENERGY_STEP_MS");
     double step = e ? atof(e) : 10.0;
     double t = step > 0 ? (double)(long long)((ms - t0) / step) * step : 0;
-    *mj = 1000000ull + (unsigned long long)(t * nvml_stub.power_mw / 1000.0);
+    const char *r = getenv("GMB_STUB_ENERGY_RAMP");
+    double ramp = r ? atof(r) : 0; /* W/s: mJ = (P0 t + ramp t^2 / 2) with t in s, x 1000 */
+    *mj =
+        1000000ull + (unsigned long long)(t * nvml_stub.power_mw / 1000.0 + ramp * t * t * 0.5e-3);
     return OK;
 }
 

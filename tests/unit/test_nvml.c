@@ -175,8 +175,8 @@ static void pcie_max_not_below_link(void **state)
     assert_int_equal(p.max_width, 16); /* it said 8: the link runs at 16 */
 }
 
-/* The energy counter: it advances with the stand-in's power (120 W: 120 mJ per second, in
- * 10 ms steps); NVML without it, or an unknown device, says why. */
+/* The energy counter: it advances with the stand-in's power (120 W: 120 mJ per ms, in 10 ms
+ * steps); NVML without it, or an unknown device, says why. */
 static void energy_counter(void **state)
 {
     (void)state;
