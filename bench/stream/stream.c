@@ -432,14 +432,16 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
 /* --energy: the board's energy counter (NVML, mJ) advances in steps (every few to a hundred
  * ms, by GPU: not documented). An edge is the moment it steps: the change lies between the
  * start of the last read that showed the old value and the end of the first read that shows
- * the new one; an edge is taken only where that window is under EDGE_WINDOW_NS (a read
- * delayed by the scheduler waits for the next step), and dated at the window's middle. */
-#define EDGE_WINDOW_NS 5e5
-#define EDGE_WAIT_NS   2e9
+ * the new one. An edge is taken only where that window is about two reads long (at most
+ * 2.5 x the quickest read + 0.2 ms: a read delayed by the scheduler waits for the next
+ * step), and dated at the window's middle. */
+#define EDGE_SLACK_NS 2e5
+#define EDGE_WAIT_NS  2e9
 
 typedef struct edge {
     unsigned long long mj; /* the count just after the step */
     double t_ns;           /* when it stepped (host clock) */
+    double window_ns;      /* within +- half of this */
 } edge_t;
 
 static int energy_edge(const char *pci, edge_t *e, char *why, size_t wlen)
@@ -448,11 +450,13 @@ static int energy_edge(const char *pci, edge_t *e, char *why, size_t wlen)
     double t_start = gmb_now_ns(), prev_b = t_start, b, a;
     if (!gmb_nvml_energy(pci, &prev, why, wlen))
         return 0;
+    double quickest = gmb_now_ns() - t_start; /* the quickest read so far */
     for (;;) {
         b = gmb_now_ns();
         if (!gmb_nvml_energy(pci, &cur, why, wlen))
             return 0;
         a = gmb_now_ns();
+        quickest = fmin(quickest, a - b);
         if (cur < prev) {
             snprintf(why, wlen,
                      "NVML's energy counter went back (%llu to %llu mJ: the driver "
@@ -460,9 +464,10 @@ static int energy_edge(const char *pci, edge_t *e, char *why, size_t wlen)
                      prev, cur);
             return 0;
         }
-        if (cur != prev && a - prev_b <= EDGE_WINDOW_NS) {
+        if (cur != prev && a - prev_b <= 2.5 * quickest + EDGE_SLACK_NS) {
             e->mj = cur;
             e->t_ns = 0.5 * (prev_b + a);
+            e->window_ns = a - prev_b;
             return 1;
         }
         if (a - t_start > EDGE_WAIT_NS) {
@@ -564,6 +569,7 @@ static int energy_kernel(state_t *s, gmb_prog_t **prog, const kinfo_t *k, const 
                   tail, "device_seconds", dev * 1e-9, "bw_GBps", bytes / dev, "energy_J", mj * 1e-3,
                   "power_W", watts, "pJ_per_byte", pjb, "pJ_per_bit", pjb / 8,
                   "pJ_per_bit_above_idle", above / 8, "verified", rc == GMB_OK ? how : "FAILED");
+    json_object_set_new(j, "edge_window_ms", json_real(fmax(e0.window_ns, e1.window_ns) * 1e-6));
     /* the point results.best took: DRAM when there is one, else cache-resident, marked */
     json_object_set_new(j, "dram", json_boolean(json_is_true(json_object_get(b, "dram"))));
     json_object_set_new(j, "tier", json_incref(json_object_get(b, "tier")));
@@ -620,6 +626,7 @@ static int energy_part(state_t *s, gmb_prog_t **prog, const json_t *best)
     json_object_set_new(out, "counter_step_ms", json_real(step));
     json_object_set_new(out, "idle_W", json_real(idle_w));
     json_object_set_new(out, "idle_seconds", json_real((eb.t_ns - ea.t_ns) * 1e-9));
+    json_object_set_new(out, "edge_window_ms", json_real(fmax(ea.window_ns, eb.window_ns) * 1e-6));
     board_state(pci, out);
     printf("# energy: NVML board counter (steps of %.1f ms); idle %.1f W over %.1f s\n", step,
            idle_w, (eb.t_ns - ea.t_ns) * 1e-9);

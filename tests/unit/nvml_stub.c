@@ -141,13 +141,19 @@ int nvmlDeviceGetMaxPcieLinkWidth(void *d, unsigned *v)
 /* The energy counter: power_mw drawn since the first call, in steps of 10 ms as a real
  * counter updates in steps (GMB_STUB_ENERGY_STEP_MS another step, 0: never advances); with
  * GMB_STUB_ENERGY_RAMP the power grows by that many W per second (a board that draws more
- * later than at first, as under load after idle). */
+ * later than at first, as under load after idle); GMB_STUB_ENERGY_READ_US: each read takes
+ * that long. */
 int nvmlDeviceGetTotalEnergyConsumption(void *d, unsigned long long *mj)
 {
     (void)d;
     static double t0 = -1;
     if (nvml_stub.fail_energy)
         return ERR_NOT_SUPPORTED;
+    const char *slow = getenv("GMB_STUB_ENERGY_READ_US"); /* a read as slow as NVML's can be */
+    if (slow) {
+        struct timespec nap = {0, atol(slow) * 1000L};
+        nanosleep(&nap, NULL);
+    }
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double ms = ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
