@@ -114,6 +114,11 @@ PY
             check "copy numa: table rows of the slowest node and of the placement" bash -c \
                 "grep -q 'Host to device, pinned, slowest other node vs default' '$T/out' &&
                  grep -qE '^\| Host memory of the copies \(pinned\) \|  \| not bound(, pages NUMA 0)? \|' '$T/out'"
+        if command -v gnuplot >/dev/null; then
+            expect "copy numa: figure" 0 "$G" plot "$T/numa" --out "$T/numafig" &&
+                check "copy numa: a line of its own per node, named" \
+                    grep -q "h2d pinned ce (NUMA 0)" "$T/numafig/copy-bw.svg"
+        fi
     fi
 
     # --- large copies: sampled verification of host and device destinations -----------------
