@@ -277,6 +277,9 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-copy.json")):
     link = (f"PCIe gen{l['gen']} x{l['width']} (max gen{l['max_gen']} x{l['max_width']}), nominal {l['nominal_GBps']:.1f} GB/s per direction"
             if l.get("available") else f"link unknown ({l.get('why')})")
     print(f"{path.split('/')[-2]}: {d['name']}, {link}, locality NUMA {r['locality']['numa_nodes']}, status {r['status']}")
+    print(f"  host thread: {r['locality'].get('host_binding', '?')}")
+    for kind, p in res.get("host_placement", {}).items():
+        print(f"  host memory {kind}: {p['binding']}; pages on NUMA {p['pages_numa']}")
     lat = res.get("latency_us", {})
     for k, b in res.get("largest", {}).items():
         pct = f"{b['pct_link']:.1f}%" if "pct_link" in b else "-"
