@@ -134,6 +134,12 @@ else
             check "stream --energy, power growing: above idle" test "$(json "$(ls "$T"/en3/*.json)" \
                 "(lambda x, e: e['power_W'] > x['idle_W'] + 20 and abs(e['pJ_per_bit_above_idle'] - (e['power_W'] - x['idle_W']) * e['seconds'] * 1e12 / e['bytes'] / 8) <= 1e-6 * e['pJ_per_bit_above_idle'])(r['results']['energy'], r['results']['energy']['kernels']['read'])")" = True
         fi
+        if command -v gnuplot >/dev/null; then
+            expect "stream --energy: figure" 0 "$G" plot "$T/en" --out "$T/enfig" &&
+                check "stream --energy: a figure of energy per bit" test -s "$T/enfig/stream-energy.png"
+            expect "stream without --energy: figures" 0 "$G" plot "$T/all" --out "$T/noenfig" &&
+                check "stream without --energy: no energy figure" test ! -e "$T/noenfig/stream-energy.png"
+        fi
         expect "stream --energy: table" 0 "$G" table "$T/en" &&
             check "stream --energy: table rows, cache points marked" bash -c \
                 "grep -q '^| Board power, idle | W | ' '$T/out' &&
