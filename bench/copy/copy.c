@@ -135,9 +135,9 @@ typedef struct state {
     gmb_numa_t *numa;          /* host placement (NULL without hwloc) */
     const char *node;          /* the host series' placement label, NULL for the default */
     char node_buf[24];         /* where node points otherwise: "os" or a NUMA node number */
-    char first_binding[192];   /* binding of the default placement */
-    char binding[192];         /* what the host series runs under (extra.host_binding) */
-    char pages[64];            /* NUMA nodes of its buffers' pages (extra.host_pages_numa) */
+    char first_binding[224];   /* binding of the default placement */
+    char binding[224];         /* what the host series runs under (extra.host_binding) */
+    char pages[96];            /* NUMA nodes of its buffers' pages (extra.host_pages_numa) */
     json_t *placements;        /* results.host_placement */
 } state_t;
 
