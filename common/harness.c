@@ -147,6 +147,13 @@ int gmb_print_devices(FILE *f)
                               : "off");
             fprintf(f, "%-7s %3s  %s; %s; %s; peak = %s\n", "", "", d.type, d.platform,
                     d.driver_version, d.peak_source);
+            gmb_locality_t loc; /* where --host-nodes near would put the host side */
+            gmb_topo_locality(&d, &loc);
+            if (strcmp(loc.source, "unknown"))
+                fprintf(f, "%-7s %3s  near: NUMA %s, CPUs %s (%s)\n", "", "", loc.numa, loc.cpuset,
+                        loc.note);
+            else
+                fprintf(f, "%-7s %3s  near: unknown (%s)\n", "", "", loc.note);
         }
     }
     return found ? GMB_OK : GMB_ESKIP;

@@ -6,7 +6,8 @@ if ! have_opencl; then
 else
     # --- the driver ------------------------------------------------------------------------
     expect "gmb devices" 0 "$G" devices && check "gmb devices lists an OpenCL device" \
-        grep -q "^opencl *0 " "$T/out"
+        grep -q "^opencl *0 " "$T/out" && check "gmb devices says where the device sits" \
+        grep -qE "^ +near: (NUMA [0-9]|unknown \()" "$T/out"
     expect "gmb list" 0 "$G" list && check "gmb list names stream" grep -q "^stream " "$T/out"
     expect "gmb --help" 0 "$G" --help
     expect "gmb run unknown benchmark" 2 "$G" run nosuch
