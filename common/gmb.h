@@ -14,13 +14,19 @@ extern "C" {
 
 /* Error codes returned by every libgmb function; a program exits with -code. */
 #define GMB_OK       0
-#define GMB_EVERIFY  (-1)  /* a kernel produced a wrong result (exit 1) */
-#define GMB_EUSAGE   (-2)  /* bad option, size, device index ... (exit 2) */
-#define GMB_ERUNTIME (-3)  /* vendor API or system failure (exit 3) */
-#define GMB_ESKIP    (-77) /* no usable device or capability (exit 77) */
+#define GMB_EVERIFY  (-1)   /* a kernel produced a wrong result (exit 1) */
+#define GMB_EUSAGE   (-2)   /* bad option, size, device index ... (exit 2) */
+#define GMB_ERUNTIME (-3)   /* vendor API or system failure (exit 3) */
+#define GMB_ESKIP    (-77)  /* no usable device or capability (exit 77) */
+#define GMB_EINTR    (-128) /* stopped by SIGINT/SIGTERM (exit 128 + the signal's number) */
 
-/* Exit status for an error code (0, 1, 2, 3 or 77). */
+/* Exit status for an error code (0, 1, 2, 3, 77, or 128 + signal for GMB_EINTR). */
 int gmb_exit_code(int err);
+
+/* Stop on SIGINT/SIGTERM between samples: gmb_catch_stop() installs handlers that only note
+ * the signal (a second one acts as usual); gmb_stop_signal() is the signal noted, or 0. */
+void gmb_catch_stop(void);
+int gmb_stop_signal(void);
 
 /* Name of the running program, used as the prefix of every message. */
 extern const char *gmb_progname;

@@ -2,6 +2,7 @@
 #include "harness.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
@@ -223,6 +224,8 @@ int gmb_measure(gmb_ctx_t *c, gmb_sample_fn fn, void *arg, gmb_series_t *s)
     if (maxn < minn)
         maxn = minn;
     for (;;) {
+        if (gmb_stop_signal()) /* Ctrl-C or a deadline: the point is dropped, the rest kept */
+            return GMB_EINTR;
         if ((rc = fn(arg, &ns)))
             return rc;
         if (!(ns > 0)) { /* below the timer's resolution: no number to defend */
@@ -580,7 +583,10 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
     json_object_set_new(json_object_get(c.record, "clocks"), "before", json_clocks(&k0));
     double t_run = gmb_now_ns();
 
+    gmb_catch_stop(); /* Ctrl-C, gmb run's deadline: keep the points measured so far */
     rc = b->run(&c);
+    if (gmb_stop_signal() && rc != GMB_EVERIFY) /* however the benchmark ended after it */
+        rc = GMB_EINTR;
     if (rc == GMB_OK && !json_array_size(c.points)) {
         /* every part asked for was skipped: a skip, not a success; the first reason goes on
          * this line too (gmb run keeps the last stderr line as the program's reason) */
@@ -600,9 +606,15 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
     json_object_set_new(c.record, "status",
                         json_string(rc == GMB_OK        ? "ok"
                                     : rc == GMB_EVERIFY ? "verification_failed"
+                                    : rc == GMB_EINTR   ? "interrupted"
                                                         : "error"));
-    /* a run that measured something is kept, failed verifications too (as evidence) */
-    if ((rc == GMB_OK || rc == GMB_EVERIFY) && !c.o.no_record && json_array_size(c.points) > 0) {
+    if (rc == GMB_EINTR)
+        json_object_set_new(c.record, "interrupted_by",
+                            json_string(gmb_stop_signal() == SIGTERM ? "SIGTERM" : "SIGINT"));
+    /* a run that measured something is kept, failed verifications and interrupted runs too
+     * (every point in it was finished and verified) */
+    if ((rc == GMB_OK || rc == GMB_EVERIFY || rc == GMB_EINTR) && !c.o.no_record &&
+        json_array_size(c.points) > 0) {
         char dir[4096], slug[96], stem[128], outp[4200];
         gmb_slug(c.info.name, slug, sizeof slug);
         if (c.o.out)
@@ -616,6 +628,11 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
         else
             gmb_info("record: %s.json and .csv", outp);
     }
+    if (rc == GMB_EINTR)
+        gmb_error("interrupted by %s: %zu finished point%s %s", strsignal(gmb_stop_signal()),
+                  json_array_size(c.points), json_array_size(c.points) == 1 ? "" : "s",
+                  c.o.no_record || !json_array_size(c.points) ? "(no record)"
+                                                              : "kept in the record");
 out:
     if (c.dev)
         c.be->close(c.dev);

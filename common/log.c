@@ -1,12 +1,36 @@
 /* log.c - messages on stderr, exit codes, clocks and small string helpers. */
 #include "gmb.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
 
 const char *gmb_progname = "gmb";
 int gmb_quiet = 0;
+
+static volatile sig_atomic_t stop_sig;
+
+static void on_stop(int sig)
+{
+    stop_sig = sig;
+}
+
+void gmb_catch_stop(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C stops at once */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int gmb_stop_signal(void)
+{
+    return stop_sig;
+}
 
 int gmb_exit_code(int err)
 {
@@ -19,6 +43,8 @@ int gmb_exit_code(int err)
         return 2;
     case GMB_ESKIP:
         return 77;
+    case GMB_EINTR:
+        return 128 + (gmb_stop_signal() ? gmb_stop_signal() : 2);
     default:
         return 3;
     }

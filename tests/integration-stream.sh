@@ -162,6 +162,31 @@ else
         fi
     fi
 
+    # --- stopped by a signal between samples: the finished points kept, marked --------------
+    # (SIGINT: Ctrl-C; SIGTERM: gmb run's or gpu-check's deadline)
+    for sig in INT TERM; do
+        rm -rf "$T/intr"
+        "$S" --backend opencl --sizes 4KiB:1GiB:x2 --kernels all --time-cap 0.2 --out "$T/intr" \
+            >"$T/out" 2>"$T/err" &
+        pid=$!
+        for _ in $(seq 600); do # until three points are printed (at most 60 s)
+            [ "$(grep -cE ' (full|sampled) *$' "$T/out")" -ge 3 ] && break
+            sleep 0.1
+        done
+        kill -"$sig" "$pid"
+        wait "$pid"
+        rc=$?
+        want=$((128 + $(kill -l "$sig")))
+        check "stream stopped by SIG$sig: exit $want (got $rc)" test "$rc" = "$want"
+        rec=$(ls "$T"/intr/*-stream.json 2>/dev/null)
+        check "stream stopped by SIG$sig: the finished points kept, marked" test "$(json "$rec" \
+            "r['status'], r['interrupted_by'], len(r['points']) >= 3, all(p['extra']['verified'] in ('full', 'sampled') for p in r['points'])")" = \
+            "interrupted SIG$sig True True"
+        check "stream stopped by SIG$sig: the record validates" "$VALIDATE" "$SCHEMA" "$rec"
+        check "stream stopped by SIG$sig: says so, last" bash -c \
+            "tail -1 '$T/err' | grep -q 'interrupted by .*: [0-9]* finished points kept in the record'"
+    done
+
     # --- never overwrite: two runs in the same second get two names -------------------------
     "$S" "${FAST[@]}" --sizes 4KiB --kernels copy --widths 4 --out "$T/twice" >/dev/null 2>&1
     "$S" "${FAST[@]}" --sizes 4KiB --kernels copy --widths 4 --out "$T/twice" >/dev/null 2>&1

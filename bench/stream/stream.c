@@ -485,7 +485,7 @@ static int energy_edge(const char *pci, edge_t *e, char *why, size_t wlen)
 static void sleep_s(double sec)
 {
     struct timespec ts = {(time_t)sec, (long)((sec - (double)(time_t)sec) * 1e9)};
-    while (nanosleep(&ts, &ts) && errno == EINTR)
+    while (nanosleep(&ts, &ts) && errno == EINTR && !gmb_stop_signal())
         ;
 }
 
@@ -544,6 +544,8 @@ static int energy_kernel(state_t *s, gmb_prog_t **prog, const kinfo_t *k, const 
     if (!energy_edge(pci, &e0, why, sizeof why))
         goto gone;
     do {
+        if (gmb_stop_signal())
+            return GMB_EINTR;
         if ((rc = sample(s, &ns)))
             return rc;
         dev += ns;
@@ -602,6 +604,10 @@ static int energy_part(state_t *s, gmb_prog_t **prog, const json_t *best)
     int rc = GMB_OK, ok = energy_edge(pci, &ea, why, sizeof why);
     if (ok) {
         sleep_s(cfg->energy_s);
+        if (gmb_stop_signal()) {
+            json_decref(out);
+            return GMB_EINTR;
+        }
         ok = energy_edge(pci, &eb, why, sizeof why);
     }
     /* the step: the shortest of eight edge-to-edge times (an edge read too late is passed
