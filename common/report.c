@@ -833,6 +833,9 @@ int gmb_table_build(const gmb_runset_t *rs, gmb_table_t *t)
                 c->kind = 0;
                 continue;
             }
+            /* from a program stopped before its end: the points it finished */
+            if (row->bench[0] && !strcmp(jstr(rec->j, "status"), "interrupted"))
+                c->note |= 8;
             any = 1;
             t->notes |= c->note;
         }
@@ -969,6 +972,8 @@ static void cell_md(buf_t *b, const gmb_cell_t *c, int tex)
         bput(b, tex ? "\\textsuperscript{t}" : " ᵗ");
     if (c->note & 4)
         bput(b, tex ? "\\textsuperscript{g}" : " ᵍ");
+    if (c->note & 8)
+        bput(b, tex ? "\\textsuperscript{i}" : " ⁱ");
 }
 
 char *gmb_table_render(const gmb_table_t *t, const char *fmt)
@@ -1006,6 +1011,8 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
         if (t->notes & 4)
             bput(&b, " ᵍ: given with --peak-bw, not the driver's figure (the %% of peak rows "
                      "use it).");
+        if (t->notes & 8)
+            bput(&b, " ⁱ: from a program stopped before its end (the points it finished).");
         bput(&b, "\n");
     } else if (!strcmp(fmt, "tex")) {
         bput(&b, "%% gmb table: needs \\usepackage{booktabs} and \\usepackage{siunitx}\n");
@@ -1041,6 +1048,8 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
         if (t->notes & 4)
             bput(&b, "; g: given with --peak-bw, not the driver's figure (the %% of peak rows "
                      "use it)");
+        if (t->notes & 8)
+            bput(&b, "; i: from a program stopped before its end (the points it finished)");
         bput(&b, "\n");
     } else if (!strcmp(fmt, "csv")) {
         bput(&b, "metric,unit");

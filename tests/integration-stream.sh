@@ -186,6 +186,10 @@ else
         check "stream stopped by SIG$sig: says so, last" bash -c \
             "tail -1 '$T/err' | grep -q 'interrupted by .*: [0-9]* finished points kept in the record'"
     done
+    expect "table of an interrupted run" 0 "$G" table "$T/intr" &&
+        check "table of an interrupted run: its figures marked, device facts not" bash -c \
+            "grep -q '^| Read bandwidth | GB/s | .* ⁱ |' '$T/out' && grep -q '^| Memory size | GiB | [0-9.]* |' '$T/out' &&
+             grep -q 'ⁱ: from a program stopped before its end' '$T/out'"
 
     # --- never overwrite: two runs in the same second get two names -------------------------
     "$S" "${FAST[@]}" --sizes 4KiB --kernels copy --widths 4 --out "$T/twice" >/dev/null 2>&1
