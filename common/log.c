@@ -21,7 +21,7 @@ void gmb_catch_stop(void)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop;
-    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C stops at once */
+    sa.sa_flags = SA_RESETHAND | SA_RESTART; /* a second Ctrl-C stops at once; calls go on */
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
