@@ -419,6 +419,16 @@ static int cmd_compare(int argc, char **argv)
     }
     printf("A: %s (%s)\nB: %s (%s)\n", ra.runs[0].label, ra.runs[0].source, rb.runs[0].label,
            rb.runs[0].source);
+    /* a side with an interrupted program compares the points that program finished */
+    for (int side = 0; side < 2; side++) {
+        const gmb_runset_t *rs = side ? &rb : &ra;
+        for (size_t i = 0; i < rs->nrecs; i++) {
+            const char *st = json_string_value(json_object_get(rs->recs[i].j, "status"));
+            if (st && !strcmp(st, "interrupted"))
+                printf("%s: %s was interrupted: only the points it finished\n", side ? "B" : "A",
+                       rs->recs[i].bench);
+        }
+    }
     printf("%-7s %-44s %-22s %-7s %11s %11s %7s %8s %9s  %s\n", "bench", "point", "metric", "unit",
            "A median", "B median", "B/A", "change", "p", "verdict");
     int better = 0, worse = 0, ns = 0, nop = 0, regress = 0;

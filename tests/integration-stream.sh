@@ -190,6 +190,8 @@ else
         check "table of an interrupted run: its figures marked, device facts not" bash -c \
             "grep -q '^| Read bandwidth | GB/s | .* ⁱ |' '$T/out' && grep -q '^| Memory size | GiB | [0-9.]* |' '$T/out' &&
              grep -q 'ⁱ: from a program stopped before its end' '$T/out'"
+    expect "compare with an interrupted run" 0 "$G" compare "$T/intr" "$T/all" &&
+        check "compare with an interrupted run: says so" grep -q "^A: stream was interrupted: only the points it finished" "$T/out"
 
     # --- never overwrite: two runs in the same second get two names -------------------------
     "$S" "${FAST[@]}" --sizes 4KiB --kernels copy --widths 4 --out "$T/twice" >/dev/null 2>&1
