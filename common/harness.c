@@ -562,6 +562,9 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
      * and host memory they make start there too (the runtime itself started earlier, to
      * list the devices) */
     char nwhy[160];
+    const char *tt = getenv("GMB_TEST_TOPOLOGY");
+    if (tt && *tt)
+        gmb_warn("test aid GMB_TEST_TOPOLOGY: hwloc takes %s for this machine", tt);
     c.numa = gmb_numa_open(&c.info, nwhy, sizeof nwhy);
     if (c.numa)
         gmb_numa_home(c.numa, c.host_binding, sizeof c.host_binding);
