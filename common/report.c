@@ -511,6 +511,41 @@ static int ex_chase_lat(const json_t *rec, const char *arg, gmb_cell_t *c)
     return 0;
 }
 
+/* chase, page mode (the TLB): level "TLB level N" of the global page-stride curve of
+ * PAGE bytes; arg "PAGE N reach|ns|cycles". Only GPU levels: the CPU's page-stride steps mix
+ * caches and TLBs and are named "level N". */
+static int ex_chase_tlb(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    double page;
+    int n;
+    char what[16];
+    if (sscanf(arg, "%lf %d %15s", &page, &n, what) != 3)
+        return -1;
+    char name[32];
+    snprintf(name, sizeof name, "TLB level %d", n);
+    size_t i, j;
+    const json_t *cv, *l;
+    json_array_foreach(gmb_jpath(rec, "results.levels"), i, cv)
+    {
+        if (strcmp(jstr(cv, "mode"), "page") || strcmp(jstr(cv, "space"), "global") ||
+            gmb_jnum(cv, "page_bytes") != page)
+            continue;
+        json_array_foreach(json_object_get(cv, "levels"), j, l)
+        {
+            if (strcmp(jstr(l, "name"), name))
+                continue;
+            double v = !strcmp(what, "reach") ? gmb_jnum(l, "capacity_bytes") / 1048576.0
+                       : !strcmp(what, "ns")  ? gmb_jnum(l, "lat_ns")
+                                              : gmb_jnum(l, "lat_cycles");
+            if (!(v > 0))
+                return -1;
+            set_num(c, v, NAN, NAN);
+            return 0;
+        }
+    }
+    return -1;
+}
+
 /* chase: capacity of the last level named one of arg, MiB */
 static int ex_chase_cap(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
@@ -683,6 +718,14 @@ const gmb_row_t gmb_table_rows[] = {
     {"chase", "DRAM latency", "ns", ex_chase_lat, "DRAM|memory ns"},
     {"chase", "L2 capacity (latency curve)", "MiB", ex_chase_cap, "L2|L2 far|L2 part 2"},
     /* a CPU (or a curve gmb-chase did not name): its levels by number, never as GPU ones */
+    {"chase", "TLB level 1 (2 MiB page stride): latency", "cycles", ex_chase_tlb,
+     "2097152 1 cycles"},
+    {"chase", "TLB level 1 (2 MiB page stride): reach", "MiB", ex_chase_tlb, "2097152 1 reach"},
+    {"chase", "TLB level 2 (2 MiB page stride): latency", "cycles", ex_chase_tlb,
+     "2097152 2 cycles"},
+    {"chase", "TLB level 2 (2 MiB page stride): reach", "MiB", ex_chase_tlb, "2097152 2 reach"},
+    {"chase", "TLB level 3 (2 MiB page stride): latency", "cycles", ex_chase_tlb,
+     "2097152 3 cycles"},
     {"chase", "Latency level 1", "ns", ex_chase_lat, "level 1 ns"},
     {"chase", "Latency level 2", "ns", ex_chase_lat, "level 2 ns"},
     {"chase", "Latency level 3", "ns", ex_chase_lat, "level 3 ns"},

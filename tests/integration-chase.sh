@@ -65,6 +65,30 @@ else
             "all(l['name'].startswith('level ') or l['name'] == 'memory' for c in r['results']['levels'] for l in c['levels'])")" = True
     fi
 
+    # --- the table's TLB rows: GPU levels of the 2 MiB page-stride chase only (a CPU's are
+    # generic: no row); the levels renamed as on a GPU, the rows hold their values --------
+    if expect "chase page stride 2 MiB" 0 "$C" "${FAST[@]}" --mode page --page-sizes 2MiB \
+        --spaces global --sizes 4MiB:512MiB:2/oct --out "$T/tlb"; then
+        expect "chase page stride: table" 0 "$G" table "$T/tlb" &&
+            check "chase page stride on a CPU: no TLB row" bash -c "! grep -q 'TLB level' '$T/out'"
+        mkdir -p "$T/tlbgpu"
+        /usr/bin/python3 - "$(ls "$T"/tlb/*-chase.json)" "$T/tlbgpu/x-chase.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for cv in r["results"]["levels"]:  # two levels as a GPU's detector would name them
+    cv["verdict"] = "levels"
+    cv["levels"] = [dict(cv["levels"][0] if cv["levels"] else {}, name=f"TLB level {i + 1}",
+                         lat_cycles=100.0 * (i + 1), lat_ns=50.0 * (i + 1),
+                         capacity_bytes=32 * 2**20 * (i + 1)) for i in range(2)]
+json.dump(r, open(sys.argv[2], "w"))
+PY
+        expect "chase page stride, GPU levels: table" 0 "$G" table "$T/tlbgpu" &&
+            check "chase page stride, GPU levels: TLB rows with their values" bash -c \
+                "grep -q '^| TLB level 1 (2 MiB page stride): latency | cycles | 100.0 |' '$T/out' &&
+                 grep -q '^| TLB level 1 (2 MiB page stride): reach | MiB | 32.00 |' '$T/out' &&
+                 grep -q '^| TLB level 2 (2 MiB page stride): latency | cycles | 200.0 |' '$T/out'"
+    fi
+
     # --- a planted wrong final index must fail verification --------------------------------
     for m in random stride page; do
         if expect "chase: planted error in $m exits 1" 1 "$C" "${FAST[@]}" --sizes 64KiB \
