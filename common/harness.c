@@ -117,7 +117,8 @@ json_t *gmb_json_device(const gmb_dev_info_t *d)
 
 int gmb_print_devices(FILE *f)
 {
-    int found = 0;
+    int found = 0, topo_tried = 0;
+    gmb_numa_t *topo = NULL; /* one topology for every device's locality */
     fprintf(f, "%-7s %3s  %-36s %10s %5s %9s %8s %5s %10s %-15s %-7s\n", "backend", "idx", "name",
             "memory", "CUs", "core MHz", "mem MHz", "bus", "peak GB/s", "memory type", "ECC");
     for (int i = 0; gmb_backends[i]; i++) {
@@ -148,8 +149,11 @@ int gmb_print_devices(FILE *f)
                               : "off");
             fprintf(f, "%-7s %3s  %s; %s; %s; peak = %s\n", "", "", d.type, d.platform,
                     d.driver_version, d.peak_source);
-            gmb_locality_t loc; /* where --host-nodes near would put the host side */
-            gmb_topo_locality(&d, &loc);
+            gmb_locality_t loc; /* where the host side goes by default; one topology load */
+            char tw[160];
+            if (!topo && !topo_tried++)
+                topo = gmb_numa_open(&d, tw, sizeof tw);
+            gmb_numa_locality(topo, &d, &loc);
             if (strcmp(loc.source, "unknown"))
                 fprintf(f, "%-7s %3s  near: NUMA %s, CPUs %s (%s)\n", "", "", loc.numa, loc.cpuset,
                         loc.note);
@@ -157,6 +161,7 @@ int gmb_print_devices(FILE *f)
                 fprintf(f, "%-7s %3s  near: unknown (%s)\n", "", "", loc.note);
         }
     }
+    gmb_numa_close(topo);
     return found ? GMB_OK : GMB_ESKIP;
 }
 

@@ -402,6 +402,13 @@ static int ex_device(const json_t *rec, const char *arg, gmb_cell_t *c)
     return -1;
 }
 
+/* The mark of a stream point o (results.best or results.energy): 1 a cache point (no DRAM
+ * point), 2 a DRAM point from 4x but not 16x the LLC, else 0. */
+static int tier_note(const json_t *o)
+{
+    return !json_is_true(json_object_get(o, "dram")) ? 1 : gmb_jnum(o, "tier") == 1 ? 2 : 0;
+}
+
 /* stream: the best point of a kernel (results.best; DRAM points first); arg "kernel metric" */
 static int ex_stream_best(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
@@ -423,10 +430,7 @@ static int ex_stream_best(const json_t *rec, const char *arg, gmb_cell_t *c)
         if (!json_is_object(m))
             return -1;
         set_stat(c, m);
-        /* 1: a cache point (no DRAM point); 2: a DRAM point from 4x but not 16x the LLC */
-        c->note = !json_is_true(json_object_get(best, "dram")) ? 1
-                  : gmb_jnum(best, "tier") == 1                ? 2
-                                                               : 0;
+        c->note = tier_note(best);
         return 0;
     }
     return -1;
@@ -661,9 +665,7 @@ static int ex_energy(const json_t *rec, const char *arg, gmb_cell_t *c)
     if (!json_is_number(v))
         return -1;
     set_num(c, json_number_value(v), NAN, NAN);
-    c->note = !json_is_true(json_object_get(e, "dram"))             ? 1
-              : json_integer_value(json_object_get(e, "tier")) == 1 ? 2
-                                                                    : 0;
+    c->note = tier_note(e);
     return 0;
 }
 
@@ -717,7 +719,7 @@ const gmb_row_t gmb_table_rows[] = {
     {"chase", "DRAM latency", "cycles", ex_chase_lat, "DRAM|memory cycles"},
     {"chase", "DRAM latency", "ns", ex_chase_lat, "DRAM|memory ns"},
     {"chase", "L2 capacity (latency curve)", "MiB", ex_chase_cap, "L2|L2 far|L2 part 2"},
-    /* a CPU (or a curve gmb-chase did not name): its levels by number, never as GPU ones */
+    /* the TLB levels of the 2 MiB page-stride chase (GPU names only) */
     {"chase", "TLB level 1 (2 MiB page stride): latency", "cycles", ex_chase_tlb,
      "2097152 1 cycles"},
     {"chase", "TLB level 1 (2 MiB page stride): reach", "MiB", ex_chase_tlb, "2097152 1 reach"},
@@ -726,6 +728,7 @@ const gmb_row_t gmb_table_rows[] = {
     {"chase", "TLB level 2 (2 MiB page stride): reach", "MiB", ex_chase_tlb, "2097152 2 reach"},
     {"chase", "TLB level 3 (2 MiB page stride): latency", "cycles", ex_chase_tlb,
      "2097152 3 cycles"},
+    /* a CPU (or a curve gmb-chase did not name): its levels by number, never as GPU ones */
     {"chase", "Latency level 1", "ns", ex_chase_lat, "level 1 ns"},
     {"chase", "Latency level 2", "ns", ex_chase_lat, "level 2 ns"},
     {"chase", "Latency level 3", "ns", ex_chase_lat, "level 3 ns"},
@@ -766,7 +769,6 @@ const gmb_row_t gmb_table_rows[] = {
     {"bank", "Bank-conflict cost per way (latency)", "cycles", ex_bank_slope, "latency 4"},
     {"bank", "Bank-conflict cost per way (throughput)", "cycles", ex_bank_slope, "throughput 4"},
     {"bank", "Shared-memory bandwidth, no conflict", "GB/s", ex_bank_bw, "4 bw_GBps"},
-    /* gmb-copy: the largest copy of a series (bytes copied, counted once) */
     /* gmb-stream --energy: the whole board's energy (NVML) per bit the kernel moved */
     {"stream", "Board power, idle", "W", ex_number, "results.energy.idle_W"},
     {"stream", "Read: board power while streaming", "W", ex_energy, "read power_W"},
@@ -779,6 +781,8 @@ const gmb_row_t gmb_table_rows[] = {
     {"stream", "Triad: board energy per bit", "pJ/bit", ex_energy, "triad pJ_per_bit"},
     {"stream", "Triad: board energy per bit above idle", "pJ/bit", ex_energy,
      "triad pJ_per_bit_above_idle"},
+    /* gmb-copy: where the host memory sat; the largest copy of a series (bytes copied, counted
+     * once) */
     {"copy", "Host memory of the copies (pinned)", "", ex_host_place, ""},
     {"copy", "Host to device, pinned, largest copy", "GB/s", ex_number,
      "results.largest.h2d_pinned_ce.bw_GBps"},

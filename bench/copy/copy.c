@@ -138,6 +138,7 @@ typedef struct state {
     char first_binding[224];   /* binding of the default placement */
     char binding[224];         /* what the host series runs under (extra.host_binding) */
     char pages[96];            /* NUMA nodes of its buffers' pages (extra.host_pages_numa) */
+    char label[48];            /* its kind as shown: "pinned", "pinned@1" */
     json_t *placements;        /* results.host_placement */
 } state_t;
 
@@ -318,9 +319,8 @@ static int run_point(state_t *s, point_t *p, const char *dir, const char *kind, 
         json_object_set_new(extra, "host_binding", json_string(s->binding));
         json_object_set_new(extra, "host_pages_numa", json_string(s->pages));
     }
-    char sz[32], pct[16] = "-", shown[48];
-    snprintf(shown, sizeof shown, "%s%s%s", kind, host_link && s->node ? "@" : "",
-             host_link && s->node ? s->node : "");
+    char sz[32], pct[16] = "-";
+    const char *shown = host_link ? s->label : kind;
     if (link > 0)
         snprintf(pct, sizeof pct, "%.1f", 100.0 * bw / link);
     double lat = ser.st.median / p->reps * 1e-3;
@@ -418,12 +418,11 @@ static int run_host(state_t *s, int kind)
         gmb_strlcpy(s->pages, a, sizeof s->pages);
     else
         snprintf(s->pages, sizeof s->pages, "source %s, destination %s", a, b);
-    char label[48];
-    snprintf(label, sizeof label, "%s%s%s", kn, s->node ? "@" : "", s->node ? s->node : "");
-    json_object_set_new(s->placements, label,
+    snprintf(s->label, sizeof s->label, "%s%s%s", kn, s->node ? "@" : "", s->node ? s->node : "");
+    json_object_set_new(s->placements, s->label,
                         json_pack("{s:s?, s:s, s:s}", "host_node", s->node, "binding", s->binding,
                                   "pages_numa", s->pages));
-    printf("# host memory %s: %s; pages on NUMA %s\n", label, s->binding, s->pages);
+    printf("# host memory %s: %s; pages on NUMA %s\n", s->label, s->binding, s->pages);
     for (size_t di = 0; di < cfg->dirs.n && !rc; di++) {
         int d = cfg->dirs.idx[di];
         if (d != D_H2D && d != D_D2H && d != D_BIDIR)

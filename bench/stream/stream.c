@@ -333,20 +333,32 @@ static void print_header(const gmb_ctx_t *c)
            "+-CI%", "%peak", "n", "reps", "where", "verified");
 }
 
+/* The state of a point: kernel k (s->k already got) over arrays of size bytes in w-byte
+ * elements, and its grid. */
+static void set_point(state_t *s, const kinfo_t *k, int w, uint64_t size)
+{
+    const cfg_t *cfg = s->c->cfg;
+    s->n = size / (uint64_t)w;
+    s->lanes = w / 4;
+    s->reduce = k->reduce;
+    gmb_grid(s->c, s->k, cfg->group_size, cfg->groups_per_cu, s->n, &s->geo);
+}
+
+/* Poison what kernel k must write, so that a kernel that skips work fails its check. */
+static int poison(state_t *s, const kinfo_t *k, uint64_t size)
+{
+    return k->reduce ? s->c->be->fill(s->part, 0, 0xff, s->geo.groups * sizeof(float))
+                     : s->c->be->fill(s->out, 0, 0xff, size);
+}
+
 static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *injected,
                      json_t **best)
 {
     gmb_ctx_t *c = s->c;
     const cfg_t *cfg = c->cfg;
     int rc;
-    s->n = size / (uint64_t)w;
-    s->lanes = w / 4;
-    s->reduce = k->reduce;
-    gmb_grid(c, s->k, cfg->group_size, cfg->groups_per_cu, s->n, &s->geo);
-    /* poison what the kernel must write, so that a kernel that skips work fails */
-    rc = k->reduce ? c->be->fill(s->part, 0, 0xff, s->geo.groups * sizeof(float))
-                   : c->be->fill(s->out, 0, 0xff, size);
-    if (rc)
+    set_point(s, k, w, size);
+    if ((rc = poison(s, k, size)))
         return rc;
     /* repetitions: a sample lasts at least min_sample_us (launch overhead included in the
      * first estimates, so refine a few times) */
@@ -522,10 +534,7 @@ static int energy_kernel(state_t *s, gmb_prog_t **prog, const kinfo_t *k, const 
         return GMB_ERUNTIME;
     if ((rc = c->be->kern_get(prog[v], k->kernel, &s->k)))
         return rc;
-    s->n = size / (uint64_t)w;
-    s->lanes = w / 4;
-    s->reduce = k->reduce;
-    gmb_grid(c, s->k, cfg->group_size, cfg->groups_per_cu, s->n, &s->geo);
+    set_point(s, k, w, size);
     double t1;
     s->reps = 1;
     if ((rc = sample(s, &t1)) || (rc = sample(s, &t1)))
@@ -534,8 +543,7 @@ static int energy_kernel(state_t *s, gmb_prog_t **prog, const kinfo_t *k, const 
      * enough for a display watchdog */
     s->reps = (gmb_u32)fmax(1.0, fmin(0.2e9 / fmax(t1, 1.0), (double)(1u << 24)));
     /* poisoned after the calibration: the check below sees what the timed launches wrote */
-    if ((rc = k->reduce ? c->be->fill(s->part, 0, 0xff, s->geo.groups * sizeof(float))
-                        : c->be->fill(s->out, 0, 0xff, size)))
+    if ((rc = poison(s, k, size)))
         return rc;
     edge_t e0, e1;
     double dev = 0, ns, end;
