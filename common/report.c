@@ -436,23 +436,23 @@ static int ex_stream_best(const json_t *rec, const char *arg, gmb_cell_t *c)
     return -1;
 }
 
-/* chase: the levels of the random chase of global memory */
-static const json_t *chase_levels(const json_t *rec)
+/* chase: the levels of the random chase of a space ("global", "host", ...) */
+static const json_t *chase_levels(const json_t *rec, const char *space)
 {
     size_t i;
     const json_t *cv;
     json_array_foreach(gmb_jpath(rec, "results.levels"), i, cv)
     {
-        if (!strcmp(jstr(cv, "mode"), "random") && !strcmp(jstr(cv, "space"), "global"))
+        if (!strcmp(jstr(cv, "mode"), "random") && !strcmp(jstr(cv, "space"), space))
             return json_object_get(cv, "levels");
     }
     return NULL;
 }
 
-/* The level named one of names ("L2|L2 near"); last = 1: the last one matching. */
-static const json_t *find_level(const json_t *rec, const char *names, int last)
+/* The level of space named one of names ("L2|L2 near"); last = 1: the last one matching. */
+static const json_t *find_level(const json_t *rec, const char *space, const char *names, int last)
 {
-    const json_t *lv = chase_levels(rec), *found = NULL;
+    const json_t *lv = chase_levels(rec, space), *found = NULL;
     size_t i;
     const json_t *l;
     json_array_foreach(lv, i, l)
@@ -473,8 +473,8 @@ static const json_t *find_level(const json_t *rec, const char *names, int last)
 }
 
 /* The CI of a level: from the point of its curve within its sizes nearest its median. */
-static void level_ci(const json_t *rec, const json_t *l, const char *metric, double v,
-                     gmb_cell_t *c)
+static void level_ci(const json_t *rec, const char *space, const json_t *l, const char *metric,
+                     double v, gmb_cell_t *c)
 {
     double lo = gmb_jnum(l, "size_lo_bytes"), hi = gmb_jnum(l, "capacity_bytes");
     double best = INFINITY;
@@ -483,7 +483,7 @@ static void level_ci(const json_t *rec, const json_t *l, const char *metric, dou
     json_array_foreach(json_object_get(rec, "points"), i, p)
     {
         double s = gmb_jnum(p, "params.size_bytes");
-        if (strcmp(jstr(p, "params.mode"), "random") || strcmp(jstr(p, "params.space"), "global") ||
+        if (strcmp(jstr(p, "params.mode"), "random") || strcmp(jstr(p, "params.space"), space) ||
             !(s >= lo && s <= hi))
             continue;
         const json_t *m = gmb_jpath(json_object_get(p, "metrics"), metric);
@@ -496,22 +496,29 @@ static void level_ci(const json_t *rec, const json_t *l, const char *metric, dou
     }
 }
 
-/* chase: arg "NAMES|... ns|cycles" (the last word is the unit) */
+/* chase: arg "[SPACE:]NAMES|... ns|cycles" (the last word is the unit; space global when
+ * none is named) */
 static int ex_chase_lat(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
-    char names[96];
+    char space[16] = "global", names[96];
+    const char *colon = strchr(arg, ':');
+    if (colon && (size_t)(colon - arg) < sizeof space) {
+        memcpy(space, arg, (size_t)(colon - arg));
+        space[colon - arg] = '\0';
+        arg = colon + 1;
+    }
     gmb_strlcpy(names, arg, sizeof names);
     char *sp = strrchr(names, ' ');
     if (!sp)
         return -1;
     *sp = '\0';
     int cyc = !strcmp(sp + 1, "cycles");
-    const json_t *l = find_level(rec, names, 0);
+    const json_t *l = find_level(rec, space, names, 0);
     double v = gmb_jnum(l, cyc ? "lat_cycles" : "lat_ns");
     if (!l || v != v)
         return -1;
     set_num(c, v, NAN, NAN);
-    level_ci(rec, l, cyc ? "lat_cycles" : "lat_ns", v, c);
+    level_ci(rec, space, l, cyc ? "lat_cycles" : "lat_ns", v, c);
     return 0;
 }
 
@@ -553,7 +560,7 @@ static int ex_chase_tlb(const json_t *rec, const char *arg, gmb_cell_t *c)
 /* chase: capacity of the last level named one of arg, MiB */
 static int ex_chase_cap(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
-    const json_t *l = find_level(rec, arg, 1);
+    const json_t *l = find_level(rec, "global", arg, 1);
     double v = gmb_jnum(l, "capacity_bytes");
     if (!l || !(v > 0))
         return -1;
@@ -710,6 +717,18 @@ const gmb_row_t gmb_table_rows[] = {
     {"stream", "Copy, of nominal peak", "%", ex_stream_best, "copy pct_peak"},
     {"stream", "Triad bandwidth", "GB/s", ex_stream_best, "triad bw_GBps"},
     {"stream", "Triad, of nominal peak", "%", ex_stream_best, "triad pct_peak"},
+    /* gmb-stream --energy: the whole board's energy (NVML) per bit the kernel moved */
+    {"stream", "Board power, idle", "W", ex_number, "results.energy.idle_W"},
+    {"stream", "Read: board power while streaming", "W", ex_energy, "read power_W"},
+    {"stream", "Read: board energy per bit", "pJ/bit", ex_energy, "read pJ_per_bit"},
+    {"stream", "Read: board energy per bit above idle", "pJ/bit", ex_energy,
+     "read pJ_per_bit_above_idle"},
+    {"stream", "Copy: board energy per bit", "pJ/bit", ex_energy, "copy pJ_per_bit"},
+    {"stream", "Copy: board energy per bit above idle", "pJ/bit", ex_energy,
+     "copy pJ_per_bit_above_idle"},
+    {"stream", "Triad: board energy per bit", "pJ/bit", ex_energy, "triad pJ_per_bit"},
+    {"stream", "Triad: board energy per bit above idle", "pJ/bit", ex_energy,
+     "triad pJ_per_bit_above_idle"},
     {"chase", "L1 latency", "cycles", ex_chase_lat, "L1 cycles"},
     {"chase", "L1 latency", "ns", ex_chase_lat, "L1 ns"},
     {"chase", "L2 latency", "cycles", ex_chase_lat, "L2|L2 near|L2 part 1 cycles"},
@@ -719,6 +738,10 @@ const gmb_row_t gmb_table_rows[] = {
     {"chase", "DRAM latency", "cycles", ex_chase_lat, "DRAM|memory cycles"},
     {"chase", "DRAM latency", "ns", ex_chase_lat, "DRAM|memory ns"},
     {"chase", "L2 capacity (latency curve)", "MiB", ex_chase_cap, "L2|L2 far|L2 part 2"},
+    /* across a link: the device's loads from mapped host memory, from a peer's memory */
+    {"chase", "Host memory latency (mapped, from the device)", "ns", ex_chase_lat,
+     "host:host memory ns"},
+    {"chase", "Peer memory latency (from the device)", "ns", ex_chase_lat, "peer:peer memory ns"},
     /* the TLB levels of the 2 MiB page-stride chase (GPU names only) */
     {"chase", "TLB level 1 (2 MiB page stride): latency", "cycles", ex_chase_tlb,
      "2097152 1 cycles"},
@@ -769,18 +792,6 @@ const gmb_row_t gmb_table_rows[] = {
     {"bank", "Bank-conflict cost per way (latency)", "cycles", ex_bank_slope, "latency 4"},
     {"bank", "Bank-conflict cost per way (throughput)", "cycles", ex_bank_slope, "throughput 4"},
     {"bank", "Shared-memory bandwidth, no conflict", "GB/s", ex_bank_bw, "4 bw_GBps"},
-    /* gmb-stream --energy: the whole board's energy (NVML) per bit the kernel moved */
-    {"stream", "Board power, idle", "W", ex_number, "results.energy.idle_W"},
-    {"stream", "Read: board power while streaming", "W", ex_energy, "read power_W"},
-    {"stream", "Read: board energy per bit", "pJ/bit", ex_energy, "read pJ_per_bit"},
-    {"stream", "Read: board energy per bit above idle", "pJ/bit", ex_energy,
-     "read pJ_per_bit_above_idle"},
-    {"stream", "Copy: board energy per bit", "pJ/bit", ex_energy, "copy pJ_per_bit"},
-    {"stream", "Copy: board energy per bit above idle", "pJ/bit", ex_energy,
-     "copy pJ_per_bit_above_idle"},
-    {"stream", "Triad: board energy per bit", "pJ/bit", ex_energy, "triad pJ_per_bit"},
-    {"stream", "Triad: board energy per bit above idle", "pJ/bit", ex_energy,
-     "triad pJ_per_bit_above_idle"},
     /* gmb-copy: where the host memory sat; the largest copy of a series (bytes copied, counted
      * once) */
     {"copy", "Host memory of the copies (pinned)", "", ex_host_place, ""},

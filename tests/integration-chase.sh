@@ -16,19 +16,19 @@ else
 
     # --- every mode and space, small sweep, verified, recorded -----------------------------
     # sizes 1,4,16,64,256 KiB: random and stride run 5 global + 5 shared (PoCL's local memory
-    # is MiBs) + 4 constant (<= 64 KiB) points each; page 4 KiB: 4 points (>= 1 page),
-    # page 64 KiB: 2
+    # is MiBs) + 4 constant (<= 64 KiB) + 5 host points each; page 4 KiB: 4 points (>= 1 page)
+    # in global and in host memory, page 64 KiB: 2 in each; peer: no second device
     if expect "chase every mode and space" 0 "$C" "${FAST[@]}" --sizes 1KiB:256KiB:x4 \
         --mode all --spaces all --page-sizes 4KiB,64KiB --out "$T/all"; then
         rec=$(ls "$T"/all/*-chase.json)
-        check "chase: table has 34 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 34
+        check "chase: table has 50 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 50
         check "chase: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
         check "chase: record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
-        check "chase: record holds 34 verified points" test "$(json "$rec" \
-            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 34
+        check "chase: record holds 50 verified points" test "$(json "$rec" \
+            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 50
         check "chase: every mode and space measured" test "$(json "$rec" \
             "','.join(sorted({p['params']['mode'] + '/' + p['params']['space'] for p in r['points']}))")" = \
-            "page/global,random/constant,random/global,random/shared,stride/constant,stride/global,stride/shared"
+            "page/global,page/host,random/constant,random/global,random/host,random/shared,stride/constant,stride/global,stride/host,stride/shared"
         check "chase: global-cg skipped on OpenCL, in the table" \
             grep -qE "^random .* global-cg +skipped: OpenCL has no L1-bypassing load" "$T/out"
         check "chase: global-cg skipped on OpenCL, in the record with its reason" test "$(json "$rec" \
@@ -41,7 +41,9 @@ else
         check "chase: every point has latency in ns" test "$(json "$rec" \
             "all(p['metrics']['lat_ns']['median'] > 0 for p in r['points'])")" = True
         check "chase: levels of every curve in the record" test "$(json "$rec" \
-            "len(r['results']['levels'])")" = 8
+            "len(r['results']['levels'])")" = 12
+        check "chase: peer skipped with its reason (one device)" test "$(json "$rec" \
+            "sum(s['space'] == 'peer' and 'needs a second opencl device' in s['reason'] for s in r['results']['skipped'])")" = 4
         check "chase: the summary is printed and recorded" grep -qF \
             "# levels: $(json "$rec" "r['results']['summary']")" "$T/out"
     fi
@@ -89,6 +91,48 @@ PY
                  grep -q '^| TLB level 2 (2 MiB page stride): latency | cycles | 200.0 |' '$T/out'"
     fi
 
+    # --- across a link: host memory mapped into the device (PoCL: the host's own memory, so
+    # correctness and format only); the peer space needs a second device -------------------
+    if expect "chase host memory" 0 "$C" "${FAST[@]}" --spaces host --mode random,page \
+        --page-sizes 64KiB --sizes 16KiB:4MiB:x4 --out "$T/host"; then
+        rec=$(ls "$T"/host/*-chase.json)
+        check "chase host: 5 random + 4 page points, verified" test "$(json "$rec" \
+            "sorted(__import__('collections').Counter((p['params']['mode'], p['params']['space'], p['extra']['verified']) for p in r['points']).items())")" = \
+            "[(('page', 'host', 'full'), 4), (('random', 'host', 'full'), 5)]"
+        check "chase host: record validates" "$VALIDATE" "$SCHEMA" "$rec"
+        check "chase host: the summary names the space" grep -q "^# levels: host, random: " "$T/out"
+        # the table's row reads the last level of the host curve when it is host memory (a
+        # sweep past 4x the last-level cache: 1 GiB on this VM, too slow here): renamed so
+        mkdir -p "$T/hostmem"
+        /usr/bin/python3 - "$rec" "$T/hostmem/x-chase.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for cv in r["results"]["levels"]:
+    if cv["mode"] == "random":
+        cv["verdict"] = "levels"
+        cv["levels"] = [dict(cv["levels"][-1] if cv["levels"] else {}, name="host memory",
+                             lat_ns=1234.5)]
+json.dump(r, open(sys.argv[2], "w"))
+PY
+        expect "chase host memory: table" 0 "$G" table "$T/hostmem" &&
+            check "chase host memory: the table's row" grep -q \
+                '^| Host memory latency (mapped, from the device) | ns | 1234' "$T/out"
+        expect "chase host, level 2 only: table" 0 "$G" table "$T/host" &&
+            check "chase host: no row for a curve that stops in a cache" bash -c \
+                "! grep -q '^| Host memory latency' '$T/out'"
+    fi
+    expect "chase host: planted wrong final element exits 1" 1 "$C" "${FAST[@]}" --spaces host \
+        --mode random --sizes 16KiB --inject-error --out "$T/host-inj"
+    if expect "chase peer alone: skipped" 77 "$C" "${FAST[@]}" --spaces peer --sizes 16KiB \
+        --out "$T/peer"; then
+        check "chase peer: the reason" grep -q "needs a second opencl device" "$T/err"
+        check "chase peer: nothing written" test ! -e "$T/peer"
+    fi
+    if expect "chase --pointers in host memory on OpenCL: skipped" 77 "$C" "${FAST[@]}" \
+        --pointers --spaces host --mode random --sizes 16KiB --out "$T/hostptr"; then
+        check "chase --pointers host: the reason" grep -q "host memory is a buffer object" "$T/err"
+    fi
+
     # --- a planted wrong final index must fail verification --------------------------------
     for m in random stride page; do
         if expect "chase: planted error in $m exits 1" 1 "$C" "${FAST[@]}" --sizes 64KiB \
@@ -124,6 +168,9 @@ PY
         --stride 3072 --sizes 1MiB
     badc "--accesses -1" --accesses -1
     badc "--pointers with a stride below an address" --pointers --stride 4 --sizes 4KiB
+    badc "--peer beyond the devices" --spaces peer --peer 7 --sizes 4KiB
+    badc "--peer the device itself" --spaces peer --peer 0 --sizes 4KiB
+    badc "--peer -2" --spaces peer --peer -2 --sizes 4KiB
     # --- --pointers: address chains (OpenCL: in shared virtual memory), every mode, verified --
     rm -rf "$T/ptr"
     if expect "chase --pointers, every mode" 0 "$C" "${FAST[@]}" --pointers --mode random,stride,page \

@@ -1,6 +1,7 @@
 /* chase.c - gmb-chase: memory latency by pointer chasing (random single cycles, sequential
- * strides, page strides) in global, L1-bypassing global, shared/local and constant memory,
- * working sets from 1 KiB to DRAM, with cache and TLB levels detected from the curve. */
+ * strides, page strides) in global, L1-bypassing global, shared/local and constant memory, and
+ * across a link (mapped host memory, a peer device's memory), working sets from 1 KiB to DRAM,
+ * with cache and TLB levels detected from the curve. */
 #include "chasedev.h"
 #include "gmb_kernels.h"
 #include "harness.h"
@@ -10,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 extern const char gmb_bench_cl_source[];
 extern const gmb_cuda_fn_t gmb_bench_cuda_fns[] __attribute__((weak));
@@ -31,12 +33,19 @@ static const gmb_cl_variant_t variants[] = {
 
 enum { M_RANDOM, M_STRIDE, M_PAGE };
 static const char *const mode_names[] = {"random", "stride", "page", NULL};
-enum { S_GLOBAL, S_GLOBAL_CG, S_SHARED, S_CONSTANT, NSPACES };
-static const char *const space_names[] = {"global", "global-cg", "shared", "constant", NULL};
-static const char *const space_kernel[] = {"chase_global", "chase_global_cg", "chase_shared",
-                                           "chase_constant"};
-/* --pointers: the global spaces chase 64-bit addresses (global-cg: CUDA only) */
-static const char *const space_kernel_ptr[] = {"chase_global_ptr", "chase_global_cg_ptr"};
+enum { S_GLOBAL, S_GLOBAL_CG, S_SHARED, S_CONSTANT, S_HOST, S_PEER, NSPACES };
+static const char *const space_names[] = {"global", "global-cg", "shared", "constant",
+                                          "host",   "peer",      NULL};
+static const char *const space_kernel[] = {"chase_global",   "chase_global_cg", "chase_shared",
+                                           "chase_constant", "chase_global",    "chase_global"};
+/* --pointers: the spaces of global loads chase 64-bit addresses (global-cg: CUDA only) */
+static const char *const space_kernel_ptr[] = {
+    "chase_global_ptr", "chase_global_cg_ptr", NULL, NULL, "chase_global_ptr", "chase_global_ptr"};
+/* spaces reached by global loads: the ones page mode and --pointers apply to */
+#define GLOBAL_LOADS(sp)                                                                           \
+    ((sp) == S_GLOBAL || (sp) == S_GLOBAL_CG || (sp) == S_HOST || (sp) == S_PEER)
+/* most bytes of host memory chased: pinned host memory is the machine's to share */
+#define HOST_MAX (1ull << 30)
 
 typedef struct cfg {
     gmb_sweep_t sizes;      /* working sets, bytes (page mode: bytes of address span) */
@@ -47,6 +56,7 @@ typedef struct cfg {
     long accesses;          /* timed loads per sample; 0: enough for min_sample_us */
     double min_sample_us;   /* shortest timed sample */
     int pointers;           /* global spaces: 64-bit address chains (p = *p) */
+    long peer;              /* the peer space's device; -1: the next one */
 } cfg_t;
 
 #define O(field) offsetof(cfg_t, field)
@@ -59,8 +69,11 @@ static const gmb_opt_t opts[] = {
      "chains: random (one random cycle), stride (sequential), page (one line per page)", 0},
     {"page-sizes", GMB_OPT_SWEEP, O(page_sizes), "LIST", "4KiB,64KiB,2MiB", 4096, 0x1p30, NULL,
      "pages of the page mode (each a multiple of the stride)", 0},
-    {"spaces", GMB_OPT_LIST, O(spaces), "LIST", "all", 1, 0, space_names,
-     "memory chased: global, global-cg (L1 bypassed, CUDA), shared, constant", 0},
+    {"spaces", GMB_OPT_LIST, O(spaces), "LIST", "global,global-cg,shared,constant", 1, 0,
+     space_names,
+     "memory chased: global, global-cg (L1 bypassed, CUDA), shared, constant; across a link: "
+     "host (mapped pinned host memory), peer (a peer device's memory); all = every one",
+     0},
     {"accesses", GMB_OPT_INT, O(accesses), "N", "0", 0, MAX_STEPS, NULL,
      "timed loads per sample; 0 = as many as --min-sample-us takes", 0},
     {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "1000", 1, 1e7, NULL,
@@ -69,6 +82,8 @@ static const gmb_opt_t opts[] = {
      "chase addresses (p = *p), no arithmetic between loads: global spaces (64-bit; stride a "
      "multiple of 8; OpenCL: in shared virtual memory) and, on CUDA, shared memory (32-bit)",
      0},
+    {"peer", GMB_OPT_INT, O(peer), "N", "-1", -1, 4096, NULL,
+     "peer space: the device (same backend) whose memory is chased; -1 = the next one", 0},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
 };
 #undef O
@@ -91,7 +106,13 @@ static const char help[] =
     "Spaces: global (default caching), global-cg (PTX ld.global.cg: L2 and DRAM without L1;\n"
     "CUDA only), shared (CUDA) / local (OpenCL) memory up to the most one group can have\n"
     "(CUDA: the opt-in maximum the device reports), constant memory up to 64 KiB; page mode\n"
-    "runs in the global spaces only.\n"
+    "runs in the global spaces only. Across a link (global loads, default caching; not in\n"
+    "the default list): host = pinned host memory mapped into the device (zero-copy: CUDA\n"
+    "cudaHostAllocMapped; OpenCL only where the device shares the host's memory), up to\n"
+    "max(1 GiB, 4x the last-level cache) and a quarter of RAM; peer = the memory of --peer\n"
+    "(CUDA peer access over NVLink or PCIe; OpenCL has none), up to a quarter of it. Their\n"
+    "levels are numbered, the last named host or peer memory when the sweep reaches 4x the\n"
+    "last-level cache (whether the device caches such loads is what the curve shows).\n"
     "One work-item chases after up to 4096 warm-up loads in the same launch. A sample is the\n"
     "kernel time (device events) less the baseline, the fastest of 5 runs of the same launch\n"
     "with no timed loads (launch overhead and warm-up); lat_ns = sample / timed loads, which are\n"
@@ -213,7 +234,9 @@ static int check_options(gmb_ctx_t *c, cfg_t *cfg)
                   (unsigned long long)st, WORD);
         return GMB_EUSAGE;
     }
-    int global_sp = has(&cfg->spaces, S_GLOBAL) || has(&cfg->spaces, S_GLOBAL_CG);
+    int global_sp = 0;
+    for (size_t i = 0; i < cfg->spaces.n; i++)
+        global_sp |= GLOBAL_LOADS(cfg->spaces.idx[i]);
     if (cfg->pointers && global_sp && st % 8) { /* 64-bit addresses in global memory */
         gmb_error("--pointers: the stride (%llu bytes) must be a multiple of 8, the size of an "
                   "address",
@@ -428,6 +451,13 @@ static void level_name(const gmb_ctx_t *c, const curve_t *cv, int i, int nl, int
 {
     int gpu = !strcmp(c->be->name, "cuda") && !strcmp(c->info.type, "gpu");
     int global = cv->space == S_GLOBAL || cv->space == S_GLOBAL_CG;
+    if (cv->space == S_HOST || cv->space == S_PEER) { /* across a link: numbered, but the last */
+        if (memory && i == nl - 1)
+            snprintf(out, len, "%s memory", space_names[cv->space]);
+        else
+            snprintf(out, len, "level %d", i + 1);
+        return;
+    }
     if (cv->mode == M_PAGE) {
         snprintf(out, len, gpu ? "TLB level %d" : "level %d", i + 1);
         return;
@@ -555,6 +585,48 @@ static void skip_curve(const char *mode, uint64_t page, int space, const char *w
                                     (json_int_t)page, "space", space_names[space], "reason", why));
 }
 
+/* The peer space's device: opened, with this device's access to its memory enabled (*peer),
+ * or GMB_ESKIP with the reason in why (one device; a pair without peer access), GMB_EUSAGE for
+ * a --peer that names no other device, or the backend's error. */
+static int open_peer(gmb_ctx_t *c, const cfg_t *cfg, gmb_dev_t **peer, gmb_dev_info_t *pinfo,
+                     char *why, size_t len)
+{
+    const gmb_backend_t *be = c->be;
+    int n = 0, idx = (int)cfg->peer, rc = be->count(&n, why, len);
+    if (rc)
+        return rc;
+    if (idx < 0 && n < 2) {
+        snprintf(why, len, "the peer space needs a second %s device (there is %d)", be->name, n);
+        return GMB_ESKIP;
+    }
+    if (idx < 0)
+        idx = (c->info.index + 1) % n;
+    if (idx >= n || idx == c->info.index) {
+        gmb_error("--peer %d: %s", idx,
+                  idx >= n ? "no such device (see --list-devices)"
+                           : "the chasing device itself; name another device");
+        return GMB_EUSAGE;
+    }
+    if ((rc = be->info(idx, pinfo)) || (rc = be->open(idx, peer)))
+        return rc;
+    if ((rc = be->peer_enable(c->dev, *peer, why, len))) {
+        be->close(*peer);
+        *peer = NULL;
+    }
+    return rc;
+}
+
+/* Most bytes of mapped host memory chased: 1 GiB or 4x the last-level cache (a sweep that
+ * reaches host memory), at most a quarter of RAM and the sweep's top. */
+static uint64_t host_cap(const gmb_ctx_t *c, uint64_t top)
+{
+    uint64_t cap = HOST_MAX > 4 * c->info.llc_bytes ? HOST_MAX : 4 * c->info.llc_bytes;
+    long pages = sysconf(_SC_PHYS_PAGES), pg = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && pg > 0 && (uint64_t)pages * (uint64_t)pg / 4 < cap)
+        cap = (uint64_t)pages * (uint64_t)pg / 4;
+    return cap < top ? cap : top;
+}
+
 static int chase_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
@@ -584,6 +656,10 @@ static int chase_run(gmb_ctx_t *c)
     json_t *levels = json_array(), *skipped = json_array();
     gmb_text_t sm = {{0}, 0};
     int injected = 0;
+    gmb_dev_t *peer = NULL;                                  /* the peer space's device */
+    gmb_dev_info_t pinfo;                                    /* what it is */
+    char peer_why[256] = "";                                 /* why there is none */
+    gmb_buf_t *main_chain = NULL, *xchain[NSPACES] = {NULL}; /* chains of host and peer */
     cv.size = calloc(cfg->sizes.n, sizeof *cv.size);
     cv.ns = calloc(cfg->sizes.n, sizeof *cv.ns);
     cv.cyc = calloc(cfg->sizes.n, sizeof *cv.cyc);
@@ -600,6 +676,17 @@ static int chase_run(gmb_ctx_t *c)
         (rc = be->prog_load(c->dev, c->bench->kernels, variants[0].variant, &s.prog)) ||
         (cuda && gmb_chase_cuda_prefer_l1 && (rc = gmb_chase_cuda_prefer_l1())))
         goto out;
+    main_chain = s.chain;
+    if (has(&cfg->spaces, S_PEER)) {
+        rc = open_peer(c, cfg, &peer, &pinfo, peer_why, sizeof peer_why);
+        if (rc && rc != GMB_ESKIP)
+            goto out;
+        rc = GMB_OK;
+        if (peer)
+            gmb_add_result(c, "peer",
+                           json_pack("{s:i, s:s, s:s}", "index", pinfo.index, "name", pinfo.name,
+                                     "pci_bus_id", pinfo.pci_bus_id));
+    }
     gmb_declare_metric(
         c, "lat_ns", "ns", "lower",
         "(kernel time - baseline without timed loads) / timed loads: one load's latency");
@@ -614,7 +701,6 @@ static int chase_run(gmb_ctx_t *c)
                                                       : "none",
                              "clock_MHz", c->info.core_clock_mhz));
     print_header(c, cfg, clock);
-    int memory = c->info.llc_bytes && top >= 4 * c->info.llc_bytes;
     for (size_t mi = 0; mi < cfg->modes.n && !rc; mi++) {
         int mode = cfg->modes.idx[mi];
         size_t npg = mode == M_PAGE ? cfg->page_sizes.n : 1;
@@ -625,7 +711,7 @@ static int chase_run(gmb_ctx_t *c)
                 const char *why = NULL;
                 uint64_t cap = top;
                 char a[32], why_buf[160];
-                if (mode == M_PAGE && (sp == S_SHARED || sp == S_CONSTANT))
+                if (mode == M_PAGE && !GLOBAL_LOADS(sp))
                     continue; /* pages mean nothing there */
                 if (sp == S_GLOBAL_CG && !cuda)
                     why = "OpenCL has no L1-bypassing load (PTX ld.global.cg is CUDA only)";
@@ -639,18 +725,51 @@ static int chase_run(gmb_ctx_t *c)
                     if (cuda && !gmb_chase_cuda_const_write)
                         why = "the CUDA constant-memory kernel was not built";
                 }
+                if (sp == S_HOST) {
+                    cap = host_cap(c, top);
+                    if (!(c->info.caps & GMB_CAP_MAPPED))
+                        why = cuda ? "the device cannot map host memory (canMapHostMemory)"
+                                   : "OpenCL kernels reach host memory only on a device that "
+                                     "shares it (CL_DEVICE_HOST_UNIFIED_MEMORY)";
+                    else if (cfg->pointers && !cuda)
+                        why = "--pointers on OpenCL needs shared virtual memory, and host "
+                              "memory is a buffer object here";
+                }
+                if (sp == S_PEER) {
+                    cap = peer && pinfo.mem_bytes / 4 < top ? pinfo.mem_bytes / 4 : top;
+                    if (!peer)
+                        why = peer_why;
+                }
                 if (!why && cfg->sizes.v[0] > cap) {
                     snprintf(why_buf, sizeof why_buf, "every working set is above the %s %s holds",
                              gmb_fmt_size(cap, a, sizeof a), space_names[sp]);
                     why = why_buf;
                 }
-                if (mode == M_PAGE && !why && top < page)
+                if (mode == M_PAGE && !why && cap < page)
                     why = "every working set is smaller than one page";
                 if (why) {
                     skip_curve(mode_names[mode], page, sp, why, skipped);
                     continue;
                 }
-                s.ptr = cfg->pointers && (sp == S_GLOBAL || sp == S_GLOBAL_CG);
+                if ((sp == S_HOST || sp == S_PEER) && !xchain[sp]) {
+                    uint64_t ctop = 0; /* the largest working set it holds */
+                    for (size_t p = 0; p < cfg->sizes.n; p++)
+                        if (cfg->sizes.v[p] <= cap)
+                            ctop = cfg->sizes.v[p];
+                    rc = be->alloc(sp == S_HOST ? c->dev : peer,
+                                   sp == S_HOST ? GMB_MEM_HOST_MAPPED : GMB_MEM_DEVICE,
+                                   (size_t)ctop, &xchain[sp]);
+                    if (rc == GMB_ESKIP) {
+                        rc = GMB_OK;
+                        skip_curve(mode_names[mode], page, sp,
+                                   "the backend cannot allocate that memory", skipped);
+                        continue;
+                    }
+                    if (rc)
+                        break;
+                }
+                s.chain = xchain[sp] ? xchain[sp] : main_chain;
+                s.ptr = cfg->pointers && GLOBAL_LOADS(sp);
                 s.sptr = cfg->pointers && cuda && sp == S_SHARED; /* addresses made in-kernel */
                 if ((rc = be->kern_get(s.prog,
                                        s.ptr    ? space_kernel_ptr[sp]
@@ -673,7 +792,7 @@ static int chase_run(gmb_ctx_t *c)
                 }
                 s.order = mode == M_STRIDE ? NULL : ord.order;
                 int above = 0;
-                uint64_t last_n = 0;
+                uint64_t last_n = 0, largest = 0;
                 for (size_t p = 0; p < cfg->sizes.n && !rc; p++) {
                     uint64_t size = cfg->sizes.v[p];
                     if (size > cap) {
@@ -689,7 +808,8 @@ static int chase_run(gmb_ctx_t *c)
                     if (s.order && (rc = gmb_chain_order_grow(&ord, (size_t)s.n)))
                         break;
                     s.injected = injected;
-                    rc = run_point(&s, &cv, mode == M_PAGE ? s.n * page : size, clock);
+                    largest = mode == M_PAGE ? s.n * page : size;
+                    rc = run_point(&s, &cv, largest, clock);
                     injected = s.injected;
                 }
                 if (above) {
@@ -697,6 +817,8 @@ static int chase_run(gmb_ctx_t *c)
                              gmb_fmt_size(cap, a, sizeof a), space_names[sp]);
                     skip_curve(mode_names[mode], page, sp, why_buf, skipped);
                 }
+                /* the last level is memory when the curve reaches 4x the last-level cache */
+                int memory = c->info.llc_bytes && largest >= 4 * c->info.llc_bytes;
                 if (!rc)
                     curve_levels(c, &cv, clock, memory && mode != M_PAGE, levels, &sm);
             }
@@ -718,7 +840,11 @@ out:
     free(cv.cyc);
     gmb_series_free(&s.cycles);
     be->prog_free(s.prog);
-    be->free(s.chain);
+    be->free(main_chain ? main_chain : s.chain);
+    be->free(xchain[S_HOST]);
+    be->free(xchain[S_PEER]);
+    if (peer)
+        be->close(peer);
     be->free(s.order_d);
     be->free(s.out);
     be->free(s.bad);
