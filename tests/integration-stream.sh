@@ -127,13 +127,20 @@ else
                 and 0 <= e['tail_seconds'] < 0.05 and e['launches'] >= 1 and e['verified'] == 'full' and e['dram'] is False \
                 and abs(e['pJ_per_bit_above_idle']) < 0.05 * e['pJ_per_bit'])(r['results']['energy']['kernels']['${k%:*}'])")" = True
         done
-        # a board drawing more later than at first (200 W more per second): above idle is
-        # the power over idle, over the streaming time, per bit
+        check "stream --energy: idle after the kernels too, 120 W" test "$(json "$rec" \
+            "(lambda e: 114 <= e['idle_after_W'] <= 126 and e['idle'].startswith('linear'))(r['results']['energy'])")" = True
+        # a board drawing more later than at first (200 W more per second, idle or not): the
+        # idle power after the kernels is higher than before, the kernel's idle power lies
+        # between (linear in time), and above it the kernel draws nothing more
         if expect "stream --energy, power growing" 0 env GMB_NVML_LIB="$STUB" \
             GMB_TEST_NVML_PCI=0000:01:00.0 GMB_STUB_ENERGY_RAMP=200 "$S" "${FAST[@]}" \
             --sizes 1MiB --kernels read --energy 0.3 --out "$T/en3"; then
-            check "stream --energy, power growing: above idle" test "$(json "$(ls "$T"/en3/*.json)" \
-                "(lambda x, e: e['power_W'] > x['idle_W'] + 20 and abs(e['pJ_per_bit_above_idle'] - (e['power_W'] - x['idle_W']) * e['seconds'] * 1e12 / e['bytes'] / 8) <= 1e-6 * e['pJ_per_bit_above_idle'])(r['results']['energy'], r['results']['energy']['kernels']['read'])")" = True
+            check "stream --energy, power growing: idle interpolated, nothing above it" test "$(json "$(ls "$T"/en3/*.json)" \
+                "(lambda x, e: x['idle_W'] + 20 < e['power_W'] < x['idle_after_W'] - 20 and x['idle_W'] < e['idle_W'] < x['idle_after_W'] \
+                and abs(e['pJ_per_bit_above_idle'] - (e['power_W'] - e['idle_W']) * e['seconds'] * 1e12 / e['bytes'] / 8) <= 1e-6 * e['pJ_per_bit'] \
+                and abs(e['power_W'] - e['idle_W']) < 0.25 * (e['power_W'] - x['idle_W']))(r['results']['energy'], r['results']['energy']['kernels']['read'])")" = True
+            check "stream --energy, power growing: the line says the idle power used" grep -qE \
+                "^# energy read .* above [0-9.]+ W idle\) full" "$T/out"
         fi
         if command -v gnuplot >/dev/null; then
             expect "stream --energy: figure" 0 "$G" plot "$T/en" --out "$T/enfig" &&

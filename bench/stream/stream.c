@@ -2,6 +2,7 @@
  * over array sizes from cache-resident to DRAM, 4/8/16-byte accesses, every result verified. */
 #include "gmb_kernels.h"
 #include "harness.h"
+#include "tools.h"
 
 #include <errno.h>
 #include <math.h>
@@ -115,7 +116,8 @@ static const char help[] =
     "launches of ~0.2 s (output poisoned before, verified after); the idle tail between the\n"
     "last launch and the counter's next step is counted at the idle power and taken out.\n"
     "Reported: board power, energy per byte and per bit moved (pJ), the same above the idle\n"
-    "power, the counter's step, clocks and throttling after each interval. It is the whole\n"
+    "power at the kernel's time (linear between S idle seconds before and S after the\n"
+    "kernels), the counter's step, clocks and throttling after each interval. It is the whole\n"
     "board's energy (memory, SMs, L2, fabric, regulators; other work on the GPU too) per\n"
     "byte the kernel counts, not the DRAM's own.\n";
 
@@ -519,9 +521,11 @@ static void board_state(const char *pci, json_t *j)
 /* One kernel at its best point (b: results.best: DRAM where there is one, else the best
  * cache point, marked), streaming back to back for the --energy seconds from one step of the
  * counter to the first step after the last launch; the idle tail between that launch's end
- * and the step is counted at the idle power and taken out. Its entry of results.energy. */
+ * and the step is counted at the idle power (idle_w, before the kernels) and taken out. Its
+ * entry of results.energy, less what the idle after the kernels decides (energy_above_idle);
+ * *mid_ns: the middle of its interval. */
 static int energy_kernel(state_t *s, gmb_prog_t **prog, const kinfo_t *k, const json_t *b,
-                         double idle_w, json_t *out)
+                         double idle_w, json_t *out, double *mid_ns)
 {
     gmb_ctx_t *c = s->c;
     const cfg_t *cfg = c->cfg;
@@ -570,27 +574,21 @@ static int energy_kernel(state_t *s, gmb_prog_t **prog, const kinfo_t *k, const 
     double tail = fmax(0.0, (e1.t_ns - end) * 1e-9); /* idle after the last launch */
     double sec = (end - e0.t_ns) * 1e-9;
     double mj = (double)(e1.mj - e0.mj) - idle_w * tail * 1e3, watts = mj / sec * 1e-3;
-    double pjb = mj * 1e9 / bytes, above = (watts - idle_w) * sec * 1e12 / bytes;
-    json_t *j =
-        json_pack("{s:i, s:I, s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
-                  "s:f, s:s}",
-                  "width_bytes", w, "size_bytes", (json_int_t)size, "reps", (int)s->reps,
-                  "launches", (json_int_t)launches, "bytes", bytes, "seconds", sec, "tail_seconds",
-                  tail, "device_seconds", dev * 1e-9, "bw_GBps", bytes / dev, "energy_J", mj * 1e-3,
-                  "power_W", watts, "pJ_per_byte", pjb, "pJ_per_bit", pjb / 8,
-                  "pJ_per_bit_above_idle", above / 8, "verified", rc == GMB_OK ? how : "FAILED");
+    double pjb = mj * 1e9 / bytes;
+    *mid_ns = 0.5 * (e0.t_ns + end);
+    json_t *j = json_pack("{s:i, s:I, s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
+                          "s:s}",
+                          "width_bytes", w, "size_bytes", (json_int_t)size, "reps", (int)s->reps,
+                          "launches", (json_int_t)launches, "bytes", bytes, "seconds", sec,
+                          "tail_seconds", tail, "device_seconds", dev * 1e-9, "bw_GBps",
+                          bytes / dev, "energy_J", mj * 1e-3, "power_W", watts, "pJ_per_byte", pjb,
+                          "pJ_per_bit", pjb / 8, "verified", rc == GMB_OK ? how : "FAILED");
     json_object_set_new(j, "edge_window_ms", json_real(fmax(e0.window_ns, e1.window_ns) * 1e-6));
     /* the point results.best took: DRAM when there is one, else cache-resident, marked */
     json_object_set_new(j, "dram", json_boolean(json_is_true(json_object_get(b, "dram"))));
     json_object_set_new(j, "tier", json_incref(json_object_get(b, "tier")));
     board_state(pci, j);
     json_object_set_new(out, k->name, j);
-    char sz[32];
-    printf("# energy %-6s %2d B x %s%s: %.1f GB/s for %.1f s at %.1f W: %.2f pJ/B, %.2f "
-           "pJ/bit (%.2f above idle) %s\n",
-           k->name, w, gmb_fmt_size(size, sz, sizeof sz),
-           json_is_true(json_object_get(b, "dram")) ? "" : " (cache)", bytes / dev, sec, watts, pjb,
-           pjb / 8, above / 8, rc == GMB_OK ? how : "FAILED");
     if (rc == GMB_EVERIFY)
         gmb_error("verification failed: %s during --energy: %s", k->name, err);
     return rc;
@@ -600,7 +598,31 @@ gone: /* the counter stopped answering: said, not measured */
     return GMB_OK;
 }
 
-/* --energy: the counter's step, the idle power, then each kernel's (results.energy). */
+/* A kernel's entry of results.energy (power_W set): the idle power at the middle of its
+ * interval, linear in time between the idle interval before the kernels (at t_b, idle_b) and
+ * the one after them (t_a, idle_a; the board warms: its idle power rises), or idle_b where
+ * none came after; the energy per bit above it; its line printed. */
+static void energy_above_idle(json_t *j, const char *name, double mid_ns, double t_b, double idle_b,
+                              double t_a, double idle_a)
+{
+    double f = t_a > t_b ? fmin(1.0, fmax(0.0, (mid_ns - t_b) / (t_a - t_b))) : 0.0;
+    double idle = t_a > t_b ? idle_b + f * (idle_a - idle_b) : idle_b;
+    double watts = gmb_jnum(j, "power_W"), sec = gmb_jnum(j, "seconds");
+    double bytes = gmb_jnum(j, "bytes"), pjb = gmb_jnum(j, "pJ_per_byte");
+    double above = (watts - idle) * sec * 1e12 / bytes / 8;
+    json_object_set_new(j, "idle_W", json_real(idle));
+    json_object_set_new(j, "pJ_per_bit_above_idle", json_real(above));
+    char sz[32];
+    printf("# energy %-6s %2d B x %s%s: %.1f GB/s for %.1f s at %.1f W: %.2f pJ/B, %.2f "
+           "pJ/bit (%.2f above %.1f W idle) %s\n",
+           name, (int)gmb_jnum(j, "width_bytes"),
+           gmb_fmt_size((uint64_t)gmb_jnum(j, "size_bytes"), sz, sizeof sz),
+           json_is_true(json_object_get(j, "dram")) ? "" : " (cache)", gmb_jnum(j, "bw_GBps"), sec,
+           watts, pjb, pjb / 8, above, idle, json_string_value(json_object_get(j, "verified")));
+}
+
+/* --energy: the counter's step, the idle power, each kernel's, the idle power again
+ * (results.energy). */
 static int energy_part(state_t *s, gmb_prog_t **prog, const json_t *best)
 {
     gmb_ctx_t *c = s->c;
@@ -645,6 +667,7 @@ static int energy_part(state_t *s, gmb_prog_t **prog, const json_t *best)
     printf("# energy: NVML board counter (steps of %.1f ms); idle %.1f W over %.1f s\n", step,
            idle_w, (eb.t_ns - ea.t_ns) * 1e-9);
     json_t *per = json_object();
+    double mid[GMB_MAX_LIST] = {0};
     for (size_t ki = 0; ki < cfg->kernels.n && !rc; ki++) {
         const kinfo_t *k = &K[cfg->kernels.idx[ki]];
         const json_t *b = json_object_get(best, k->name);
@@ -652,7 +675,36 @@ static int energy_part(state_t *s, gmb_prog_t **prog, const json_t *best)
             json_object_set_new(per, k->name, json_pack("{s:s}", "why", "no point measured"));
             continue;
         }
-        rc = energy_kernel(s, prog, k, b, idle_w, per);
+        rc = energy_kernel(s, prog, k, b, idle_w, per, &mid[ki]);
+    }
+    /* the idle power again, after the kernels: the board is warmer (interrupted, or the
+     * counter gone: the idle power before serves alone, and the record says so) */
+    double t_b = 0.5 * (ea.t_ns + eb.t_ns), t_a = 0, idle_a = 0;
+    edge_t ed0, ed1;
+    if (!rc && energy_edge(pci, &ed0, why, sizeof why)) {
+        sleep_s(cfg->energy_s);
+        if (!gmb_stop_signal() && energy_edge(pci, &ed1, why, sizeof why)) {
+            idle_a = (double)(ed1.mj - ed0.mj) / ((ed1.t_ns - ed0.t_ns) * 1e-9) * 1e-3;
+            t_a = 0.5 * (ed0.t_ns + ed1.t_ns);
+            json_object_set_new(out, "idle_after_W", json_real(idle_a));
+            json_object_set_new(out, "idle_after_seconds", json_real((ed1.t_ns - ed0.t_ns) * 1e-9));
+            printf("# energy: idle %.1f W over %.1f s after the kernels\n", idle_a,
+                   (ed1.t_ns - ed0.t_ns) * 1e-9);
+        } else if (gmb_stop_signal())
+            rc = GMB_EINTR;
+        else
+            json_object_set_new(out, "idle_after_why", json_string(why));
+    } else if (!rc)
+        json_object_set_new(out, "idle_after_why", json_string(why));
+    json_object_set_new(out, "idle",
+                        json_string(t_a > 0 ? "linear in time between the idle power before and "
+                                              "after the kernels"
+                                            : "the idle power before the kernels"));
+    for (size_t ki = 0; ki < cfg->kernels.n; ki++) {
+        const char *name = K[cfg->kernels.idx[ki]].name;
+        json_t *j = json_object_get(per, name);
+        if (json_object_get(j, "power_W"))
+            energy_above_idle(j, name, mid[ki], t_b, idle_w, t_a, idle_a);
     }
     json_object_set_new(out, "kernels", per);
     gmb_add_result(c, "energy", out);
