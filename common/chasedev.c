@@ -66,6 +66,18 @@ int gmb_chase_baseline(gmb_sample_fn fn, void *arg, gmb_u32 *steps, double *base
     return rc;
 }
 
+int gmb_chase_rebaseline(gmb_sample_fn fn, void *arg, gmb_u32 *steps, double *base_ns,
+                         gmb_series_t *const *keep, int nkeep)
+{
+    size_t n[8];
+    for (int i = 0; i < nkeep && i < 8; i++)
+        n[i] = keep[i]->n;
+    int rc = gmb_chase_baseline(fn, arg, steps, base_ns, 1);
+    for (int i = 0; i < nkeep && i < 8; i++)
+        keep[i]->n = n[i];
+    return rc;
+}
+
 int gmb_chase_calibrate(const gmb_ctx_t *c, gmb_sample_fn fn, void *arg, gmb_u32 warm,
                         gmb_u32 *steps, double *base_ns, double min_sample_us, gmb_u32 fixed,
                         gmb_u32 max_steps)
@@ -101,4 +113,32 @@ int gmb_chase_calibrate(const gmb_ctx_t *c, gmb_sample_fn fn, void *arg, gmb_u32
         *steps = (gmb_u32)fmin((double)max_steps, ceil(*steps * f));
     }
     return GMB_OK;
+}
+
+gmb_chase_verdict_t gmb_chase_judge(gmb_chase_guard_t *g, gmb_u32 steps, double ns)
+{
+    if (!steps || ns > 0)
+        return GMB_CHASE_KEEP;
+    if (g->budget) {
+        g->budget--;
+        g->glitches++;
+        return GMB_CHASE_REPEAT;
+    }
+    if (g->rebases < 3) {
+        g->rebases++;
+        g->budget = 8;
+        return GMB_CHASE_REBASE;
+    }
+    return GMB_CHASE_KEEP;
+}
+
+int gmb_chase_settle(const gmb_ctx_t *c, const gmb_chase_guard_t *g, const gmb_series_t *raw,
+                     double base_ns, gmb_series_t *ser)
+{
+    if (!g->rebases || ser->n > raw->n)
+        return GMB_OK;
+    for (size_t i = 0; i < ser->n; i++)
+        ser->ns[i] = raw->ns[raw->n - ser->n + i] - base_ns;
+    return gmb_stats_compute(ser->ns, ser->n, (size_t)c->o.min_samples, c->o.ci_target_pct / 100.0,
+                             &ser->st);
 }

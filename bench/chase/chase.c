@@ -115,7 +115,9 @@ static const char help[] =
     "last-level cache (whether the device caches such loads is what the curve shows).\n"
     "One work-item chases after up to 4096 warm-up loads in the same launch. A sample is the\n"
     "kernel time (device events) less the baseline, the fastest of 5 runs of the same launch\n"
-    "with no timed loads (launch overhead and warm-up); lat_ns = sample / timed loads, which are\n"
+    "with no timed loads (launch overhead and warm-up; a launch below it is repeated, and when\n"
+    "they keep coming the baseline is measured again and every sample of the point taken\n"
+    "against the new one); lat_ns = sample / timed loads, which are\n"
     "as many as --min-sample-us takes. lat_cycles: CUDA reads the SM clock (clock64) around\n"
     "the timed loads;\n"
     "OpenCL has no cycle counter, so its cycles are derived: lat_ns x the device's maximum\n"
@@ -124,31 +126,32 @@ static const char help[] =
 
 /* One curve: a mode (and page) in one space. */
 typedef struct state {
-    gmb_ctx_t *c;           /* the run */
-    gmb_buf_t *chain;       /* chain words, largest working set */
-    gmb_buf_t *order_d;     /* the order on the device (random and page modes) */
-    gmb_buf_t *out;         /* final word and cycles of a launch */
-    gmb_buf_t *bad;         /* chase_check's flag */
-    gmb_buf_t *cbuf;        /* constant-memory copy of the chain (OpenCL) */
-    gmb_prog_t *prog;       /* the kernels */
-    gmb_kern_t *k;          /* chase kernel of the current space */
-    gmb_launch_t geo;       /* its launch */
-    int space;              /* S_* */
-    int ptr;                /* the chain is made of addresses (--pointers, a global space) */
-    int sptr;               /* --pointers, shared memory, CUDA: shared-window addresses */
-    int svm;                /* OpenCL --pointers: the chain is shared virtual memory */
-    const uint32_t *order;  /* host order; NULL: sequential */
-    gmb_chain_layout_t lay; /* words of the elements */
-    uint64_t n;             /* elements */
-    uint64_t q;             /* position in the cycle where the next launch starts */
-    gmb_u32 warm, steps;    /* loads per launch: untimed, timed */
-    gmb_u32 nwords;         /* words copied into shared memory */
-    double base_ns;         /* median time of a launch without timed loads */
-    int glitches;           /* samples below the baseline, repeated */
-    int injected;           /* --inject-error done */
-    int bad_final;          /* a launch ended on the wrong element */
-    char err[256];          /* what went wrong */
-    gmb_series_t cycles;    /* cycles per timed load, one per launch */
+    gmb_ctx_t *c;            /* the run */
+    gmb_buf_t *chain;        /* chain words, largest working set */
+    gmb_buf_t *order_d;      /* the order on the device (random and page modes) */
+    gmb_buf_t *out;          /* final word and cycles of a launch */
+    gmb_buf_t *bad;          /* chase_check's flag */
+    gmb_buf_t *cbuf;         /* constant-memory copy of the chain (OpenCL) */
+    gmb_prog_t *prog;        /* the kernels */
+    gmb_kern_t *k;           /* chase kernel of the current space */
+    gmb_launch_t geo;        /* its launch */
+    int space;               /* S_* */
+    int ptr;                 /* the chain is made of addresses (--pointers, a global space) */
+    int sptr;                /* --pointers, shared memory, CUDA: shared-window addresses */
+    int svm;                 /* OpenCL --pointers: the chain is shared virtual memory */
+    const uint32_t *order;   /* host order; NULL: sequential */
+    gmb_chain_layout_t lay;  /* words of the elements */
+    uint64_t n;              /* elements */
+    uint64_t q;              /* position in the cycle where the next launch starts */
+    gmb_u32 warm, steps;     /* loads per launch: untimed, timed */
+    gmb_u32 nwords;          /* words copied into shared memory */
+    double base_ns;          /* fastest launch without timed loads */
+    gmb_chase_guard_t guard; /* launches below the baseline: repeated, baseline again */
+    int injected;            /* --inject-error done */
+    int bad_final;           /* a launch ended on the wrong element */
+    char err[256];           /* what went wrong */
+    gmb_series_t cycles;     /* cycles per timed load, one per launch */
+    gmb_series_t raw;        /* whole launch times, one per launch (the baseline may move) */
 } state_t;
 
 /* Word where the element at cycle position q sits. */
@@ -156,6 +159,16 @@ static gmb_u32 word_at(const state_t *s, uint64_t q)
 {
     uint64_t e = s->order ? s->order[q] : q;
     return (gmb_u32)gmb_chain_word(&s->lay, e);
+}
+
+static int sample(void *arg, double *ns);
+
+/* Five more launches without timed loads; the baseline becomes the fastest launch of all so
+ * far. The per-launch series keep the samples only. 0 or an error. */
+static int rebaseline(state_t *s)
+{
+    return gmb_chase_rebaseline(sample, s, &s->steps, &s->base_ns,
+                                (gmb_series_t *const[]){&s->cycles, &s->raw}, 2);
 }
 
 /* One launch: chase from the current position, check the element reached; *ns = its time
@@ -174,14 +187,17 @@ static int sample(void *arg, double *ns)
     if (rc || (rc = be->read(s->out, 0, out, sizeof out)))
         return rc;
     *ns = t - s->base_ns;
-    if (s->steps && !(*ns > 0) && s->glitches < 8) {
-        /* faster than the same launch without its timed loads: a timer glitch (seen on
-         * loaded CPUs), not a measurement; counted in the record, and the launch repeated */
-        s->glitches++;
-        s->q = (s->q + s->warm + s->steps) % s->n;
-        return sample(arg, ns);
-    }
     s->q = (s->q + s->warm + s->steps) % s->n;
+    switch (gmb_chase_judge(&s->guard, s->steps, *ns)) {
+    case GMB_CHASE_REBASE: /* faster than no timed loads, again and again */
+        if ((rc = rebaseline(s)))
+            return rc;
+        return sample(arg, ns);
+    case GMB_CHASE_REPEAT: /* faster than no timed loads: a timer glitch, not a measurement */
+        return sample(arg, ns);
+    case GMB_CHASE_KEEP:
+        break;
+    }
     gmb_u32 want = word_at(s, s->q);
     if (s->c->o.inject_error && !s->injected) { /* test aid: a wrong final index */
         out[0] ^= 1u;
@@ -192,7 +208,8 @@ static int sample(void *arg, double *ns)
         snprintf(s->err, sizeof s->err, "the chase ended on word %llu, expected %u",
                  (unsigned long long)out[0], want);
     }
-    if (gmb_series_push(&s->cycles, s->steps ? (double)out[1] / s->steps : 0))
+    if (gmb_series_push(&s->cycles, s->steps ? (double)out[1] / s->steps : 0) ||
+        gmb_series_push(&s->raw, t))
         return GMB_ERUNTIME;
     return GMB_OK;
 }
@@ -365,7 +382,7 @@ static int run_point(state_t *s, curve_t *cv, uint64_t size, int clock)
     gmb_ctx_t *c = s->c;
     int rc;
     s->cycles.n = 0;
-    s->glitches = 0;
+    s->guard = GMB_CHASE_GUARD_INIT;
     s->bad_final = 0;
     s->q = 0;
     s->nwords = (gmb_u32)(size / WORD);
@@ -381,8 +398,11 @@ static int run_point(state_t *s, curve_t *cv, uint64_t size, int clock)
     if ((rc = gmb_chase_calibrate(c, sample, s, s->warm, &s->steps, &s->base_ns, cfg->min_sample_us,
                                   (gmb_u32)cfg->accesses, MAX_STEPS)))
         return rc;
+    s->guard = GMB_CHASE_GUARD_INIT; /* what the samples alone say */
+    s->raw.n = 0;
     gmb_series_t ser = {0};
-    if ((rc = gmb_measure(c, sample, s, &ser))) {
+    if ((rc = gmb_measure(c, sample, s, &ser)) ||
+        (rc = gmb_chase_settle(c, &s->guard, &s->raw, s->base_ns, &ser))) {
         gmb_series_free(&ser);
         return rc;
     }
@@ -415,7 +435,8 @@ static int run_point(state_t *s, curve_t *cv, uint64_t size, int clock)
     json_object_set_new(extra, "loads_timed", json_integer(s->steps));
     json_object_set_new(extra, "loads_warmup", json_integer(s->warm));
     json_object_set_new(extra, "baseline_ns", json_real(s->base_ns));
-    json_object_set_new(extra, "timer_glitches", json_integer(s->glitches));
+    json_object_set_new(extra, "timer_glitches", json_integer(s->guard.glitches));
+    json_object_set_new(extra, "baseline_remeasured", json_integer(s->guard.rebases));
     json_object_set_new(extra, "cycles",
                         json_string(clock ? "clock64" : "derived from ns x max clock"));
     double ns = ser.st.median / loads;
@@ -839,6 +860,7 @@ out:
     free(cv.ns);
     free(cv.cyc);
     gmb_series_free(&s.cycles);
+    gmb_series_free(&s.raw);
     be->prog_free(s.prog);
     be->free(main_chain ? main_chain : s.chain);
     be->free(xchain[S_HOST]);

@@ -121,9 +121,8 @@ typedef struct state {
     size_t short_max;         /* most groups, in one sample, that neither covered nor stood aside */
     int few_started;          /* samples in which fewer groups started than were launched */
     int nsamples;             /* samples kept (steps > 0) */
-    int glitches, cap_raises; /* timer glitches repeated; cap doublings */
-    int glitch_budget;        /* repeats left before the baseline is measured again */
-    int rebases;              /* baselines measured again after persistent glitches */
+    gmb_chase_guard_t guard;  /* launches below the baseline: repeated, baseline again */
+    int cap_raises;           /* cap doublings */
     int capped_max;           /* samples kept with streamers at the cap's ceiling */
     int write;                /* the streamers write (T_WRITE) */
     gmb_u32 wkey;             /* key of the values they write */
@@ -259,12 +258,8 @@ static int init_data(state_t *s)
  * was still warming up gives way. The per-sample series keep samples only. 0 or an error. */
 static int rebaseline(state_t *s)
 {
-    size_t nc = s->cycles.n, nb = s->bwt.n, nr = s->raw.n;
-    int rc = gmb_chase_baseline(sample, s, &s->steps, &s->base_ns, 1);
-    s->cycles.n = nc;
-    s->bwt.n = nb;
-    s->raw.n = nr;
-    return rc;
+    return gmb_chase_rebaseline(sample, s, &s->steps, &s->base_ns,
+                                (gmb_series_t *const[]){&s->cycles, &s->bwt, &s->raw}, 3);
 }
 
 /* One launch; *ns = its time less the baseline (the time of the timed chase loads). */
@@ -308,19 +303,15 @@ static int sample(void *arg, double *ns)
         return sample(arg, ns);
     }
     *ns = t - s->base_ns;
-    if (s->steps && !(*ns > 0) && !s->glitch_budget && s->rebases < 3) {
-        /* faster than no timed loads, again and again: the baseline has drifted (a CPU's
-         * clock or thread pool, a GPU's clocks): measure it again */
+    switch (gmb_chase_judge(&s->guard, s->steps, *ns)) {
+    case GMB_CHASE_REBASE:
         if ((rc = rebaseline(s)))
             return rc;
-        s->rebases++;
-        s->glitch_budget = 8;
         return sample(arg, ns);
-    }
-    if (s->steps && !(*ns > 0) && s->glitch_budget) { /* faster than no timed loads: glitch */
-        s->glitches++;
-        s->glitch_budget--;
+    case GMB_CHASE_REPEAT:
         return sample(arg, ns);
+    case GMB_CHASE_KEEP:
+        break;
     }
     if (s->steps) { /* a sample kept */
         s->nsamples++;
@@ -476,8 +467,7 @@ static int run_level(state_t *s, size_t G, int clock, level_t *lv)
     s->G = G;
     s->geo.groups = 1 + G;
     const cfg_t *cfg = c->cfg;
-    s->glitches = s->rebases = 0;
-    s->glitch_budget = 16;
+    s->guard = GMB_CHASE_GUARD_INIT;
     if ((s->write && G && (rc = init_data(s))) || /* this level's stores only, for the check */
         (rc = gmb_chase_calibrate(c, sample, s, s->warm, &s->steps, &s->base_ns, cfg->min_sample_us,
                                   0, MAX_STEPS)) ||
@@ -488,21 +478,13 @@ static int run_level(state_t *s, size_t G, int clock, level_t *lv)
     s->covered_min = s->started_min = G;
     s->side_max = s->short_max = 0;
     s->few_started = s->nsamples = 0;
-    s->glitches = s->cap_raises = s->capped_max = s->rebases = 0;
-    s->glitch_budget = 16;
+    s->cap_raises = s->capped_max = 0;
+    s->guard = GMB_CHASE_GUARD_INIT;
     gmb_series_t ser = {0};
-    if ((rc = gmb_measure(c, sample, s, &ser)) || (s->write && G && (rc = check_writes(s)))) {
+    if ((rc = gmb_measure(c, sample, s, &ser)) || (s->write && G && (rc = check_writes(s))) ||
+        (rc = gmb_chase_settle(c, &s->guard, &s->raw, s->base_ns, &ser))) {
         gmb_series_free(&ser);
         return rc;
-    }
-    if (s->rebases && ser.n <= s->raw.n) { /* every sample against the final baseline */
-        for (size_t i = 0; i < ser.n; i++)
-            ser.ns[i] = s->raw.ns[s->raw.n - ser.n + i] - s->base_ns;
-        if ((rc = gmb_stats_compute(ser.ns, ser.n, (size_t)c->o.min_samples,
-                                    c->o.ci_target_pct / 100.0, &ser.st))) {
-            gmb_series_free(&ser);
-            return rc;
-        }
     }
     double loads = (double)s->steps;
     json_t *params = json_pack("{s:s, s:I, s:I, s:I, s:I}", "traffic",
@@ -558,8 +540,8 @@ static int run_level(state_t *s, size_t G, int clock, level_t *lv)
     json_object_set_new(extra, "baseline_ns", json_real(s->base_ns));
     json_object_set_new(extra, "streamer_cap", json_integer(s->cap));
     json_object_set_new(extra, "cap_raises", json_integer(s->cap_raises));
-    json_object_set_new(extra, "timer_glitches", json_integer(s->glitches));
-    json_object_set_new(extra, "baseline_remeasured", json_integer(s->rebases));
+    json_object_set_new(extra, "timer_glitches", json_integer(s->guard.glitches));
+    json_object_set_new(extra, "baseline_remeasured", json_integer(s->guard.rebases));
     char cy[32] = "-", pk[32] = "-";
     if (lv->cyc == lv->cyc)
         snprintf(cy, sizeof cy, "%.1f", lv->cyc);

@@ -250,13 +250,67 @@ static void test_calibrate(void **state)
     assert_int_equal(m.steps, 1u << 20);
 }
 
+/* The guard: 16 launches below the baseline repeated, then the baseline again and 8 more,
+ * at most 3 times; then such a launch is kept. Launches without timed loads always are. */
+static void test_guard(void **state)
+{
+    (void)state;
+    gmb_chase_guard_t g = GMB_CHASE_GUARD_INIT;
+    assert_int_equal(gmb_chase_judge(&g, 100, 5.0), GMB_CHASE_KEEP);
+    assert_int_equal(gmb_chase_judge(&g, 0, -5.0), GMB_CHASE_KEEP); /* a baseline launch */
+    int repeats = 0, rebases = 0, i;
+    for (i = 0; i < 100; i++) {
+        gmb_chase_verdict_t v = gmb_chase_judge(&g, 100, i % 2 ? 0.0 : -1.0);
+        if (v == GMB_CHASE_KEEP)
+            break;
+        repeats += v == GMB_CHASE_REPEAT;
+        rebases += v == GMB_CHASE_REBASE;
+        if (v == GMB_CHASE_REBASE) /* each one after the budget is spent */
+            assert_true(repeats == 16 || repeats == 24 || repeats == 32);
+    }
+    assert_int_equal(repeats, 16 + 3 * 8);
+    assert_int_equal(rebases, 3);
+    assert_int_equal(g.glitches, 40);
+    assert_int_equal(g.rebases, 3);
+    assert_int_equal(gmb_chase_judge(&g, 100, -1.0), GMB_CHASE_KEEP); /* kept from now on */
+}
+
+/* Settle: nothing without a new baseline; else the last samples of raw against the final
+ * baseline, and their statistics again. */
+static void test_settle(void **state)
+{
+    (void)state;
+    gmb_ctx_t c;
+    memset(&c, 0, sizeof c);
+    c.o.min_samples = 2;
+    c.o.ci_target_pct = 1.0;
+    double rawv[] = {900.0, 1010.0, 1020.0, 1030.0}; /* a warm-up launch, then 3 samples */
+    gmb_series_t raw = {.ns = rawv, .n = 4, .cap = 4};
+    double sv[] = {60.0, 70.0, 80.0}; /* against a baseline of 950 */
+    gmb_series_t ser = {.ns = sv, .n = 3, .cap = 3};
+    ser.st.median = 70.0;
+    gmb_chase_guard_t g = GMB_CHASE_GUARD_INIT;
+    assert_int_equal(gmb_chase_settle(&c, &g, &raw, 900.0, &ser), GMB_OK);
+    assert_true(sv[1] == 70.0 && ser.st.median == 70.0); /* untouched */
+    g.rebases = 1;
+    assert_int_equal(gmb_chase_settle(&c, &g, &raw, 900.0, &ser), GMB_OK);
+    assert_true(sv[0] == 110.0 && sv[1] == 120.0 && sv[2] == 130.0);
+    assert_true(ser.st.median == 120.0 && ser.st.n == 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sattolo_full_cycle), cmocka_unit_test(test_sattolo_uniform),
-        cmocka_unit_test(test_order_grow),         cmocka_unit_test(test_order_prefix),
-        cmocka_unit_test(test_checkers),           cmocka_unit_test(test_strided),
-        cmocka_unit_test(test_page_stride),        cmocka_unit_test(test_calibrate),
+        cmocka_unit_test(test_sattolo_full_cycle),
+        cmocka_unit_test(test_sattolo_uniform),
+        cmocka_unit_test(test_order_grow),
+        cmocka_unit_test(test_order_prefix),
+        cmocka_unit_test(test_checkers),
+        cmocka_unit_test(test_strided),
+        cmocka_unit_test(test_page_stride),
+        cmocka_unit_test(test_calibrate),
+        cmocka_unit_test(test_guard),
+        cmocka_unit_test(test_settle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
