@@ -501,6 +501,12 @@ int main(int argc, char **argv)
         printf("gmb %s (git %s)\n", GMB_VERSION, gmb_git_rev);
         return 0;
     }
+    /* gmb CMD --help: the usage (gmb run parses its own options, and a benchmark's) */
+    for (int i = 2; strcmp(cmd, "run") && i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        }
     if (!strcmp(cmd, "devices")) {
         if (argc > 2) {
             gmb_error("'gmb devices' takes no argument");

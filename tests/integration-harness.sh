@@ -32,6 +32,11 @@ check "md table has booktabs-free pipes and a CI" grep -q '^| Read bandwidth | G
 check "tex table uses booktabs and siunitx" bash -c "grep -q '\\\\toprule' '$GOLD/table.tex' && grep -q '\\\\num{' '$GOLD/table.tex'"
 expect "table --format bad" 2 "$G" table "$FX/pocl" --format html
 expect "table without RUN" 2 "$G" table
+for sub in table plot compare devices list; do
+    expect "gmb $sub --help" 0 "$G" "$sub" --help &&
+        check "gmb $sub --help: the usage on stdout, nothing on stderr" bash -c \
+            "grep -q '^usage: gmb' '$T/out' && test ! -s '$T/err'"
+done
 expect "table of a missing path" 2 "$G" table "$T/nosuch"
 
 # --- corrupt records: one line naming each, the others still processed ---------------------
