@@ -738,6 +738,9 @@ const gmb_row_t gmb_table_rows[] = {
     {"chase", "DRAM latency", "cycles", ex_chase_lat, "DRAM|memory cycles"},
     {"chase", "DRAM latency", "ns", ex_chase_lat, "DRAM|memory ns"},
     {"chase", "L2 capacity (latency curve)", "MiB", ex_chase_cap, "L2|L2 far|L2 part 2"},
+    /* atomics (done at the L2 on a GPU): the L2 level of the atomic chase */
+    {"chase", "L2 atomic latency", "cycles", ex_chase_lat, "atomic:L2|L2 near|L2 part 1 cycles"},
+    {"chase", "L2 atomic latency", "ns", ex_chase_lat, "atomic:L2|L2 near|L2 part 1 ns"},
     /* across a link: the device's loads from mapped host memory, from a peer's memory */
     {"chase", "Host memory latency (mapped, from the device)", "ns", ex_chase_lat,
      "host:host memory ns"},

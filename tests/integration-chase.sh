@@ -16,19 +16,20 @@ else
 
     # --- every mode and space, small sweep, verified, recorded -----------------------------
     # sizes 1,4,16,64,256 KiB: random and stride run 5 global + 5 shared (PoCL's local memory
-    # is MiBs) + 4 constant (<= 64 KiB) + 5 host points each; page 4 KiB: 4 points (>= 1 page)
-    # in global and in host memory, page 64 KiB: 2 in each; peer: no second device
+    # is MiBs) + 4 constant (<= 64 KiB) + 5 atomic + 5 host points each; page 4 KiB: 4 points
+    # (>= 1 page) in global, atomic and host memory, page 64 KiB: 2 in each; peer: no second
+    # device
     if expect "chase every mode and space" 0 "$C" "${FAST[@]}" --sizes 1KiB:256KiB:x4 \
         --mode all --spaces all --page-sizes 4KiB,64KiB --out "$T/all"; then
         rec=$(ls "$T"/all/*-chase.json)
-        check "chase: table has 50 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 50
+        check "chase: table has 66 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 66
         check "chase: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
         check "chase: record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
-        check "chase: record holds 50 verified points" test "$(json "$rec" \
-            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 50
+        check "chase: record holds 66 verified points" test "$(json "$rec" \
+            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 66
         check "chase: every mode and space measured" test "$(json "$rec" \
             "','.join(sorted({p['params']['mode'] + '/' + p['params']['space'] for p in r['points']}))")" = \
-            "page/global,page/host,random/constant,random/global,random/host,random/shared,stride/constant,stride/global,stride/host,stride/shared"
+            "page/atomic,page/global,page/host,random/atomic,random/constant,random/global,random/host,random/shared,stride/atomic,stride/constant,stride/global,stride/host,stride/shared"
         check "chase: global-cg skipped on OpenCL, in the table" \
             grep -qE "^random .* global-cg +skipped: OpenCL has no L1-bypassing load" "$T/out"
         check "chase: global-cg skipped on OpenCL, in the record with its reason" test "$(json "$rec" \
@@ -41,7 +42,7 @@ else
         check "chase: every point has latency in ns" test "$(json "$rec" \
             "all(p['metrics']['lat_ns']['median'] > 0 for p in r['points'])")" = True
         check "chase: levels of every curve in the record" test "$(json "$rec" \
-            "len(r['results']['levels'])")" = 12
+            "len(r['results']['levels'])")" = 16
         check "chase: peer skipped with its reason (one device)" test "$(json "$rec" \
             "sum(s['space'] == 'peer' and 'needs a second opencl device' in s['reason'] for s in r['results']['skipped'])")" = 4
         check "chase: the summary is printed and recorded" grep -qF \
@@ -145,6 +146,18 @@ PY
     done
     expect "chase: planted error in shared exits 1" 1 "$C" "${FAST[@]}" --sizes 4KiB \
         --mode random --spaces shared --inject-error --out "$T/inj-sh"
+    expect "chase: planted error in atomic exits 1" 1 "$C" "${FAST[@]}" --sizes 4KiB \
+        --mode random --spaces atomic --inject-error --out "$T/inj-at"
+    # atomics add zero: every launch after the first still follows the chain (its final
+    # element is checked after each; adding anything else runs off the chain)
+    expect "chase atomic, random then stride" 0 "$C" "${FAST[@]}" --sizes 4KiB,64KiB \
+        --mode random,stride --spaces atomic --out "$T/atomic" &&
+        check "chase atomic: 4 points, verified" test "$(json "$(ls "$T"/atomic/*-chase.json)" \
+            "[p['extra']['verified'] for p in r['points']]")" = "['full', 'full', 'full', 'full']"
+    if expect "chase --pointers in atomic: skipped" 77 "$C" "${FAST[@]}" --pointers \
+        --spaces atomic --mode random --sizes 16KiB --out "$T/atptr"; then
+        check "chase --pointers atomic: the reason" grep -q "atomics chase word indices only" "$T/err"
+    fi
 
     # --- bad input: one line on stderr, exit 2, nothing written ----------------------------
     badc() { # name args...

@@ -33,17 +33,21 @@ static const gmb_cl_variant_t variants[] = {
 
 enum { M_RANDOM, M_STRIDE, M_PAGE };
 static const char *const mode_names[] = {"random", "stride", "page", NULL};
-enum { S_GLOBAL, S_GLOBAL_CG, S_SHARED, S_CONSTANT, S_HOST, S_PEER, NSPACES };
+enum { S_GLOBAL, S_GLOBAL_CG, S_SHARED, S_CONSTANT, S_ATOMIC, S_HOST, S_PEER, NSPACES };
 static const char *const space_names[] = {"global", "global-cg", "shared", "constant",
-                                          "host",   "peer",      NULL};
+                                          "atomic", "host",      "peer",   NULL};
 static const char *const space_kernel[] = {"chase_global",   "chase_global_cg", "chase_shared",
-                                           "chase_constant", "chase_global",    "chase_global"};
+                                           "chase_constant", "chase_atomic",    "chase_global",
+                                           "chase_global"};
 /* --pointers: the spaces of global loads chase 64-bit addresses (global-cg: CUDA only) */
 static const char *const space_kernel_ptr[] = {
-    "chase_global_ptr", "chase_global_cg_ptr", NULL, NULL, "chase_global_ptr", "chase_global_ptr"};
-/* spaces reached by global loads: the ones page mode and --pointers apply to */
+    "chase_global_ptr", "chase_global_cg_ptr", NULL, NULL, NULL,
+    "chase_global_ptr", "chase_global_ptr"};
+/* spaces reached by global loads: the ones --pointers applies to */
 #define GLOBAL_LOADS(sp)                                                                           \
     ((sp) == S_GLOBAL || (sp) == S_GLOBAL_CG || (sp) == S_HOST || (sp) == S_PEER)
+/* spaces of global memory: the ones page mode applies to */
+#define PAGED(sp) (GLOBAL_LOADS(sp) || (sp) == S_ATOMIC)
 /* most bytes of host memory chased: pinned host memory is the machine's to share */
 #define HOST_MAX (1ull << 30)
 
@@ -71,8 +75,9 @@ static const gmb_opt_t opts[] = {
      "pages of the page mode (each a multiple of the stride)", 0},
     {"spaces", GMB_OPT_LIST, O(spaces), "LIST", "global,global-cg,shared,constant", 1, 0,
      space_names,
-     "memory chased: global, global-cg (L1 bypassed, CUDA), shared, constant; across a link: "
-     "host (mapped pinned host memory), peer (a peer device's memory); all = every one",
+     "memory chased: global, global-cg (L1 bypassed, CUDA), shared, constant; atomic (global "
+     "memory by atomic adds of zero); across a link: host (mapped pinned host memory), peer (a "
+     "peer device's memory); all = every one",
      0},
     {"accesses", GMB_OPT_INT, O(accesses), "N", "0", 0, MAX_STEPS, NULL,
      "timed loads per sample; 0 = as many as --min-sample-us takes", 0},
@@ -106,7 +111,10 @@ static const char help[] =
     "Spaces: global (default caching), global-cg (PTX ld.global.cg: L2 and DRAM without L1;\n"
     "CUDA only), shared (CUDA) / local (OpenCL) memory up to the most one group can have\n"
     "(CUDA: the opt-in maximum the device reports), constant memory up to 64 KiB; page mode\n"
-    "runs in the global spaces only. Across a link (global loads, default caching; not in\n"
+    "runs in the global spaces only. atomic (not in the default list): each step is an atomic\n"
+    "add of zero whose returned value is the next index: on GPUs atomics are done at the L2\n"
+    "(L1 never holds the line), so the curve is the atomic path's latency; page mode applies.\n"
+    "Across a link (global loads, default caching; not in\n"
     "the default list): host = pinned host memory mapped into the device (zero-copy: CUDA\n"
     "cudaHostAllocMapped; OpenCL only where the device shares the host's memory), up to\n"
     "max(1 GiB, 4x the last-level cache) and a quarter of RAM; peer = the memory of --peer\n"
@@ -179,10 +187,13 @@ static int sample(void *arg, double *ns)
     const gmb_backend_t *be = s->c->be;
     gmb_u32 start = word_at(s, s->q);
     gmb_buf_t *src = s->space == S_CONSTANT ? s->cbuf : s->chain;
+    /* a sixth argument: the words shared memory holds, or the atomics' zero */
+    gmb_u32 sixth = s->space == S_SHARED ? s->nwords : 0;
     gmb_arg_t av[] = {GMB_A_BUF(src),     GMB_A_BUF(s->out),   GMB_A_VAL(start),
-                      GMB_A_VAL(s->warm), GMB_A_VAL(s->steps), GMB_A_VAL(s->nwords)};
+                      GMB_A_VAL(s->warm), GMB_A_VAL(s->steps), GMB_A_VAL(sixth)};
     double t = 0;
-    int rc = be->launch(s->k, &s->geo, av, s->space == S_SHARED ? 6 : 5, &t);
+    int rc =
+        be->launch(s->k, &s->geo, av, s->space == S_SHARED || s->space == S_ATOMIC ? 6 : 5, &t);
     gmb_u64 out[2];
     if (rc || (rc = be->read(s->out, 0, out, sizeof out)))
         return rc;
@@ -471,7 +482,7 @@ static void level_name(const gmb_ctx_t *c, const curve_t *cv, int i, int nl, int
                        size_t len)
 {
     int gpu = !strcmp(c->be->name, "cuda") && !strcmp(c->info.type, "gpu");
-    int global = cv->space == S_GLOBAL || cv->space == S_GLOBAL_CG;
+    int global = cv->space == S_GLOBAL || cv->space == S_GLOBAL_CG || cv->space == S_ATOMIC;
     if (cv->space == S_HOST || cv->space == S_PEER) { /* across a link: numbered, but the last */
         if (memory && i == nl - 1)
             snprintf(out, len, "%s memory", space_names[cv->space]);
@@ -490,7 +501,7 @@ static void level_name(const gmb_ctx_t *c, const curve_t *cv, int i, int nl, int
             snprintf(out, len, "level %d", i + 1);
         return;
     }
-    int first_l2 = cv->space == S_GLOBAL ? 1 : 0; /* global-cg starts at L2 */
+    int first_l2 = cv->space == S_GLOBAL ? 1 : 0; /* global-cg and atomics start at L2 */
     int last_l2 = memory ? nl - 2 : nl - 1, nl2 = last_l2 - first_l2 + 1;
     if (i < first_l2)
         snprintf(out, len, "L1");
@@ -732,7 +743,7 @@ static int chase_run(gmb_ctx_t *c)
                 const char *why = NULL;
                 uint64_t cap = top;
                 char a[32], why_buf[160];
-                if (mode == M_PAGE && !GLOBAL_LOADS(sp))
+                if (mode == M_PAGE && !PAGED(sp))
                     continue; /* pages mean nothing there */
                 if (sp == S_GLOBAL_CG && !cuda)
                     why = "OpenCL has no L1-bypassing load (PTX ld.global.cg is CUDA only)";
@@ -746,6 +757,9 @@ static int chase_run(gmb_ctx_t *c)
                     if (cuda && !gmb_chase_cuda_const_write)
                         why = "the CUDA constant-memory kernel was not built";
                 }
+                if (sp == S_ATOMIC && cfg->pointers)
+                    why = "--pointers: atomics chase word indices only (an atomic on a 64-bit "
+                          "address would need 64-bit atomics)";
                 if (sp == S_HOST) {
                     cap = host_cap(c, top);
                     if (!(c->info.caps & GMB_CAP_MAPPED))

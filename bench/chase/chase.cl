@@ -43,6 +43,18 @@ GMB_KERNEL chase_global_cg(GMB_GLOBAL const gmb_u32 *a, GMB_GLOBAL gmb_u64 *out,
 }
 #endif
 
+/* global memory through atomic read-modify-writes: each step adds zero (a kernel argument the
+ * host sets to 0, so no compiler can take the add for a plain load) and follows the value it
+ * returns; the chain stays as it was. On GPUs atomics are done at the L2 (or beyond): the
+ * curve is the atomic path's latency, L1 never holds the line. */
+#if defined(__CUDACC__)
+#define LOAD_ATOMIC(p) atomicAdd(a + (p), zero)
+#else
+#define LOAD_ATOMIC(p) atomic_add(a + (p), zero)
+#endif
+GMB_KERNEL chase_atomic(GMB_GLOBAL gmb_u32 *a, GMB_GLOBAL gmb_u64 *out, gmb_u32 start, gmb_u32 warm,
+                        gmb_u32 steps, gmb_u32 zero){CHASE_BODY(LOAD_ATOMIC)}
+
 /* Pointer chains (--pointers): the first 8 bytes of each element hold the address of the
  * next, so a step is one load and nothing else (p = *p). Made in place from a laid-out index
  * chain: each work-item reads its element's own word, then writes that element's first 8
