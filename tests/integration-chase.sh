@@ -154,6 +154,21 @@ PY
         --mode random,stride --spaces atomic --out "$T/atomic" &&
         check "chase atomic: 4 points, verified" test "$(json "$(ls "$T"/atomic/*-chase.json)" \
             "[p['extra']['verified'] for p in r['points']]")" = "['full', 'full', 'full', 'full']"
+    # the table's row: the atomic curve's L2 level (a GPU's name; renamed so here)
+    mkdir -p "$T/atgpu"
+    /usr/bin/python3 - "$(ls "$T"/atomic/*-chase.json)" "$T/atgpu/x-chase.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for cv in r["results"]["levels"]:
+    cv["verdict"] = "levels"
+    cv["levels"] = [dict(cv["levels"][0] if cv["levels"] else {}, name="L2", lat_ns=160.0,
+                         lat_cycles=321.0)]
+json.dump(r, open(sys.argv[2], "w"))
+PY
+    expect "chase atomic, GPU levels: table" 0 "$G" table "$T/atgpu" &&
+        check "chase atomic, GPU levels: the L2 atomic rows" bash -c \
+            "grep -q '^| L2 atomic latency | cycles | 321' '$T/out' &&
+             grep -q '^| L2 atomic latency | ns | 160' '$T/out' && ! grep -q '^| L2 latency' '$T/out'"
     if expect "chase --pointers in atomic: skipped" 77 "$C" "${FAST[@]}" --pointers \
         --spaces atomic --mode random --sizes 16KiB --out "$T/atptr"; then
         check "chase --pointers atomic: the reason" grep -q "atomics chase word indices only" "$T/err"
