@@ -16,7 +16,7 @@
 extern const char gmb_bench_cl_source[];
 extern const gmb_cuda_fn_t gmb_bench_cuda_fns[] __attribute__((weak));
 /* chase.cu: fill the CUDA __constant__ chain (absent when CUDA was not built) */
-extern int gmb_chase_cuda_const_write(const void *src, size_t bytes) __attribute__((weak));
+extern int gmb_chase_cuda_const_write(int dev, const void *src, size_t bytes) __attribute__((weak));
 /* chase.cu: the largest L1 for the global chases */
 extern int gmb_chase_cuda_prefer_l1(void) __attribute__((weak));
 
@@ -111,7 +111,8 @@ static const char help[] =
     "Spaces: global (default caching), global-cg (PTX ld.global.cg: L2 and DRAM without L1;\n"
     "CUDA only), shared (CUDA) / local (OpenCL) memory up to the most one group can have\n"
     "(CUDA: the opt-in maximum the device reports), constant memory up to 64 KiB; page mode\n"
-    "runs in the global spaces only. atomic (not in the default list): each step is an atomic\n"
+    "runs in the spaces of global memory (all but shared and constant). atomic (not in the default "
+    "list): each step is an atomic\n"
     "add of zero whose returned value is the next index: on GPUs atomics are done at the L2\n"
     "(L1 never holds the line), so the curve is the atomic path's latency; page mode applies.\n"
     "Across a link (global loads, default caching; not in\n"
@@ -262,6 +263,20 @@ static int check_options(gmb_ctx_t *c, cfg_t *cfg)
                   (unsigned long long)st, WORD);
         return GMB_EUSAGE;
     }
+    if (cfg->peer >= 0) { /* named: a device of this backend other than the chasing one */
+        int n = 0;
+        char why[160];
+        if (!has(&cfg->spaces, S_PEER)) {
+            gmb_error("--peer %ld: the peer space is not chased (add peer to --spaces)", cfg->peer);
+            return GMB_EUSAGE;
+        }
+        if (c->be->count(&n, why, sizeof why) || cfg->peer >= n || cfg->peer == c->info.index) {
+            gmb_error("--peer %ld: %s", cfg->peer,
+                      cfg->peer == c->info.index ? "the chasing device itself; name another device"
+                                                 : "no such device (see --list-devices)");
+            return GMB_EUSAGE;
+        }
+    }
     int global_sp = 0;
     for (size_t i = 0; i < cfg->spaces.n; i++)
         global_sp |= GLOBAL_LOADS(cfg->spaces.idx[i]);
@@ -359,7 +374,7 @@ static int load_constant(state_t *s, uint64_t bytes)
         return GMB_ERUNTIME;
     int rc = be->read(s->chain, 0, h, (size_t)bytes);
     if (!rc)
-        rc = cuda ? gmb_chase_cuda_const_write(h, (size_t)bytes)
+        rc = cuda ? gmb_chase_cuda_const_write(s->c->info.index, h, (size_t)bytes)
                   : be->write(s->cbuf, 0, h, (size_t)bytes);
     free(h);
     return rc;
@@ -617,14 +632,14 @@ static void skip_curve(const char *mode, uint64_t page, int space, const char *w
                                     (json_int_t)page, "space", space_names[space], "reason", why));
 }
 
-/* The peer space's device: opened, with this device's access to its memory enabled (*peer),
- * or GMB_ESKIP with the reason in why (one device; a pair without peer access), GMB_EUSAGE for
- * a --peer that names no other device, or the backend's error. */
+/* The peer space's device (--peer, checked by check_options; else the next one): opened, with
+ * this device's access to its memory enabled (*peer), or GMB_ESKIP with the reason in why (one
+ * device; a pair without peer access), or the backend's error. */
 static int open_peer(gmb_ctx_t *c, const cfg_t *cfg, gmb_dev_t **peer, gmb_dev_info_t *pinfo,
                      char *why, size_t len)
 {
     const gmb_backend_t *be = c->be;
-    int n = 0, idx = (int)cfg->peer, rc = be->count(&n, why, len);
+    int n = 0, idx = (int)cfg->peer, rc = be->count(&n, why, len); /* --peer: checked */
     if (rc)
         return rc;
     if (idx < 0 && n < 2) {
@@ -633,12 +648,6 @@ static int open_peer(gmb_ctx_t *c, const cfg_t *cfg, gmb_dev_t **peer, gmb_dev_i
     }
     if (idx < 0)
         idx = (c->info.index + 1) % n;
-    if (idx >= n || idx == c->info.index) {
-        gmb_error("--peer %d: %s", idx,
-                  idx >= n ? "no such device (see --list-devices)"
-                           : "the chasing device itself; name another device");
-        return GMB_EUSAGE;
-    }
     if ((rc = be->info(idx, pinfo)) || (rc = be->open(idx, peer)))
         return rc;
     if ((rc = be->peer_enable(c->dev, *peer, why, len))) {
@@ -794,14 +803,14 @@ static int chase_run(gmb_ctx_t *c)
                     rc = be->alloc(sp == S_HOST ? c->dev : peer,
                                    sp == S_HOST ? GMB_MEM_HOST_MAPPED : GMB_MEM_DEVICE,
                                    (size_t)ctop, &xchain[sp]);
-                    if (rc == GMB_ESKIP) {
+                    if (rc) { /* the error is said above: the other curves go on */
                         rc = GMB_OK;
-                        skip_curve(mode_names[mode], page, sp,
-                                   "the backend cannot allocate that memory", skipped);
+                        snprintf(why_buf, sizeof why_buf,
+                                 "%s bytes of %s memory could not be allocated (above)",
+                                 gmb_fmt_size(ctop, a, sizeof a), space_names[sp]);
+                        skip_curve(mode_names[mode], page, sp, why_buf, skipped);
                         continue;
                     }
-                    if (rc)
-                        break;
                 }
                 s.chain = xchain[sp] ? xchain[sp] : main_chain;
                 s.ptr = cfg->pointers && GLOBAL_LOADS(sp);

@@ -26,14 +26,16 @@ __constant__ gmb_u32 chase_cmem[CHASE_CMEM_WORDS];
 
 extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {CHASE_FNS("all"), {NULL, NULL, NULL}};
 
-/* Copy bytes of a chain (host memory) into chase_cmem on the current device: 0, GMB_EUSAGE
+/* Copy bytes of a chain (host memory) into chase_cmem on CUDA device dev: 0, GMB_EUSAGE
  * (more than 64 KiB) or GMB_ERUNTIME (logged). */
-extern "C" int gmb_chase_cuda_const_write(const void *src, size_t bytes)
+extern "C" int gmb_chase_cuda_const_write(int dev, const void *src, size_t bytes)
 {
     if (bytes > sizeof chase_cmem)
         return GMB_EUSAGE;
     /* the backend's stream is non-blocking: wait until the copy has landed */
-    cudaError_t e = cudaMemcpyToSymbol(chase_cmem, src, bytes, 0, cudaMemcpyHostToDevice);
+    cudaError_t e = cudaSetDevice(dev);
+    if (e == cudaSuccess)
+        e = cudaMemcpyToSymbol(chase_cmem, src, bytes, 0, cudaMemcpyHostToDevice);
     if (e == cudaSuccess)
         e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
