@@ -501,8 +501,13 @@ int main(int argc, char **argv)
         printf("gmb %s (git %s)\n", GMB_VERSION, gmb_git_rev);
         return 0;
     }
-    /* gmb CMD --help: the usage (gmb run parses its own options, and a benchmark's) */
-    for (int i = 2; strcmp(cmd, "run") && i < argc && strcmp(argv[i], "--"); i++)
+    /* gmb CMD --help, CMD one of these: the usage (gmb run parses its own options, and a
+     * benchmark's); a value that reads -h or --help counts as the flag */
+    static const char *const with_help[] = {"devices", "list", "plot", "table", "compare", NULL};
+    int known = 0;
+    for (int i = 0; with_help[i]; i++)
+        known |= !strcmp(cmd, with_help[i]);
+    for (int i = 2; known && i < argc && strcmp(argv[i], "--"); i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;

@@ -183,7 +183,7 @@ done
 # latency of atomics (done at the L2), and across a link: the GPU's loads from mapped pinned
 # host memory (PCIe or C2C) and from a peer GPU's memory (skipped with one GPU), past 4x L2
 step chase-more-cuda 45 bin/gmb-chase --backend cuda --device 0 --spaces atomic,host,peer \
-    --mode random --sizes 4KiB:1GiB:2/oct --time-cap 0.3 --max-samples 20 --out "$OUTDIR/cuda-more"
+    --mode random --sizes 4KiB:1GiB:1/oct --time-cap 0.3 --max-samples 20 --out "$OUTDIR/cuda-more"
 # the host side of on-demand migration with several host threads (1 above: the lower bound)
 step um-threads-cuda 30 bin/gmb-um --backend cuda --device 0 --out "$OUTDIR/cuda-threads" \
     --tests fault-d2h --host-threads 8 --sizes 256MiB,1GiB --time-cap 0.3 --max-samples 10
