@@ -114,7 +114,7 @@ static const char help[] =
     "around S idle seconds (the idle power), then around S seconds of each kernel streaming\n"
     "its best point (results.best: DRAM, else the cache, marked dram false) back to back in\n"
     "launches of ~0.2 s (output poisoned before, verified after); the idle tail between the\n"
-    "last launch and the counter's next step is counted at the idle power and taken out.\n"
+    "last launch and the counter's next step is counted at the idle power (before) and taken out.\n"
     "Reported: board power, energy per byte and per bit moved (pJ), the same above the idle\n"
     "power at the kernel's time (linear between S idle seconds before and S after the\n"
     "kernels), the counter's step, clocks and throttling after each interval. It is the whole\n"
