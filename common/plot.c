@@ -1,6 +1,7 @@
 /* plot.c - `gmb plot`: data files for gnuplot from records (series as a script's "# gmb:"
  * lines ask), then gnuplot (fork/exec, headless terminals) with plots/style.gp and
- * plots/<bench>.gp, once per output format. */
+ * plots/<bench>.gp, once per output format; and the summary figures, scripts that draw rows
+ * of the table (every benchmark's) side by side, one bar per run. */
 #include "gmb.h"
 #include "record.h"
 #include "tools.h"
@@ -16,7 +17,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_WORDS 16
+#define MAX_WORDS   16
+#define MAX_TABROWS 48
+
+/* A row of the table a summary script draws: "# gmb: tabrow GROUP | LABEL | ROW | UNIT". */
+typedef struct tabrow {
+    char group[16]; /* the panel it goes to (a data file each) */
+    char label[48]; /* what the figure calls it */
+    char row[96];   /* the table's row label */
+    char unit[16];  /* and its unit */
+} tabrow_t;
 
 /* What a plot script asks for, from its "# gmb: KEY VALUE" lines. */
 typedef struct spec {
@@ -32,6 +42,8 @@ typedef struct spec {
     char runvar[MAX_WORDS][3][96]; /* NAME PATH [str]: one value per run (str: a string,
                                       "" when the record lacks it; else NaN) */
     int nrunvar;
+    tabrow_t tabrow[MAX_TABROWS]; /* summary scripts: table rows drawn */
+    int ntabrow;
 } spec_t;
 
 static int split_list(const char *s, char out[][48], int max)
@@ -68,7 +80,30 @@ static int read_spec(const char *script, spec_t *sp)
             sp->noptional = split_list(val, sp->optional, MAX_WORDS);
         else if (!strcmp(key, "results"))
             sp->nresults = split_list(val, sp->results, MAX_WORDS);
-        else if (!strcmp(key, "runvar") && sp->nrunvar < MAX_WORDS) {
+        else if (!strcmp(key, "tabrow") && sp->ntabrow < MAX_TABROWS) {
+            char part[4][96] = {"", "", "", ""};
+            int k = 0;
+            for (char *q = val, *bar; k < 4; q = bar + 1) {
+                bar = strchr(q, '|');
+                if (bar)
+                    *bar = '\0';
+                while (*q == ' ')
+                    q++;
+                gmb_strlcpy(part[k], q, sizeof part[k]);
+                for (size_t l = strlen(part[k]); l && part[k][l - 1] == ' ';)
+                    part[k][--l] = '\0';
+                k++;
+                if (!bar)
+                    break;
+            }
+            if (k == 4) { /* else not a row: ignored, as any line gmb does not know */
+                tabrow_t *t = &sp->tabrow[sp->ntabrow++];
+                gmb_strlcpy(t->group, part[0], sizeof t->group);
+                gmb_strlcpy(t->label, part[1], sizeof t->label);
+                gmb_strlcpy(t->row, part[2], sizeof t->row);
+                gmb_strlcpy(t->unit, part[3], sizeof t->unit);
+            }
+        } else if (!strcmp(key, "runvar") && sp->nrunvar < MAX_WORDS) {
             char a[96], b[96], t[96] = "";
             if (sscanf(val, "%95s %95s %95s", a, b, t) >= 2) {
                 gmb_strlcpy(sp->runvar[sp->nrunvar][0], a, 96);
@@ -345,6 +380,64 @@ static void last_line(const char *path, char *out, size_t len)
     fclose(f);
 }
 
+/* gnuplot with style.gp, the variables file vars and script, once per format; the figures it
+ * made (OUTBASE-*.<fmt>: name-*) are printed. 0 or GMB_ERUNTIME (said, with the log). */
+static int draw(const gmb_plot_opts_t *o, const char *name, const char *vars, const char *script,
+                const char *log)
+{
+    char path[8300];
+    char style[8300];
+    snprintf(style, sizeof style, "%s/style.gp", o->plots);
+    const char *files[] = {style, vars, script};
+    const char *fmts[] = {"png", "svg", "pdf"};
+    int rc = GMB_OK;
+    for (int k = 0; k < (o->pdf ? 3 : 2); k++) {
+        char setv[256];
+        snprintf(setv, sizeof setv, "FMT='%s'; W=%d; H=%d", fmts[k], o->width, o->height);
+        time_t t0 = time(NULL);
+        int st = run_gnuplot(setv, files, 3, log);
+        if (st == 127) {
+            gmb_error("gnuplot not found: install it (apt-get install gnuplot-nox) or set "
+                      "GMB_GNUPLOT");
+            return GMB_ERUNTIME;
+        }
+        if (st) {
+            char why[512];
+            last_line(log, why, sizeof why);
+            gmb_error("%s: gnuplot failed (exit %d, %s) on %s: %s (log: %s)", name, st, fmts[k],
+                      script, why, log);
+            rc = GMB_ERUNTIME;
+        }
+        /* the figures this format made: <name>*.<fmt>, written now */
+        DIR *d = opendir(o->out);
+        struct dirent *e;
+        int made = 0;
+        while (d && (e = readdir(d))) {
+            size_t l = strlen(e->d_name), bl = strlen(name), el = strlen(fmts[k]);
+            if (strncmp(e->d_name, name, bl) || (e->d_name[bl] != '-' && e->d_name[bl] != '.') ||
+                l < el + 1 || strcmp(e->d_name + l - el, fmts[k]) || e->d_name[l - el - 1] != '.')
+                continue;
+            struct stat st2;
+            snprintf(path, sizeof path, "%s/%s", o->out, e->d_name);
+            if (stat(path, &st2) || st2.st_mtime < t0 - 1)
+                continue;
+            if (st || !st2.st_size) { /* a failed run leaves empty files: remove them */
+                unlink(path);
+                continue;
+            }
+            printf("%s\n", path);
+            made++;
+        }
+        if (d)
+            closedir(d);
+        if (!made && !st) {
+            gmb_error("%s: gnuplot made no %s figure (log: %s)", name, fmts[k], log);
+            rc = GMB_ERUNTIME;
+        }
+    }
+    return rc;
+}
+
 /* One benchmark: data files, variables, gnuplot per format. 0, GMB_ESKIP or GMB_ERUNTIME. */
 static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_opts_t *o,
                       const char *datadir, const char *script)
@@ -577,57 +670,7 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
     json_decref(svals);
     json_decref(runs);
 
-    /* gnuplot, once per format */
-    char style[8300];
-    snprintf(style, sizeof style, "%s/style.gp", o->plots);
-    const char *files[] = {style, vars, script};
-    const char *fmts[] = {"png", "svg", "pdf"};
-    int rc = GMB_OK;
-    for (int k = 0; k < (o->pdf ? 3 : 2); k++) {
-        char setv[256];
-        snprintf(setv, sizeof setv, "FMT='%s'; W=%d; H=%d", fmts[k], o->width, o->height);
-        time_t t0 = time(NULL);
-        int st = run_gnuplot(setv, files, 3, log);
-        if (st == 127) {
-            gmb_error("gnuplot not found: install it (apt-get install gnuplot-nox) or set "
-                      "GMB_GNUPLOT");
-            return GMB_ERUNTIME;
-        }
-        if (st) {
-            char why[512];
-            last_line(log, why, sizeof why);
-            gmb_error("%s: gnuplot failed (exit %d, %s) on %s: %s (log: %s)", bench, st, fmts[k],
-                      script, why, log);
-            rc = GMB_ERUNTIME;
-        }
-        /* the figures this format made: <bench>*.<fmt>, written now */
-        DIR *d = opendir(o->out);
-        struct dirent *e;
-        int made = 0;
-        while (d && (e = readdir(d))) {
-            size_t l = strlen(e->d_name), bl = strlen(bench), el = strlen(fmts[k]);
-            if (strncmp(e->d_name, bench, bl) || (e->d_name[bl] != '-' && e->d_name[bl] != '.') ||
-                l < el + 1 || strcmp(e->d_name + l - el, fmts[k]) || e->d_name[l - el - 1] != '.')
-                continue;
-            struct stat st2;
-            snprintf(path, sizeof path, "%s/%s", o->out, e->d_name);
-            if (stat(path, &st2) || st2.st_mtime < t0 - 1)
-                continue;
-            if (st || !st2.st_size) { /* a failed run leaves empty files: remove them */
-                unlink(path);
-                continue;
-            }
-            printf("%s\n", path);
-            made++;
-        }
-        if (d)
-            closedir(d);
-        if (!made && !st) {
-            gmb_error("%s: gnuplot made no %s figure (log: %s)", bench, fmts[k], log);
-            rc = GMB_ERUNTIME;
-        }
-    }
-    return rc;
+    return draw(o, bench, vars, script, log);
 fail:
     json_decref(sfile);
     json_decref(srun);
@@ -636,6 +679,122 @@ fail:
     json_decref(svals);
     json_decref(runs);
     return GMB_ERUNTIME;
+}
+
+/* A summary script (name.gp with tabrow lines): for each group of its rows, a data file of
+ * the rows any run has (label, then value, CI low and high per run; empty where a run has
+ * none; a value without a CI is its own bounds), the variables (NRUNS, run_label, and per
+ * group G: F_G its file, N_G its rows), gnuplot per format. 0, GMB_ESKIP (no row in any run)
+ * or GMB_ERUNTIME. */
+static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot_opts_t *o,
+                        const char *datadir, const spec_t *sp, const char *script)
+{
+    gmb_table_t t;
+    if (gmb_table_build(rs, &t))
+        return GMB_ERUNTIME;
+    char vars[8300], log[8300], path[8300];
+    snprintf(vars, sizeof vars, "%s/%s-vars.gp", datadir, name);
+    snprintf(log, sizeof log, "%s/%s.log", datadir, name);
+    unlink(log);
+    FILE *f = fopen(vars, "w");
+    int rc = f ? GMB_OK : GMB_ERUNTIME, total = 0;
+    if (f) {
+        fprintf(f, "# %s: made by gmb plot from the table of the records; data for %s\n", vars,
+                script);
+        fprintf(f, "NRUNS = %zu\narray run_label[%zu] = [", t.ncols, t.ncols ? t.ncols : 1);
+        for (size_t r = 0; r < t.ncols; r++) {
+            fputs(r ? ", " : "", f);
+            gp_str(f, t.cols[r]);
+        }
+        fputs(t.ncols ? "]\n" : "\"\"]\n", f);
+    }
+    for (int g = 0; g < sp->ntabrow && !rc; g++) {
+        const char *grp = sp->tabrow[g].group;
+        int first = 1;
+        for (int k = 0; k < g && first; k++)
+            first = strcmp(sp->tabrow[k].group, grp) != 0;
+        if (!first)
+            continue;
+        char *csv = NULL;
+        size_t clen = 0;
+        FILE *m = open_memstream(&csv, &clen);
+        if (!m) {
+            rc = GMB_ERUNTIME;
+            break;
+        }
+        fputs("# label", m); /* a comment line: the columns' names */
+        for (size_t r = 0; r < t.ncols; r++)
+            fprintf(m, ",v%zu,lo%zu,hi%zu", r + 1, r + 1, r + 1);
+        fputs("\n", m);
+        int n = 0;
+        for (int k = g; k < sp->ntabrow; k++) {
+            const tabrow_t *tr = &sp->tabrow[k];
+            if (strcmp(tr->group, grp))
+                continue;
+            size_t i;
+            for (i = 0; i < t.nrows; i++)
+                if (!strcmp(t.rows[i]->label, tr->row) && !strcmp(t.rows[i]->unit, tr->unit))
+                    break;
+            if (i == t.nrows) /* no run has it */
+                continue;
+            int any = 0;
+            for (size_t r = 0; r < t.ncols; r++) {
+                const gmb_cell_t *c = &t.cells[i * t.ncols + r];
+                any |= c->kind == 1 && c->v > 0 && c->v < INFINITY;
+            }
+            if (!any)
+                continue;
+            char lab[48];
+            gmb_strlcpy(lab, tr->label, sizeof lab);
+            for (char *q = lab; *q; q++) /* the file's separator never in a label */
+                if (*q == ',' || *q == '"' || (unsigned char)*q < 32)
+                    *q = ' ';
+            fputs(lab, m);
+            for (size_t r = 0; r < t.ncols; r++) {
+                const gmb_cell_t *c = &t.cells[i * t.ncols + r];
+                /* log axes: a value that is not finite and positive is a gap; a CI bound
+                 * that is not finite gives way to the value */
+                if (c->kind != 1 || !(c->v > 0 && c->v < INFINITY))
+                    fputs(",,,", m);
+                else
+                    fprintf(m, ",%.9g,%.9g,%.9g", c->v, isfinite(c->lo) ? c->lo : c->v,
+                            isfinite(c->hi) ? c->hi : c->v);
+            }
+            fputs("\n", m);
+            n++;
+        }
+        if (fclose(m)) {
+            free(csv);
+            rc = GMB_ERUNTIME;
+            break;
+        }
+        snprintf(path, sizeof path, "%s/%s-%s.csv", datadir, name, grp);
+        if (write_file(path, csv)) {
+            gmb_error("cannot write %s", path);
+            rc = GMB_ERUNTIME;
+        }
+        free(csv);
+        if (f) {
+            fprintf(f, "N_%s = %d\nF_%s = ", grp, n, grp);
+            gp_str(f, path);
+            fputs("\n", f);
+        }
+        total += n;
+    }
+    if (f) {
+        snprintf(path, sizeof path, "%s/%s", o->out, name);
+        fputs("OUTBASE = ", f);
+        gp_str(f, path);
+        fputs("\n", f);
+        if (fclose(f) && !rc)
+            rc = GMB_ERUNTIME;
+    }
+    gmb_table_free(&t);
+    if (rc) {
+        gmb_error("cannot write the data of %s in %s", script, datadir);
+        return rc;
+    }
+    return total ? draw(o, name, vars, script, log) : GMB_ESKIP;
 }
 
 static int cmp_s(const void *a, const void *b)
@@ -685,6 +844,39 @@ int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o)
             rc = r;
         else
             made++;
+    }
+    /* the summary scripts: the plots/NAME.gp with tabrow lines, by name, after the benchmarks */
+    DIR *d = opendir(o->plots);
+    char *sums[64];
+    size_t ns = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) && ns < 64) {
+        size_t l = strlen(e->d_name);
+        if (l < 4 || strcmp(e->d_name + l - 3, ".gp") || !strcmp(e->d_name, "style.gp"))
+            continue;
+        int bench = 0;
+        for (size_t i = 0; i < nb && !bench; i++)
+            bench = strlen(benches[i]) == l - 3 && !strncmp(benches[i], e->d_name, l - 3);
+        if (!bench && (sums[ns] = strndup(e->d_name, l - 3)))
+            ns++;
+    }
+    if (d)
+        closedir(d);
+    qsort(sums, ns, sizeof *sums, cmp_s);
+    for (size_t i = 0; i < ns; i++) {
+        char script[4400];
+        spec_t sp;
+        snprintf(script, sizeof script, "%s/%s.gp", o->plots, sums[i]);
+        if (!read_spec(script, &sp) && sp.ntabrow) {
+            int r = plot_summary(rs, sums[i], o, datadir, &sp, script);
+            if (r == GMB_ESKIP)
+                fprintf(stderr, "gmb: note: %s: no row that it draws in these runs\n", script);
+            else if (r)
+                rc = r;
+            else
+                made++;
+        }
+        free(sums[i]);
     }
     if (!made && rc == GMB_OK) {
         gmb_error("no figure made");

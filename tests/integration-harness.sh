@@ -188,13 +188,22 @@ expect "compare: nothing in common" 2 "$G" compare "$A" "$FX/edge/v0"
 if command -v gnuplot >/dev/null; then
     if expect "plot two runs (pocl + one-point)" 0 "$G" plot "$FX/pocl" "$FX/edge/one-point" \
         --out "$T/fig" --size 640x400; then
-        for f in stream-bw chase-latency bank-stride l2-bw; do
+        for f in stream-bw chase-latency bank-stride l2-bw hierarchy-levels; do
             check "plot: $f.png is a 640x400 PNG" test "$(png_size "$T/fig/$f.png")" = 640x400
             check "plot: $f.svg is a 640x400 SVG" test "$(head -c 300 "$T/fig/$f.svg" | tr -d '\n' | \
                 grep -o '<svg *width="640" height="400" *viewBox="0 0 640 400"' | wc -l)" = 1
         done
         check "plot: two devices on the stream figure" grep -q '^NRUNS = 2$' "$T/fig/data/stream-vars.gp"
-        check "plot: one line per figure made on stdout" test "$(wc -l <"$T/out")" = 8
+        check "plot: one line per figure made on stdout" test "$(wc -l <"$T/out")" = 10
+        # the summary figure: the table's rows, one column per run, as the table has them
+        check "plot: hierarchy data, memory read as in the table" test "$(/usr/bin/python3 -c "
+import csv, glob, json, sys
+v = {r[0]: r[1:] for r in csv.reader(open(sys.argv[1])) if not r[0].startswith('#')}
+rec = json.load(open(glob.glob(sys.argv[2] + '/*-stream.json')[0]))
+print(len(v['memory read']) == 6 and abs(float(v['memory read'][0]) - rec['results']['best']['read']['bw_GBps']) < 1e-6 * float(v['memory read'][0]))
+" "$T/fig/data/hierarchy-bw.csv" "$FX/pocl")" = True
+        check "plot: hierarchy: the CPU's latency levels by number" grep -q '^level 1,' \
+            "$T/fig/data/hierarchy-lat.csv"
     fi
     expect "plot --pdf of one run" 0 "$G" plot "$FX/pocl" --out "$T/pdf" --pdf &&
         check "plot: PDF made" bash -c "head -c 5 '$T/pdf/stream-bw.pdf' | grep -q '%PDF-'"
@@ -211,10 +220,19 @@ if command -v gnuplot >/dev/null; then
         check "plot: that series drawn" test -s "$T/utf8/data/stream-r1-s1.csv"
     fi
     # a record whose only latency is negative cannot be drawn on a log axis: a note naming
-    # it, and the other runs' figure is still made
-    expect "plot: only a record with no positive latency" 3 "$G" plot "$FX/fuzz/inf-ci" \
-        --out "$T/neg1" &&
+    # it, and the other runs' figure is still made; its level (1.5 ns, an infinite CI) is
+    # the summary figure's only bar, without the CI
+    if expect "plot: only a record with no positive latency" 0 "$G" plot "$FX/fuzz/inf-ci" \
+        --out "$T/neg1"; then
         check "plot: the note names that record" grep -q "inf-ci/chase.json: no point with a finite, positive 'lat_ns'" "$T/err"
+        check "plot: the level drawn in the summary, no infinite CI" grep -qx 'level 1,1.5,1.5,1.5' \
+            "$T/neg1/data/hierarchy-lat.csv"
+    fi
+    mkdir -p "$T/neg0" # without the level: nothing to draw at all
+    /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['results'].pop('levels', None); \
+        json.dump(r, open(sys.argv[2], 'w'))" "$FX/fuzz/inf-ci/chase.json" "$T/neg0/chase.json"
+    expect "plot: a record with nothing to draw: exit 3" 3 "$G" plot "$T/neg0" --out "$T/neg0f" &&
+        check "plot: no figure made, and said" grep -q "no figure made" "$T/err"
     if expect "plot: that record beside a good run" 0 "$G" plot "$FX/fuzz/inf-ci" "$FX/pocl" \
         --out "$T/neg2"; then
         check "plot: the good run's chase figure made" test -s "$T/neg2/chase-latency.png"
