@@ -220,3 +220,53 @@ double gmb_curve_crossing(const double *x, const double *y, size_t n, double wan
     }
     return NAN;
 }
+
+int gmb_grain_infer(const double *stride, const double *bw, size_t n, double word, gmb_grain_t *out)
+{
+    if (!stride || !bw || !out || !(word > 0))
+        return GMB_EUSAGE;
+    static const unsigned cands[GMB_GRAIN_CANDIDATES] = {32, 64, 128, 256};
+    memset(out, 0, sizeof *out);
+    size_t best = 0;
+    double first = INFINITY, last = 0;
+    for (size_t i = 0; i < n; i++)
+        if (bw[i] > 0 && bw[i] < INFINITY && stride[i] > 0) {
+            out->n++;
+            first = fmin(first, stride[i]);
+            last = fmax(last, stride[i]);
+        }
+    for (size_t g = 0; g < GMB_GRAIN_CANDIDATES; g++) {
+        double lo = INFINITY, hi = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!(bw[i] > 0 && bw[i] < INFINITY && stride[i] > 0))
+                continue;
+            double f = bw[i] * fmin(stride[i], (double)cands[g]) / word;
+            lo = fmin(lo, f);
+            hi = fmax(hi, f);
+        }
+        out->candidate[g] = cands[g];
+        out->lo[g] = hi > 0 ? lo : NAN;
+        out->hi[g] = hi > 0 ? hi : NAN;
+        out->spread[g] = hi > 0 ? hi / lo : INFINITY;
+        if (out->spread[g] < out->spread[best])
+            best = g;
+    }
+    out->best_spread = out->spread[best];
+    out->next_spread = INFINITY;
+    for (size_t g = 0; g < GMB_GRAIN_CANDIDATES; g++)
+        if (g != best)
+            out->next_spread = fmin(out->next_spread, out->spread[g]);
+    if (out->n < 3)
+        out->why = "fewer than 3 strides measured";
+    else if (first > word || last < 2.0 * cands[best])
+        out->why = "the strides do not run from one word to twice the candidate";
+    else if (!(out->best_spread < 1.5))
+        out->why = "no candidate flattens the fetched bandwidth";
+    else if (!(out->next_spread > 1.25 * out->best_spread))
+        out->why = "two candidates flatten it alike";
+    else {
+        out->found = 1;
+        out->granularity = cands[best];
+    }
+    return GMB_OK;
+}

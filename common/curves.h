@@ -76,4 +76,27 @@ size_t gmb_curve_first_within(const double *v, size_t n, double share);
  * already does; NAN when none does (points that are not numbers are skipped). */
 double gmb_curve_crossing(const double *x, const double *y, size_t n, double want);
 
+/* The access granularity a stride curve shows: bw[i] is the bandwidth used by word-byte reads
+ * whose neighbours (a warp's work-items) are stride[i] bytes apart (strides ascending). Under a
+ * granularity g the memory system fetches min(stride, g) bytes per read, so bw x min(s, g) /
+ * word is flat over the strides under the true g while the memory system is the limit. */
+#define GMB_GRAIN_CANDIDATES 4 /* 32, 64, 128, 256 bytes */
+typedef struct gmb_grain {
+    int found;                                /* 1: one candidate flattens the curve clearly */
+    unsigned granularity;                     /* bytes (0 when not found) */
+    unsigned candidate[GMB_GRAIN_CANDIDATES]; /* the candidates, bytes */
+    double spread[GMB_GRAIN_CANDIDATES];      /* max / min of the fetched bandwidth under each */
+    double lo[GMB_GRAIN_CANDIDATES];          /* and its min, max (unit of bw) */
+    double hi[GMB_GRAIN_CANDIDATES];
+    double best_spread, next_spread; /* the flattest candidate's spread, the next one's */
+    size_t n;                        /* points used (bw a positive number) */
+    const char *why;                 /* when not found: why, one phrase */
+} gmb_grain_t;
+
+/* Infer it: found when at least 3 points were measured, the strides run from at most word
+ * bytes to at least twice the best candidate, the best spread is below 1.5 and the next best
+ * is over 1.25 times it. Returns 0 or GMB_EUSAGE (NULL arguments, word 0). */
+int gmb_grain_infer(const double *stride, const double *bw, size_t n, double word,
+                    gmb_grain_t *out);
+
 #endif

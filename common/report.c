@@ -649,6 +649,40 @@ static int ex_number(const json_t *rec, const char *arg, gmb_cell_t *c)
     return 0;
 }
 
+/* access: arg "granularity WHERE" (the inferred granularity, B, or "none claimed") or
+ * "misalignment WHERE" (the worst offset's bandwidth, % of the aligned), of the largest
+ * buffer that is WHERE ("dram", "cache") */
+static int ex_access(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    char what[16] = "", where[16] = "";
+    if (sscanf(arg, "%15s %15s", what, where) != 2)
+        return -1;
+    const json_t *found = NULL, *e;
+    size_t i;
+    json_array_foreach(json_object_get(json_object_get(rec, "results"), what), i, e)
+    {
+        if (!strcmp(jstr(e, "where"), where))
+            found = e; /* the buffers come in ascending size: the last one */
+    }
+    if (!found)
+        return -1;
+    if (!strcmp(what, "misalignment")) {
+        double v = gmb_jnum(found, "worst_over_aligned");
+        if (v != v)
+            return -1;
+        set_num(c, 100.0 * v, NAN, NAN);
+        return 0;
+    }
+    double g = gmb_jnum(found, "granularity_bytes");
+    if (g == g) {
+        set_num(c, g, NAN, NAN);
+        return 0;
+    }
+    c->kind = 2;
+    snprintf(c->text, sizeof c->text, "none claimed");
+    return 0;
+}
+
 /* any benchmark: a string at a dotted path of the record, as text, arg "path" */
 static int ex_text(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
@@ -761,6 +795,13 @@ const gmb_row_t gmb_table_rows[] = {
     {"chase", "Latency level 4", "ns", ex_chase_lat, "level 4 ns"},
     {"chase", "Latency level 5", "ns", ex_chase_lat, "level 5 ns"},
     {"chase", "Latency level 6", "ns", ex_chase_lat, "level 6 ns"},
+    /* gmb-access: the access granularity the stride curve shows; misaligned reads */
+    {"access", "Access granularity (stride curve, DRAM buffer)", "B", ex_access,
+     "granularity dram"},
+    {"access", "Access granularity (stride curve, cache-resident buffer)", "B", ex_access,
+     "granularity cache"},
+    {"access", "Misaligned contiguous reads, worst offset, of aligned (DRAM)", "%", ex_access,
+     "misalignment dram"},
     /* gmb-loaded: the DRAM chase idle and beside streaming groups */
     {"loaded", "Loaded: chase latency, idle", "ns", ex_number, "results.loaded.idle.lat_ns"},
     {"loaded", "Loaded: the most bandwidth beside the chase", "GB/s", ex_number,

@@ -180,6 +180,10 @@ for b in cuda opencl; do
     step "loaded-$b" 45 bin/gmb-loaded --backend "$b" --device 0 --out "$OUTDIR/$b" \
         --traffic read,write --time-cap 0.3 --max-samples 30
 done
+# bandwidth by access pattern: stride between neighbouring reads (coalescing), misalignment
+for b in cuda opencl; do
+    step "access-$b" 30 bin/gmb-access --backend "$b" --device 0 --out "$OUTDIR/$b"
+done
 # latency of atomics (done at the L2), and across a link: the GPU's loads from mapped pinned
 # host memory (PCIe or C2C) and from a peer GPU's memory (skipped with one GPU), past 4x L2
 step chase-more-cuda 45 bin/gmb-chase --backend cuda --device 0 --spaces atomic,host,peer \
@@ -309,6 +313,8 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-um.json")):
 PY
 echo "== loaded: latency under load (idle, at the most bandwidth, where it doubles)"
 grep -h "^# loaded" "$OUTDIR"/loaded-*.txt
+echo "== access: access granularity (stride curve), misaligned reads"
+grep -h "^# access" "$OUTDIR"/access-*.txt 2>/dev/null || echo "(not run)"
 echo "== stream --energy: board power and energy per bit (NVML)"
 grep -h "^# energy" "$OUTDIR"/stream-energy-cuda.txt 2>/dev/null || echo "(not run)"
 echo "== the issues' GPU targets (H100/H200 class), from the CUDA runs above"

@@ -250,6 +250,57 @@ static void curve_landmarks(void **state)
     assert_true(fabs(gmb_curve_crossing(x2, y2, 3, 20) - 2.0) < 1e-9); /* the NAN point skipped */
 }
 
+/* A stride curve (strides 4..512 bytes, 4-byte reads) of a memory system fetching g bytes at
+ * a time at peak bytes/s: bandwidth used = peak x 4 / min(stride, g), times noise. */
+static size_t grain_curve(unsigned g, double peak, double noise, double *st, double *bw)
+{
+    size_t n = 0;
+    for (double s = 4; s <= 512; s *= 2, n++) {
+        st[n] = s;
+        double wobble = 1.0 + noise * ((n % 3) - 1.0); /* -noise, 0, +noise */
+        bw[n] = peak * 4.0 / fmin(s, (double)g) * wobble;
+    }
+    return n;
+}
+
+static void grain_inference(void **state)
+{
+    (void)state;
+    double st[16], bw[16];
+    gmb_grain_t g;
+    static const unsigned truth[] = {32, 64, 128};
+    for (size_t t = 0; t < 3; t++) { /* clean and noisy: found, the right one */
+        for (int noisy = 0; noisy < 2; noisy++) {
+            size_t n = grain_curve(truth[t], 3000.0, noisy ? 0.08 : 0.0, st, bw);
+            assert_int_equal(gmb_grain_infer(st, bw, n, 4.0, &g), GMB_OK);
+            assert_int_equal(g.found, 1);
+            assert_int_equal(g.granularity, truth[t]);
+            assert_true(g.best_spread < 1.2 && g.next_spread > 1.5);
+        }
+    }
+    /* a flat curve (no coalescing effect: a cache serving each word alike) claims none */
+    size_t n = grain_curve(4, 100.0, 0.0, st, bw);
+    assert_int_equal(gmb_grain_infer(st, bw, n, 4.0, &g), GMB_OK);
+    assert_int_equal(g.found, 0);
+    assert_non_null(g.why);
+    /* strides that stop below twice the best candidate claim none */
+    n = grain_curve(256, 3000.0, 0.0, st, bw);
+    assert_int_equal(gmb_grain_infer(st, bw, n - 1, 4.0, &g), GMB_OK); /* 4 .. 256 */
+    assert_int_equal(g.found, 0);
+    /* a curve that falls and then rises (request rate, not granularity): none */
+    n = grain_curve(32, 3000.0, 0.0, st, bw);
+    bw[n - 1] *= 4.0;
+    bw[n - 2] *= 3.0;
+    assert_int_equal(gmb_grain_infer(st, bw, n, 4.0, &g), GMB_OK);
+    assert_int_equal(g.found, 0);
+    /* failed points (NaN, 0) are left out; fewer than 3 left: none */
+    double st2[] = {4, 8, 16, 32}, bw2[] = {NAN, 0.0, 100.0, 50.0};
+    assert_int_equal(gmb_grain_infer(st2, bw2, 4, 4.0, &g), GMB_OK);
+    assert_int_equal(g.n, 2);
+    assert_int_equal(g.found, 0);
+    assert_int_equal(gmb_grain_infer(NULL, bw2, 4, 4.0, &g), GMB_EUSAGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,6 +314,7 @@ int main(void)
         cmocka_unit_test(bimodal_single),
         cmocka_unit_test(bimodal_small_mode_and_edges),
         cmocka_unit_test(curve_landmarks),
+        cmocka_unit_test(grain_inference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

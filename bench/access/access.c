@@ -1,0 +1,458 @@
+/* access.c - gmb-access: bandwidth of 4-byte reads by access pattern: the stride between the
+ * words neighbouring work-items read (coalescing: how much of each fetched sector or line is
+ * used) and the misalignment of contiguous reads; the memory system's access granularity
+ * inferred from the stride curve. */
+#include "curves.h"
+#include "gmb_kernels.h"
+#include "harness.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char gmb_bench_cl_source[];
+extern const gmb_cuda_fn_t gmb_bench_cuda_fns[] __attribute__((weak));
+
+static const gmb_cl_variant_t variants[] = {{"default", ""}, {NULL, NULL}};
+
+#define WORD          4u         /* bytes per access */
+#define VERIFY_FULL      (32u << 20) /* reads recomputed in full up to this; beyond, a sample */
+#define VERIFY_MIN_ITEMS 64          /* work-items recomputed at least */
+#define MAX_REPS      (1u << 20)
+
+enum { P_STRIDE, P_OFFSET };
+static const char *const pattern_names[] = {"stride", "offset", NULL};
+
+typedef struct cfg {
+    gmb_sweep_t sizes;    /* buffers, bytes */
+    gmb_sweep_t strides;  /* bytes between neighbouring work-items' words */
+    const char *offsets;  /* misalignments of the contiguous reads, bytes (a list with 0) */
+    gmb_list_t patterns;  /* P_* */
+    double min_sample_us; /* shortest timed sample */
+} cfg_t;
+
+#define O(field) offsetof(cfg_t, field)
+static const gmb_opt_t opts[] = {
+    {"sizes", GMB_OPT_SWEEP, O(sizes), "LIST", NULL, 4096, 0x1p62, NULL,
+     "buffers read [default a DRAM one: max(16x LLC, 256 MiB) within mem/4; and LLC/4, cached]",
+     0},
+    {"strides", GMB_OPT_SWEEP, O(strides), "LIST", "4:512:x2", 4, 1u << 20, NULL,
+     "bytes between the words neighbouring work-items read (multiples of 4; 4 = contiguous)", 0},
+    {"offsets", GMB_OPT_STR, O(offsets), "LIST", "0,4,8,16,32,64,96", 0, 0, NULL,
+     "misalignments of contiguous reads, bytes (multiples of 4, below 4096)", 0},
+    {"patterns", GMB_OPT_LIST, O(patterns), "LIST", "all", 1, 0, pattern_names,
+     "stride (bandwidth vs stride) and offset (contiguous reads from a misaligned start)", 0},
+    {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "500", 1, 1e7, NULL,
+     "shortest timed sample: small buffers are read several times a launch", 0},
+    {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
+};
+#undef O
+
+static const char help[] =
+    "Work-item j of a grid of G reads the 4-byte words at byte offset + (j + k x G) x stride,\n"
+    "k = 0, 1, ... while inside the buffer, four reads in flight, and sums them (the host\n"
+    "recomputes the sums: all of them up to 32 Mi reads; beyond, those of work-items spread\n"
+    "over the grid, about as many reads). Neighbouring work-items (a warp) read words stride\n"
+    "bytes apart: at stride 4 every byte of every sector and line fetched is used; at stride s\n"
+    "only 4 of every min(s, g) bytes fetched are, g the granularity the memory system fetches\n"
+    "in (a sector, a line, a DRAM burst).\n"
+    "Bandwidth = bytes read by the kernel (4 per read; what the program uses, not what the\n"
+    "memory system moves) / median kernel time, GB/s. Granularity: for each g of 32, 64, 128,\n"
+    "256 bytes, the bytes fetched per second under g (bandwidth x min(s, g) / 4) over the\n"
+    "strides; the g under which it is flattest (max / min over the strides) is the inferred\n"
+    "granularity when that spread is under 1.5 and clearly below the other g's, else none is\n"
+    "claimed. offset: stride 4, the first word offset bytes past an aligned start (a warp's\n"
+    "128 bytes then straddle two lines); the worst offset's bandwidth against the aligned one.\n"
+    "where: the buffer against the last-level cache (cache, transition, dram). CUDA's loads\n"
+    "are cached in the L2 only (ld.global.cg), so a cache-resident buffer is read from the L2;\n"
+    "OpenCL has no such load, and a GPU's L1 may serve part of it there.\n";
+
+typedef struct state {
+    gmb_ctx_t *c;       /* the run */
+    gmb_buf_t *buf;     /* the words, largest buffer */
+    gmb_buf_t *out;     /* one sum per work-item */
+    gmb_kern_t *kread;  /* access_read */
+    gmb_launch_t geo;   /* its grid */
+    gmb_u64 nacc;       /* reads per pass */
+    gmb_u32 sw, off;    /* stride and offset, words */
+    gmb_u32 reps;       /* passes per launch */
+    gmb_u32 seed;       /* of the words */
+    gmb_u32 *sums;      /* host copy of out */
+    int injected;       /* --inject-error done */
+} state_t;
+
+static int sample(void *arg, double *ns)
+{
+    state_t *s = arg;
+    gmb_arg_t av[] = {GMB_A_BUF(s->buf), GMB_A_BUF(s->out), GMB_A_VAL(s->nacc),
+                      GMB_A_VAL(s->sw),  GMB_A_VAL(s->off), GMB_A_VAL(s->reps)};
+    return s->c->be->launch(s->kread, &s->geo, av, 6, ns);
+}
+
+/* Check the sums of the last launch: every work-item's when there are few reads, else
+ * VERIFY_SAMPLE work-items spread over the grid. 0, GMB_EVERIFY (what in err) or an error. */
+static int verify(state_t *s, char *err, size_t len, const char **how)
+{
+    size_t G = s->geo.groups * s->geo.group_size;
+    int rc = s->c->be->read(s->out, 0, s->sums, G * sizeof *s->sums);
+    if (rc)
+        return rc;
+    if (s->c->o.inject_error && !s->injected) { /* test aid: one wrong sum */
+        s->sums[G / 2] ^= 1u;
+        s->injected = 1;
+    }
+    /* beyond VERIFY_FULL reads, every step-th work-item: about VERIFY_FULL reads, and at
+     * least VERIFY_MIN_ITEMS work-items (all of them when the grid is smaller) */
+    size_t step = s->nacc <= VERIFY_FULL ? 1 : (size_t)((s->nacc + VERIFY_FULL - 1) / VERIFY_FULL);
+    if (step > G / VERIFY_MIN_ITEMS)
+        step = G / VERIFY_MIN_ITEMS ? G / VERIFY_MIN_ITEMS : 1;
+    *how = step == 1 ? "full" : "sampled";
+    for (size_t g = step > 1 ? G / 2 % step : 0; g < G; g += step) {
+        gmb_u32 sum = 0;
+        for (gmb_u64 j = g; j < s->nacc; j += G)
+            sum += gmb_hash(s->seed, s->off + j * s->sw);
+        sum *= s->reps;
+        if (sum != s->sums[g]) {
+            snprintf(err, len, "work-item %zu summed %u, expected %u", g, s->sums[g], sum);
+            return GMB_EVERIFY;
+        }
+    }
+    return GMB_OK;
+}
+
+/* The offsets list: byte values, multiples of 4 below 4096, no repeats, in order given. */
+static int parse_offsets(const char *text, long *v, size_t *n)
+{
+    char tmp[512];
+    *n = 0;
+    if (strlen(text) >= sizeof tmp) {
+        gmb_error("--offsets: too long");
+        return GMB_EUSAGE;
+    }
+    strcpy(tmp, text);
+    char *save = NULL;
+    for (char *t = strtok_r(tmp, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        long x;
+        if (gmb_parse_long(t, &x) || x < 0 || x >= 4096 || x % WORD) {
+            gmb_error("--offsets: '%s' is not a multiple of 4 in [0, 4096)", t);
+            return GMB_EUSAGE;
+        }
+        int dup = 0;
+        for (size_t i = 0; i < *n; i++)
+            dup |= v[i] == x;
+        if (dup)
+            continue;
+        if (*n == GMB_MAX_LIST) {
+            gmb_error("--offsets: at most %d", GMB_MAX_LIST);
+            return GMB_EUSAGE;
+        }
+        v[(*n)++] = x;
+    }
+    if (!*n) {
+        gmb_error("--offsets: empty list");
+        return GMB_EUSAGE;
+    }
+    return GMB_OK;
+}
+
+/* Default buffers: a DRAM one (max(16x LLC, 256 MiB), at most mem/4 and the largest
+ * allocation) and, where the LLC is known and at least 1 MiB, LLC/4 (cache-resident). */
+static int default_sizes(gmb_ctx_t *c, cfg_t *cfg)
+{
+    const gmb_dev_info_t *d = &c->info;
+    uint64_t big = 16 * d->llc_bytes > (256ull << 20) ? 16 * d->llc_bytes : 256ull << 20;
+    if (d->mem_bytes / 4 < big)
+        big = d->mem_bytes / 4;
+    if (d->max_alloc_bytes && d->max_alloc_bytes < big)
+        big = d->max_alloc_bytes;
+    big &= ~(uint64_t)4095;
+    char spec[96], err[256];
+    if (d->llc_bytes >= (1u << 20) && d->llc_bytes / 4 < big)
+        snprintf(spec, sizeof spec, "%llu,%llu", (unsigned long long)(d->llc_bytes / 4 & ~4095ull),
+                 (unsigned long long)big);
+    else
+        snprintf(spec, sizeof spec, "%llu", (unsigned long long)big);
+    if (gmb_parse_sweep(spec, &cfg->sizes, err, sizeof err)) {
+        gmb_error("default sizes: %s", err);
+        return GMB_ERUNTIME;
+    }
+    return GMB_OK;
+}
+
+static int check_options(gmb_ctx_t *c, const cfg_t *cfg)
+{
+    char a[32], b[32];
+    for (size_t i = 0; i < cfg->strides.n; i++)
+        if (cfg->strides.v[i] % WORD) {
+            gmb_error("--strides: %llu bytes is not a multiple of 4 (the size of a read)",
+                      (unsigned long long)cfg->strides.v[i]);
+            return GMB_EUSAGE;
+        }
+    uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
+    if (top > c->info.mem_bytes / 2 ||
+        (c->info.max_alloc_bytes && top > c->info.max_alloc_bytes)) {
+        gmb_error("--sizes: %s is more than the device holds in one buffer (%s of memory, "
+                  "largest buffer %s)",
+                  gmb_fmt_size(top, a, sizeof a), gmb_fmt_size(c->info.mem_bytes, b, sizeof b),
+                  gmb_fmt_size(c->info.max_alloc_bytes, (char[32]){0}, 32));
+        return GMB_EUSAGE;
+    }
+    if (top / WORD > UINT32_MAX) {
+        gmb_error("--sizes: %s is more than 2^32 words", gmb_fmt_size(top, a, sizeof a));
+        return GMB_EUSAGE;
+    }
+    if (cfg->strides.v[cfg->strides.n - 1] > cfg->sizes.v[0]) {
+        gmb_error("--strides: %s is more than the smallest buffer (%s)",
+                  gmb_fmt_size(cfg->strides.v[cfg->strides.n - 1], a, sizeof a),
+                  gmb_fmt_size(cfg->sizes.v[0], b, sizeof b));
+        return GMB_EUSAGE;
+    }
+    return GMB_OK;
+}
+
+/* One point: reads of the buffer's first size bytes at stride and offset (bytes); its
+ * bandwidth in *bw (NaN when it failed verification). */
+static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, long offset,
+                     double *bw)
+{
+    gmb_ctx_t *c = s->c;
+    const cfg_t *cfg = c->cfg;
+    s->sw = (gmb_u32)(stride / WORD);
+    s->off = (gmb_u32)(offset / WORD);
+    s->nacc = (size - (uint64_t)offset) / stride; /* whole reads inside the buffer */
+    gmb_grid(c, s->kread, 0, 0, s->nacc, &s->geo);
+    s->reps = 1;
+    double t = 0;
+    int rc;
+    for (int i = 0; i < 3; i++) { /* passes per launch: a sample of at least min_sample_us */
+        if ((rc = sample(s, &t)))
+            return rc;
+        double want = fmax(cfg->min_sample_us * 1e3, 1000.0 * c->info.timer_res_ns);
+        if (t >= want || s->reps >= MAX_REPS)
+            break;
+        double f = fmin(1024.0, ceil(want / fmax(t, 1.0) * 1.1));
+        s->reps = (gmb_u32)fmin((double)MAX_REPS, s->reps * f);
+    }
+    gmb_series_t ser = {0};
+    if ((rc = gmb_measure(c, sample, s, &ser))) {
+        gmb_series_free(&ser);
+        return rc;
+    }
+    char err[256] = "";
+    const char *how = "none";
+    int vr = verify(s, err, sizeof err, &how);
+    if (vr && vr != GMB_EVERIFY) {
+        gmb_series_free(&ser);
+        return vr;
+    }
+    double bytes = (double)s->nacc * WORD * s->reps;
+    const char *where = gmb_residence(&c->info, size);
+    json_t *params = json_pack("{s:s, s:I, s:I, s:I, s:I, s:i}", "pattern",
+                               pattern_names[pattern], "size_bytes", (json_int_t)size,
+                               "stride_bytes", (json_int_t)stride, "offset_bytes",
+                               (json_int_t)offset, "reads", (json_int_t)s->nacc, "reps",
+                               (int)s->reps);
+    json_t *pt = gmb_point_new(params, &ser);
+    gmb_point_metric(pt, "bw_GBps", gmb_json_rate(bytes, &ser.st));
+    json_t *extra = json_object_get(pt, "extra");
+    json_object_set_new(extra, "where", json_string(where));
+    json_object_set_new(extra, "verified", json_string(vr ? "FAILED" : how));
+    json_object_set_new(extra, "groups", json_integer((json_int_t)s->geo.groups));
+    json_object_set_new(extra, "group_size", json_integer((json_int_t)s->geo.group_size));
+    *bw = bytes / ser.st.median;
+    char sz[32];
+    printf("%-7s %10s %7llu %7ld %10.2f %7.2f %4zu %7u %-10s %s\n", pattern_names[pattern],
+           gmb_fmt_size(size, sz, sizeof sz), (unsigned long long)stride, offset, *bw,
+           100.0 * ser.st.ci_rel, ser.n, s->reps, where, vr ? "FAILED" : how);
+    fflush(stdout);
+    gmb_add_point(c, pt);
+    gmb_series_free(&ser);
+    if (vr) {
+        *bw = NAN;
+        gmb_error("verification failed: %s, %s, stride %llu, offset %ld: %s",
+                  pattern_names[pattern], sz, (unsigned long long)stride, offset, err);
+    }
+    return vr;
+}
+
+/* The granularity of one buffer's stride curve (results.granularity entry); its summary in
+ * text. */
+static json_t *granularity(const double *stride, const double *bw, size_t n, char *text,
+                           size_t len)
+{
+    gmb_grain_t g;
+    json_t *o = json_object(), *cand = json_object();
+    if (gmb_grain_infer(stride, bw, n, WORD, &g)) {
+        snprintf(text, len, "none claimed (no curve)");
+        json_object_set_new(o, "verdict", json_string("none"));
+        return o;
+    }
+    for (size_t k = 0; k < GMB_GRAIN_CANDIDATES; k++) {
+        char key[16];
+        snprintf(key, sizeof key, "%u", g.candidate[k]);
+        json_t *e = json_object();
+        if (g.lo[k] == g.lo[k]) {
+            json_object_set_new(e, "spread", json_real(g.spread[k]));
+            json_object_set_new(e, "fetched_GBps_min", json_real(g.lo[k]));
+            json_object_set_new(e, "fetched_GBps_max", json_real(g.hi[k]));
+        }
+        json_object_set_new(cand, key, e);
+    }
+    json_object_set_new(o, "candidates", cand);
+    json_object_set_new(o, "verdict", json_string(g.found ? "granularity" : "none"));
+    if (g.found) {
+        json_object_set_new(o, "granularity_bytes", json_integer(g.granularity));
+        json_object_set_new(o, "spread", json_real(g.best_spread));
+        json_object_set_new(o, "next_spread", json_real(g.next_spread));
+        snprintf(text, len, "%u B (fetched bandwidth within %.2fx over the strides; next %.2fx)",
+                 g.granularity, g.best_spread, g.next_spread);
+    } else {
+        json_object_set_new(o, "why", json_string(g.why));
+        snprintf(text, len, "none claimed (%s)", g.why);
+    }
+    return o;
+}
+
+static int access_run(gmb_ctx_t *c)
+{
+    cfg_t *cfg = c->cfg;
+    const gmb_backend_t *be = c->be;
+    long offs[GMB_MAX_LIST];
+    size_t noff = 0;
+    int rc = cfg->sizes.set ? GMB_OK : default_sizes(c, cfg);
+    if (rc || (rc = parse_offsets(cfg->offsets, offs, &noff)) ||
+        (rc = check_options(c, cfg)))
+        return rc;
+    int do_stride = 0, do_offset = 0;
+    for (size_t i = 0; i < cfg->patterns.n; i++) {
+        do_stride |= cfg->patterns.idx[i] == P_STRIDE;
+        do_offset |= cfg->patterns.idx[i] == P_OFFSET;
+    }
+    uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
+    state_t s = {.c = c, .seed = (gmb_u32)c->o.seed * 2654435761u + 7u};
+    gmb_prog_t *prog = NULL;
+    gmb_kern_t *kinit = NULL;
+    json_t *gran = json_array(), *mis = json_array();
+    double *st = calloc(cfg->strides.n, sizeof *st);
+    double *bw = calloc(cfg->strides.n, sizeof *bw);
+    if (!st || !bw) {
+        rc = GMB_ERUNTIME;
+        goto out;
+    }
+    if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)top, &s.buf)) ||
+        (rc = be->prog_load(c->dev, c->bench->kernels, variants[0].variant, &prog)) ||
+        (rc = be->kern_get(prog, "access_init", &kinit)) ||
+        (rc = be->kern_get(prog, "access_read", &s.kread)))
+        goto out;
+    /* the largest grid any point launches: one sum per work-item */
+    gmb_launch_t gmax;
+    gmb_grid(c, s.kread, 0, 0, top / WORD, &gmax);
+    size_t G = gmax.groups * gmax.group_size;
+    if (!(s.sums = malloc(G * sizeof *s.sums)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, G * sizeof *s.sums, &s.out))) {
+        rc = rc ? rc : GMB_ERUNTIME;
+        goto out;
+    }
+    gmb_launch_t gi;
+    gmb_u64 nw = top / WORD;
+    gmb_grid(c, kinit, 0, 0, nw, &gi);
+    gmb_arg_t ai[] = {GMB_A_BUF(s.buf), GMB_A_VAL(nw), GMB_A_VAL(s.seed)};
+    if ((rc = be->launch(kinit, &gi, ai, 3, NULL)))
+        goto out;
+    gmb_declare_metric(c, "bw_GBps", "GB/s", "higher",
+                       "4 bytes per read the kernel makes / median kernel time (bytes used, not "
+                       "bytes the memory system fetched)");
+    printf("# gmb-access: %s device %d: %s; 4-byte reads; LLC %s\n", be->name, c->info.index,
+           c->info.name,
+           c->info.llc_bytes ? gmb_fmt_size(c->info.llc_bytes, (char[32]){0}, 32) : "unknown");
+    printf("%-7s %10s %7s %7s %10s %7s %4s %7s %-10s %s\n", "pattern", "size", "stride",
+           "offset", "GB/s", "+-CI%", "n", "reps", "where", "verified");
+    int failed = 0;
+    char sm[1024] = "";
+    size_t sl = 0;
+    for (size_t si = 0; si < cfg->sizes.n && (!rc || rc == GMB_EVERIFY); si++) {
+        uint64_t size = cfg->sizes.v[si];
+        char sz[32], text[256];
+        gmb_fmt_size(size, sz, sizeof sz);
+        size_t n = 0;
+        for (size_t i = 0; do_stride && i < cfg->strides.n; i++) {
+            rc = run_point(&s, P_STRIDE, size, cfg->strides.v[i], 0, &bw[n]);
+            failed |= rc == GMB_EVERIFY;
+            if (rc && rc != GMB_EVERIFY)
+                goto out;
+            st[n++] = (double)cfg->strides.v[i];
+        }
+        if (do_stride) {
+            json_t *g = granularity(st, bw, n, text, sizeof text);
+            json_object_set_new(g, "size_bytes", json_integer((json_int_t)size));
+            json_object_set_new(g, "where", json_string(gmb_residence(&c->info, size)));
+            json_array_append_new(gran, g);
+            sl += (size_t)snprintf(sm + sl, sl < sizeof sm ? sizeof sm - sl : 0,
+                                   "%s%s (%s): granularity %s.", sl ? " " : "", sz,
+                                   gmb_residence(&c->info, size), text);
+        }
+        double aligned = NAN, worst = INFINITY;
+        long worst_off = -1;
+        for (size_t i = 0; do_offset && i < noff; i++) {
+            double b;
+            if (size <= (uint64_t)offs[i] + WORD)
+                continue;
+            rc = run_point(&s, P_OFFSET, size, WORD, offs[i], &b);
+            failed |= rc == GMB_EVERIFY;
+            if (rc && rc != GMB_EVERIFY)
+                goto out;
+            if (offs[i] == 0)
+                aligned = b;
+            else if (b < worst) {
+                worst = b;
+                worst_off = offs[i];
+            }
+        }
+        if (do_offset && aligned > 0 && worst_off >= 0) {
+            json_array_append_new(mis, json_pack("{s:I, s:s, s:f, s:I, s:f, s:f}", "size_bytes",
+                                                 (json_int_t)size, "where",
+                                                 gmb_residence(&c->info, size), "aligned_GBps",
+                                                 aligned, "worst_offset_bytes",
+                                                 (json_int_t)worst_off, "worst_GBps", worst,
+                                                 "worst_over_aligned", worst / aligned));
+            sl += (size_t)snprintf(sm + sl, sl < sizeof sm ? sizeof sm - sl : 0,
+                                   "%s%s: misaligned by %ld B, %.0f%% of the aligned bandwidth.",
+                                   sl ? " " : "", sz, worst_off, 100.0 * worst / aligned);
+        }
+    }
+    if (failed)
+        rc = GMB_EVERIFY;
+    printf("# access: %s\n", sl ? sm : "nothing to summarise.");
+    gmb_add_result(c, "summary", json_string(sl ? sm : "nothing to summarise."));
+    gmb_add_result(c, "granularity", gran);
+    gmb_add_result(c, "misalignment", mis);
+    gran = mis = NULL;
+out:
+    json_decref(gran);
+    json_decref(mis);
+    free(st);
+    free(bw);
+    free(s.sums);
+    if (prog)
+        be->prog_free(prog);
+    be->free(s.buf);
+    be->free(s.out);
+    return rc;
+}
+
+static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
+static const gmb_bench_t bench = {
+    "access",
+    "bandwidth by access pattern: stride between neighbouring reads (coalescing), misalignment; "
+    "access granularity",
+    help,
+    opts,
+    sizeof(cfg_t),
+    &kernels,
+    access_run,
+};
+
+int main(int argc, char **argv)
+{
+    return gmb_main(&bench, argc, argv);
+}

@@ -1,0 +1,10 @@
+/* access.cu - the CUDA build of access.cl. */
+#include "backend.h"
+#include "gmb_kernels.h"
+
+#include "access.cl"
+
+extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
+    {"default", "access_init", (const void *)access_init},
+    {"default", "access_read", (const void *)access_read},
+    {NULL, NULL, NULL}};
