@@ -1,6 +1,6 @@
 # access.gp - gmb-access: bandwidth of 4-byte reads vs the stride between neighbouring
-# work-items' words (a line per buffer; the inferred access granularity marked), and vs the
-# misalignment of contiguous reads. Several devices: a colour per device, a dash per buffer.
+# work-items' words (a line per buffer; the inferred granularity is in the record and the
+# table), and vs the misalignment of contiguous reads. Several devices: a colour per device, a dash per buffer.
 # gmb: series pattern,size_bytes
 # gmb: x stride_bytes
 # gmb: need stride_bytes,offset_bytes,bw_GBps

@@ -22,6 +22,10 @@ else
             "all(p['params']['reads'] == (p['params']['size_bytes'] - p['params']['offset_bytes']) // p['params']['stride_bytes'] for p in r['points'])")" = True
         check "access: bandwidth = 4 B per read / median time" test "$(json "$rec" \
             "all(abs(p['metrics']['bw_GBps']['median'] - 4 * p['params']['reads'] * p['params']['reps'] / p['time_ns']['median']) < 1e-6 * p['metrics']['bw_GBps']['median'] for p in r['points'])")" = True
+        check "access: an odd number of passes a launch (an even one could hide a wrong sum)" \
+            test "$(json "$rec" "all(p['params']['reps'] % 2 == 1 for p in r['points'])")" = True
+        check "access: each granularity entry counts the points it used and left out" \
+            test "$(json "$rec" "[g['points_used'] + g['points_left_out'] for g in r['results']['granularity']]")" = "[6, 6]"
         check "access: a granularity verdict per buffer" test "$(json "$rec" \
             "[g['verdict'] in ('granularity', 'none') for g in r['results']['granularity']]")" = "[True, True]"
         check "access: misalignment per buffer, against the aligned reads" test "$(json "$rec" \
@@ -88,6 +92,7 @@ PY
     bada "--offsets -4" --sizes 64KiB --offsets -4
     bada "--offsets 4096" --sizes 64KiB --offsets 4096
     bada "--offsets garbage" --sizes 64KiB --offsets 0,x
+    bada "--offsets without 0" --sizes 64KiB --offsets 4,8
     bada "--sizes 0" --sizes 0
     bada "--sizes 1TiB" --sizes 1TiB
     bada "a stride above the smallest buffer" --sizes 4KiB --strides 8KiB

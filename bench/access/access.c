@@ -15,10 +15,11 @@ extern const gmb_cuda_fn_t gmb_bench_cuda_fns[] __attribute__((weak));
 
 static const gmb_cl_variant_t variants[] = {{"default", ""}, {NULL, NULL}};
 
-#define WORD          4u         /* bytes per access */
+#define WORD             4u          /* bytes per access */
+#define SECTOR           32u         /* bytes of the smallest unit a GPU's L2 fetches */
 #define VERIFY_FULL      (32u << 20) /* reads recomputed in full up to this; beyond, a sample */
 #define VERIFY_MIN_ITEMS 64          /* work-items recomputed at least */
-#define MAX_REPS      (1u << 20)
+#define MAX_REPS         (1u << 20)
 
 enum { P_STRIDE, P_OFFSET };
 static const char *const pattern_names[] = {"stride", "offset", NULL};
@@ -34,7 +35,8 @@ typedef struct cfg {
 #define O(field) offsetof(cfg_t, field)
 static const gmb_opt_t opts[] = {
     {"sizes", GMB_OPT_SWEEP, O(sizes), "LIST", NULL, 4096, 0x1p62, NULL,
-     "buffers read [default a DRAM one: max(16x LLC, 256 MiB) within mem/4; and LLC/4, cached]",
+     "buffers read [default one whose passes touch >= 4x the LLC at every stride (>= 16x "
+     "LLC, 256 MiB), within mem/4]",
      0},
     {"strides", GMB_OPT_SWEEP, O(strides), "LIST", "4:512:x2", 4, 1u << 20, NULL,
      "bytes between the words neighbouring work-items read (multiples of 4; 4 = contiguous)", 0},
@@ -63,22 +65,25 @@ static const char help[] =
     "granularity when that spread is under 1.5 and clearly below the other g's, else none is\n"
     "claimed. offset: stride 4, the first word offset bytes past an aligned start (a warp's\n"
     "128 bytes then straddle two lines); the worst offset's bandwidth against the aligned one.\n"
-    "where: the buffer against the last-level cache (cache, transition, dram). CUDA's loads\n"
-    "are cached in the L2 only (ld.global.cg), so a cache-resident buffer is read from the L2;\n"
-    "OpenCL has no such load, and a GPU's L1 may serve part of it there.\n";
+    "where: the sectors a pass touches (size x min(stride, 32) / stride bytes) against the\n"
+    "last-level cache (cache, transition, dram); the granularity is read from the strides whose\n"
+    "sectors live where the contiguous reads' do and whose passes hold at least 4 reads per\n"
+    "resident work-item (a smaller pass cannot fill the device; the others are left out, said).\n"
+    "CUDA's loads are cached in the L2 only (ld.global.cg), so a cache-resident buffer is read\n"
+    "from the L2; OpenCL has no such load, and a GPU's L1 may serve part of it there.\n";
 
 typedef struct state {
-    gmb_ctx_t *c;       /* the run */
-    gmb_buf_t *buf;     /* the words, largest buffer */
-    gmb_buf_t *out;     /* one sum per work-item */
-    gmb_kern_t *kread;  /* access_read */
-    gmb_launch_t geo;   /* its grid */
-    gmb_u64 nacc;       /* reads per pass */
-    gmb_u32 sw, off;    /* stride and offset, words */
-    gmb_u32 reps;       /* passes per launch */
-    gmb_u32 seed;       /* of the words */
-    gmb_u32 *sums;      /* host copy of out */
-    int injected;       /* --inject-error done */
+    gmb_ctx_t *c;      /* the run */
+    gmb_buf_t *buf;    /* the words, largest buffer */
+    gmb_buf_t *out;    /* one sum per work-item */
+    gmb_kern_t *kread; /* access_read */
+    gmb_launch_t geo;  /* its grid */
+    gmb_u64 nacc;      /* reads per pass */
+    gmb_u32 sw, off;   /* stride and offset, words */
+    gmb_u32 reps;      /* passes per launch */
+    gmb_u32 seed;      /* of the words */
+    gmb_u32 *sums;     /* host copy of out */
+    int injected;      /* --inject-error done */
 } state_t;
 
 static int sample(void *arg, double *ns)
@@ -155,25 +160,28 @@ static int parse_offsets(const char *text, long *v, size_t *n)
     return GMB_OK;
 }
 
-/* Default buffers: a DRAM one (max(16x LLC, 256 MiB), at most mem/4 and the largest
- * allocation) and, where the LLC is known and at least 1 MiB, LLC/4 (cache-resident). */
+/* The default buffer: one whose every stride's pass touches sectors of at least 4x the LLC
+ * (DRAM points throughout: at stride s a pass touches size x min(s, 32) / s bytes of
+ * sectors), and at least 16x the LLC and 256 MiB; at most mem/4 and the largest allocation
+ * (then the largest strides may fall short, and are marked so). */
 static int default_sizes(gmb_ctx_t *c, cfg_t *cfg)
 {
     const gmb_dev_info_t *d = &c->info;
-    uint64_t big = 16 * d->llc_bytes > (256ull << 20) ? 16 * d->llc_bytes : 256ull << 20;
+    uint64_t smax = cfg->strides.v[cfg->strides.n - 1];
+    uint64_t big = 256ull << 20;
+    if (16 * d->llc_bytes > big)
+        big = 16 * d->llc_bytes;
+    if (smax > SECTOR && 4 * d->llc_bytes / SECTOR * smax > big)
+        big = 4 * d->llc_bytes / SECTOR * smax;
     if (d->mem_bytes / 4 < big)
         big = d->mem_bytes / 4;
     if (d->max_alloc_bytes && d->max_alloc_bytes < big)
         big = d->max_alloc_bytes;
     big &= ~(uint64_t)4095;
-    char spec[96], err[256];
-    if (d->llc_bytes >= (1u << 20) && d->llc_bytes / 4 < big)
-        snprintf(spec, sizeof spec, "%llu,%llu", (unsigned long long)(d->llc_bytes / 4 & ~4095ull),
-                 (unsigned long long)big);
-    else
-        snprintf(spec, sizeof spec, "%llu", (unsigned long long)big);
+    char spec[32], err[256];
+    snprintf(spec, sizeof spec, "%llu", (unsigned long long)big);
     if (gmb_parse_sweep(spec, &cfg->sizes, err, sizeof err)) {
-        gmb_error("default sizes: %s", err);
+        gmb_error("default size: %s", err);
         return GMB_ERUNTIME;
     }
     return GMB_OK;
@@ -189,8 +197,7 @@ static int check_options(gmb_ctx_t *c, const cfg_t *cfg)
             return GMB_EUSAGE;
         }
     uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
-    if (top > c->info.mem_bytes / 2 ||
-        (c->info.max_alloc_bytes && top > c->info.max_alloc_bytes)) {
+    if (top > c->info.mem_bytes / 2 || (c->info.max_alloc_bytes && top > c->info.max_alloc_bytes)) {
         gmb_error("--sizes: %s is more than the device holds in one buffer (%s of memory, "
                   "largest buffer %s)",
                   gmb_fmt_size(top, a, sizeof a), gmb_fmt_size(c->info.mem_bytes, b, sizeof b),
@@ -211,9 +218,11 @@ static int check_options(gmb_ctx_t *c, const cfg_t *cfg)
 }
 
 /* One point: reads of the buffer's first size bytes at stride and offset (bytes); its
- * bandwidth in *bw (NaN when it failed verification). */
+ * bandwidth in *bw (NaN when it failed verification), whether a pass holds reads enough to
+ * fill the device (*filled: at least 4 per resident work-item; 1 when the device does not
+ * say how many are resident) and where the sectors a pass touches live (*where). */
 static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, long offset,
-                     double *bw)
+                     double *bw, int *filled, const char **where_out)
 {
     gmb_ctx_t *c = s->c;
     const cfg_t *cfg = c->cfg;
@@ -233,6 +242,9 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
         double f = fmin(1024.0, ceil(want / fmax(t, 1.0) * 1.1));
         s->reps = (gmb_u32)fmin((double)MAX_REPS, s->reps * f);
     }
+    /* odd: the sum of reps passes is reps x a pass's sum mod 2^32, and an odd factor keeps
+     * every wrong pass sum wrong (an even one could make it vanish) */
+    s->reps |= 1u;
     gmb_series_t ser = {0};
     if ((rc = gmb_measure(c, sample, s, &ser))) {
         gmb_series_free(&ser);
@@ -246,16 +258,22 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
         return vr;
     }
     double bytes = (double)s->nacc * WORD * s->reps;
-    const char *where = gmb_residence(&c->info, size);
-    json_t *params = json_pack("{s:s, s:I, s:I, s:I, s:I, s:i}", "pattern",
-                               pattern_names[pattern], "size_bytes", (json_int_t)size,
-                               "stride_bytes", (json_int_t)stride, "offset_bytes",
-                               (json_int_t)offset, "reads", (json_int_t)s->nacc, "reps",
-                               (int)s->reps);
+    /* what a pass touches: every sector its reads fall in (32 bytes each, at most) */
+    uint64_t touched = s->nacc * (stride < SECTOR ? stride : SECTOR);
+    const char *where = gmb_residence(&c->info, touched);
+    uint64_t resident = (uint64_t)c->info.compute_units * (uint64_t)c->info.threads_per_cu;
+    *filled = !resident || s->nacc >= 4 * resident;
+    *where_out = where;
+    json_t *params =
+        json_pack("{s:s, s:I, s:I, s:I, s:I, s:i}", "pattern", pattern_names[pattern], "size_bytes",
+                  (json_int_t)size, "stride_bytes", (json_int_t)stride, "offset_bytes",
+                  (json_int_t)offset, "reads", (json_int_t)s->nacc, "reps", (int)s->reps);
     json_t *pt = gmb_point_new(params, &ser);
     gmb_point_metric(pt, "bw_GBps", gmb_json_rate(bytes, &ser.st));
     json_t *extra = json_object_get(pt, "extra");
     json_object_set_new(extra, "where", json_string(where));
+    json_object_set_new(extra, "touched_bytes", json_integer((json_int_t)touched));
+    json_object_set_new(extra, "fills_device", json_boolean(*filled));
     json_object_set_new(extra, "verified", json_string(vr ? "FAILED" : how));
     json_object_set_new(extra, "groups", json_integer((json_int_t)s->geo.groups));
     json_object_set_new(extra, "group_size", json_integer((json_int_t)s->geo.group_size));
@@ -277,8 +295,7 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
 
 /* The granularity of one buffer's stride curve (results.granularity entry); its summary in
  * text. */
-static json_t *granularity(const double *stride, const double *bw, size_t n, char *text,
-                           size_t len)
+static json_t *granularity(const double *stride, const double *bw, size_t n, char *text, size_t len)
 {
     gmb_grain_t g;
     json_t *o = json_object(), *cand = json_object();
@@ -320,13 +337,19 @@ static int access_run(gmb_ctx_t *c)
     long offs[GMB_MAX_LIST];
     size_t noff = 0;
     int rc = cfg->sizes.set ? GMB_OK : default_sizes(c, cfg);
-    if (rc || (rc = parse_offsets(cfg->offsets, offs, &noff)) ||
-        (rc = check_options(c, cfg)))
+    if (rc || (rc = parse_offsets(cfg->offsets, offs, &noff)) || (rc = check_options(c, cfg)))
         return rc;
-    int do_stride = 0, do_offset = 0;
+    int do_stride = 0, do_offset = 0, has0 = 0;
     for (size_t i = 0; i < cfg->patterns.n; i++) {
         do_stride |= cfg->patterns.idx[i] == P_STRIDE;
         do_offset |= cfg->patterns.idx[i] == P_OFFSET;
+    }
+    for (size_t i = 0; i < noff; i++)
+        has0 |= offs[i] == 0;
+    if (do_offset && !has0) {
+        gmb_error("--offsets: 0 must be one of them (the aligned reads the others are compared "
+                  "with)");
+        return GMB_EUSAGE;
     }
     uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
     state_t s = {.c = c, .seed = (gmb_u32)c->o.seed * 2654435761u + 7u};
@@ -336,6 +359,7 @@ static int access_run(gmb_ctx_t *c)
     double *st = calloc(cfg->strides.n, sizeof *st);
     double *bw = calloc(cfg->strides.n, sizeof *bw);
     if (!st || !bw) {
+        gmb_error("out of host memory");
         rc = GMB_ERUNTIME;
         goto out;
     }
@@ -348,11 +372,13 @@ static int access_run(gmb_ctx_t *c)
     gmb_launch_t gmax;
     gmb_grid(c, s.kread, 0, 0, top / WORD, &gmax);
     size_t G = gmax.groups * gmax.group_size;
-    if (!(s.sums = malloc(G * sizeof *s.sums)) ||
-        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, G * sizeof *s.sums, &s.out))) {
-        rc = rc ? rc : GMB_ERUNTIME;
+    if (!(s.sums = malloc(G * sizeof *s.sums))) {
+        gmb_error("out of host memory (%zu sums)", G);
+        rc = GMB_ERUNTIME;
         goto out;
     }
+    if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, G * sizeof *s.sums, &s.out)))
+        goto out;
     gmb_launch_t gi;
     gmb_u64 nw = top / WORD;
     gmb_grid(c, kinit, 0, 0, nw, &gi);
@@ -365,39 +391,57 @@ static int access_run(gmb_ctx_t *c)
     printf("# gmb-access: %s device %d: %s; 4-byte reads; LLC %s\n", be->name, c->info.index,
            c->info.name,
            c->info.llc_bytes ? gmb_fmt_size(c->info.llc_bytes, (char[32]){0}, 32) : "unknown");
-    printf("%-7s %10s %7s %7s %10s %7s %4s %7s %-10s %s\n", "pattern", "size", "stride",
-           "offset", "GB/s", "+-CI%", "n", "reps", "where", "verified");
+    printf("%-7s %10s %7s %7s %10s %7s %4s %7s %-10s %s\n", "pattern", "size", "stride", "offset",
+           "GB/s", "+-CI%", "n", "reps", "where", "verified");
     int failed = 0;
-    char sm[1024] = "";
-    size_t sl = 0;
+    gmb_text_t sm = {{0}, 0};
     for (size_t si = 0; si < cfg->sizes.n && (!rc || rc == GMB_EVERIFY); si++) {
         uint64_t size = cfg->sizes.v[si];
         char sz[32], text[256];
         gmb_fmt_size(size, sz, sizeof sz);
-        size_t n = 0;
+        /* the curve the granularity is read from: points whose passes fill the device and
+         * touch sectors living where the contiguous reads' do (a large stride touches fewer:
+         * they may stay in a cache across passes) */
+        size_t n = 0, left_out = 0;
+        const char *where0 = NULL;
         for (size_t i = 0; do_stride && i < cfg->strides.n; i++) {
-            rc = run_point(&s, P_STRIDE, size, cfg->strides.v[i], 0, &bw[n]);
+            int filled;
+            const char *where;
+            rc = run_point(&s, P_STRIDE, size, cfg->strides.v[i], 0, &bw[n], &filled, &where);
             failed |= rc == GMB_EVERIFY;
             if (rc && rc != GMB_EVERIFY)
                 goto out;
+            where0 = where0 ? where0 : where;
+            if (!filled || strcmp(where, where0)) {
+                left_out++;
+                continue;
+            }
             st[n++] = (double)cfg->strides.v[i];
         }
         if (do_stride) {
             json_t *g = granularity(st, bw, n, text, sizeof text);
             json_object_set_new(g, "size_bytes", json_integer((json_int_t)size));
-            json_object_set_new(g, "where", json_string(gmb_residence(&c->info, size)));
+            json_object_set_new(g, "where", json_string(where0 ? where0 : "unknown"));
+            json_object_set_new(g, "points_used", json_integer((json_int_t)n));
+            json_object_set_new(g, "points_left_out", json_integer((json_int_t)left_out));
             json_array_append_new(gran, g);
-            sl += (size_t)snprintf(sm + sl, sl < sizeof sm ? sizeof sm - sl : 0,
-                                   "%s%s (%s): granularity %s.", sl ? " " : "", sz,
-                                   gmb_residence(&c->info, size), text);
+            gmb_text_add(&sm, "%s%s (%s): granularity %s.", sm.len ? " " : "", sz,
+                         where0 ? where0 : "unknown", text);
+            if (left_out)
+                gmb_text_add(&sm,
+                             " %zu stride%s left out (a pass too small to fill the device, "
+                             "or its sectors in another level).",
+                             left_out, left_out > 1 ? "s" : "");
         }
         double aligned = NAN, worst = INFINITY;
         long worst_off = -1;
         for (size_t i = 0; do_offset && i < noff; i++) {
             double b;
+            int filled;
+            const char *where;
             if (size <= (uint64_t)offs[i] + WORD)
                 continue;
-            rc = run_point(&s, P_OFFSET, size, WORD, offs[i], &b);
+            rc = run_point(&s, P_OFFSET, size, WORD, offs[i], &b, &filled, &where);
             failed |= rc == GMB_EVERIFY;
             if (rc && rc != GMB_EVERIFY)
                 goto out;
@@ -409,21 +453,19 @@ static int access_run(gmb_ctx_t *c)
             }
         }
         if (do_offset && aligned > 0 && worst_off >= 0) {
-            json_array_append_new(mis, json_pack("{s:I, s:s, s:f, s:I, s:f, s:f}", "size_bytes",
-                                                 (json_int_t)size, "where",
-                                                 gmb_residence(&c->info, size), "aligned_GBps",
-                                                 aligned, "worst_offset_bytes",
-                                                 (json_int_t)worst_off, "worst_GBps", worst,
-                                                 "worst_over_aligned", worst / aligned));
-            sl += (size_t)snprintf(sm + sl, sl < sizeof sm ? sizeof sm - sl : 0,
-                                   "%s%s: misaligned by %ld B, %.0f%% of the aligned bandwidth.",
-                                   sl ? " " : "", sz, worst_off, 100.0 * worst / aligned);
+            json_array_append_new(
+                mis, json_pack("{s:I, s:s, s:f, s:I, s:f, s:f}", "size_bytes", (json_int_t)size,
+                               "where", gmb_residence(&c->info, size), "aligned_GBps", aligned,
+                               "worst_offset_bytes", (json_int_t)worst_off, "worst_GBps", worst,
+                               "worst_over_aligned", worst / aligned));
+            gmb_text_add(&sm, "%s%s: misaligned by %ld B, %.0f%% of the aligned bandwidth.",
+                         sm.len ? " " : "", sz, worst_off, 100.0 * worst / aligned);
         }
     }
     if (failed)
         rc = GMB_EVERIFY;
-    printf("# access: %s\n", sl ? sm : "nothing to summarise.");
-    gmb_add_result(c, "summary", json_string(sl ? sm : "nothing to summarise."));
+    printf("# access: %s\n", sm.len ? sm.text : "nothing to summarise.");
+    gmb_add_result(c, "summary", json_string(sm.len ? sm.text : "nothing to summarise."));
     gmb_add_result(c, "granularity", gran);
     gmb_add_result(c, "misalignment", mis);
     gran = mis = NULL;
