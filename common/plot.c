@@ -681,6 +681,13 @@ fail:
     return GMB_ERUNTIME;
 }
 
+/* A table cell a summary figure draws: a finite, positive number, not from a cache-resident
+ * point where the row means memory (note 1). */
+static int usable(const gmb_cell_t *c)
+{
+    return c->kind == 1 && c->v > 0 && c->v < INFINITY && c->note != 1;
+}
+
 /* A summary script (name.gp with tabrow lines): for each group of its rows, a data file of
  * the rows any run has (label, then value, CI low and high per run; empty where a run has
  * none; a value without a CI is its own bounds), the variables (NRUNS, run_label, and per
@@ -738,10 +745,8 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
             if (i == t.nrows) /* no run has it */
                 continue;
             int any = 0;
-            for (size_t r = 0; r < t.ncols; r++) {
-                const gmb_cell_t *c = &t.cells[i * t.ncols + r];
-                any |= c->kind == 1 && c->v > 0 && c->v < INFINITY;
-            }
+            for (size_t r = 0; r < t.ncols; r++)
+                any |= usable(&t.cells[i * t.ncols + r]);
             if (!any)
                 continue;
             char lab[48];
@@ -753,8 +758,9 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
             for (size_t r = 0; r < t.ncols; r++) {
                 const gmb_cell_t *c = &t.cells[i * t.ncols + r];
                 /* log axes: a value that is not finite and positive is a gap; a CI bound
-                 * that is not finite gives way to the value */
-                if (c->kind != 1 || !(c->v > 0 && c->v < INFINITY))
+                 * that is not finite gives way to the value; a figure the table marks as
+                 * from a cache-resident point (stream's ᶜ) is not the level the row names */
+                if (!usable(c))
                     fputs(",,,", m);
                 else
                     fprintf(m, ",%.9g,%.9g,%.9g", c->v, isfinite(c->lo) ? c->lo : c->v,

@@ -1,6 +1,7 @@
 # hierarchy.gp - the memory hierarchy at a glance, from the table of every benchmark's records:
 # latency per level (ns) and bandwidth per level (GB/s), one bar per run (device), medians
-# with their 95% CI where the table has one. Levels a run did not measure are gaps; a level no
+# with their 95% CI where the table has one; stream's figures from a cache-resident point (the
+# table's ᶜ) are left out, as they are no memory bandwidth. Levels a run did not measure are gaps; a level no
 # run measured is left out. GPU names (L1, L2, DRAM) only where gmb-chase named them; a CPU's
 # latency levels are numbered, as in the table.
 # gmb: tabrow lat | L1 | L1 latency | ns
@@ -8,7 +9,6 @@
 # gmb: tabrow lat | L2 far | L2 far latency | ns
 # gmb: tabrow lat | L2 atomic | L2 atomic latency | ns
 # gmb: tabrow lat | DRAM | DRAM latency | ns
-# gmb: tabrow lat | DRAM, loaded (knee) | Loaded: latency at the knee (97% of that bandwidth) | ns
 # gmb: tabrow lat | host memory | Host memory latency (mapped, from the device) | ns
 # gmb: tabrow lat | peer memory | Peer memory latency (from the device) | ns
 # gmb: tabrow lat | level 1 | Latency level 1 | ns
@@ -17,6 +17,7 @@
 # gmb: tabrow lat | level 4 | Latency level 4 | ns
 # gmb: tabrow lat | level 5 | Latency level 5 | ns
 # gmb: tabrow lat | level 6 | Latency level 6 | ns
+# gmb: tabrow lat | memory under load (knee) | Loaded: latency at the knee (97% of that bandwidth) | ns
 # gmb: tabrow bw | shared/local memory | Shared-memory bandwidth, no conflict | GB/s
 # gmb: tabrow bw | L2 (cache plateau) | Cache plateau bandwidth, read (L2 on a GPU) | GB/s
 # gmb: tabrow bw | memory plateau | Memory plateau bandwidth, read | GB/s
