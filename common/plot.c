@@ -87,16 +87,28 @@ static int read_spec(const char *script, spec_t *sp)
                 bar = strchr(q, '|');
                 if (bar)
                     *bar = '\0';
-                while (*q == ' ')
+                while (*q == ' ' || *q == '\t')
                     q++;
                 gmb_strlcpy(part[k], q, sizeof part[k]);
-                for (size_t l = strlen(part[k]); l && part[k][l - 1] == ' ';)
+                for (size_t l = strlen(part[k]);
+                     l && (part[k][l - 1] == ' ' || part[k][l - 1] == '\t');)
                     part[k][--l] = '\0';
                 k++;
                 if (!bar)
                     break;
             }
-            if (k == 4) { /* else not a row: ignored, as any line gmb does not know */
+            /* the group names gnuplot variables (N_GROUP, F_GROUP) and a file: an identifier */
+            int ident = k == 4 && part[0][0] && strlen(part[0]) < sizeof sp->tabrow[0].group &&
+                        !(part[0][0] >= '0' && part[0][0] <= '9');
+            for (const char *q = part[0]; ident && *q; q++)
+                ident = (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+                        (*q >= '0' && *q <= '9') || *q == '_';
+            if (k == 4 && !ident)
+                fprintf(stderr,
+                        "gmb: note: %s: tabrow group '%s' is not a name of letters, digits "
+                        "and _ (at most 15, not a digit first): line ignored\n",
+                        script, part[0]);
+            if (k == 4 && ident) { /* else not a row: ignored, as any line gmb does not know */
                 tabrow_t *t = &sp->tabrow[sp->ntabrow++];
                 gmb_strlcpy(t->group, part[0], sizeof t->group);
                 gmb_strlcpy(t->label, part[1], sizeof t->label);
@@ -682,10 +694,10 @@ fail:
 }
 
 /* A table cell a summary figure draws: a finite, positive number, not from a cache-resident
- * point where the row means memory (note 1). */
+ * point where the row means memory (note flag 1). */
 static int usable(const gmb_cell_t *c)
 {
-    return c->kind == 1 && c->v > 0 && c->v < INFINITY && c->note != 1;
+    return c->kind == 1 && c->v > 0 && c->v < INFINITY && !(c->note & 1); /* note: flags */
 }
 
 /* A summary script (name.gp with tabrow lines): for each group of its rows, a data file of
@@ -752,8 +764,8 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
             char lab[48];
             gmb_strlcpy(lab, tr->label, sizeof lab);
             for (char *q = lab; *q; q++) /* the file's separator never in a label */
-                if (*q == ',' || *q == '"' || (unsigned char)*q < 32)
-                    *q = ' ';
+                if (*q == ',' || *q == '"' || (unsigned char)*q < 32 || (q == lab && *q == '#'))
+                    *q = ' '; /* nor a comment's mark first */
             fputs(lab, m);
             for (size_t r = 0; r < t.ncols; r++) {
                 const gmb_cell_t *c = &t.cells[i * t.ncols + r];
@@ -856,13 +868,20 @@ int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o)
     char *sums[64];
     size_t ns = 0;
     struct dirent *e;
-    while (d && (e = readdir(d)) && ns < 64) {
+    while (d && (e = readdir(d))) {
         size_t l = strlen(e->d_name);
         if (l < 4 || strcmp(e->d_name + l - 3, ".gp") || !strcmp(e->d_name, "style.gp"))
             continue;
         int bench = 0;
         for (size_t i = 0; i < nb && !bench; i++)
             bench = strlen(benches[i]) == l - 3 && !strncmp(benches[i], e->d_name, l - 3);
+        if (!bench && ns == 64) {
+            fprintf(stderr,
+                    "gmb: note: more than 64 plot scripts without a benchmark in %s: "
+                    "%s and others not read\n",
+                    o->plots, e->d_name);
+            break;
+        }
         if (!bench && (sums[ns] = strndup(e->d_name, l - 3)))
             ns++;
     }

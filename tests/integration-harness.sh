@@ -210,6 +210,20 @@ print(len(v['shared/local memory']) == 6 and abs(float(v['shared/local memory'][
         check "plot: hierarchy: the CPU's latency levels by number" grep -q '^level 1,' \
             "$T/fig/data/hierarchy-lat.csv"
     fi
+    # an interrupted run's cache-resident stream figure (ᶜ ⁱ) is still no memory bandwidth; a
+    # summary script whose group is no name is a note, and the other figures are made
+    mkdir -p "$T/intr" "$T/plots"
+    /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['status']='interrupted'; \
+        json.dump(r, open(sys.argv[2], 'w'))" "$(ls "$FX"/pocl/*-stream.json)" "$T/intr/s-stream.json"
+    cp plots/*.gp "$T/plots/"
+    printf '# gmb: tabrow my-grp | read | Read bandwidth | GB/s\n' >"$T/plots/zz-bad.gp"
+    if GMB_PLOTS="$T/plots" expect "plot: an interrupted run, a summary script with a bad group" 0 \
+        "$G" plot "$T/intr" --out "$T/intrfig"; then
+        check "plot: interrupted cache-resident stream figures left out" bash -c \
+            "! grep -q '^memory read' '$T/intrfig/data/hierarchy-bw.csv' 2>/dev/null"
+        check "plot: the bad group is a note naming the script" grep -q "zz-bad.gp: tabrow group 'my-grp'" "$T/err"
+        check "plot: the stream figure still made" test -s "$T/intrfig/stream-bw.png"
+    fi
     expect "plot --pdf of one run" 0 "$G" plot "$FX/pocl" --out "$T/pdf" --pdf &&
         check "plot: PDF made" bash -c "head -c 5 '$T/pdf/stream-bw.pdf' | grep -q '%PDF-'"
     mkdir -p "$T/nos"

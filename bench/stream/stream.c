@@ -697,6 +697,10 @@ static int energy_part(state_t *s, gmb_prog_t **prog, const json_t *best)
             json_object_set_new(out, "idle_after_why", json_string(why));
     } else if (!rc)
         json_object_set_new(out, "idle_after_why", json_string(why));
+    else
+        json_object_set_new(out, "idle_after_why",
+                            json_string(rc == GMB_EINTR ? "interrupted before it"
+                                                        : "a kernel failed: not measured"));
     json_object_set_new(out, "idle",
                         json_string(t_a > 0 ? "linear in time between the idle power before and "
                                               "after the kernels"
