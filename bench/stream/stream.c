@@ -114,8 +114,8 @@ static const char help[] =
     "around S idle seconds (the idle power), then around S seconds of each kernel streaming\n"
     "its best point (results.best: DRAM, else the cache, marked dram false) back to back in\n"
     "launches of ~0.2 s (output poisoned before, verified after); the idle tail between the\n"
-    "last launch and the counter's next step is counted at the idle power (before) and taken\n"
-    "out.\n"
+    "last launch and the counter's next step is counted at the idle power of its time (below)\n"
+    "and taken out.\n"
     "Reported: board power, energy per byte and per bit moved (pJ), the same above the idle\n"
     "power at the kernel's time (linear between S idle seconds before and S after the\n"
     "kernels), the counter's step, clocks and throttling after each interval. It is the whole\n"
@@ -602,16 +602,31 @@ gone: /* the counter stopped answering: said, not measured */
 /* A kernel's entry of results.energy (power_W set): the idle power at the middle of its
  * interval, linear in time between the idle interval before the kernels (at t_b, idle_b) and
  * the one after them (t_a, idle_a; the board warms: its idle power rises), or idle_b where
- * none came after; the energy per bit above it; its line printed. */
+ * none came after; its idle tail taken out at the idle power of the tail's time; the energy
+ * per bit above idle; its line printed. */
+static double idle_at(double t, double t_b, double idle_b, double t_a, double idle_a)
+{
+    double f = t_a > t_b ? fmin(1.0, fmax(0.0, (t - t_b) / (t_a - t_b))) : 0.0;
+    return t_a > t_b ? idle_b + f * (idle_a - idle_b) : idle_b;
+}
+
 static void energy_above_idle(json_t *j, const char *name, double mid_ns, double t_b, double idle_b,
                               double t_a, double idle_a)
 {
-    double f = t_a > t_b ? fmin(1.0, fmax(0.0, (mid_ns - t_b) / (t_a - t_b))) : 0.0;
-    double idle = t_a > t_b ? idle_b + f * (idle_a - idle_b) : idle_b;
-    double watts = gmb_jnum(j, "power_W"), sec = gmb_jnum(j, "seconds");
-    double bytes = gmb_jnum(j, "bytes"), pjb = gmb_jnum(j, "pJ_per_byte");
+    double sec = gmb_jnum(j, "seconds"), bytes = gmb_jnum(j, "bytes");
+    double tail = gmb_jnum(j, "tail_seconds"), idle = idle_at(mid_ns, t_b, idle_b, t_a, idle_a);
+    /* the idle tail after the last launch, taken out at the idle power before the kernels,
+     * is taken out at the idle power of its own time */
+    double tail_idle = idle_at(mid_ns + 0.5e9 * sec + 0.5e9 * tail, t_b, idle_b, t_a, idle_a);
+    double joules = gmb_jnum(j, "energy_J") - (tail_idle - idle_b) * tail;
+    double watts = joules / sec, pjb = joules * 1e12 / bytes;
     double above = (watts - idle) * sec * 1e12 / bytes / 8;
+    json_object_set_new(j, "energy_J", json_real(joules));
+    json_object_set_new(j, "power_W", json_real(watts));
+    json_object_set_new(j, "pJ_per_byte", json_real(pjb));
+    json_object_set_new(j, "pJ_per_bit", json_real(pjb / 8));
     json_object_set_new(j, "idle_W", json_real(idle));
+    json_object_set_new(j, "tail_idle_W", json_real(tail_idle));
     json_object_set_new(j, "pJ_per_bit_above_idle", json_real(above));
     char sz[32];
     printf("# energy %-6s %2d B x %s%s: %.1f GB/s for %.1f s at %.1f W: %.2f pJ/B, %.2f "
