@@ -450,6 +450,29 @@ static int draw(const gmb_plot_opts_t *o, const char *name, const char *vars, co
     return rc;
 }
 
+/* The variables file and gnuplot's log of figure name (a benchmark or a summary) in datadir
+ * (len bytes each); an old log is removed. */
+static void data_paths(const char *datadir, const char *name, char *vars, char *log, size_t len)
+{
+    snprintf(vars, len, "%s/%s-vars.gp", datadir, name);
+    snprintf(log, len, "%s/%s.log", datadir, name);
+    unlink(log);
+}
+
+/* NRUNS and run_label[] of the runs drawn: those of rs indexed by runs (JSON integers), or
+ * every run of rs when runs is NULL (gnuplot takes no empty array: [""] then). */
+static void put_runs(FILE *f, const gmb_runset_t *rs, const json_t *runs)
+{
+    size_t n = runs ? json_array_size(runs) : rs->nruns;
+    fprintf(f, "NRUNS = %zu\narray run_label[%zu] = [", n, n ? n : 1);
+    for (size_t i = 0; i < n; i++) {
+        size_t r = runs ? (size_t)json_integer_value(json_array_get(runs, i)) : i;
+        fputs(i ? ", " : "", f);
+        gp_str(f, rs->runs[r].label);
+    }
+    fputs(n ? "]\n" : "\"\"]\n", f);
+}
+
 /* One benchmark: data files, variables, gnuplot per format. 0, GMB_ESKIP or GMB_ERUNTIME. */
 static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_opts_t *o,
                       const char *datadir, const char *script)
@@ -458,9 +481,7 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
     if (read_spec(script, &sp))
         return GMB_ERUNTIME;
     char path[8300], vars[8300], log[8300];
-    snprintf(vars, sizeof vars, "%s/%s-vars.gp", datadir, bench);
-    snprintf(log, sizeof log, "%s/%s.log", datadir, bench);
-    unlink(log);
+    data_paths(datadir, bench, vars, log, sizeof vars);
     /* the runs that have this benchmark, and the series of each */
     json_t *sfile = json_array(), *srun = json_array(), *ssub = json_array(),
            *slabel = json_array(), *svals = json_array(), *runs = json_array();
@@ -602,12 +623,7 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
         goto fail;
     }
     fprintf(f, "# %s: made by gmb plot from the records; data for %s\n", vars, script);
-    fprintf(f, "NRUNS = %zu\narray run_label[%zu] = [", nr, nr);
-    for (size_t i = 0; i < nr; i++) {
-        fputs(i ? ", " : "", f);
-        gp_str(f, rs->runs[json_integer_value(json_array_get(runs, i))].label);
-    }
-    fputs("]\n", f);
+    put_runs(f, rs, runs);
     for (int k = 0; k < sp.nrunvar; k++) {
         fprintf(f, "array run_%s[%zu] = [", sp.runvar[k][0], nr);
         for (size_t i = 0; i < nr; i++) {
@@ -712,20 +728,13 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
     if (gmb_table_build(rs, &t))
         return GMB_ERUNTIME;
     char vars[8300], log[8300], path[8300];
-    snprintf(vars, sizeof vars, "%s/%s-vars.gp", datadir, name);
-    snprintf(log, sizeof log, "%s/%s.log", datadir, name);
-    unlink(log);
+    data_paths(datadir, name, vars, log, sizeof vars);
     FILE *f = fopen(vars, "w");
     int rc = f ? GMB_OK : GMB_ERUNTIME, total = 0;
     if (f) {
         fprintf(f, "# %s: made by gmb plot from the table of the records; data for %s\n", vars,
                 script);
-        fprintf(f, "NRUNS = %zu\narray run_label[%zu] = [", t.ncols, t.ncols ? t.ncols : 1);
-        for (size_t r = 0; r < t.ncols; r++) {
-            fputs(r ? ", " : "", f);
-            gp_str(f, t.cols[r]);
-        }
-        fputs(t.ncols ? "]\n" : "\"\"]\n", f);
+        put_runs(f, rs, NULL); /* the table's columns are the runs */
     }
     for (int g = 0; g < sp->ntabrow && !rc; g++) {
         const char *grp = sp->tabrow[g].group;

@@ -521,12 +521,12 @@ static void board_state(const char *pci, json_t *j)
 
 /* One kernel at its best point (b: results.best: DRAM where there is one, else the best
  * cache point, marked), streaming back to back for the --energy seconds from one step of the
- * counter to the first step after the last launch; the idle tail between that launch's end
- * and the step is counted at the idle power (idle_w, before the kernels) and taken out. Its
- * entry of results.energy, less what the idle after the kernels decides (energy_above_idle);
- * *mid_ns: the middle of its interval. */
+ * counter to the first step after the last launch. Its entry of results.energy with the
+ * counter's energy (counter_J) and the idle tail between the last launch's end and that step
+ * (tail_seconds): energy_above_idle, once the idle power after the kernels is known, takes
+ * the tail out and fills in the rest; *mid_ns: the middle of its interval. */
 static int energy_kernel(state_t *s, gmb_prog_t **prog, const kinfo_t *k, const json_t *b,
-                         double idle_w, json_t *out, double *mid_ns)
+                         json_t *out, double *mid_ns)
 {
     gmb_ctx_t *c = s->c;
     const cfg_t *cfg = c->cfg;
@@ -574,16 +574,13 @@ static int energy_kernel(state_t *s, gmb_prog_t **prog, const kinfo_t *k, const 
     double bytes = (double)(k->reads + k->writes) * (double)size * s->reps * (double)launches;
     double tail = fmax(0.0, (e1.t_ns - end) * 1e-9); /* idle after the last launch */
     double sec = (end - e0.t_ns) * 1e-9;
-    double mj = (double)(e1.mj - e0.mj) - idle_w * tail * 1e3, watts = mj / sec * 1e-3;
-    double pjb = mj * 1e9 / bytes;
     *mid_ns = 0.5 * (e0.t_ns + end);
-    json_t *j = json_pack("{s:i, s:I, s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
-                          "s:s}",
-                          "width_bytes", w, "size_bytes", (json_int_t)size, "reps", (int)s->reps,
-                          "launches", (json_int_t)launches, "bytes", bytes, "seconds", sec,
-                          "tail_seconds", tail, "device_seconds", dev * 1e-9, "bw_GBps",
-                          bytes / dev, "energy_J", mj * 1e-3, "power_W", watts, "pJ_per_byte", pjb,
-                          "pJ_per_bit", pjb / 8, "verified", rc == GMB_OK ? how : "FAILED");
+    /* the counter's energy, tail included: energy_above_idle takes the tail out */
+    json_t *j = json_pack(
+        "{s:i, s:I, s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:s}", "width_bytes", w, "size_bytes",
+        (json_int_t)size, "reps", (int)s->reps, "launches", (json_int_t)launches, "bytes", bytes,
+        "seconds", sec, "tail_seconds", tail, "device_seconds", dev * 1e-9, "bw_GBps", bytes / dev,
+        "counter_J", (double)(e1.mj - e0.mj) * 1e-3, "verified", rc == GMB_OK ? how : "FAILED");
     json_object_set_new(j, "edge_window_ms", json_real(fmax(e0.window_ns, e1.window_ns) * 1e-6));
     /* the point results.best took: DRAM when there is one, else cache-resident, marked */
     json_object_set_new(j, "dram", json_boolean(json_is_true(json_object_get(b, "dram"))));
@@ -615,10 +612,9 @@ static void energy_above_idle(json_t *j, const char *name, double mid_ns, double
 {
     double sec = gmb_jnum(j, "seconds"), bytes = gmb_jnum(j, "bytes");
     double tail = gmb_jnum(j, "tail_seconds"), idle = idle_at(mid_ns, t_b, idle_b, t_a, idle_a);
-    /* the idle tail after the last launch, taken out at the idle power before the kernels,
-     * is taken out at the idle power of its own time */
+    /* the idle tail after the last launch is taken out at the idle power of its time */
     double tail_idle = idle_at(mid_ns + 0.5e9 * sec + 0.5e9 * tail, t_b, idle_b, t_a, idle_a);
-    double joules = gmb_jnum(j, "energy_J") - (tail_idle - idle_b) * tail;
+    double joules = gmb_jnum(j, "counter_J") - tail_idle * tail;
     double watts = joules / sec, pjb = joules * 1e12 / bytes;
     double above = (watts - idle) * sec * 1e12 / bytes / 8;
     json_object_set_new(j, "energy_J", json_real(joules));
@@ -691,7 +687,7 @@ static int energy_part(state_t *s, gmb_prog_t **prog, const json_t *best)
             json_object_set_new(per, k->name, json_pack("{s:s}", "why", "no point measured"));
             continue;
         }
-        rc = energy_kernel(s, prog, k, b, idle_w, per, &mid[ki]);
+        rc = energy_kernel(s, prog, k, b, per, &mid[ki]);
     }
     /* the idle power again, after the kernels: the board is warmer (interrupted, or the
      * counter gone: the idle power before serves alone, and the record says so) */
@@ -723,7 +719,7 @@ static int energy_part(state_t *s, gmb_prog_t **prog, const json_t *best)
     for (size_t ki = 0; ki < cfg->kernels.n; ki++) {
         const char *name = K[cfg->kernels.idx[ki]].name;
         json_t *j = json_object_get(per, name);
-        if (json_object_get(j, "power_W"))
+        if (json_object_get(j, "counter_J"))
             energy_above_idle(j, name, mid[ki], t_b, idle_w, t_a, idle_a);
     }
     json_object_set_new(out, "kernels", per);
