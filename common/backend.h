@@ -226,6 +226,16 @@ typedef struct gmb_backend {
     /* Device memory free now, in *bytes (CUDA: cudaMemGetInfo); GMB_ESKIP, nothing printed,
      * when the API cannot tell (OpenCL). */
     int (*mem_free)(gmb_dev_t *dev, uint64_t *bytes);
+
+    /* ---- textures ------------------------------------------------------------------------
+     * A read-only view of the first *words 32-bit words of a device buffer as a 1-D texture of
+     * unsigned 32-bit texels, read through the texture path (CUDA: a texture object over linear
+     * memory, tex1Dfetch; OpenCL: an image1d_buffer_t, read_imageui). Kernels take it like a
+     * buffer (GMB_A_BUF); nothing else may use it; free() releases the view, not the buffer.
+     * *words is lowered to the most texels the device allows. Writes to the buffer are seen by
+     * later launches only. GMB_ESKIP with the reason in why, nothing printed, when the device
+     * has no such textures (OpenCL: no image support) or buf is not device memory. */
+    int (*texture)(gmb_buf_t *buf, size_t *words, gmb_buf_t **out, char *why, size_t whylen);
 } gmb_backend_t;
 
 /* The backends compiled in, NULL-terminated, CUDA first. */

@@ -26,6 +26,7 @@ struct gmb_buf {
     gmb_mem_kind_t kind;
     void *ptr; /* device (or host) address */
     size_t bytes;
+    cudaTextureObject_t tex; /* a texture view (texture()): the object; 0 for memory */
 };
 
 struct gmb_kern {
@@ -314,6 +315,12 @@ static void cu_free(gmb_buf_t *b)
 {
     if (!b)
         return;
+    if (b->tex) { /* a view: the memory is its buffer's */
+        cudaSetDevice(b->dev->idx);
+        cudaDestroyTextureObject(b->tex);
+        free(b);
+        return;
+    }
     switch (b->kind) {
     case GMB_MEM_DEVICE:
     case GMB_MEM_MANAGED:
@@ -492,7 +499,9 @@ static int launch_on(gmb_kern_t *k, cudaStream_t st, const gmb_launch_t *cfg, co
     if (nargs > MAX_ARGS)
         return GMB_ERUNTIME;
     for (int i = 0; i < nargs; i++)
-        av[i] = args[i].kind == GMB_ARG_BUF ? (void *)&args[i].buf->ptr : (void *)args[i].val;
+        av[i] = args[i].kind == GMB_ARG_VAL ? (void *)args[i].val
+                : args[i].buf->tex          ? (void *)&args[i].buf->tex /* cudaTextureObject_t */
+                                            : (void *)&args[i].buf->ptr;
     dim3 grid = {(unsigned)cfg->groups, 1, 1}, block = {(unsigned)cfg->group_size, 1, 1};
     CU_TRY(cudaSetDevice(k->prog->dev->idx));
     int rc = shared_optin(k, cfg->shared_bytes);
@@ -736,6 +745,54 @@ static int cu_mem_free(gmb_dev_t *d, uint64_t *bytes)
     return GMB_OK;
 }
 
+static int cu_texture(gmb_buf_t *b, size_t *words, gmb_buf_t **out, char *why, size_t whylen)
+{
+    int idx = b->dev->idx, align = 0;
+    size_t maxw = 0;
+    if (b->kind != GMB_MEM_DEVICE || b->tex) {
+        snprintf(why, whylen, "a texture views device memory only");
+        return GMB_ESKIP;
+    }
+    /* the widest texture of this format (cudaDevAttrMaxTexture1DLinearWidth is deprecated) */
+    struct cudaChannelFormatDesc fmt =
+        cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindUnsigned);
+    CU_TRY(cudaSetDevice(idx));
+    CU_TRY(cudaDeviceGetTexture1DLinearMaxWidth(&maxw, &fmt, idx));
+    CU_TRY(cudaDeviceGetAttribute(&align, cudaDevAttrTextureAlignment, idx));
+    size_t w = *words < b->bytes / 4 ? *words : b->bytes / 4;
+    if (w > maxw)
+        w = maxw;
+    if (!w || (align > 0 && (uintptr_t)b->ptr % (uintptr_t)align)) {
+        snprintf(why, whylen, "%s",
+                 w ? "the buffer is not aligned as textures need" : "an empty texture");
+        return GMB_ESKIP;
+    }
+    struct cudaResourceDesc rd;
+    struct cudaTextureDesc td;
+    memset(&rd, 0, sizeof rd);
+    memset(&td, 0, sizeof td);
+    rd.resType = cudaResourceTypeLinear;
+    rd.res.linear.devPtr = b->ptr;
+    rd.res.linear.desc = fmt;
+    rd.res.linear.sizeInBytes = w * 4;
+    td.readMode = cudaReadModeElementType; /* texels as stored: no filtering, no conversion */
+    gmb_buf_t *v = calloc(1, sizeof *v);
+    if (!v)
+        return GMB_ERUNTIME;
+    cudaError_t e = cudaCreateTextureObject(&v->tex, &rd, &td, NULL);
+    if (e != cudaSuccess || !v->tex) {
+        free(v);
+        CU_TRY(e != cudaSuccess ? e : cudaErrorInvalidValue);
+    }
+    v->dev = b->dev;
+    v->kind = GMB_MEM_DEVICE;
+    v->ptr = b->ptr;
+    v->bytes = w * 4;
+    *words = w;
+    *out = v;
+    return GMB_OK;
+}
+
 const gmb_backend_t gmb_backend_cuda = {
     .name = "cuda",
     .count = cu_count,
@@ -765,4 +822,5 @@ const gmb_backend_t gmb_backend_cuda = {
     .prefetch_async = cu_prefetch_async,
     .advise = cu_advise,
     .mem_free = cu_mem_free,
+    .texture = cu_texture,
 };

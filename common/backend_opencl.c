@@ -140,6 +140,10 @@ static const char *cl_errstr(cl_int e)
         E(CL_INVALID_CONTEXT)
         E(CL_INVALID_COMMAND_QUEUE)
         E(CL_INVALID_MEM_OBJECT)
+        E(CL_IMAGE_FORMAT_NOT_SUPPORTED)
+        E(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)
+        E(CL_INVALID_IMAGE_SIZE)
+        E(CL_INVALID_IMAGE_DESCRIPTOR)
         E(CL_INVALID_BUILD_OPTIONS)
         E(CL_INVALID_PROGRAM_EXECUTABLE)
         E(CL_INVALID_KERNEL_NAME)
@@ -1096,6 +1100,54 @@ static int ocl_mem_free(gmb_dev_t *d, uint64_t *bytes)
     return GMB_ESKIP; /* OpenCL does not say */
 }
 
+static int ocl_texture(gmb_buf_t *b, size_t *words, gmb_buf_t **out, char *why, size_t whylen)
+{
+    cl_bool img = CL_FALSE;
+    size_t maxw = 0;
+    cl_int e;
+    if (b->kind != GMB_MEM_DEVICE || !b->mem) {
+        snprintf(why, whylen, "an image views a device buffer object only");
+        return GMB_ESKIP;
+    }
+    CL_TRY(clGetDeviceInfo(b->dev->id, CL_DEVICE_IMAGE_SUPPORT, sizeof img, &img, NULL));
+    if (!img) {
+        snprintf(why, whylen, "the device has no images (CL_DEVICE_IMAGE_SUPPORT)");
+        return GMB_ESKIP;
+    }
+    CL_TRY(clGetDeviceInfo(b->dev->id, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, sizeof maxw, &maxw, NULL));
+    size_t w = *words < b->bytes / 4 ? *words : b->bytes / 4;
+    if (w > maxw)
+        w = maxw;
+    if (!w) {
+        snprintf(why, whylen, "an empty image");
+        return GMB_ESKIP;
+    }
+    cl_image_format f = {CL_R, CL_UNSIGNED_INT32};
+    cl_image_desc d;
+    memset(&d, 0, sizeof d);
+    d.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+    d.image_width = w;
+    d.buffer = b->mem;
+    gmb_buf_t *v = calloc(1, sizeof *v);
+    if (!v)
+        return GMB_ERUNTIME;
+    v->mem = clCreateImage(b->dev->ctx, CL_MEM_READ_ONLY, &f, &d, NULL, &e);
+    if (e != CL_SUCCESS) {
+        free(v);
+        if (e == CL_IMAGE_FORMAT_NOT_SUPPORTED) { /* CL_R of 32-bit unsigned texels: optional */
+            snprintf(why, whylen, "the device has no 1-D images of 32-bit unsigned texels");
+            return GMB_ESKIP;
+        }
+        CL_TRY(e);
+    }
+    v->dev = b->dev;
+    v->kind = GMB_MEM_DEVICE;
+    v->bytes = w * 4;
+    *words = w;
+    *out = v;
+    return GMB_OK;
+}
+
 const gmb_backend_t gmb_backend_opencl = {
     .name = "opencl",
     .count = ocl_count,
@@ -1125,4 +1177,5 @@ const gmb_backend_t gmb_backend_opencl = {
     .prefetch_async = ocl_prefetch_async,
     .advise = ocl_advise,
     .mem_free = ocl_mem_free,
+    .texture = ocl_texture,
 };

@@ -775,6 +775,11 @@ const gmb_row_t gmb_table_rows[] = {
     /* atomics (done at the L2 on a GPU): the L2 level of the atomic chase */
     {"chase", "L2 atomic latency", "cycles", ex_chase_lat, "atomic:L2|L2 near|L2 part 1 cycles"},
     {"chase", "L2 atomic latency", "ns", ex_chase_lat, "atomic:L2|L2 near|L2 part 1 ns"},
+    /* the texture path (--spaces texture): its L1 (the texture cache) and L2 levels */
+    {"chase", "Texture L1 latency", "cycles", ex_chase_lat, "texture:L1 cycles"},
+    {"chase", "Texture L1 latency", "ns", ex_chase_lat, "texture:L1 ns"},
+    {"chase", "Texture L2 latency", "cycles", ex_chase_lat, "texture:L2|L2 near|L2 part 1 cycles"},
+    {"chase", "Texture L2 latency", "ns", ex_chase_lat, "texture:L2|L2 near|L2 part 1 ns"},
     /* across a link: the device's loads from mapped host memory, from a peer's memory */
     {"chase", "Host memory latency (mapped, from the device)", "ns", ex_chase_lat,
      "host:host memory ns"},

@@ -5,8 +5,10 @@
 # run measured is left out. GPU names (L1, L2, DRAM) only where gmb-chase named them; a CPU's
 # latency levels are numbered, as in the table.
 # gmb: tabrow lat | L1 | L1 latency | ns
+# gmb: tabrow lat | L1 texture | Texture L1 latency | ns
 # gmb: tabrow lat | L2 | L2 latency | ns
 # gmb: tabrow lat | L2 far | L2 far latency | ns
+# gmb: tabrow lat | L2 texture | Texture L2 latency | ns
 # gmb: tabrow lat | L2 atomic | L2 atomic latency | ns
 # gmb: tabrow lat | DRAM | DRAM latency | ns
 # gmb: tabrow lat | host memory | Host memory latency (mapped, from the device) | ns

@@ -6,6 +6,12 @@ C="$PWD/$BIN/gmb-chase"
 # in launch noise, so chase samples last longer than the other programs' (still not a timing
 # test)
 FAST=("${FAST[@]}" --min-sample-us 300)
+# with_images CMD...: CMD makes OpenCL images (the texture space): PoCL's own leak in
+# clCreateImage is suppressed for it (tests/lsan-pocl-images.supp), nothing else changes
+with_images() {
+    local o=${LSAN_OPTIONS:-}
+    LSAN_OPTIONS="${o//lsan.supp/lsan-pocl-images.supp}" "$@"
+}
 if ! have_opencl; then
     skip "$TAG chase integration: no OpenCL device (install pocl-opencl-icd)"
 else
@@ -16,20 +22,20 @@ else
 
     # --- every mode and space, small sweep, verified, recorded -----------------------------
     # sizes 1,4,16,64,256 KiB: random and stride run 5 global + 5 shared (PoCL's local memory
-    # is MiBs) + 4 constant (<= 64 KiB) + 5 atomic + 5 host points each; page 4 KiB: 4 points
-    # (>= 1 page) in global, atomic and host memory, page 64 KiB: 2 in each; peer: no second
-    # device
-    if expect "chase every mode and space" 0 "$C" "${FAST[@]}" --sizes 1KiB:256KiB:x4 \
+    # is MiBs) + 4 constant (<= 64 KiB) + 5 atomic + 5 texture + 5 host points each; page
+    # 4 KiB: 4 points (>= 1 page) in global, atomic, texture and host memory, page 64 KiB: 2 in
+    # each; peer: no second device
+    if with_images expect "chase every mode and space" 0 "$C" "${FAST[@]}" --sizes 1KiB:256KiB:x4 \
         --mode all --spaces all --page-sizes 4KiB,64KiB --out "$T/all"; then
         rec=$(ls "$T"/all/*-chase.json)
-        check "chase: table has 66 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 66
+        check "chase: table has 82 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 82
         check "chase: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
         check "chase: record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
-        check "chase: record holds 66 verified points" test "$(json "$rec" \
-            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 66
+        check "chase: record holds 82 verified points" test "$(json "$rec" \
+            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 82
         check "chase: every mode and space measured" test "$(json "$rec" \
             "','.join(sorted({p['params']['mode'] + '/' + p['params']['space'] for p in r['points']}))")" = \
-            "page/atomic,page/global,page/host,random/atomic,random/constant,random/global,random/host,random/shared,stride/atomic,stride/constant,stride/global,stride/host,stride/shared"
+            "page/atomic,page/global,page/host,page/texture,random/atomic,random/constant,random/global,random/host,random/shared,random/texture,stride/atomic,stride/constant,stride/global,stride/host,stride/shared,stride/texture"
         check "chase: global-cg skipped on OpenCL, in the table" \
             grep -qE "^random .* global-cg +skipped: OpenCL has no L1-bypassing load" "$T/out"
         check "chase: global-cg skipped on OpenCL, in the record with its reason" test "$(json "$rec" \
@@ -42,7 +48,7 @@ else
         check "chase: every point has latency in ns" test "$(json "$rec" \
             "all(p['metrics']['lat_ns']['median'] > 0 for p in r['points'])")" = True
         check "chase: levels of every curve in the record" test "$(json "$rec" \
-            "len(r['results']['levels'])")" = 16
+            "len(r['results']['levels'])")" = 20
         check "chase: peer skipped with its reason (one device, or OpenCL's lack of peer access)" \
             test "$(json "$rec" "sum(s['space'] == 'peer' and ('needs a second opencl device' in \
             s['reason'] or 'OpenCL has no peer access' in s['reason']) for s in r['results']['skipped'])")" = 4
@@ -184,6 +190,45 @@ PY
         check "chase atomic, GPU levels: the L2 atomic rows" bash -c \
             "grep -q '^| L2 atomic latency | cycles | 321' '$T/out' &&
              grep -q '^| L2 atomic latency | ns | 160' '$T/out' && ! grep -q '^| L2 latency' '$T/out'"
+    # the texture path: the chain as a 1-D image (PoCL has images), verified like the others
+    with_images expect "chase: planted error in texture exits 1" 1 "$C" "${FAST[@]}" --sizes 4KiB \
+        --mode random --spaces texture --inject-error --out "$T/inj-tx"
+    if with_images expect "chase texture, random and page" 0 "$C" "${FAST[@]}" --sizes 4KiB,64KiB,1MiB \
+        --mode random,page --page-sizes 4KiB --spaces texture,global --out "$T/tex"; then
+        rec=$(ls "$T"/tex/*-chase.json)
+        check "chase texture: 6 texture points, verified" test "$(json "$rec" \
+            "[p['extra']['verified'] for p in r['points'] if p['params']['space'] == 'texture']")" = \
+            "['full', 'full', 'full', 'full', 'full', 'full']"
+        check "chase texture: its levels in the record" test "$(json "$rec" \
+            "sorted(l['mode'] for l in r['results']['levels'] if l['space'] == 'texture')")" = \
+            "['page', 'random']"
+        check "chase texture: in the summary" grep -q "^# levels: .*texture, random: " "$T/out"
+    fi
+    # the table's rows: the texture curve's L1 and L2 levels (a GPU's names; renamed so here)
+    mkdir -p "$T/txgpu"
+    /usr/bin/python3 - "$(ls "$T"/tex/*-chase.json)" "$T/txgpu/x-chase.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for cv in r["results"]["levels"]:
+    cv["verdict"] = "levels"
+    if cv["space"] == "texture" and cv["mode"] == "random":
+        cv["levels"] = [dict(name="L1", lat_ns=40.0, lat_cycles=70.0),
+                        dict(name="L2", lat_ns=150.0, lat_cycles=290.0)]
+    else:
+        cv["levels"] = []
+json.dump(r, open(sys.argv[2], "w"))
+PY
+    expect "chase texture, GPU levels: table" 0 "$G" table "$T/txgpu" &&
+        check "chase texture, GPU levels: the texture rows, not the load path's" bash -c \
+            "grep -q '^| Texture L1 latency | cycles | 70' '$T/out' &&
+             grep -q '^| Texture L1 latency | ns | 40' '$T/out' &&
+             grep -q '^| Texture L2 latency | cycles | 290' '$T/out' &&
+             ! grep -q '^| L1 latency' '$T/out'"
+    if expect "chase --pointers in texture: skipped" 77 "$C" "${FAST[@]}" --pointers \
+        --spaces texture --mode random --sizes 16KiB --out "$T/txptr"; then
+        check "chase --pointers texture: the reason" grep -q "a texture fetch takes a texel index" \
+            "$T/err"
+    fi
     if expect "chase --pointers in atomic: skipped" 77 "$C" "${FAST[@]}" --pointers \
         --spaces atomic --mode random --sizes 16KiB --out "$T/atptr"; then
         check "chase --pointers atomic: the reason" grep -q "atomics chase word indices only" "$T/err"

@@ -1,7 +1,8 @@
 /* chase.c - gmb-chase: memory latency by pointer chasing (random single cycles, sequential
- * strides, page strides) in global, L1-bypassing global, shared/local and constant memory, and
- * across a link (mapped host memory, a peer device's memory), working sets from 1 KiB to DRAM,
- * with cache and TLB levels detected from the curve. */
+ * strides, page strides) in global, L1-bypassing global, shared/local and constant memory, by
+ * atomics, through the texture path, and across a link (mapped host memory, a peer device's
+ * memory), working sets from 1 KiB to DRAM, with cache and TLB levels detected from the
+ * curve. */
 #include "chasedev.h"
 #include "gmb_kernels.h"
 #include "harness.h"
@@ -33,21 +34,21 @@ static const gmb_cl_variant_t variants[] = {
 
 enum { M_RANDOM, M_STRIDE, M_PAGE };
 static const char *const mode_names[] = {"random", "stride", "page", NULL};
-enum { S_GLOBAL, S_GLOBAL_CG, S_SHARED, S_CONSTANT, S_ATOMIC, S_HOST, S_PEER, NSPACES };
-static const char *const space_names[] = {"global", "global-cg", "shared", "constant",
-                                          "atomic", "host",      "peer",   NULL};
+enum { S_GLOBAL, S_GLOBAL_CG, S_SHARED, S_CONSTANT, S_ATOMIC, S_TEXTURE, S_HOST, S_PEER, NSPACES };
+static const char *const space_names[] = {"global",  "global-cg", "shared", "constant", "atomic",
+                                          "texture", "host",      "peer",   NULL};
 static const char *const space_kernel[] = {"chase_global",   "chase_global_cg", "chase_shared",
-                                           "chase_constant", "chase_atomic",    "chase_global",
-                                           "chase_global"};
+                                           "chase_constant", "chase_atomic",    "chase_texture",
+                                           "chase_global",   "chase_global"};
 /* --pointers: the spaces of global loads chase 64-bit addresses (global-cg: CUDA only) */
 static const char *const space_kernel_ptr[] = {
-    "chase_global_ptr", "chase_global_cg_ptr", NULL, NULL, NULL,
+    "chase_global_ptr", "chase_global_cg_ptr", NULL, NULL, NULL, NULL,
     "chase_global_ptr", "chase_global_ptr"};
 /* spaces reached by global loads: the ones --pointers applies to */
 #define GLOBAL_LOADS(sp)                                                                           \
     ((sp) == S_GLOBAL || (sp) == S_GLOBAL_CG || (sp) == S_HOST || (sp) == S_PEER)
 /* spaces of global memory: the ones page mode applies to */
-#define PAGED(sp) (GLOBAL_LOADS(sp) || (sp) == S_ATOMIC)
+#define PAGED(sp) (GLOBAL_LOADS(sp) || (sp) == S_ATOMIC || (sp) == S_TEXTURE)
 /* most bytes of host memory chased: pinned host memory is the machine's to share */
 #define HOST_MAX (1ull << 30)
 
@@ -76,7 +77,8 @@ static const gmb_opt_t opts[] = {
     {"spaces", GMB_OPT_LIST, O(spaces), "LIST", "global,global-cg,shared,constant", 1, 0,
      space_names,
      "memory chased: global, global-cg (L1 bypassed, CUDA), shared, constant; atomic (global "
-     "memory by atomic adds of zero); across a link: host (mapped pinned host memory), peer (a "
+     "memory by atomic adds of zero), texture (global memory through the texture path); across a "
+     "link: host (mapped pinned host memory), peer (a "
      "peer device's memory); all = every one",
      0},
     {"accesses", GMB_OPT_INT, O(accesses), "N", "0", 0, MAX_STEPS, NULL,
@@ -115,6 +117,10 @@ static const char help[] =
     "list): each step is an atomic\n"
     "add of zero whose returned value is the next index: on GPUs atomics are done at the L2\n"
     "(L1 never holds the line), so the curve is the atomic path's latency; page mode applies.\n"
+    "texture (not in the default list): the chain read through the texture path, viewed as a\n"
+    "1-D texture of 32-bit texels (CUDA tex1Dfetch on a texture object over linear memory;\n"
+    "OpenCL read_imageui on an image1d_buffer_t, where the device has images), up to the\n"
+    "widest such texture the device allows; page mode applies, --pointers does not.\n"
     "Across a link (global loads, default caching; not in\n"
     "the default list): host = pinned host memory mapped into the device (zero-copy: CUDA\n"
     "cudaHostAllocMapped; OpenCL only where the device shares the host's memory), up to\n"
@@ -141,6 +147,7 @@ typedef struct state {
     gmb_buf_t *out;          /* final word and cycles of a launch */
     gmb_buf_t *bad;          /* chase_check's flag */
     gmb_buf_t *cbuf;         /* constant-memory copy of the chain (OpenCL) */
+    gmb_buf_t *tex;          /* the chain as a texture (texture space) */
     gmb_prog_t *prog;        /* the kernels */
     gmb_kern_t *k;           /* chase kernel of the current space */
     gmb_launch_t geo;        /* its launch */
@@ -187,7 +194,7 @@ static int sample(void *arg, double *ns)
     state_t *s = arg;
     const gmb_backend_t *be = s->c->be;
     gmb_u32 start = word_at(s, s->q);
-    gmb_buf_t *src = s->space == S_CONSTANT ? s->cbuf : s->chain;
+    gmb_buf_t *src = s->space == S_CONSTANT ? s->cbuf : s->space == S_TEXTURE ? s->tex : s->chain;
     /* a sixth argument: the words shared memory holds, or the atomics' zero */
     gmb_u32 sixth = s->space == S_SHARED ? s->nwords : 0;
     gmb_arg_t av[] = {GMB_A_BUF(src),     GMB_A_BUF(s->out),   GMB_A_VAL(start),
@@ -497,7 +504,8 @@ static void level_name(const gmb_ctx_t *c, const curve_t *cv, int i, int nl, int
                        size_t len)
 {
     int gpu = !strcmp(c->be->name, "cuda") && !strcmp(c->info.type, "gpu");
-    int global = cv->space == S_GLOBAL || cv->space == S_GLOBAL_CG || cv->space == S_ATOMIC;
+    int global = cv->space == S_GLOBAL || cv->space == S_GLOBAL_CG || cv->space == S_ATOMIC ||
+                 cv->space == S_TEXTURE;
     if (cv->space == S_HOST || cv->space == S_PEER) { /* across a link: numbered, but the last */
         if (memory && i == nl - 1)
             snprintf(out, len, "%s memory", space_names[cv->space]);
@@ -516,7 +524,9 @@ static void level_name(const gmb_ctx_t *c, const curve_t *cv, int i, int nl, int
             snprintf(out, len, "level %d", i + 1);
         return;
     }
-    int first_l2 = cv->space == S_GLOBAL ? 1 : 0; /* global-cg and atomics start at L2 */
+    /* global-cg and atomics start at L2; the texture path has L1 (Volta on: L1 and texture
+     * cache are one) */
+    int first_l2 = cv->space == S_GLOBAL || cv->space == S_TEXTURE ? 1 : 0;
     int last_l2 = memory ? nl - 2 : nl - 1, nl2 = last_l2 - first_l2 + 1;
     if (i < first_l2)
         snprintf(out, len, "L1");
@@ -700,6 +710,8 @@ static int chase_run(gmb_ctx_t *c)
     gmb_dev_t *peer = NULL;                                  /* the peer space's device */
     gmb_dev_info_t pinfo;                                    /* what it is */
     char peer_why[256] = "";                                 /* why there is none */
+    char tex_why[160] = "";                                  /* why there is no texture */
+    size_t tex_words = 0;                                    /* texels of the texture */
     gmb_buf_t *main_chain = NULL, *xchain[NSPACES] = {NULL}; /* chains of host and peer */
     cv.size = calloc(cfg->sizes.n, sizeof *cv.size);
     cv.ns = calloc(cfg->sizes.n, sizeof *cv.ns);
@@ -769,6 +781,20 @@ static int chase_run(gmb_ctx_t *c)
                 if (sp == S_ATOMIC && cfg->pointers)
                     why = "--pointers: atomics chase word indices only (an atomic on a 64-bit "
                           "address would need 64-bit atomics)";
+                if (sp == S_TEXTURE && cfg->pointers)
+                    why = "--pointers: a texture fetch takes a texel index, not an address";
+                else if (sp == S_TEXTURE) {
+                    if (!s.tex && !tex_why[0]) { /* one view of the chain, every curve */
+                        tex_words = (size_t)(top / WORD);
+                        rc = be->texture(main_chain, &tex_words, &s.tex, tex_why, sizeof tex_why);
+                        if (rc && rc != GMB_ESKIP)
+                            break;
+                        rc = GMB_OK;
+                    }
+                    cap = (uint64_t)tex_words * WORD;
+                    if (!s.tex)
+                        why = tex_why;
+                }
                 if (sp == S_HOST) {
                     cap = host_cap(c, top);
                     if (!(c->info.caps & GMB_CAP_MAPPED))
@@ -885,6 +911,7 @@ out:
     gmb_series_free(&s.cycles);
     gmb_series_free(&s.raw);
     be->prog_free(s.prog);
+    be->free(s.tex); /* a view of the main chain: before it */
     be->free(main_chain ? main_chain : s.chain);
     be->free(xchain[S_HOST]);
     be->free(xchain[S_PEER]);

@@ -55,6 +55,24 @@ GMB_KERNEL chase_global_cg(GMB_GLOBAL const gmb_u32 *a, GMB_GLOBAL gmb_u64 *out,
 GMB_KERNEL chase_atomic(GMB_GLOBAL gmb_u32 *a, GMB_GLOBAL gmb_u64 *out, gmb_u32 start, gmb_u32 warm,
                         gmb_u32 steps, gmb_u32 zero){CHASE_BODY(LOAD_ATOMIC)}
 
+/* global memory through the texture path: the chain viewed as a 1-D texture of 32-bit texels
+ * (the backend's texture(): CUDA tex1Dfetch on a texture object over linear memory; OpenCL
+ * read_imageui on an image1d_buffer_t, where the device has images) */
+#if defined(__CUDACC__)
+#define CHASE_TEX_ARG   cudaTextureObject_t t
+#define LOAD_TEXTURE(p) tex1Dfetch<gmb_u32>(t, (int)(p))
+#elif defined(__IMAGE_SUPPORT__)
+#define CHASE_TEX_ARG   __read_only image1d_buffer_t t
+#define LOAD_TEXTURE(p) read_imageui(t, (int)(p)).x
+#endif
+#if defined(CHASE_TEX_ARG)
+GMB_KERNEL chase_texture(CHASE_TEX_ARG, GMB_GLOBAL gmb_u64 *out, gmb_u32 start, gmb_u32 warm,
+                         gmb_u32 steps)
+{
+    CHASE_BODY(LOAD_TEXTURE)
+}
+#endif
+
 /* Pointer chains (--pointers): the first 8 bytes of each element hold the address of the
  * next, so a step is one load and nothing else (p = *p). Made in place from a laid-out index
  * chain: each work-item reads its element's own word, then writes that element's first 8

@@ -14,6 +14,7 @@ __constant__ gmb_u32 chase_cmem[CHASE_CMEM_WORDS];
         {v, "chase_global", (const void *)chase_global},                                           \
         {v, "chase_global_cg", (const void *)chase_global_cg},                                     \
         {v, "chase_atomic", (const void *)chase_atomic},                                           \
+        {v, "chase_texture", (const void *)chase_texture},                                         \
         {v, "chase_shared", (const void *)chase_shared},                                           \
         {v, "chase_shared_ptr", (const void *)chase_shared_ptr},                                   \
         {v, "chase_to_ptr", (const void *)chase_to_ptr},                                           \
