@@ -19,6 +19,7 @@ struct gmb_dev {
     int cma;                      /* cudaDevAttrConcurrentManagedAccess */
     atomic_int gate[GMB_STREAMS]; /* 0 while the gate host function of stream i holds it */
     int gated[GMB_STREAMS];       /* a gate of stream i is enqueued and not yet opened */
+    int held[GMB_STREAMS];        /* commands enqueued behind that gate */
 };
 
 struct gmb_buf {
@@ -50,6 +51,7 @@ struct gmb_prog {
         if (e_ != cudaSuccess) {                                                                   \
             gmb_error("%s:%d: %s: %s (%s, %d)", __FILE__, __LINE__, #call, cudaGetErrorString(e_), \
                       cudaGetErrorName(e_), (int)e_);                                              \
+            cudaGetLastError(); /* a later check must not blame its own call for this error */     \
             return GMB_ERUNTIME;                                                                   \
         }                                                                                          \
     } while (0)
@@ -84,6 +86,7 @@ static int gate_close(gmb_dev_t *d, int s)
     atomic_store_explicit(&d->gate[s], 0, memory_order_relaxed);
     CU_TRY(cudaLaunchHostFunc(d->xs[s], gate_fn, &d->gate[s]));
     d->gated[s] = 1;
+    d->held[s] = 0;
     return GMB_OK;
 }
 
@@ -93,6 +96,16 @@ static void gate_open(gmb_dev_t *d, int s)
         atomic_store_explicit(&d->gate[s], 1, memory_order_release);
         d->gated[s] = 0;
     }
+}
+
+/* A gate holds at most this many commands: behind a closed gate the stream's queue must never
+ * fill, as a full queue blocks the host's next enqueue and the host would never open the gate
+ * (a deadlock). Past it the gate opens and the rest is enqueued while the device runs. */
+#define GATE_MAX_HELD 128
+static void gate_count(gmb_dev_t *d, int s)
+{
+    if (d->gated[s] && ++d->held[s] >= GATE_MAX_HELD)
+        gate_open(d, s);
 }
 
 /* a pageable copy synchronises its stream before it starts: it must not wait behind a gate */
@@ -580,6 +593,7 @@ static int cu_copy_async(gmb_dev_t *d, int s, gmb_buf_t *dst, size_t doff, gmb_b
             gate_open(d, i);
     CU_TRY(cudaMemcpyAsync((char *)dst->ptr + doff, (char *)src->ptr + soff, bytes,
                            cudaMemcpyDefault, d->xs[s]));
+    gate_count(d, s);
     return GMB_OK;
 }
 
@@ -588,7 +602,10 @@ static int cu_launch_async(gmb_kern_t *k, int s, const gmb_launch_t *cfg, const 
 {
     if (s < 0 || s >= GMB_STREAMS)
         return GMB_EUSAGE;
-    return launch_on(k, k->prog->dev->xs[s], cfg, args, nargs);
+    int rc = launch_on(k, k->prog->dev->xs[s], cfg, args, nargs);
+    if (!rc)
+        gate_count(k->prog->dev, s);
+    return rc;
 }
 
 static int cu_span_end(gmb_dev_t *d, int s)
