@@ -522,6 +522,48 @@ static int ex_chase_lat(const json_t *rec, const char *arg, gmb_cell_t *c)
     return 0;
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* chase, an on-chip memory (shared, constant): arg "SPACE ns|cycles". Its first level; or,
+ * where the detector found none because the random curve is flat (every point within -20 %
+ * and +25 % of their median: no step at all, one level over the whole sweep), that median,
+ * with the CI of the point nearest it. */
+static int ex_chase_onchip(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    char space[16], unit[16], buf[48];
+    if (sscanf(arg, "%15s %15s", space, unit) != 2)
+        return -1;
+    snprintf(buf, sizeof buf, "%s:level 1 %s", space, unit);
+    if (!ex_chase_lat(rec, buf, c))
+        return 0;
+    const char *metric = !strcmp(unit, "cycles") ? "lat_cycles" : "lat_ns";
+    double v[4096], med; /* a sweep's points at most (GMB_MAX_SWEEP) */
+    size_t n = 0, i;
+    const json_t *p;
+    json_array_foreach(json_object_get(rec, "points"), i, p)
+    {
+        double m = gmb_jnum(json_object_get(json_object_get(p, "metrics"), metric), "median");
+        if (!strcmp(jstr(p, "params.mode"), "random") && !strcmp(jstr(p, "params.space"), space) &&
+            m > 0 && n < 4096)
+            v[n++] = m;
+    }
+    if (n < 3)
+        return -1;
+    qsort(v, n, sizeof *v, cmp_dbl);
+    med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    if (!(v[0] >= 0.8 * med && v[n - 1] <= 1.25 * med))
+        return -1; /* steps the detector could not call levels: no one number */
+    set_num(c, med, NAN, NAN);
+    json_t *flat = json_pack("{s:f, s:f}", "size_lo_bytes", 0.0, "capacity_bytes", 1e300);
+    level_ci(rec, space, flat, metric, med, c);
+    json_decref(flat);
+    return 0;
+}
+
 /* chase, page mode (the TLB): level "TLB level N" of the global page-stride curve of
  * PAGE bytes; arg "PAGE N reach|ns|cycles". Only GPU levels: the CPU's page-stride steps mix
  * caches and TLBs and are named "level N". */
@@ -772,6 +814,11 @@ const gmb_row_t gmb_table_rows[] = {
     {"chase", "DRAM latency", "cycles", ex_chase_lat, "DRAM|memory cycles"},
     {"chase", "DRAM latency", "ns", ex_chase_lat, "DRAM|memory ns"},
     {"chase", "L2 capacity (latency curve)", "MiB", ex_chase_cap, "L2|L2 far|L2 part 2"},
+    /* on-chip memories: the first level of the shared (local) and constant chases */
+    {"chase", "Shared/local-memory latency", "cycles", ex_chase_onchip, "shared cycles"},
+    {"chase", "Shared/local-memory latency", "ns", ex_chase_onchip, "shared ns"},
+    {"chase", "Constant cache latency (level 1)", "cycles", ex_chase_onchip, "constant cycles"},
+    {"chase", "Constant cache latency (level 1)", "ns", ex_chase_onchip, "constant ns"},
     /* atomics (done at the L2 on a GPU): the L2 level of the atomic chase */
     {"chase", "L2 atomic latency", "cycles", ex_chase_lat, "atomic:L2|L2 near|L2 part 1 cycles"},
     {"chase", "L2 atomic latency", "ns", ex_chase_lat, "atomic:L2|L2 near|L2 part 1 ns"},

@@ -4,6 +4,8 @@
 # table's ᶜ) are left out, as they are no memory bandwidth. Levels a run did not measure are gaps; a level no
 # run measured is left out. GPU names (L1, L2, DRAM) only where gmb-chase named them; a CPU's
 # latency levels are numbered, as in the table.
+# gmb: tabrow lat | shared/local | Shared/local-memory latency | ns
+# gmb: tabrow lat | constant cache | Constant cache latency (level 1) | ns
 # gmb: tabrow lat | L1 | L1 latency | ns
 # gmb: tabrow lat | L1 texture | Texture L1 latency | ns
 # gmb: tabrow lat | L2 | L2 latency | ns

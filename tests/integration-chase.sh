@@ -224,6 +224,34 @@ PY
              grep -q '^| Texture L1 latency | ns | 40' '$T/out' &&
              grep -q '^| Texture L2 latency | cycles | 290' '$T/out' &&
              ! grep -q '^| L1 latency' '$T/out'"
+    # on-chip memories: shared memory's flat curve (no step, so no level) gives its median;
+    # a curve with a step the detector did not call a level gives nothing; constant: level 1
+    mkdir -p "$T/flat" "$T/step"
+    for v in flat step; do
+        /usr/bin/python3 - "$(ls "$T"/all/*-chase.json)" "$T/$v/x-chase.json" "$v" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for cv in r["results"]["levels"]:
+    cv["levels"] = [dict(name="level 1", lat_ns=5.0, lat_cycles=9.0)] \
+        if cv["space"] == "constant" and cv["mode"] == "random" else []
+k = 0
+for p in r["points"]:
+    if p["params"]["space"] == "shared" and p["params"]["mode"] == "random":
+        ns = 29.0 + k % 3 if sys.argv[3] == "flat" or k < 3 else 60.0 + k
+        k += 1
+        for m, f in (("lat_ns", 1.0), ("lat_cycles", 2.0)):
+            p["metrics"][m].update(median=ns * f, ci_lo=ns * f - 0.5, ci_hi=ns * f + 0.5)
+json.dump(r, open(sys.argv[2], "w"))
+PY
+    done
+    expect "chase on-chip rows: table (flat shared curve)" 0 "$G" table "$T/flat" &&
+        check "chase on-chip rows: the flat curve's median, constant's level 1" bash -c \
+            "grep -q '^| Shared/local-memory latency | ns | 30.00 \[29.50, 30.50\]' '$T/out' &&
+             grep -q '^| Shared/local-memory latency | cycles | 60.00' '$T/out' &&
+             grep -q '^| Constant cache latency (level 1) | cycles | 9.000' '$T/out'"
+    expect "chase on-chip rows: table (a step)" 0 "$G" table "$T/step" &&
+        check "chase on-chip rows: no shared row from a curve with a step" bash -c \
+            "! grep -q '^| Shared/local-memory latency' '$T/out'"
     if expect "chase --pointers in texture: skipped" 77 "$C" "${FAST[@]}" --pointers \
         --spaces texture --mode random --sizes 16KiB --out "$T/txptr"; then
         check "chase --pointers texture: the reason" grep -q "a texture fetch takes a texel index" \
