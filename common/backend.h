@@ -39,6 +39,10 @@ typedef enum {
                  concurrentManagedAccess; OpenCL 2.1: clEnqueueSVMMigrateMem) */
 #define GMB_CAP_ADVISE                                                                             \
     (1u << 9) /* advice on managed memory (CUDA: cudaMemAdvise with concurrentManagedAccess) */
+#define GMB_CAP_CLUSTER                                                                            \
+    (1u << 11) /* groups launch in clusters whose members reach each other's shared memory         \
+                  (CUDA: thread-block clusters and distributed shared memory, cudaDevAttrCluster-  \
+                  Launch, compute capability 9.0 on; OpenCL: never) */
 #define GMB_CAP_SYSTEM_MEM                                                                         \
     (1u << 10) /* kernels may use plain malloc'd memory (GMB_MEM_HOST_PAGEABLE) (CUDA:             \
                   pageableMemoryAccess, HMM or ATS; OpenCL: fine-grained system SVM) */
@@ -110,6 +114,8 @@ typedef struct gmb_launch {
     size_t group_size;   /* work-items per group */
     size_t shared_bytes; /* dynamic shared/local memory per group (GMB_DYN_SHARED in the kernel):
                             CUDA's launch parameter, OpenCL's __local argument after the others */
+    size_t cluster;      /* groups per cluster (GMB_CAP_CLUSTER; groups a multiple of it); 0 or
+                            1: none */
 } gmb_launch_t;
 
 /* A kernel compiled into the program by nvcc, found by (variant, name). */

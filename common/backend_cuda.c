@@ -214,6 +214,10 @@ static int cu_info(int idx, gmb_dev_info_t *o)
     }
     if (p.persistingL2CacheMaxSize > 0)
         o->caps |= GMB_CAP_L2_POLICY;
+    int cl = 0;
+    if (cudaDeviceGetAttribute(&cl, cudaDevAttrClusterLaunch, idx) == cudaSuccess && cl)
+        o->caps |= GMB_CAP_CLUSTER;
+    cudaGetLastError();
     char api_drv[64];
     gmb_strlcpy(api_drv, o->driver_version, sizeof api_drv);
     if (gmb_nvml_fill_info(o) == GMB_OK) { /* NVML gives the driver's own version string */
@@ -520,6 +524,16 @@ static int launch_on(gmb_kern_t *k, cudaStream_t st, const gmb_launch_t *cfg, co
     int rc = shared_optin(k, cfg->shared_bytes);
     if (rc)
         return rc;
+    if (cfg->cluster > 1) { /* a thread-block cluster launch */
+        cudaLaunchAttribute at;
+        memset(&at, 0, sizeof at);
+        at.id = cudaLaunchAttributeClusterDimension;
+        at.val.clusterDim.x = (unsigned)cfg->cluster;
+        at.val.clusterDim.y = at.val.clusterDim.z = 1;
+        cudaLaunchConfig_t lc = {grid, block, cfg->shared_bytes, st, &at, 1};
+        CU_TRY(cudaLaunchKernelExC(&lc, k->fn, av));
+        return GMB_OK;
+    }
     CU_TRY(cudaLaunchKernel(k->fn, grid, block, av, cfg->shared_bytes, st));
     return GMB_OK;
 }

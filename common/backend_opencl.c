@@ -864,6 +864,11 @@ static int ocl_kern_get(gmb_prog_t *p, const char *name, gmb_kern_t **out)
 /* Set the arguments of a launch; pageable memory cannot be one. */
 static int set_args(gmb_kern_t *k, const gmb_launch_t *cfg, const gmb_arg_t *args, int nargs)
 {
+    if (cfg->cluster > 1) { /* callers check GMB_CAP_CLUSTER, which OpenCL never has */
+        gmb_error("opencl backend: no thread-block clusters (a launch asked for %zu groups each)",
+                  cfg->cluster);
+        return GMB_EUSAGE;
+    }
     for (int i = 0; i < nargs; i++) {
         if (args[i].kind == GMB_ARG_BUF && args[i].buf->svm) {
             CL_TRY(SVM.arg(k->k, (cl_uint)i, args[i].buf->svm));

@@ -10,7 +10,7 @@ gmb_launch_t gmb_chain_grid(const gmb_ctx_t *c, uint64_t n)
     const gmb_dev_info_t *d = &c->info;
     size_t L = d->max_group_size < 256 ? (size_t)d->max_group_size : 256;
     size_t groups = (size_t)((n + L - 1) / L), most = (size_t)d->compute_units * 64;
-    return (gmb_launch_t){groups < most ? groups : most, L, 0};
+    return (gmb_launch_t){.groups = groups < most ? groups : most, .group_size = L};
 }
 
 int gmb_chain_lay_out(gmb_ctx_t *c, gmb_prog_t *prog, gmb_buf_t *chain, gmb_buf_t *order_d,

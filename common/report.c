@@ -819,6 +819,10 @@ const gmb_row_t gmb_table_rows[] = {
     {"chase", "Shared/local-memory latency", "ns", ex_chase_onchip, "shared ns"},
     {"chase", "Constant cache latency (level 1)", "cycles", ex_chase_onchip, "constant cycles"},
     {"chase", "Constant cache latency (level 1)", "ns", ex_chase_onchip, "constant ns"},
+    {"chase", "Distributed shared-memory latency (another SM of the cluster)", "cycles",
+     ex_chase_onchip, "dsmem cycles"},
+    {"chase", "Distributed shared-memory latency (another SM of the cluster)", "ns",
+     ex_chase_onchip, "dsmem ns"},
     /* atomics (done at the L2 on a GPU): the L2 level of the atomic chase */
     {"chase", "L2 atomic latency", "cycles", ex_chase_lat, "atomic:L2|L2 near|L2 part 1 cycles"},
     {"chase", "L2 atomic latency", "ns", ex_chase_lat, "atomic:L2|L2 near|L2 part 1 ns"},

@@ -6,6 +6,7 @@
 # latency levels are numbered, as in the table.
 # gmb: tabrow lat | shared/local | Shared/local-memory latency | ns
 # gmb: tabrow lat | constant cache | Constant cache latency (level 1) | ns
+# gmb: tabrow lat | distributed shared | Distributed shared-memory latency (another SM of the cluster) | ns
 # gmb: tabrow lat | L1 | L1 latency | ns
 # gmb: tabrow lat | L1 texture | Texture L1 latency | ns
 # gmb: tabrow lat | L2 | L2 latency | ns

@@ -40,6 +40,8 @@ else
             grep -qE "^random .* global-cg +skipped: OpenCL has no L1-bypassing load" "$T/out"
         check "chase: global-cg skipped on OpenCL, in the record with its reason" test "$(json "$rec" \
             "sum(s['space'] == 'global-cg' and 'ld.global.cg' in s['reason'] for s in r['results']['skipped'])")" = 4
+        check "chase: dsmem skipped on OpenCL, with its reason" test "$(json "$rec" \
+            "sum(s['space'] == 'dsmem' and 'OpenCL has no thread-block clusters' in s['reason'] for s in r['results']['skipped'])")" = 2
         check "chase: no point of global-cg" test "$(json "$rec" \
             "sum(p['params']['space'] == 'global-cg' for p in r['points'])")" = 0
         check "chase: OpenCL cycles are marked derived" test "$(json "$rec" \
@@ -241,6 +243,14 @@ for p in r["points"]:
         k += 1
         for m, f in (("lat_ns", 1.0), ("lat_cycles", 2.0)):
             p["metrics"][m].update(median=ns * f, ci_lo=ns * f - 0.5, ci_hi=ns * f + 0.5)
+# another SM's shared memory (a CUDA GPU's dsmem curve): six times as far, flat too
+r["points"] += [json.loads(json.dumps(p).replace('"shared"', '"dsmem"')) for p in r["points"]
+                if p["params"]["space"] == "shared" and p["params"]["mode"] == "random"]
+for p in r["points"]:
+    if p["params"]["space"] == "dsmem":
+        for m in ("lat_ns", "lat_cycles"):
+            for k in ("median", "ci_lo", "ci_hi"):
+                p["metrics"][m][k] *= 6
 json.dump(r, open(sys.argv[2], "w"))
 PY
     done
@@ -248,10 +258,17 @@ PY
         check "chase on-chip rows: the flat curve's median, constant's level 1" bash -c \
             "grep -q '^| Shared/local-memory latency | ns | 30.00 \[29.50, 30.50\]' '$T/out' &&
              grep -q '^| Shared/local-memory latency | cycles | 60.00' '$T/out' &&
-             grep -q '^| Constant cache latency (level 1) | cycles | 9.000' '$T/out'"
+             grep -q '^| Constant cache latency (level 1) | cycles | 9.000' '$T/out' &&
+             grep -q '^| Distributed shared-memory latency (another SM of the cluster) | ns | 180.0' '$T/out'"
     expect "chase on-chip rows: table (a step)" 0 "$G" table "$T/step" &&
         check "chase on-chip rows: no shared row from a curve with a step" bash -c \
             "! grep -q '^| Shared/local-memory latency' '$T/out'"
+    if expect "chase dsmem on OpenCL: skipped" 77 "$C" "${FAST[@]}" --spaces dsmem \
+        --mode random --sizes 16KiB --out "$T/dsm"; then
+        check "chase dsmem on OpenCL: the reason" grep -q "OpenCL has no thread-block clusters" \
+            "$T/err"
+        check "chase dsmem on OpenCL: nothing written" test ! -e "$T/dsm"
+    fi
     if expect "chase --pointers in texture: skipped" 77 "$C" "${FAST[@]}" --pointers \
         --spaces texture --mode random --sizes 16KiB --out "$T/txptr"; then
         check "chase --pointers texture: the reason" grep -q "a texture fetch takes a texel index" \

@@ -34,15 +34,26 @@ static const gmb_cl_variant_t variants[] = {
 
 enum { M_RANDOM, M_STRIDE, M_PAGE };
 static const char *const mode_names[] = {"random", "stride", "page", NULL};
-enum { S_GLOBAL, S_GLOBAL_CG, S_SHARED, S_CONSTANT, S_ATOMIC, S_TEXTURE, S_HOST, S_PEER, NSPACES };
-static const char *const space_names[] = {"global",  "global-cg", "shared", "constant", "atomic",
-                                          "texture", "host",      "peer",   NULL};
-static const char *const space_kernel[] = {"chase_global",   "chase_global_cg", "chase_shared",
-                                           "chase_constant", "chase_atomic",    "chase_texture",
-                                           "chase_global",   "chase_global"};
+enum {
+    S_GLOBAL,
+    S_GLOBAL_CG,
+    S_SHARED,
+    S_DSMEM,
+    S_CONSTANT,
+    S_ATOMIC,
+    S_TEXTURE,
+    S_HOST,
+    S_PEER,
+    NSPACES
+};
+static const char *const space_names[] = {"global", "global-cg", "shared", "dsmem", "constant",
+                                          "atomic", "texture",   "host",   "peer",  NULL};
+static const char *const space_kernel[] = {"chase_global",  "chase_global_cg", "chase_shared",
+                                           "chase_dsmem",   "chase_constant",  "chase_atomic",
+                                           "chase_texture", "chase_global",    "chase_global"};
 /* --pointers: the spaces of global loads chase 64-bit addresses (global-cg: CUDA only) */
 static const char *const space_kernel_ptr[] = {
-    "chase_global_ptr", "chase_global_cg_ptr", NULL, NULL, NULL, NULL,
+    "chase_global_ptr", "chase_global_cg_ptr", NULL, NULL, NULL, NULL, NULL,
     "chase_global_ptr", "chase_global_ptr"};
 /* spaces reached by global loads: the ones --pointers applies to */
 #define GLOBAL_LOADS(sp)                                                                           \
@@ -76,9 +87,10 @@ static const gmb_opt_t opts[] = {
      "pages of the page mode (each a multiple of the stride)", 0},
     {"spaces", GMB_OPT_LIST, O(spaces), "LIST", "global,global-cg,shared,constant", 1, 0,
      space_names,
-     "memory chased: global, global-cg (L1 bypassed, CUDA), shared, constant; atomic (global "
-     "memory by atomic adds of zero), texture (global memory through the texture path); across a "
-     "link: host (mapped pinned host memory), peer (a "
+     "memory chased: global, global-cg (L1 bypassed, CUDA), shared, constant; dsmem (another "
+     "SM's shared memory in a thread-block cluster, CUDA), atomic (global memory by atomic adds "
+     "of zero), texture (global memory through the texture path); across a link: host (mapped "
+     "pinned host memory), peer (a "
      "peer device's memory); all = every one",
      0},
     {"accesses", GMB_OPT_INT, O(accesses), "N", "0", 0, MAX_STEPS, NULL,
@@ -117,6 +129,10 @@ static const char help[] =
     "list): each step is an atomic\n"
     "add of zero whose returned value is the next index: on GPUs atomics are done at the L2\n"
     "(L1 never holds the line), so the curve is the atomic path's latency; page mode applies.\n"
+    "dsmem (not in the default list; CUDA, compute capability 9.0 on): distributed shared\n"
+    "memory, a cluster of two groups each holding the chain in its shared memory; the first\n"
+    "chases the second's copy (mapa, ld.shared::cluster): an SM reading another SM's shared\n"
+    "memory over the SM-to-SM network, up to the most one group can have; word indices only.\n"
     "texture (not in the default list): the chain read through the texture path, viewed as a\n"
     "1-D texture of 32-bit texels (CUDA tex1Dfetch on a texture object over linear memory;\n"
     "OpenCL read_imageui on an image1d_buffer_t, where the device has images), up to the\n"
@@ -196,12 +212,12 @@ static int sample(void *arg, double *ns)
     gmb_u32 start = word_at(s, s->q);
     gmb_buf_t *src = s->space == S_CONSTANT ? s->cbuf : s->space == S_TEXTURE ? s->tex : s->chain;
     /* a sixth argument: the words shared memory holds, or the atomics' zero */
-    gmb_u32 sixth = s->space == S_SHARED ? s->nwords : 0;
+    int shared = s->space == S_SHARED || s->space == S_DSMEM;
+    gmb_u32 sixth = shared ? s->nwords : 0;
     gmb_arg_t av[] = {GMB_A_BUF(src),     GMB_A_BUF(s->out),   GMB_A_VAL(start),
                       GMB_A_VAL(s->warm), GMB_A_VAL(s->steps), GMB_A_VAL(sixth)};
     double t = 0;
-    int rc =
-        be->launch(s->k, &s->geo, av, s->space == S_SHARED || s->space == S_ATOMIC ? 6 : 5, &t);
+    int rc = be->launch(s->k, &s->geo, av, shared || s->space == S_ATOMIC ? 6 : 5, &t);
     gmb_u64 out[2];
     if (rc || (rc = be->read(s->out, 0, out, sizeof out)))
         return rc;
@@ -419,7 +435,8 @@ static int run_point(state_t *s, curve_t *cv, uint64_t size, int clock)
     s->bad_final = 0;
     s->q = 0;
     s->nwords = (gmb_u32)(size / WORD);
-    s->geo.shared_bytes = s->space == S_SHARED ? (size_t)s->nwords * WORD : 0;
+    s->geo.shared_bytes =
+        s->space == S_SHARED || s->space == S_DSMEM ? (size_t)s->nwords * WORD : 0;
     if ((rc = gmb_chain_lay_out(c, s->prog, s->chain, s->order_d, s->bad, s->order, s->n, &s->lay,
                                 s->err, sizeof s->err)) ||
         (s->ptr && (rc = to_pointers(s))))
@@ -773,6 +790,17 @@ static int chase_run(gmb_ctx_t *c)
                     if (smem < (16u << 10))
                         why = "the device has less than 16 KiB of local memory";
                 }
+                if (sp == S_DSMEM) {
+                    cap = smem;
+                    if (cfg->pointers)
+                        why = "--pointers: distributed shared memory is chased by word indices "
+                              "only";
+                    else if (!(c->info.caps & GMB_CAP_CLUSTER))
+                        why = cuda ? "the device has no thread-block clusters (distributed shared "
+                                     "memory: compute capability 9.0 on)"
+                                   : "OpenCL has no thread-block clusters (distributed shared "
+                                     "memory is CUDA's, compute capability 9.0 on)";
+                }
                 if (sp == S_CONSTANT) {
                     cap = CONST_BYTES;
                     if (cuda && !gmb_chase_cuda_const_write)
@@ -848,10 +876,12 @@ static int chase_run(gmb_ctx_t *c)
                                        &s.k)))
                     break;
                 s.space = sp;
-                s.geo = (gmb_launch_t){1, 1, 0};
-                if (sp == S_SHARED)
+                s.geo = (gmb_launch_t){.groups = 1, .group_size = 1};
+                if (sp == S_SHARED || sp == S_DSMEM)
                     s.geo.group_size =
                         c->info.max_group_size < 256 ? (size_t)c->info.max_group_size : 256;
+                if (sp == S_DSMEM) /* a cluster of two: the first chases the second's copy */
+                    s.geo.groups = s.geo.cluster = 2;
                 s.lay = (gmb_chain_layout_t){st / WORD, page / WORD};
                 cv = (curve_t){mode, sp, page, 0, cv.size, cv.ns, cv.cyc};
                 if (mode != M_STRIDE) { /* the same seed: the same chains in every space */

@@ -194,6 +194,50 @@ GMB_KERNEL chase_shared_ptr(const gmb_u32 *a, gmb_u64 *out, gmb_u32 start, gmb_u
 }
 #endif
 
+#if defined(__CUDACC__)
+/* distributed shared memory (CUDA, compute capability 9.0 on): a cluster of two groups, each
+ * copies nwords words of the chain into its dynamic shared memory; work-item 0 of the first
+ * chases the second's copy through the cluster's shared window (mapa, ld.shared::cluster):
+ * one SM reading another SM's shared memory over their GPC's SM-to-SM network. Cluster
+ * barriers before (every copy is in) and after (the second group keeps its shared memory
+ * until the chase is done). */
+static __device__ __forceinline__ void chase_cluster_sync(void)
+{
+    asm volatile("barrier.cluster.arrive;\n\tbarrier.cluster.wait;" ::: "memory");
+}
+static __device__ __forceinline__ gmb_u32 chase_ld_dsmem(gmb_u32 q)
+{
+    gmb_u32 v;
+    asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(v) : "r"(q));
+    return v;
+}
+#define LOAD_DSMEM(p) chase_ld_dsmem(remote + (p)*4u)
+GMB_KERNEL chase_dsmem(const gmb_u32 *a, gmb_u64 *out, gmb_u32 start, gmb_u32 warm, gmb_u32 steps,
+                       gmb_u32 nwords)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    GMB_DYN_SHARED(gmb_u32, s);
+    gmb_u32 rank, remote; /* this group's rank in the cluster; the second group's copy */
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+                 : "=r"(remote)
+                 : "r"((gmb_u32)__cvta_generic_to_shared(s)), "r"(1u));
+    for (gmb_u32 i = GMB_LID; i < nwords; i += GMB_LSIZE)
+        s[i] = a[i];
+    chase_cluster_sync();
+    if (rank == 0 && GMB_LID == 0) {
+        CHASE_BODY(LOAD_DSMEM)
+    }
+    chase_cluster_sync();
+#else
+    if (GMB_GID == 0) { /* no clusters before sm_90 (the host never asks): a wrong word */
+        out[0] = ~0ull;
+        out[1] = 0;
+    }
+#endif
+}
+#endif
+
 /* constant memory: OpenCL passes a __constant buffer; CUDA reads the __constant__ array
  * chase_cmem that chase.cu declares and fills (the buffer argument is then unused) */
 #if defined(__CUDACC__)

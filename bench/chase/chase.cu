@@ -17,6 +17,7 @@ __constant__ gmb_u32 chase_cmem[CHASE_CMEM_WORDS];
         {v, "chase_texture", (const void *)chase_texture},                                         \
         {v, "chase_shared", (const void *)chase_shared},                                           \
         {v, "chase_shared_ptr", (const void *)chase_shared_ptr},                                   \
+        {v, "chase_dsmem", (const void *)chase_dsmem},                                             \
         {v, "chase_to_ptr", (const void *)chase_to_ptr},                                           \
         {v, "chase_check_ptr", (const void *)chase_check_ptr},                                     \
         {v, "chase_global_ptr", (const void *)chase_global_ptr},                                   \

@@ -383,7 +383,7 @@ static int chase(point_t *p, int end_host, double *ns)
 {
     state_t *s = p->s;
     const gmb_backend_t *be = s->c->be;
-    gmb_launch_t one = {1, 1, 0};
+    gmb_launch_t one = {.groups = 1, .group_size = 1};
     gmb_u32 last = (gmb_u32)(p->bytes / 4 - 1);
     gmb_arg_t av[] = {GMB_A_BUF(s->m), GMB_A_VAL(p->steps), GMB_A_VAL(last), GMB_A_BUF(s->part)};
     span_work_t w = {end_host, s->kchase, &one, av, 4, 0, 0};
