@@ -891,7 +891,7 @@ static int chase_run(gmb_ctx_t *c)
                         break;
                 }
                 s.order = mode == M_STRIDE ? NULL : ord.order;
-                int above = 0;
+                int above = 0, refused = 0;
                 uint64_t last_n = 0, largest = 0;
                 for (size_t p = 0; p < cfg->sizes.n && !rc; p++) {
                     uint64_t size = cfg->sizes.v[p];
@@ -911,7 +911,18 @@ static int chase_run(gmb_ctx_t *c)
                     largest = mode == M_PAGE ? s.n * page : size;
                     rc = run_point(&s, &cv, largest, clock);
                     injected = s.injected;
+                    if (rc == GMB_ERUNTIME && sp == S_DSMEM && !cv.n) {
+                        /* the first cluster launch failed (said above): the driver refused the
+                         * cluster, not a measurement; the other curves go on */
+                        rc = GMB_OK;
+                        refused = 1;
+                        skip_curve(mode_names[mode], page, sp,
+                                   "the cluster launch failed (the error above)", skipped);
+                        break;
+                    }
                 }
+                if (refused)
+                    continue;
                 if (above) {
                     snprintf(why_buf, sizeof why_buf, "working sets above %s: %s holds no more",
                              gmb_fmt_size(cap, a, sizeof a), space_names[sp]);
