@@ -677,6 +677,28 @@ static int ex_bank_bw(const json_t *rec, const char *arg, gmb_cell_t *c)
     return -1;
 }
 
+/* bank: the metric of one point, arg "MODE PATTERN WIDTH PARAM METRIC" */
+static int ex_bank_point(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    char mode[16], pat[16], metric[32];
+    double w, param;
+    if (sscanf(arg, "%15s %15s %lf %lf %31s", mode, pat, &w, &param, metric) != 5)
+        return -1;
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(rec, "points"), i, p)
+    {
+        const json_t *m = gmb_jpath(json_object_get(p, "metrics"), metric);
+        if (!strcmp(jstr(p, "params.mode"), mode) && !strcmp(jstr(p, "params.pattern"), pat) &&
+            gmb_jnum(p, "params.width_bytes") == w && gmb_jnum(p, "params.param") == param &&
+            json_is_object(m)) {
+            set_stat(c, m);
+            return 0;
+        }
+    }
+    return -1;
+}
+
 /* any benchmark: a number at a dotted path of the record, arg "path [scale]" */
 static int ex_number(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
@@ -892,6 +914,11 @@ const gmb_row_t gmb_table_rows[] = {
     {"bank", "Bank-conflict cost per way (latency)", "cycles", ex_bank_slope, "latency 4"},
     {"bank", "Bank-conflict cost per way (throughput)", "cycles", ex_bank_slope, "throughput 4"},
     {"bank", "Shared-memory bandwidth, no conflict", "GB/s", ex_bank_bw, "4 bw_GBps"},
+    /* another SM's shared memory (remote pattern, a cluster of 2): the widest accesses */
+    {"bank", "Distributed shared-memory bandwidth, 16-byte reads (cluster of 2)", "GB/s",
+     ex_bank_point, "throughput remote 16 2 bw_GBps"},
+    {"bank", "Shared-memory bandwidth, 16-byte reads, stride 1", "GB/s", ex_bank_point,
+     "throughput stride 16 1 bw_GBps"},
     /* gmb-copy: where the host memory sat; the largest copy of a series (bytes copied, counted
      * once) */
     {"copy", "Host memory of the copies (pinned)", "", ex_host_place, ""},

@@ -251,6 +251,12 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-bank.json")):
         print(f"  {w:>2s} B throughput: stride {fa['stride']} {fa['GBps']:.0f} GB/s"
               f" ({fa['bytes_per_cycle_per_cu']:.1f} B/cycle/SM); stride {sl['stride']}"
               f" ({sl['ways_32x4']}-way) {sl['GBps']:.0f} GB/s")
+    for x in res.get("remote", []):  # another SM's shared memory, against the own (stride 1)
+        own = x.get("own_stride1", {})
+        print(f"  remote {x['mode']:10s} {x['width_bytes']:2d} B cluster {x['cluster']}: {x['y']:.1f} {x['unit']}"
+              f" {x['GBps']:.0f} GB/s (own: {own.get('y', float('nan')):.1f}, {own.get('GBps', float('nan')):.0f} GB/s)")
+    for x in res.get("skipped", []):
+        print(f"  {x['pattern']} skipped: {x['reason']}")
 PY
 echo "== l2: plateaus, capacity, partitions, persistence, cold/warm"
 python3 - "$OUTDIR" <<'PY'

@@ -48,9 +48,39 @@ else
                  for f in r['results']['fits'])")" = 6
         check "bank: summary paragraph printed" grep -q "^Summary: .*no bank structure detected" \
             "$T/out"
+        check "bank: remote skipped on OpenCL, in the table" grep -q \
+            "^- .* remote  skipped: OpenCL has no thread-block clusters" "$T/out"
+        check "bank: remote skipped on OpenCL, in the record" test "$(json "$rec" \
+            "r['results']['skipped'][0]['pattern'], r['results']['remote']")" = "remote []"
+        # a GPU's remote point (another SM's array): its own table row beside the local one
+        mkdir -p "$T/bremote"
+        /usr/bin/python3 - "$rec" "$T/bremote/x-bank.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+own = [p for p in r["points"] if p["params"]["mode"] == "throughput" and
+       p["params"]["pattern"] == "stride" and p["params"]["width_bytes"] == 16 and
+       p["params"]["param"] == 1][0]
+rem = json.loads(json.dumps(own))
+rem["params"].update(pattern="remote", param=2)
+rem["metrics"]["bw_GBps"].update(median=1234.5, ci_lo=1230.0, ci_hi=1240.0)
+r["points"].append(rem)
+json.dump(r, open(sys.argv[2], "w"))
+PY
+        expect "bank remote: table" 0 "$G" table "$T/bremote" &&
+            check "bank remote: the distributed shared-memory row" grep -q \
+                '^| Distributed shared-memory bandwidth, 16-byte reads (cluster of 2) | GB/s | 1234 \[1230, 1240\]' \
+                "$T/out"
+
         check "bank csv: header + 450 rows" test "$(wc -l <"$csv")" = 451
         check "bank csv header carries the metrics" \
             grep -q "^mode,pattern,width_bytes,param,ns_per_access,.*,bw_GBps," "$csv"
+    fi
+
+    if expect "bank --patterns remote on OpenCL: skipped" 77 "$BK" "${FAST[@]}" --patterns remote \
+        --out "$T/bremote-only"; then
+        check "bank remote on OpenCL: the reason" grep -q "OpenCL has no thread-block clusters" \
+            "$T/err"
+        check "bank remote on OpenCL: nothing written" test ! -e "$T/bremote-only"
     fi
 
     # --- a planted wrong checksum must fail verification, in both modes ----------------------

@@ -27,8 +27,10 @@ static const gmb_cl_variant_t variants[] = {
     {NULL, NULL},
 };
 
-enum { P_STRIDE, P_BCAST, P_PERM, P_RANDOM, P_TILE };
-static const char *const pattern_names[] = {"stride", "bcast", "perm", "random", "tile", NULL};
+enum { P_STRIDE, P_BCAST, P_PERM, P_RANDOM, P_TILE, P_REMOTE };
+static const char *const pattern_names[] = {"stride", "bcast",  "perm", "random",
+                                            "tile",   "remote", NULL};
+#define REMOTE_MAX 8 /* largest cluster of the remote pattern (the portable cluster size) */
 static const char *const width_names[] = {"4", "8", "16", NULL};
 static const int width_bytes[] = {4, 8, 16};
 enum { M_LAT, M_TPUT };
@@ -72,7 +74,11 @@ static const char help[] =
     "  random  every lane reads a random element of the 32 KiB array\n"
     "  tile    a 32x32 tile read by column, row pitch 32 (pad 0) or 33 elements (pad 1);\n"
     "          warp w reads column w mod 32\n"
-    "The record's 'param' is s (stride), k (bcast), the padding (tile), else 0.\n"
+    "  remote  lane t reads element t of ANOTHER group's array: the groups of a thread-block\n"
+    "          cluster of k = 2, 4, 8 (CUDA, compute capability 9.0 on: distributed shared\n"
+    "          memory over the SM-to-SM network) each read the next one's, through generic\n"
+    "          loads into the cluster's shared window; OpenCL and older GPUs skip it\n"
+    "The record's 'param' is s (stride), k (bcast, remote), the padding (tile), else 0.\n"
     "Modes: latency = one warp of 32 work-items, each access depends on the previous one;\n"
     "cycles per warp-wide access from clock64 (CUDA) or derived from device-event ns x the\n"
     "device's maximum clock (OpenCL: no cycle counter; marked 'derived'); they include the\n"
@@ -150,6 +156,7 @@ static void lane_map(const pat_t *p, int w, gmb_u32 seed, gmb_u32 *map)
             map[t] = t / (gmb_u32)p->param;
             break;
         case P_PERM:
+        case P_REMOTE:
             map[t] = t;
             break;
         case P_RANDOM:
@@ -597,13 +604,15 @@ static void summarize(state_t *s, const char *unit)
             wmin = width_bytes[cfg->widths.idx[wi]];
     const row_t *r1 = find_row(s, M_TPUT, wmin, P_STRIDE, 1);
     const row_t *r32 = find_row(s, M_TPUT, wmin, P_STRIDE, 32);
-    if (r1)
-        printf("Throughput, %d-byte stride 1: %.2f GB/s%s", wmin, r1->bw_gbps, r32 ? "" : ". ");
-    if (r1 && r1->bpc > 0)
-        printf(" (%.2f B/cycle/CU)", r1->bpc);
-    if (r1 && r32)
-        printf("; stride 32 (%d-way on 32 x 4 B): %.2f GB/s (%.3gx the stride-1 rate). ", r32->ways,
-               r32->bw_gbps, r32->bw_gbps / r1->bw_gbps);
+    if (r1) {
+        printf("Throughput, %d-byte stride 1: %.2f GB/s", wmin, r1->bw_gbps);
+        if (r1->bpc > 0)
+            printf(" (%.2f B/cycle/CU)", r1->bpc);
+        if (r32)
+            printf("; stride 32 (%d-way on 32 x 4 B): %.2f GB/s (%.3gx the stride-1 rate)",
+                   r32->ways, r32->bw_gbps, r32->bw_gbps / r1->bw_gbps);
+        printf(". ");
+    }
     int lm = pmode >= 0 ? pmode : M_LAT;
     const row_t *b0 = find_row(s, lm, wmin, P_STRIDE, 0);
     const row_t *b1 = find_row(s, lm, wmin, P_STRIDE, 1);
@@ -615,6 +624,26 @@ static void summarize(state_t *s, const char *unit)
         printf("Reading a 32x32 tile by column costs %.3g %s unpadded (%d-way on 32 x 4 B) and "
                "%.3g padded by one element (%s).",
                t0->y, unit, t0->ways, t1->y, mode_names[lm]);
+    /* another group's array (distributed shared memory) against the group's own, stride 1 */
+    json_t *rem = json_array();
+    for (size_t i = 0; i < s->nrows; i++) {
+        const row_t *r = &s->rows[i], *own = find_row(s, r->mode, r->width, P_STRIDE, 1);
+        if (r->p.kind != P_REMOTE)
+            continue;
+        json_t *o = json_pack("{s:s, s:i, s:i, s:s, s:f, s:f, s:f}", "mode", mode_names[r->mode],
+                              "width_bytes", r->width, "cluster", r->p.param, "unit", unit, "y",
+                              r->y, "GBps", r->bw_gbps, "bytes_per_cycle_per_cu", r->bpc);
+        if (own)
+            json_object_set_new(o, "own_stride1",
+                                json_pack("{s:f, s:f}", "y", own->y, "GBps", own->bw_gbps));
+        json_array_append_new(rem, o);
+        if (r->width == wmin && r->p.param == 2 && own)
+            printf(" Another group's array (a cluster of 2, %d-byte, %s): %.3g %s per access, "
+                   "%.2f GB/s, against %.3g %s and %.2f GB/s in its own.",
+                   r->width, mode_names[r->mode], r->y, unit, r->bw_gbps, own->y, unit,
+                   own->bw_gbps);
+    }
+    gmb_add_result(c, "remote", rem);
     printf("\n");
 }
 
@@ -664,6 +693,14 @@ static int bank_run(gmb_ctx_t *c)
     long per_cu = cfg->groups_per_cu ? cfg->groups_per_cu : cpu ? 2 : 4;
     size_t groups = (size_t)c->info.compute_units * (size_t)per_cu;
 
+    /* another group's array needs thread-block clusters */
+    const char *remote_why = NULL;
+    if (!(c->info.caps & GMB_CAP_CLUSTER))
+        remote_why = !strcmp(be->name, "cuda")
+                         ? "the device has no thread-block clusters (distributed shared memory: "
+                           "compute capability 9.0 on)"
+                         : "OpenCL has no thread-block clusters (distributed shared memory is "
+                           "CUDA's, compute capability 9.0 on)";
     /* the pattern instances, in the order they are measured */
     pat_t *pats = calloc(nstr + 16, sizeof *pats);
     if (!pats)
@@ -680,13 +717,25 @@ static int bank_run(gmb_ctx_t *c)
         else if (k == P_TILE) {
             pats[np++] = (pat_t){P_TILE, 0};
             pats[np++] = (pat_t){P_TILE, 1};
+        } else if (k == P_REMOTE) {
+            if (remote_why) /* said once below, in the output and the record */
+                continue;
+            for (int g = 2; g <= REMOTE_MAX; g *= 2)
+                pats[np++] = (pat_t){P_REMOTE, g};
         } else
             pats[np++] = (pat_t){k, 0};
     }
 
+    int rc, injected = 0, asked_remote = 0;
+    for (size_t i = 0; i < cfg->patterns.n; i++)
+        asked_remote |= cfg->patterns.idx[i] == P_REMOTE;
+    if (!np) { /* only the remote pattern was asked for, and it cannot run here */
+        free(pats);
+        gmb_skip("--patterns remote: %s", remote_why);
+        return GMB_ESKIP;
+    }
     state_t s = {.c = c, .seed = (gmb_u32)c->o.seed * 0x9e3779b9u + 0x7f4a7c15u};
     gmb_prog_t *prog[3] = {NULL, NULL, NULL};
-    int rc, injected = 0;
     if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, 1024 * TAB * sizeof(gmb_u32), &s.tab)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, groups * (size_t)L * sizeof(gmb_u32), &s.sum)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, groups * sizeof(gmb_u64), &s.cyc)))
@@ -708,20 +757,34 @@ static int bank_run(gmb_ctx_t *c)
     gmb_declare_metric(c, "bw_GBps", "GB/s", "higher",
                        "bytes the lanes request / kernel time, all compute units (1e9 B/s)");
     print_header(c, clock);
+    if (asked_remote && remote_why) {
+        printf("%-10s %5s %-7s skipped: %s\n", "-", "-", "remote", remote_why);
+        gmb_add_result(c, "skipped",
+                       json_pack("[{s:s, s:s}]", "pattern", "remote", "reason", remote_why));
+    }
     for (size_t mi = 0; mi < cfg->modes.n && !rc; mi++) {
         s.mode = cfg->modes.idx[mi];
         s.clock = clock && s.mode == M_LAT;
-        s.geo.group_size = s.mode == M_LAT ? LANES : (size_t)L;
-        s.geo.groups = s.mode == M_LAT ? 1 : groups;
         for (size_t wi = 0; wi < cfg->widths.n && !rc; wi++) {
             int v = cfg->widths.idx[wi];
+            gmb_kern_t *kl = NULL, *kr = NULL; /* the own array's kernel; another group's */
             if (!prog[v] &&
                 (rc = be->prog_load(c->dev, c->bench->kernels, variants[v].variant, &prog[v])))
                 break;
-            if ((rc = be->kern_get(prog[v], s.mode == M_LAT ? "bank_lat" : "bank_tput", &s.k)))
+            if ((rc = be->kern_get(prog[v], s.mode == M_LAT ? "bank_lat" : "bank_tput", &kl)) ||
+                (!remote_why && asked_remote &&
+                 (rc = be->kern_get(
+                      prog[v], s.mode == M_LAT ? "bank_lat_remote" : "bank_tput_remote", &kr))))
                 break;
-            for (size_t i = 0; i < np && !rc; i++)
+            for (size_t i = 0; i < np && !rc; i++) {
+                size_t k = pats[i].kind == P_REMOTE ? (size_t)pats[i].param : 1;
+                s.k = k > 1 ? kr : kl;
+                s.geo.group_size = s.mode == M_LAT ? LANES : (size_t)L;
+                /* latency: one warp per group, a cluster of k of them (each measures) */
+                s.geo.groups = s.mode == M_LAT ? k : groups / k * k;
+                s.geo.cluster = k > 1 ? k : 0;
                 rc = run_point(&s, width_bytes[v], &pats[i], &injected);
+            }
         }
     }
     if (!rc)

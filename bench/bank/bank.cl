@@ -49,8 +49,47 @@
         j = (f_ ^ key) & (gmb_u32)(BANK_SMEM_BYTES - 4 * BANK_WORDS);                              \
     } while (0)
 
-/* Latency: one chain per work-item (launch one warp); iters a multiple of 4. cyc[group] gets
+/* The latency loop over the array sh (launch one warp); iters a multiple of 4. cyc[group] gets
  * the cycles of the loop on the SM's clock (CUDA; 0 on OpenCL). sum[gid] = the checksum. */
+#undef BANK_LAT_LOOP
+#define BANK_LAT_LOOP                                                                              \
+    GMB_GLOBAL const gmb_u32 *e = tab + (gmb_u64)GMB_LID * BANK_TAB;                               \
+    gmb_u32 j = e[0], key = e[4], acc = 0;                                                         \
+    /* a store that needs j and key: the clock is read only once their global loads are back       \
+     * (GPUs issue in order); likewise the final store before the second read */                   \
+    sum[GMB_GID] = j ^ key;                                                                        \
+    gmb_u64 t0 = GMB_CLOCK();                                                                      \
+    for (gmb_u32 r = 0; r < iters; r += 4) {                                                       \
+        BANK_STEP(j, acc);                                                                         \
+        BANK_STEP(j, acc);                                                                         \
+        BANK_STEP(j, acc);                                                                         \
+        BANK_STEP(j, acc);                                                                         \
+    }                                                                                              \
+    sum[GMB_GID] = acc + j;                                                                        \
+    gmb_u64 t1 = GMB_CLOCK();                                                                      \
+    if (GMB_LID == 0)                                                                              \
+        cyc[GMB_GROUP] = t1 - t0;
+
+/* The throughput loop over the array sh: four independent chains per work-item. */
+#undef BANK_TPUT_LOOP
+#define BANK_TPUT_LOOP                                                                             \
+    GMB_GLOBAL const gmb_u32 *e = tab + (gmb_u64)GMB_LID * BANK_TAB;                               \
+    gmb_u32 j0 = e[0], j1 = e[1], j2 = e[2], j3 = e[3], key = e[4];                                \
+    gmb_u32 a0 = 0, a1 = 0, a2 = 0, a3 = 0;                                                        \
+    sum[GMB_GID] = j0 ^ j1 ^ j2 ^ j3 ^ key; /* wait for the global loads (see BANK_LAT_LOOP) */    \
+    gmb_u64 t0 = GMB_CLOCK();                                                                      \
+    for (gmb_u32 r = 0; r < iters; r++) {                                                          \
+        BANK_STEP(j0, a0);                                                                         \
+        BANK_STEP(j1, a1);                                                                         \
+        BANK_STEP(j2, a2);                                                                         \
+        BANK_STEP(j3, a3);                                                                         \
+    }                                                                                              \
+    sum[GMB_GID] = (a0 + a1) + (a2 + a3) + (j0 + j1) + (j2 + j3);                                  \
+    gmb_u64 t1 = GMB_CLOCK();                                                                      \
+    if (GMB_LID == 0)                                                                              \
+        cyc[GMB_GROUP] = t1 - t0;
+
+/* Latency: one chain per work-item, in the group's own shared array. */
 GMB_KERNEL bank_lat(GMB_GLOBAL const gmb_u32 *GMB_RESTRICT tab,
                     GMB_GLOBAL gmb_u32 *GMB_RESTRICT sum, GMB_GLOBAL gmb_u64 *GMB_RESTRICT cyc,
                     gmb_u32 seed, gmb_u32 iters)
@@ -59,25 +98,10 @@ GMB_KERNEL bank_lat(GMB_GLOBAL const gmb_u32 *GMB_RESTRICT tab,
     for (gmb_u32 i = GMB_LID; i < (gmb_u32)BANK_NE; i += GMB_LSIZE)
         sh[i] = T_MAKE(seed, i);
     GMB_BARRIER();
-    GMB_GLOBAL const gmb_u32 *e = tab + (gmb_u64)GMB_LID * BANK_TAB;
-    gmb_u32 j = e[0], key = e[4], acc = 0;
-    /* a store that needs j and key: the clock is read only once their global loads are back
-     * (GPUs issue in order); likewise the final store before the second read */
-    sum[GMB_GID] = j ^ key;
-    gmb_u64 t0 = GMB_CLOCK();
-    for (gmb_u32 r = 0; r < iters; r += 4) {
-        BANK_STEP(j, acc);
-        BANK_STEP(j, acc);
-        BANK_STEP(j, acc);
-        BANK_STEP(j, acc);
-    }
-    sum[GMB_GID] = acc + j;
-    gmb_u64 t1 = GMB_CLOCK();
-    if (GMB_LID == 0)
-        cyc[GMB_GROUP] = t1 - t0;
+    BANK_LAT_LOOP
 }
 
-/* Throughput: four independent chains per work-item, every work-item of every group. */
+/* Throughput: every work-item of every group, in its group's own shared array. */
 GMB_KERNEL bank_tput(GMB_GLOBAL const gmb_u32 *GMB_RESTRICT tab,
                      GMB_GLOBAL gmb_u32 *GMB_RESTRICT sum, GMB_GLOBAL gmb_u64 *GMB_RESTRICT cyc,
                      gmb_u32 seed, gmb_u32 iters)
@@ -86,19 +110,40 @@ GMB_KERNEL bank_tput(GMB_GLOBAL const gmb_u32 *GMB_RESTRICT tab,
     for (gmb_u32 i = GMB_LID; i < (gmb_u32)BANK_NE; i += GMB_LSIZE)
         sh[i] = T_MAKE(seed, i);
     GMB_BARRIER();
-    GMB_GLOBAL const gmb_u32 *e = tab + (gmb_u64)GMB_LID * BANK_TAB;
-    gmb_u32 j0 = e[0], j1 = e[1], j2 = e[2], j3 = e[3], key = e[4];
-    gmb_u32 a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    sum[GMB_GID] = j0 ^ j1 ^ j2 ^ j3 ^ key; /* wait for the global loads (see bank_lat) */
-    gmb_u64 t0 = GMB_CLOCK();
-    for (gmb_u32 r = 0; r < iters; r++) {
-        BANK_STEP(j0, a0);
-        BANK_STEP(j1, a1);
-        BANK_STEP(j2, a2);
-        BANK_STEP(j3, a3);
-    }
-    sum[GMB_GID] = (a0 + a1) + (a2 + a3) + (j0 + j1) + (j2 + j3);
-    gmb_u64 t1 = GMB_CLOCK();
-    if (GMB_LID == 0)
-        cyc[GMB_GROUP] = t1 - t0;
+    BANK_TPUT_LOOP
 }
+
+#if defined(__CUDACC__)
+/* The same loops in another group's shared array (the remote pattern; CUDA, compute
+ * capability 9.0 on): the groups of a thread-block cluster fill their arrays (the same data),
+ * wait at a cluster barrier, and each reads the array of the next group in the cluster
+ * through distributed shared memory (a generic pointer from __cluster_map_shared_rank); a
+ * second barrier keeps every array until all are done. Launched without a cluster or before
+ * sm_90 they write nothing, and the checksums fail. */
+#undef BANK_REMOTE
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define BANK_REMOTE(LOOP)                                                                          \
+    GMB_SHARED T shl[BANK_NE];                                                                     \
+    for (gmb_u32 i = GMB_LID; i < (gmb_u32)BANK_NE; i += GMB_LSIZE)                                \
+        shl[i] = T_MAKE(seed, i);                                                                  \
+    __cluster_barrier_arrive();                                                                    \
+    __cluster_barrier_wait();                                                                      \
+    {                                                                                              \
+        const T *sh = (const T *)__cluster_map_shared_rank(                                        \
+            shl, (__clusterRelativeBlockRank() + 1) % __clusterSizeInBlocks());                    \
+        LOOP                                                                                       \
+    }                                                                                              \
+    __cluster_barrier_arrive();                                                                    \
+    __cluster_barrier_wait();
+#else
+#define BANK_REMOTE(LOOP)
+#endif
+GMB_KERNEL bank_lat_remote(const gmb_u32 *GMB_RESTRICT tab, gmb_u32 *GMB_RESTRICT sum,
+                           gmb_u64 *GMB_RESTRICT cyc, gmb_u32 seed,
+                           gmb_u32 iters){BANK_REMOTE(BANK_LAT_LOOP)} GMB_KERNEL
+    bank_tput_remote(const gmb_u32 *GMB_RESTRICT tab, gmb_u32 *GMB_RESTRICT sum,
+                     gmb_u64 *GMB_RESTRICT cyc, gmb_u32 seed, gmb_u32 iters)
+{
+    BANK_REMOTE(BANK_TPUT_LOOP)
+}
+#endif

@@ -22,9 +22,10 @@ namespace w16
 } // namespace w16
 
 #define BANK_FNS(ns, v)                                                                            \
-    {v, "bank_lat", (const void *)ns::bank_lat},                                                   \
+    {v, "bank_lat", (const void *)ns::bank_lat}, {v, "bank_tput", (const void *)ns::bank_tput},    \
+        {v, "bank_lat_remote", (const void *)ns::bank_lat_remote},                                 \
     {                                                                                              \
-        v, "bank_tput", (const void *)ns::bank_tput                                                \
+        v, "bank_tput_remote", (const void *)ns::bank_tput_remote                                  \
     }
 
 extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
