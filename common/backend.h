@@ -115,7 +115,8 @@ typedef struct gmb_launch {
     size_t shared_bytes; /* dynamic shared/local memory per group (GMB_DYN_SHARED in the kernel):
                             CUDA's launch parameter, OpenCL's __local argument after the others */
     size_t cluster;      /* groups per cluster (GMB_CAP_CLUSTER; groups a multiple of it); 0 or
-                            1: none */
+                            1: none. A cluster the device cannot place makes launch return
+                            GMB_ESKIP (one warning line), nothing run */
 } gmb_launch_t;
 
 /* A kernel compiled into the program by nvcc, found by (variant, name). */

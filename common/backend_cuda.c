@@ -531,7 +531,16 @@ static int launch_on(gmb_kern_t *k, cudaStream_t st, const gmb_launch_t *cfg, co
         at.val.clusterDim.x = (unsigned)cfg->cluster;
         at.val.clusterDim.y = at.val.clusterDim.z = 1;
         cudaLaunchConfig_t lc = {grid, block, cfg->shared_bytes, st, &at, 1};
-        CU_TRY(cudaLaunchKernelExC(&lc, k->fn, av));
+        cudaError_t e = cudaLaunchKernelExC(&lc, k->fn, av);
+        if (e == cudaErrorInvalidClusterSize || e == cudaErrorLaunchOutOfResources ||
+            e == cudaErrorInvalidConfiguration || e == cudaErrorNotSupported) {
+            cudaGetLastError(); /* refused at the launch: nothing ran */
+            gmb_warn("cuda: the device refused a cluster of %zu groups of %zu work-items with "
+                     "%zu B of shared memory each: %s",
+                     cfg->cluster, cfg->group_size, cfg->shared_bytes, cudaGetErrorString(e));
+            return GMB_ESKIP;
+        }
+        CU_TRY(e);
         return GMB_OK;
     }
     CU_TRY(cudaLaunchKernel(k->fn, grid, block, av, cfg->shared_bytes, st));
@@ -788,8 +797,14 @@ static int cu_texture(gmb_buf_t *b, size_t *words, gmb_buf_t **out, char *why, s
     struct cudaChannelFormatDesc fmt =
         cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindUnsigned);
     CU_TRY(cudaSetDevice(idx));
-    CU_TRY(cudaDeviceGetTexture1DLinearMaxWidth(&maxw, &fmt, idx));
-    CU_TRY(cudaDeviceGetAttribute(&align, cudaDevAttrTextureAlignment, idx));
+    cudaError_t q = cudaDeviceGetTexture1DLinearMaxWidth(&maxw, &fmt, idx);
+    if (q == cudaSuccess)
+        q = cudaDeviceGetAttribute(&align, cudaDevAttrTextureAlignment, idx);
+    if (q != cudaSuccess) { /* no texture limits: no texture, the rest of the run goes on */
+        cudaGetLastError();
+        snprintf(why, whylen, "the texture limits are unknown: %s", cudaGetErrorString(q));
+        return GMB_ESKIP;
+    }
     size_t w = *words < b->bytes / 4 ? *words : b->bytes / 4;
     if (w > maxw)
         w = maxw;

@@ -3,16 +3,11 @@
 
 #include "gmb.h"
 #include "levels.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Median of the sorted v[0..n), n >= 1. */
 static double median_sorted(const double *v, size_t n)
@@ -32,7 +27,7 @@ static double median_bw(const double *bw, size_t a, size_t b)
             t[k++] = bw[i];
     double m = NAN;
     if (k) {
-        qsort(t, k, sizeof *t, cmp_double);
+        qsort(t, k, sizeof *t, gmb_cmp_double);
         m = median_sorted(t, k);
     }
     free(t);
@@ -114,7 +109,7 @@ static double robust_spread(const double *v, size_t n, double med, double floor_
 {
     for (size_t i = 0; i < n; i++)
         tmp[i] = fabs(v[i] - med);
-    qsort(tmp, n, sizeof *tmp, cmp_double);
+    qsort(tmp, n, sizeof *tmp, gmb_cmp_double);
     return fmax(1.4826 * median_sorted(tmp, n), floor_rel * fabs(med));
 }
 
@@ -142,7 +137,7 @@ int gmb_bimodal_split(const double *x, size_t n, const gmb_bimodal_cfg_t *cfg, g
     out->n = m;
     if (!m)
         goto out;
-    qsort(v, m, sizeof *v, cmp_double);
+    qsort(v, m, sizeof *v, gmb_cmp_double);
     out->lo = out->hi = out->threshold = median_sorted(v, m);
     out->n_lo = m;
     out->share_lo = 1;

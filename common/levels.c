@@ -2,6 +2,7 @@
 #include "levels.h"
 
 #include "gmb.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,17 +20,11 @@ const char *gmb_level_confidence_word(double c)
     return c >= 0.7 ? "high" : c >= 0.4 ? "medium" : "low";
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Median of v[0..n), n >= 1 (tmp: n scratch doubles). */
 static double median_of(const double *v, size_t n, double *tmp)
 {
     memcpy(tmp, v, n * sizeof *tmp);
-    qsort(tmp, n, sizeof *tmp, cmp_double);
+    qsort(tmp, n, sizeof *tmp, gmb_cmp_double);
     return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
 }
 

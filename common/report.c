@@ -522,12 +522,6 @@ static int ex_chase_lat(const json_t *rec, const char *arg, gmb_cell_t *c)
     return 0;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* chase, an on-chip memory (shared, constant): arg "SPACE ns|cycles". Its first level; or,
  * where the detector found none because the random curve is flat (every point within -20 %
  * and +25 % of their median: no step at all, one level over the whole sweep), that median,
@@ -553,7 +547,7 @@ static int ex_chase_onchip(const json_t *rec, const char *arg, gmb_cell_t *c)
     }
     if (n < 3)
         return -1;
-    qsort(v, n, sizeof *v, cmp_dbl);
+    qsort(v, n, sizeof *v, gmb_cmp_double);
     med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
     if (!(v[0] >= 0.8 * med && v[n - 1] <= 1.25 * med))
         return -1; /* steps the detector could not call levels: no one number */

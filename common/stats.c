@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_d(const void *a, const void *b)
+int gmb_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -22,7 +22,7 @@ int gmb_stats_compute(const double *x, size_t n, size_t min_samples, double ci_t
     if (!s)
         return GMB_ERUNTIME;
     memcpy(s, x, n * sizeof *s);
-    qsort(s, n, sizeof *s, cmp_d);
+    qsort(s, n, sizeof *s, gmb_cmp_double);
     out->n = n;
     out->min = s[0];
     out->max = s[n - 1];
@@ -59,7 +59,7 @@ typedef struct {
 
 static int cmp_t(const void *a, const void *b)
 {
-    return cmp_d(&((const tagged_t *)a)->v, &((const tagged_t *)b)->v);
+    return gmb_cmp_double(&((const tagged_t *)a)->v, &((const tagged_t *)b)->v);
 }
 
 double gmb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb)

@@ -20,6 +20,9 @@ typedef struct gmb_stats {
 /* Compute the summary of x[0..n) (x is not modified). The median CI uses order statistics
  * (distribution-free, normal approximation of the binomial ranks); with too few samples
  * for a 95% interval it is [min, max]. Returns 0, or GMB_EUSAGE when n == 0. */
+/* qsort comparator of doubles, ascending. */
+int gmb_cmp_double(const void *a, const void *b);
+
 int gmb_stats_compute(const double *x, size_t n, size_t min_samples, double ci_target,
                       gmb_stats_t *out);
 

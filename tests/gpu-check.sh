@@ -195,7 +195,7 @@ done
 # atomics (done at the L2) and of the texture path (tex1Dfetch), and across a link:
 # the GPU's loads from mapped pinned host memory (PCIe or C2C) and from a peer GPU's memory
 # (skipped with one GPU), past 4x L2
-step chase-more-cuda 55 bin/gmb-chase --backend cuda --device 0 \
+step chase-more-cuda 70 bin/gmb-chase --backend cuda --device 0 \
     --spaces atomic,texture,host,peer,dsmem \
     --mode random --sizes 4KiB:1GiB:1/oct --time-cap 0.3 --max-samples 20 --out "$OUTDIR/cuda-more"
 # the host side of on-demand migration with several host threads (1 above: the lower bound)

@@ -77,7 +77,9 @@ static const char help[] =
     "  remote  lane t reads element t of ANOTHER group's array: the groups of a thread-block\n"
     "          cluster of k = 2, 4, 8 (CUDA, compute capability 9.0 on: distributed shared\n"
     "          memory over the SM-to-SM network) each read the next one's, through generic\n"
-    "          loads into the cluster's shared window; OpenCL and older GPUs skip it\n"
+    "          loads into the cluster's shared window (64-bit addresses, where the own array\n"
+    "          is read with 32-bit shared loads: the gap includes that); the record says how\n"
+    "          many groups found the next one on their own SM; OpenCL and older GPUs skip it\n"
     "The record's 'param' is s (stride), k (bcast, remote), the padding (tile), else 0.\n"
     "Modes: latency = one warp of 32 work-items, each access depends on the previous one;\n"
     "cycles per warp-wide access from clock64 (CUDA) or derived from device-event ns x the\n"
@@ -115,6 +117,7 @@ typedef struct state {
     gmb_buf_t *tab;         /* pattern table */
     gmb_buf_t *sum;         /* per-work-item checksums */
     gmb_buf_t *cyc;         /* per-group cycles (CUDA) */
+    gmb_buf_t *same;        /* remote: per group, 1 when the next group ran on its SM */
     gmb_kern_t *k;          /* kernel of the current point */
     gmb_launch_t geo;       /* its launch */
     gmb_u32 seed;           /* data seed */
@@ -191,9 +194,9 @@ static int sample(void *arg, double *ns)
 {
     state_t *s = arg;
     const gmb_backend_t *be = s->c->be;
-    gmb_arg_t av[] = {GMB_A_BUF(s->tab), GMB_A_BUF(s->sum), GMB_A_BUF(s->cyc), GMB_A_VAL(s->seed),
-                      GMB_A_VAL(s->iters)};
-    int rc = be->launch(s->k, &s->geo, av, 5, ns);
+    gmb_arg_t av[] = {GMB_A_BUF(s->tab),  GMB_A_BUF(s->sum),   GMB_A_BUF(s->cyc),
+                      GMB_A_VAL(s->seed), GMB_A_VAL(s->iters), GMB_A_BUF(s->same)};
+    int rc = be->launch(s->k, &s->geo, av, s->geo.cluster > 1 ? 6 : 5, ns); /* remote: same */
     if (rc || !s->clock)
         return rc;
     gmb_u64 cyc = 0;
@@ -383,6 +386,22 @@ static int run_point(state_t *s, int w, const pat_t *p, int *injected)
     json_object_set_new(extra, "groups", json_integer((json_int_t)s->geo.groups));
     json_object_set_new(extra, "group_size", json_integer((json_int_t)L));
     json_object_set_new(extra, "verified", json_string(rc == GMB_OK ? "full" : "FAILED"));
+    if (s->geo.cluster > 1) { /* remote: groups whose next group ran on their own SM */
+        gmb_u32 *same = calloc(s->geo.groups, sizeof *same);
+        size_t n = 0;
+        int rrc = same ? be->read(s->same, 0, same, s->geo.groups * sizeof *same) : GMB_ERUNTIME;
+        for (size_t g = 0; g < s->geo.groups && !rrc; g++)
+            n += same[g] != 0;
+        free(same);
+        if (rrc) {
+            gmb_series_free(&ser);
+            json_decref(pt);
+            return rrc;
+        }
+        json_object_set_new(extra, "cluster", json_integer((json_int_t)s->geo.cluster));
+        json_object_set_new(extra, "next_group_same_sm",
+                            json_real((double)n / (double)s->geo.groups));
+    }
     char cyc_txt[32] = "-", bpc_txt[32] = "-";
     if (have_cyc) {
         snprintf(cyc_txt, sizeof cyc_txt, "%.2f%s", r.y, measured_cyc ? "" : "d");
@@ -738,7 +757,8 @@ static int bank_run(gmb_ctx_t *c)
     gmb_prog_t *prog[3] = {NULL, NULL, NULL};
     if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, 1024 * TAB * sizeof(gmb_u32), &s.tab)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, groups * (size_t)L * sizeof(gmb_u32), &s.sum)) ||
-        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, groups * sizeof(gmb_u64), &s.cyc)))
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, groups * sizeof(gmb_u64), &s.cyc)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, groups * sizeof(gmb_u32), &s.same)))
         goto out;
     int clock = (c->info.caps & GMB_CAP_CLOCK) != 0;
     const char *unit = clock || c->info.core_clock_mhz > 0 ? "cycles" : "ns";
@@ -781,9 +801,14 @@ static int bank_run(gmb_ctx_t *c)
                 s.k = k > 1 ? kr : kl;
                 s.geo.group_size = s.mode == M_LAT ? LANES : (size_t)L;
                 /* latency: one warp per group, a cluster of k of them (each measures) */
-                s.geo.groups = s.mode == M_LAT ? k : groups / k * k;
+                s.geo.groups = s.mode == M_LAT || groups < k ? k : groups / k * k;
                 s.geo.cluster = k > 1 ? k : 0;
                 rc = run_point(&s, width_bytes[v], &pats[i], &injected);
+                if (rc == GMB_ESKIP && k > 1) { /* the device refused the cluster (above) */
+                    printf("%-10s %5d %-7s %5zu skipped: the device refused a cluster of %zu\n",
+                           mode_names[s.mode], width_bytes[v], "remote", k, k);
+                    rc = GMB_OK;
+                }
             }
         }
     }
@@ -795,6 +820,7 @@ out:
     be->free(s.tab);
     be->free(s.sum);
     be->free(s.cyc);
+    be->free(s.same);
     gmb_series_free(&s.cycles);
     free(s.rows);
     free(pats);

@@ -115,23 +115,39 @@ GMB_KERNEL bank_tput(GMB_GLOBAL const gmb_u32 *GMB_RESTRICT tab,
 
 #if defined(__CUDACC__)
 /* The same loops in another group's shared array (the remote pattern; CUDA, compute
- * capability 9.0 on): the groups of a thread-block cluster fill their arrays (the same data),
- * wait at a cluster barrier, and each reads the array of the next group in the cluster
- * through distributed shared memory (a generic pointer from __cluster_map_shared_rank); a
- * second barrier keeps every array until all are done. Launched without a cluster or before
- * sm_90 they write nothing, and the checksums fail. */
+ * capability 9.0 on): the groups of a thread-block cluster fill their arrays (the same data)
+ * and two tags (their rank in the cluster, their SM), wait at a cluster barrier, and each
+ * reads the array of the next group in the cluster through distributed shared memory (a
+ * generic pointer from __cluster_map_shared_rank); a second barrier keeps every array until
+ * all are done. After the timed loop each work-item reads the next group's tags: a rank other
+ * than the next one's (the wrong array, or its own) spoils its checksum, and same[group] = 1
+ * says the next group ran on the same SM (its loads never left the SM). Launched without a
+ * cluster or before sm_90 they write nothing, and the checksums fail. */
 #undef BANK_REMOTE
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define BANK_REMOTE(LOOP)                                                                          \
     GMB_SHARED T shl[BANK_NE];                                                                     \
+    GMB_SHARED gmb_u32 tag[2];                                                                     \
+    gmb_u32 rank = __clusterRelativeBlockRank(), next = (rank + 1) % __clusterSizeInBlocks(), sm;  \
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));                                                \
     for (gmb_u32 i = GMB_LID; i < (gmb_u32)BANK_NE; i += GMB_LSIZE)                                \
         shl[i] = T_MAKE(seed, i);                                                                  \
+    if (GMB_LID == 0) {                                                                            \
+        tag[0] = rank;                                                                             \
+        tag[1] = sm;                                                                               \
+    }                                                                                              \
     __cluster_barrier_arrive();                                                                    \
     __cluster_barrier_wait();                                                                      \
     {                                                                                              \
-        const T *sh = (const T *)__cluster_map_shared_rank(                                        \
-            shl, (__clusterRelativeBlockRank() + 1) % __clusterSizeInBlocks());                    \
+        const T *sh = (const T *)__cluster_map_shared_rank(shl, next);                             \
         LOOP                                                                                       \
+    }                                                                                              \
+    {                                                                                              \
+        const volatile gmb_u32 *nt =                                                               \
+            (const volatile gmb_u32 *)__cluster_map_shared_rank(tag, next);                        \
+        sum[GMB_GID] += nt[0] ^ next;                                                              \
+        if (GMB_LID == 0)                                                                          \
+            same[GMB_GROUP] = nt[1] == sm;                                                         \
     }                                                                                              \
     __cluster_barrier_arrive();                                                                    \
     __cluster_barrier_wait();
@@ -139,11 +155,15 @@ GMB_KERNEL bank_tput(GMB_GLOBAL const gmb_u32 *GMB_RESTRICT tab,
 #define BANK_REMOTE(LOOP)
 #endif
 GMB_KERNEL bank_lat_remote(const gmb_u32 *GMB_RESTRICT tab, gmb_u32 *GMB_RESTRICT sum,
-                           gmb_u64 *GMB_RESTRICT cyc, gmb_u32 seed,
-                           gmb_u32 iters){BANK_REMOTE(BANK_LAT_LOOP)} GMB_KERNEL
-    bank_tput_remote(const gmb_u32 *GMB_RESTRICT tab, gmb_u32 *GMB_RESTRICT sum,
-                     gmb_u64 *GMB_RESTRICT cyc, gmb_u32 seed, gmb_u32 iters)
+                           gmb_u64 *GMB_RESTRICT cyc, gmb_u32 seed, gmb_u32 iters,
+                           gmb_u32 *GMB_RESTRICT same)
 {
-    BANK_REMOTE(BANK_TPUT_LOOP)
+    BANK_REMOTE(BANK_LAT_LOOP);
+}
+GMB_KERNEL bank_tput_remote(const gmb_u32 *GMB_RESTRICT tab, gmb_u32 *GMB_RESTRICT sum,
+                            gmb_u64 *GMB_RESTRICT cyc, gmb_u32 seed, gmb_u32 iters,
+                            gmb_u32 *GMB_RESTRICT same)
+{
+    BANK_REMOTE(BANK_TPUT_LOOP);
 }
 #endif

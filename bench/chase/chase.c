@@ -181,6 +181,7 @@ typedef struct state {
     gmb_chase_guard_t guard; /* launches below the baseline: repeated, baseline again */
     int injected;            /* --inject-error done */
     int bad_final;           /* a launch ended on the wrong element */
+    int same_sm;             /* dsmem: a launch found both groups on one SM */
     char err[256];           /* what went wrong */
     gmb_series_t cycles;     /* cycles per timed load, one per launch */
     gmb_series_t raw;        /* whole launch times, one per launch (the baseline may move) */
@@ -218,9 +219,10 @@ static int sample(void *arg, double *ns)
                       GMB_A_VAL(s->warm), GMB_A_VAL(s->steps), GMB_A_VAL(sixth)};
     double t = 0;
     int rc = be->launch(s->k, &s->geo, av, shared || s->space == S_ATOMIC ? 6 : 5, &t);
-    gmb_u64 out[2];
-    if (rc || (rc = be->read(s->out, 0, out, sizeof out)))
+    gmb_u64 out[3] = {0, 0, 0}; /* dsmem: and whether both groups shared one SM */
+    if (rc || (rc = be->read(s->out, 0, out, (s->space == S_DSMEM ? 3 : 2) * sizeof *out)))
         return rc;
+    s->same_sm |= out[2] != 0;
     *ns = t - s->base_ns;
     s->q = (s->q + s->warm + s->steps) % s->n;
     switch (gmb_chase_judge(&s->guard, s->steps, *ns)) {
@@ -348,12 +350,6 @@ static int check_options(gmb_ctx_t *c, cfg_t *cfg)
     return GMB_OK;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* ---- one point -------------------------------------------------------------------------- */
 
 /* --pointers: turn the laid-out chain of the current point into one of addresses, in place
@@ -433,10 +429,16 @@ static int run_point(state_t *s, curve_t *cv, uint64_t size, int clock)
     s->cycles.n = 0;
     s->guard = GMB_CHASE_GUARD_INIT;
     s->bad_final = 0;
+    s->same_sm = 0;
     s->q = 0;
     s->nwords = (gmb_u32)(size / WORD);
-    s->geo.shared_bytes =
-        s->space == S_SHARED || s->space == S_DSMEM ? (size_t)s->nwords * WORD : 0;
+    s->geo.shared_bytes = s->space == S_SHARED ? (size_t)s->nwords * WORD : 0;
+    if (s->space == S_DSMEM) { /* the chain, two tags, and over half an SM's shared memory */
+        size_t most = c->info.local_mem_bytes, half = most / 2 + 4096;
+        s->geo.shared_bytes = (size_t)s->nwords * WORD + 2 * WORD;
+        if (s->geo.shared_bytes < half && half <= most)
+            s->geo.shared_bytes = half;
+    }
     if ((rc = gmb_chain_lay_out(c, s->prog, s->chain, s->order_d, s->bad, s->order, s->n, &s->lay,
                                 s->err, sizeof s->err)) ||
         (s->ptr && (rc = to_pointers(s))))
@@ -482,6 +484,8 @@ static int run_point(state_t *s, curve_t *cv, uint64_t size, int clock)
                         json_string(s->ptr    ? "addresses (p = *p)"
                                     : s->sptr ? "shared-memory addresses (p = *p)"
                                               : "word indices (p = a[p])"));
+    if (s->space == S_DSMEM)
+        json_object_set_new(extra, "same_sm", json_boolean(s->same_sm));
     json_object_set_new(extra, "loads_timed", json_integer(s->steps));
     json_object_set_new(extra, "loads_warmup", json_integer(s->warm));
     json_object_set_new(extra, "baseline_ns", json_real(s->base_ns));
@@ -577,7 +581,7 @@ static double median_range(const double *v, size_t a, size_t b)
             t[k++] = v[i];
     if (!k)
         return NAN;
-    qsort(t, k, sizeof *t, cmp_d);
+    qsort(t, k, sizeof *t, gmb_cmp_double);
     return k % 2 ? t[k / 2] : 0.5 * (t[k / 2 - 1] + t[k / 2]);
 }
 
@@ -740,7 +744,7 @@ static int chase_run(gmb_ctx_t *c)
     if ((rc = be->alloc(c->dev, svm_chain ? GMB_MEM_MANAGED : GMB_MEM_DEVICE, (size_t)top,
                         &s.chain)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)nord * 4, &s.order_d)) ||
-        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, 2 * sizeof(gmb_u64), &s.out)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, 3 * sizeof(gmb_u64), &s.out)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, sizeof(gmb_u32), &s.bad)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, CONST_BYTES, &s.cbuf)) ||
         (rc = be->prog_load(c->dev, c->bench->kernels, variants[0].variant, &s.prog)) ||
@@ -791,7 +795,7 @@ static int chase_run(gmb_ctx_t *c)
                         why = "the device has less than 16 KiB of local memory";
                 }
                 if (sp == S_DSMEM) {
-                    cap = smem;
+                    cap = smem > 2 * WORD ? smem - 2 * WORD : 0; /* and the two tags */
                     if (cfg->pointers)
                         why = "--pointers: distributed shared memory is chased by word indices "
                               "only";
@@ -911,13 +915,13 @@ static int chase_run(gmb_ctx_t *c)
                     largest = mode == M_PAGE ? s.n * page : size;
                     rc = run_point(&s, &cv, largest, clock);
                     injected = s.injected;
-                    if (rc == GMB_ERUNTIME && sp == S_DSMEM && !cv.n) {
-                        /* the first cluster launch failed (said above): the driver refused the
-                         * cluster, not a measurement; the other curves go on */
+                    if (rc == GMB_ESKIP && sp == S_DSMEM && !cv.n) {
+                        /* the driver refused the first cluster launch (said above): no
+                         * measurement, the other curves go on */
                         rc = GMB_OK;
                         refused = 1;
                         skip_curve(mode_names[mode], page, sp,
-                                   "the cluster launch failed (the error above)", skipped);
+                                   "the device refused the cluster launch (above)", skipped);
                         break;
                     }
                 }

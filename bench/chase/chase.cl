@@ -196,11 +196,14 @@ GMB_KERNEL chase_shared_ptr(const gmb_u32 *a, gmb_u64 *out, gmb_u32 start, gmb_u
 
 #if defined(__CUDACC__)
 /* distributed shared memory (CUDA, compute capability 9.0 on): a cluster of two groups, each
- * copies nwords words of the chain into its dynamic shared memory; work-item 0 of the first
- * chases the second's copy through the cluster's shared window (mapa, ld.shared::cluster):
- * one SM reading another SM's shared memory over their GPC's SM-to-SM network. Cluster
- * barriers before (every copy is in) and after (the second group keeps its shared memory
- * until the chase is done). */
+ * copies nwords words of the chain into its dynamic shared memory, followed by two tags (its
+ * rank in the cluster and its SM); work-item 0 of the first chases the second's copy through
+ * the cluster's shared window (mapa, ld.shared::cluster): one SM reading another SM's shared
+ * memory over their GPC's SM-to-SM network (the host asks each group for more than half an
+ * SM's shared memory, so the two cannot share one). Cluster barriers before (every copy is in)
+ * and after (the second group keeps its shared memory until the chase is done). After the
+ * timed loads the tags are read: a rank other than 1 (not the second group's memory) makes
+ * out[0] a wrong word; out[2] = 1 when both groups ran on one SM after all. */
 static __device__ __forceinline__ void chase_cluster_sync(void)
 {
     asm volatile("barrier.cluster.arrive;\n\tbarrier.cluster.wait;" ::: "memory");
@@ -217,16 +220,26 @@ GMB_KERNEL chase_dsmem(const gmb_u32 *a, gmb_u64 *out, gmb_u32 start, gmb_u32 wa
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     GMB_DYN_SHARED(gmb_u32, s);
-    gmb_u32 rank, remote; /* this group's rank in the cluster; the second group's copy */
+    gmb_u32 rank, sm, remote; /* this group's rank in the cluster, its SM; the second's copy */
     asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
                  : "=r"(remote)
                  : "r"((gmb_u32)__cvta_generic_to_shared(s)), "r"(1u));
     for (gmb_u32 i = GMB_LID; i < nwords; i += GMB_LSIZE)
         s[i] = a[i];
+    if (GMB_LID == 0) {
+        s[nwords] = rank;
+        s[nwords + 1] = sm;
+    }
     chase_cluster_sync();
     if (rank == 0 && GMB_LID == 0) {
         CHASE_BODY(LOAD_DSMEM)
+        gmb_u32 trank = chase_ld_dsmem(remote + nwords * 4u);
+        gmb_u32 tsm = chase_ld_dsmem(remote + nwords * 4u + 4u);
+        if (trank != 1u)
+            out[0] = ~0ull;
+        out[2] = tsm == sm;
     }
     chase_cluster_sync();
 #else

@@ -48,14 +48,16 @@ extern "C" int gmb_chase_cuda_const_write(int dev, const void *src, size_t bytes
     return GMB_OK;
 }
 
-/* Ask for the largest L1 (smallest shared-memory carveout) for the global chases: the driver
+/* Ask for the largest L1 (smallest shared-memory carveout) for the global and texture chases
+ * (the texture cache is L1): the driver
  * otherwise picks a carveout per launch and may keep the one a chase_shared launch with up to
  * 227 KiB of shared memory needed, leaving 28 KiB of L1. 0 or GMB_ERUNTIME (logged). */
 extern "C" int gmb_chase_cuda_prefer_l1(void)
 {
     const void *fns[] = {(const void *)chase_global, (const void *)chase_global_cg,
-                         (const void *)chase_global_ptr, (const void *)chase_global_cg_ptr};
-    for (int i = 0; i < 4; i++) {
+                         (const void *)chase_global_ptr, (const void *)chase_global_cg_ptr,
+                         (const void *)chase_texture};
+    for (size_t i = 0; i < sizeof fns / sizeof *fns; i++) {
         cudaError_t e = cudaFuncSetAttribute(fns[i], cudaFuncAttributePreferredSharedMemoryCarveout,
                                              cudaSharedmemCarveoutMaxL1);
         if (e != cudaSuccess) {

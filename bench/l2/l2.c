@@ -629,17 +629,11 @@ static int run_coldwarm(state_t *s, json_t *res, gmb_text_t *sm)
 
 /* ---- partitions (CUDA) ------------------------------------------------------------------ */
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median_of(double *v, size_t n)
 {
     if (!n)
         return NAN;
-    qsort(v, n, sizeof *v, cmp_d);
+    qsort(v, n, sizeof *v, gmb_cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
