@@ -58,18 +58,20 @@ static const gmb_opt_t opts[] = {
 
 static const char help[] =
     "Every work-item of a grid that fills the device (compute units x the groups of 256 one\n"
-    "keeps resident) adds 1 (a kernel argument) iters times to counter g / sharers, g its\n"
-    "index: sharers consecutive work-items update one address; the counters lie spacing\n"
-    "bytes apart. global: the counters in device memory, zeroed before every launch (outside\n"
-    "the timed one): a GPU does these atomics in its L2; all = every work-item of the grid on\n"
-    "one address. shared: each group's own counters in its shared (CUDA) / local (OpenCL)\n"
+    "keeps resident; a CPU: 4 groups a compute unit) adds 1 (a kernel argument) iters times\n"
+    "to counter g / sharers, g its index: sharers consecutive work-items update one address;\n"
+    "the counters lie spacing bytes apart.\n"
+    "global: the counters in device memory, zeroed before every launch (outside the timed\n"
+    "one); a GPU does these atomics in its L2; all = every work-item of the grid on one\n"
+    "address. shared: each group's own counters in its shared (CUDA) / local (OpenCL)\n"
     "memory, done in the SM; all = the whole group on one address; sharers above the group\n"
-    "size are capped to it (the record says so; a point is measured once). In shared memory\n"
-    "a spacing of 128 bytes puts every counter in one bank (a 32-way conflict at sharers 1).\n"
-    "red: the old value is unused (NVIDIA: red.global.add, fire and forget; shared memory has\n"
-    "no such instruction); atom: the old value is summed into a checksum per work-item, so\n"
-    "each add waits for its answer (four in flight per work-item). iters is raised until a\n"
-    "launch lasts --min-sample-us.\n"
+    "size are capped to it (the record says so; such a point is measured once). In shared\n"
+    "memory a spacing of 128 bytes puts every counter in one bank (a 32-way conflict at\n"
+    "sharers 1).\n"
+    "red: the old value is unused (CUDA: red.global.add, fire and forget; in shared memory\n"
+    "atomicAdd, atom.shared.add); atom: the old value is summed into a checksum per\n"
+    "work-item, so each add waits for its answer (four in flight per work-item). iters is\n"
+    "raised until a launch lasts --min-sample-us.\n"
     "atomics_Gops = work-items x iters / median kernel time (1e9 atomic adds/s);\n"
     "ns_per_update_address = median kernel time / the adds one address received (sharers x\n"
     "iters): at high contention, the time one address takes per update (its serialisation).\n"
@@ -509,11 +511,11 @@ static int atomic_run(gmb_ctx_t *c)
                             snprintf(v, sizeof v, "all");
                         else
                             snprintf(v, sizeof v, "%u", shv[h]);
-                        al += (size_t)snprintf(asked + al, sizeof asked - al, "%s%s", al ? "," : "",
+                        al += (size_t)snprintf(asked + al, sizeof asked - al, "%s%s", al ? " " : "",
                                                v);
                         if (shv[h] != SHARERS_ALL && shv[h] > span)
                             cl += (size_t)snprintf(capped + cl, sizeof capped - cl, "%s%s",
-                                                   cl ? "," : "", v);
+                                                   cl ? " " : "", v);
                     }
                     if (cl && sc == S_SHARED)
                         snprintf(capped + cl, sizeof capped - cl, " capped to the group size %llu",
