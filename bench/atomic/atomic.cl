@@ -10,7 +10,8 @@
  * unused and leaves the choice of RED to ptxas; this says what is measured */
 static __device__ __forceinline__ void atomic_red_global(gmb_u32 *p, gmb_u32 v)
 {
-    asm volatile("red.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+    asm volatile("red.global.add.u32 [%0], %1;" ::"l"(__cvta_generic_to_global(p)), "r"(v)
+                 : "memory");
 }
 #define RED_GLOBAL(p, v)  atomic_red_global((p), (v))
 #define ATOM_GLOBAL(p, v) atomicAdd((p), (v))
