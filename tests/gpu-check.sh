@@ -191,6 +191,10 @@ done
 for b in cuda opencl; do
     step "access-$b" 30 bin/gmb-access --backend "$b" --device 0 --out "$OUTDIR/$b"
 done
+# atomics by contention: global (the L2's atomic units) and shared, red and atom
+for b in cuda opencl; do
+    step "atomic-$b" 30 bin/gmb-atomic --backend "$b" --device 0 --out "$OUTDIR/$b"
+done
 # latency of another SM's shared memory (distributed shared memory, a cluster of two), of
 # atomics (done at the L2) and of the texture path (tex1Dfetch), and across a link:
 # the GPU's loads from mapped pinned host memory (PCIe or C2C) and from a peer GPU's memory
@@ -331,6 +335,8 @@ echo "== loaded: latency under load (idle, at the most bandwidth, where it doubl
 grep -h "^# loaded" "$OUTDIR"/loaded-*.txt 2>/dev/null || echo "(not run)"
 echo "== access: access granularity (stride curve), misaligned reads"
 grep -h "^# access" "$OUTDIR"/access-*.txt 2>/dev/null || echo "(not run)"
+echo "== atomic: distinct addresses against one address"
+grep -h "^# atomic" "$OUTDIR"/atomic-*.txt 2>/dev/null || echo "(not run)"
 echo "== stream --energy: board power and energy per bit (NVML)"
 grep -h "^# energy" "$OUTDIR"/stream-energy-cuda.txt 2>/dev/null || echo "(not run)"
 echo "== the issues' GPU targets (H100/H200 class), from the CUDA runs above"

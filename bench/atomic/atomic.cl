@@ -15,7 +15,7 @@ static __device__ __forceinline__ void atomic_red_global(gmb_u32 *p, gmb_u32 v)
 }
 #define RED_GLOBAL(p, v)  atomic_red_global((p), (v))
 #define ATOM_GLOBAL(p, v) atomicAdd((p), (v))
-#define RED_SHARED(p, v)  ((void)atomicAdd((p), (v))) /* atom.shared.add: SMs have no RED */
+#define RED_SHARED(p, v)  ((void)atomicAdd((p), (v))) /* its result unused */
 #define ATOM_SHARED(p, v) atomicAdd((p), (v))
 #else
 #define RED_GLOBAL(p, v)  ((void)atomic_add((p), (v)))
@@ -77,9 +77,10 @@ GMB_KERNEL atomic_shared_red(GMB_GLOBAL gmb_u32 *out, GMB_GLOBAL gmb_u32 *sum, g
                              gmb_u32 sw, gmb_u32 iters,
                              gmb_u32 inc GMB_DYN_SHARED_PARAM(gmb_u32, sh))
 {
+    (void)sum;
     ATOMIC_SHARED_BEGIN
     ATOMIC_RED_LOOP(RED_SHARED)
-    ATOMIC_SHARED_END(void) sum;
+    ATOMIC_SHARED_END
 }
 
 GMB_KERNEL atomic_shared_atom(GMB_GLOBAL gmb_u32 *out, GMB_GLOBAL gmb_u32 *sum, gmb_u32 sharers,
