@@ -38,8 +38,10 @@ plot for [i = 1:NS] s_file[i] \
         with yerrorlines lc rgb lc_of(i) pt pt_of(kidx(i)) dt dt_of(pidx(i)) title title_of(i)
 
 set output fig("per-address")
-set title (NRUNS > 1 ? "Time per update of one address" : \
-           "Time per update of one address: " . run_label[1])
+# where a warp or more share an address (below, it is one work-item's time per add)
+if (X_MAX >= 32) { set xrange [32 / 1.3 : X_MAX * 1.3] }
+set title (NRUNS > 1 ? "Time per update of one address (a warp or more on it)" : \
+           "Time per update of one address (a warp or more on it): " . run_label[1])
 set ylabel "kernel time / adds one address received (ns; median, 95% CI)"
 plot for [i = 1:NS] s_file[i] \
         using "sharers":"ns_per_update_address":"ns_per_update_address_ci_lo":"ns_per_update_address_ci_hi" \

@@ -193,7 +193,8 @@ for b in cuda opencl; do
 done
 # atomics by contention: global (the L2's atomic units) and shared, red and atom
 for b in cuda opencl; do
-    step "atomic-$b" 30 bin/gmb-atomic --backend "$b" --device 0 --out "$OUTDIR/$b"
+    step "atomic-$b" 30 bin/gmb-atomic --backend "$b" --device 0 --out "$OUTDIR/$b" \
+        --time-cap 0.3 --max-samples 30
 done
 # latency of another SM's shared memory (distributed shared memory, a cluster of two), of
 # atomics (done at the L2) and of the texture path (tex1Dfetch), and across a link:

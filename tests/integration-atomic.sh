@@ -24,9 +24,13 @@ else
             "sorted({(p['params']['scope'], p['params']['op'], p['params']['spacing_bytes']) for p in r['points']})")" = \
             "[('global', 'atom', 4), ('global', 'atom', 128), ('global', 'red', 4), ('global', 'red', 128), ('shared', 'atom', 4), ('shared', 'atom', 128), ('shared', 'red', 4), ('shared', 'red', 128)]"
         # the sharers of a curve: the asked ones capped to the grid (global) or the group
-        # (shared), each once, all = the grid / the group
+        # (shared), each once, all = the grid / the group (one counter: at the first spacing
+        # only)
         check "atomic: sharers capped to the grid / group, no point twice" test "$(json "$rec" \
-            "all(sorted(q['params']['sharers'] for q in r['points'] if (q['params']['scope'], q['params']['op'], q['params']['spacing_bytes']) == (p['params']['scope'], p['params']['op'], p['params']['spacing_bytes'])) == sorted({min(x, p['params']['work_items'] if p['params']['scope'] == 'global' else p['extra']['group_size']) for x in (1, 4, 64, 256, 1024, 1 << 40)}) for p in r['points'])")" = True
+            "all(sorted(q['params']['sharers'] for q in r['points'] if (q['params']['scope'], q['params']['op'], q['params']['spacing_bytes']) == (p['params']['scope'], p['params']['op'], p['params']['spacing_bytes'])) == sorted({m for m in (min(x, p['params']['work_items'] if p['params']['scope'] == 'global' else p['extra']['group_size']) for x in (1, 4, 64, 256, 1024, 1 << 40)) if p['params']['spacing_bytes'] == 4 or m < (p['params']['work_items'] if p['params']['scope'] == 'global' else p['extra']['group_size'])}) for p in r['points'])")" = True
+        check "atomic: one counter measured at the first spacing only" test "$(json "$rec" \
+            "sorted((p['params']['scope'], p['params']['spacing_bytes']) for p in r['points'] if p['params']['all'] and p['params']['op'] == 'red')")" = \
+            "[('global', 4), ('shared', 4)]"
         check "atomic: all marks the grid's / group's one address" test "$(json "$rec" \
             "all(p['params']['all'] == (p['params']['sharers'] == (p['params']['work_items'] if p['params']['scope'] == 'global' else p['extra']['group_size'])) for p in r['points'])")" = True
         check "atomic: a capped shared point says so" test "$(json "$rec" \
@@ -36,7 +40,11 @@ else
             "all(p['extra']['counters'] == (-(-p['params']['work_items'] // p['params']['sharers']) if p['params']['scope'] == 'global' else p['extra']['groups'] * (p['extra']['group_size'] // p['params']['sharers'])) for p in r['points'])")" = True
         check "atomic: every point verified after every launch, none failed" test "$(json "$rec" \
             "all(p['extra']['verified'] == 'full' and p['extra']['launches_failed'] == 0 and p['extra']['launches_verified'] > p['time_ns']['n'] for p in r['points'])")" = True
-        check "atomic: $np verified rows printed" test "$(grep -cE ' full( \(capped\))?$' "$T/out")" = "$np"
+        check "atomic: $np verified rows printed, each ending in its verdict" test \
+            "$(grep -cE ' full$' "$T/out")" = "$np"
+        check "atomic: the capped rows say so before the verdict" test \
+            "$(grep -cE ' \(capped\) full$' "$T/out")" = "$(json "$rec" \
+            "sum('sharers_capped' in p['extra'] for p in r['points'])")"
         check "atomic: iters a multiple of 4 (the loop's unroll)" test "$(json "$rec" \
             "all(p['params']['iters'] % 4 == 0 and p['params']['iters'] >= 4 for p in r['points'])")" = True
         check "atomic: throughput positive, = items x iters / median time" test "$(json "$rec" \
@@ -80,6 +88,7 @@ else
         for op in red atom; do
             what="counter"
             [ "$op" = atom ] && what="counter, then the old values"
+            [ "$sc" = global ] && what="$what, then a word between counters"
             if expect "atomic: planted error ($sc $op) exits 1" 1 "$AT" "${FAST[@]}" --scopes "$sc" \
                 --ops "$op" --sharers 4 --spacing 128 --inject-error --out "$T/inj-$sc-$op"; then
                 check "atomic: planted error ($sc $op) reported" \
@@ -89,7 +98,12 @@ else
                     "r['status'], r['points'][0]['extra']['verified']")" = "verification_failed FAILED"
                 check "atomic: planted error ($sc $op): $what caught" test "$(json "$r" \
                     "[f.split(': ')[1].split(' ')[0] for f in r['points'][0]['extra']['failures']], r['points'][0]['extra']['launches_failed']")" = \
-                    "$([ "$op" = atom ] && echo "['counter', 'the'] 2" || echo "['counter'] 1")"
+                    "$(case $sc-$op in # global: then a word between counters
+                        global-red) echo "['counter', 'word'] 2" ;;
+                        global-atom) echo "['counter', 'the', 'word'] 3" ;;
+                        shared-red) echo "['counter'] 1" ;;
+                        *) echo "['counter', 'the'] 2" ;;
+                        esac)"
             fi
         done
     done

@@ -42,7 +42,8 @@ static const gmb_opt_t opts[] = {
      "global (device memory: the L2's atomic units) and shared (CUDA) / local (OpenCL) memory", 0},
     {"ops", GMB_OPT_LIST, O(ops), "LIST", "all", 1, 0, op_names,
      "red (atomic add, old value unused) and atom (old value used: a round trip each)", 0},
-    {"sharers", GMB_OPT_STR, O(sharers), "LIST", "1,2,4,8,16,32,64,256,1024,all", 0, 0, NULL,
+    {"sharers", GMB_OPT_STR, O(sharers), "LIST", "1,2,4,8,16,32,64,128,256,512,1024,all", 0, 0,
+     NULL,
      "consecutive work-items updating one address (powers of two; all = the grid (global) or "
      "the group (shared) on one address)",
      0},
@@ -65,7 +66,9 @@ static const char help[] =
     "one); a GPU does these atomics in its L2; all = every work-item of the grid on one\n"
     "address. shared: each group's own counters in its shared (CUDA) / local (OpenCL)\n"
     "memory, done in the SM; all = the whole group on one address; sharers above the group\n"
-    "size are capped to it (the record says so; such a point is measured once). In shared\n"
+    "size are capped to it (the record says so; such a point is measured once). One counter\n"
+    "(all; shared: the group's) is measured at the first spacing only: spacing means nothing\n"
+    "there. In shared\n"
     "memory a spacing of 128 bytes puts every counter in one bank (a 32-way conflict at\n"
     "sharers 1).\n"
     "red: the old value is unused (CUDA: red.global.add, fire and forget; in shared memory\n"
@@ -74,7 +77,8 @@ static const char help[] =
     "raised until a launch lasts --min-sample-us.\n"
     "atomics_Gops = work-items x iters / median kernel time (1e9 atomic adds/s);\n"
     "ns_per_update_address = median kernel time / the adds one address received (sharers x\n"
-    "iters): at high contention, the time one address takes per update (its serialisation).\n"
+    "iters): where a warp or more share the address, the time it takes per update (its\n"
+    "serialisation); below that it is mostly one work-item's time per add.\n"
     "Verified after every launch: each counter equals its work-items x iters (a lost or\n"
     "repeated add fails; global: the bytes between counters stay 0); atom: the old values one\n"
     "counter returned are 0 .. T-1 (T its adds), so its work-items' checksums sum to\n"
@@ -106,7 +110,9 @@ typedef struct state {
     char err[320];    /* the first failure */
     json_t *failures; /* the first few failures, text */
     size_t verified;  /* launches verified for this point */
-    int injected;     /* --inject-error: 1 a counter corrupted, 2 a checksum too */
+    int resident;     /* shared: groups a compute unit keeps resident, 0 unknown */
+    int injected;     /* --inject-error: 1 a counter corrupted, 2 then a checksum (atom) or a
+                         word between global counters, 3 then that word (atom) */
 } state_t;
 
 /* Grow a device buffer to at least bytes (its contents are lost). 0 or the backend's error. */
@@ -200,6 +206,10 @@ static int sample(void *arg, double *ns)
     } else if (s->c->o.inject_error && s->injected == 1 && s->op == OP_ATOM) {
         s->hsum[(s->nctr / 2) * s->sharers] += 1u;
         s->injected = 2;
+    } else if (s->c->o.inject_error && s->injected <= 2 && s->scope == S_GLOBAL && s->sw > 1 &&
+               s->nctr > 1) { /* a word between counters k and k + 1 */
+        s->hctr[(s->nctr / 2) * s->sw + 1] = 1u;
+        s->injected = 3;
     }
     char err[256];
     s->verified++;
@@ -256,8 +266,9 @@ static int parse_sharers(const char *text, gmb_u32 *v, size_t *n)
 }
 
 /* The grid of kernel k with shared_bytes of dynamic shared memory a group: gmb_grid's, no
- * more groups a compute unit than the backend says it keeps resident with that memory. */
-static void grid_of(gmb_ctx_t *c, gmb_kern_t *k, size_t shared_bytes, gmb_launch_t *g)
+ * more groups a compute unit than the backend says it keeps resident with that memory.
+ * Returns those resident groups, 0 when unknown (OpenCL; a CPU) or no shared memory. */
+static int grid_of(gmb_ctx_t *c, gmb_kern_t *k, size_t shared_bytes, gmb_launch_t *g)
 {
     gmb_grid(c, k, 0, 0, UINT64_MAX / 2, g);
     int res = 0;
@@ -266,6 +277,7 @@ static void grid_of(gmb_ctx_t *c, gmb_kern_t *k, size_t shared_bytes, gmb_launch
         (size_t)res * (size_t)c->info.compute_units < g->groups)
         g->groups = (size_t)res * (size_t)c->info.compute_units;
     g->shared_bytes = shared_bytes;
+    return res;
 }
 
 /* One measured point's figures, for the summary. */
@@ -315,10 +327,11 @@ static int run_point(state_t *s, const char *asked, const char *capped, pres_t *
     s->failures = json_array();
     s->iters = UNROLL;
     double t = 0;
-    for (int i = 0; i < 3; i++) { /* adds per work-item: a sample of at least min_sample_us */
+    /* adds per work-item: a sample of at least min_sample_us and 1000 timer ticks */
+    double want = fmax(cfg->min_sample_us * 1e3, 1000.0 * c->info.timer_res_ns);
+    for (int i = 0; i < 3; i++) {
         if ((rc = sample(s, &t)))
             return rc;
-        double want = fmax(cfg->min_sample_us * 1e3, 1000.0 * c->info.timer_res_ns);
         if (t >= want || s->iters >= cap)
             break;
         double f = fmin(1024.0, ceil(want / fmax(t, 1.0) * 1.1));
@@ -349,6 +362,13 @@ static int run_point(state_t *s, const char *asked, const char *capped, pres_t *
         s->failures = NULL;
     }
     json_object_set_new(extra, "counters", json_integer((json_int_t)s->nctr));
+    json_object_set_new(extra, "target_sample_us", json_real(want / 1e3));
+    json_object_set_new(extra, "iters_capped", json_boolean(s->iters >= cap));
+    if (s->scope == S_SHARED)
+        json_object_set_new(extra, "resident_groups_per_cu",
+                            s->resident > 0 ? json_integer(s->resident)
+                                            : json_string("unknown: the API cannot tell (groups "
+                                                          "beyond it wait for a second wave)"));
     json_object_set_new(extra, "increment", json_integer((json_int_t)s->inc));
     json_object_set_new(extra, "groups", json_integer((json_int_t)s->geo.groups));
     json_object_set_new(extra, "group_size", json_integer((json_int_t)L));
@@ -367,7 +387,7 @@ static int run_point(state_t *s, const char *asked, const char *capped, pres_t *
         snprintf(shr, sizeof shr, "%zu", busiest);
     printf("%-6s %-4s %7u %12s %9zu %7u %10.3f %6.2f %12.3f %4zu %s%s\n", scope_names[s->scope],
            op_names[s->op], s->sw * WORD, shr, s->items, s->iters, pr->gops, 100.0 * ser.st.ci_rel,
-           pr->ns_upd, ser.n, s->failed ? "FAILED" : "full", capped[0] ? " (capped)" : "");
+           pr->ns_upd, ser.n, capped[0] ? "(capped) " : "", s->failed ? "FAILED" : "full");
     fflush(stdout);
     gmb_series_free(&ser);
     if (s->failed) {
@@ -406,10 +426,10 @@ static void summarise(const pres_t *pr, size_t np, int scope, int op, json_t *co
                                   one->gops, "distinct_over_one", dist->gops / one->gops,
                                   "one_address_ns_per_update", one->ns_upd));
     gmb_text_add(sm,
-                 "%s%s %s: %.3g Gop/s on distinct addresses, %.3g Gop/s on one (%.3gx), %.3g ns "
-                 "per update of that address.",
+                 "%s%s %s: %.3g Gop/s on distinct addresses, %.3g Gop/s on one%s (%.3gx), %.3g "
+                 "ns per update of that address.",
                  sm->len ? " " : "", scope_names[scope], op_names[op], dist->gops, one->gops,
-                 dist->gops / one->gops, one->ns_upd);
+                 scope == S_SHARED ? " a group" : "", dist->gops / one->gops, one->ns_upd);
 }
 
 static int atomic_run(gmb_ctx_t *c)
@@ -497,7 +517,7 @@ static int atomic_run(gmb_ctx_t *c)
                     int seen = 0;
                     for (size_t d = 0; d < ndone; d++)
                         seen |= done[d] == eff;
-                    if (seen)
+                    if (seen || (eff == span && pi > 0)) /* one counter: the spacing is moot */
                         continue;
                     done[ndone++] = eff;
                     /* every asked value that lands on this point, and those capped to it */
@@ -546,7 +566,7 @@ static int atomic_run(gmb_ctx_t *c)
                             continue;
                         }
                     }
-                    grid_of(c, s.k, shb, &s.geo);
+                    s.resident = grid_of(c, s.k, shb, &s.geo);
                     pres_t *p = &pr[np];
                     *p = (pres_t){sc, op, spacing, eff, 0, NAN, NAN};
                     rc = run_point(&s, asked, capped, p);
