@@ -48,6 +48,8 @@ else
                  for f in r['results']['fits'])")" = 6
         check "bank: summary paragraph printed" grep -q "^Summary: .*no bank structure detected" \
             "$T/out"
+        check "bank: the summary recorded as printed" grep -qxF \
+            "Summary: $(json "$rec" "r['results']['summary']")" "$T/out"
         check "bank: remote skipped on OpenCL, in the table" grep -q \
             "^- .* remote  skipped: OpenCL has no thread-block clusters" "$T/out"
         check "bank: remote skipped on OpenCL, in the record" test "$(json "$rec" \

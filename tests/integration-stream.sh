@@ -82,6 +82,11 @@ else
         check "stream --peak-bw: % of peak against it" test "$(json "$rec" \
             "all(abs(p['metrics']['pct_peak']['median'] - p['metrics']['bw_GBps']['median']) < 1e-6 * p['metrics']['bw_GBps']['median'] for p in r['points'])")" = True
         check "stream --peak-bw: record validates" "$VALIDATE" "$SCHEMA" "$rec"
+        check "stream --peak-bw: the summary printed, with % of that peak" grep -qE \
+            '^# stream: read [0-9.]+ GB/s \([0-9.]+%\) at 1 MiB \(cache-resident\): .*nominal 100 GB/s' \
+            "$T/out"
+        check "stream --peak-bw: the summary recorded as printed" grep -qxF \
+            "# stream: $(json "$rec" "r['results']['summary']")" "$T/out"
         expect "stream --peak-bw: table" 0 "$G" table "$T/peak" &&
             check "stream --peak-bw: the table marks the peak as given" \
                 grep -q "^| Nominal peak bandwidth | GB/s | 100.0 ᵍ |" "$T/out"

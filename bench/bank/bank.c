@@ -611,12 +611,12 @@ static void summarize(state_t *s, const char *unit)
                              "per warp-wide access per compute unit"));
 
     /* the paragraph */
-    printf("\nSummary: ");
+    gmb_text_t sm = {{0}, 0};
     if (prim)
-        printf("from the %s stride curve of %d-byte accesses (in %s): %s. ", mode_names[pmode], pw,
-               unit, prim->reason);
+        gmb_text_add(&sm, "from the %s stride curve of %d-byte accesses (in %s): %s. ",
+                     mode_names[pmode], pw, unit, prim->reason);
     else
-        printf("no stride curve was measured, so no bank structure was inferred. ");
+        gmb_text_add(&sm, "no stride curve was measured, so no bank structure was inferred. ");
     int wmin = width_bytes[cfg->widths.idx[0]];
     for (size_t wi = 0; wi < cfg->widths.n; wi++)
         if (width_bytes[cfg->widths.idx[wi]] < wmin)
@@ -624,25 +624,28 @@ static void summarize(state_t *s, const char *unit)
     const row_t *r1 = find_row(s, M_TPUT, wmin, P_STRIDE, 1);
     const row_t *r32 = find_row(s, M_TPUT, wmin, P_STRIDE, 32);
     if (r1) {
-        printf("Throughput, %d-byte stride 1: %.2f GB/s", wmin, r1->bw_gbps);
+        gmb_text_add(&sm, "Throughput, %d-byte stride 1: %.2f GB/s", wmin, r1->bw_gbps);
         if (r1->bpc > 0)
-            printf(" (%.2f B/cycle/CU)", r1->bpc);
+            gmb_text_add(&sm, " (%.2f B/cycle/CU)", r1->bpc);
         if (r32)
-            printf("; stride 32 (%d-way on 32 x 4 B): %.2f GB/s (%.3gx the stride-1 rate)",
-                   r32->ways, r32->bw_gbps, r32->bw_gbps / r1->bw_gbps);
-        printf(". ");
+            gmb_text_add(&sm,
+                         "; stride 32 (%d-way on 32 x 4 B): %.2f GB/s (%.3gx the stride-1 rate)",
+                         r32->ways, r32->bw_gbps, r32->bw_gbps / r1->bw_gbps);
+        gmb_text_add(&sm, ". ");
     }
     int lm = pmode >= 0 ? pmode : M_LAT;
     const row_t *b0 = find_row(s, lm, wmin, P_STRIDE, 0);
     const row_t *b1 = find_row(s, lm, wmin, P_STRIDE, 1);
     if (b0 && b1)
-        printf("Broadcast (stride 0) costs %.3g vs %.3g %s at stride 1 (%s). ", b0->y, b1->y, unit,
-               mode_names[lm]);
+        gmb_text_add(&sm, "Broadcast (stride 0) costs %.3g vs %.3g %s at stride 1 (%s). ", b0->y,
+                     b1->y, unit, mode_names[lm]);
     const row_t *t0 = find_row(s, lm, wmin, P_TILE, 0), *t1 = find_row(s, lm, wmin, P_TILE, 1);
     if (t0 && t1)
-        printf("Reading a 32x32 tile by column costs %.3g %s unpadded (%d-way on 32 x 4 B) and "
-               "%.3g padded by one element (%s).",
-               t0->y, unit, t0->ways, t1->y, mode_names[lm]);
+        gmb_text_add(
+            &sm,
+            "Reading a 32x32 tile by column costs %.3g %s unpadded (%d-way on 32 x 4 B) and "
+            "%.3g padded by one element (%s).",
+            t0->y, unit, t0->ways, t1->y, mode_names[lm]);
     /* another group's array (distributed shared memory) against the group's own, stride 1 */
     json_t *rem = json_array();
     for (size_t i = 0; i < s->nrows; i++) {
@@ -657,13 +660,17 @@ static void summarize(state_t *s, const char *unit)
                                 json_pack("{s:f, s:f}", "y", own->y, "GBps", own->bw_gbps));
         json_array_append_new(rem, o);
         if (r->width == wmin && r->p.param == 2 && own)
-            printf(" Another group's array (a cluster of 2, %d-byte, %s): %.3g %s per access, "
-                   "%.2f GB/s, against %.3g %s and %.2f GB/s in its own.",
-                   r->width, mode_names[r->mode], r->y, unit, r->bw_gbps, own->y, unit,
-                   own->bw_gbps);
+            gmb_text_add(
+                &sm,
+                " Another group's array (a cluster of 2, %d-byte, %s): %.3g %s per access, "
+                "%.2f GB/s, against %.3g %s and %.2f GB/s in its own.",
+                r->width, mode_names[r->mode], r->y, unit, r->bw_gbps, own->y, unit, own->bw_gbps);
     }
     gmb_add_result(c, "remote", rem);
-    printf("\n");
+    while (sm.len && sm.text[sm.len - 1] == ' ')
+        sm.text[--sm.len] = '\0';
+    printf("\nSummary: %s\n", sm.text);
+    gmb_add_result(c, "summary", json_string(sm.text));
 }
 
 /* ---- the run ----------------------------------------------------------------------------- */

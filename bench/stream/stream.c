@@ -727,6 +727,43 @@ static int energy_part(state_t *s, gmb_prog_t **prog, const json_t *best)
     return rc;
 }
 
+/* The summary: each kernel's best point (results.best), printed and recorded. */
+static void summarise(gmb_ctx_t *c, const cfg_t *cfg, const json_t *best)
+{
+    gmb_text_t sm = {{0}, 0};
+    double peak = c->info.peak_bw_gbps;
+    int cache = 0;
+    for (size_t i = 0; i < cfg->kernels.n; i++) {
+        const char *name = K[cfg->kernels.idx[i]].name;
+        const json_t *b = json_object_get(best, name);
+        if (!b)
+            continue;
+        int dram = json_is_true(json_object_get(b, "dram"));
+        char sz[32];
+        gmb_text_add(&sm, "%s%s %.4g GB/s", sm.len ? ", " : "", name,
+                     json_real_value(json_object_get(b, "bw_GBps")));
+        if (peak > 0)
+            gmb_text_add(&sm, " (%.1f%%)", json_real_value(json_object_get(b, "pct_peak")));
+        gmb_text_add(&sm, " at %s%s",
+                     gmb_fmt_size((uint64_t)json_integer_value(json_object_get(b, "size_bytes")),
+                                  sz, sizeof sz),
+                     dram ? "" : " (cache-resident)");
+        cache |= !dram;
+    }
+    if (!sm.len)
+        gmb_text_add(&sm, "no kernel measured.");
+    else {
+        gmb_text_add(&sm, ": each kernel's best point (DRAM-sized ones first), GB/s");
+        if (peak > 0)
+            gmb_text_add(&sm, " (%% of the nominal %.0f GB/s)", peak);
+        gmb_text_add(&sm, ", bytes per array%s.",
+                     cache ? "; cache-resident: no DRAM-sized point (4x the last-level cache)"
+                           : "");
+    }
+    printf("# stream: %s\n", sm.text);
+    gmb_add_result(c, "summary", json_string(sm.text));
+}
+
 static int stream_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
@@ -817,6 +854,8 @@ static int stream_run(gmb_ctx_t *c)
                 rc = run_point(&s, k, w, cfg->sizes.v[p], &injected, &best);
         }
     }
+    if (!rc)
+        summarise(c, cfg, best);
     if (!rc && cfg->energy_s > 0)
         rc = energy_part(&s, prog, best);
     gmb_add_result(c, "best", best);
