@@ -195,9 +195,12 @@ run:
 	  $(BIN)/gmb table "$$dir" --format tex --out "$$dir/table.tex" >/dev/null && \
 	  $(BIN)/gmb table "$$dir" --format csv --out "$$dir/table.csv" >/dev/null && \
 	  cat "$$dir/table.md" || rc=$$?; \
+	  $(BIN)/gmb report "$$dir" >/dev/null || rc=$$?; \
 	  echo "== files"; echo "run:     $$dir (run.json, records *.json/*.csv, logs)"; \
 	  echo "figures: $$dir/figures/*.png, *.svg"; \
-	  echo "tables:  $$dir/table.md, table.tex, table.csv"; exit $$rc
+	  echo "tables:  $$dir/table.md, table.tex, table.csv"; \
+	  echo "report:  $$dir/report.md (device, programs and their summaries, table, figures)"; \
+	  exit $$rc
 
 deps:
 	@common/deps.sh all

@@ -115,6 +115,10 @@ static void usage(FILE *f)
             "                                   figures (PNG, SVG; PDF) with gnuplot\n"
             "       gmb table RUN... [--format md|tex|csv] [--out FILE]\n"
             "                                   the summary table, one column per run\n"
+            "       gmb report RUN [--out FILE]\n"
+            "                                   a Markdown page of a gmb run directory: device,\n"
+            "                                   programs and their summaries, table, figures\n"
+            "                                   (default FILE: RUN/report.md)\n"
             "       gmb compare A B [--fail-below PCT] [--alpha P]\n"
             "                                   per metric: medians, ratio, Mann-Whitney p;\n"
             "                                   exit 1 when --fail-below finds a regression\n"
@@ -349,6 +353,54 @@ static int cmd_table(int argc, char **argv)
     return rc;
 }
 
+static int cmd_report(int argc, char **argv)
+{
+    const char *dir = NULL, *outf = NULL;
+    char def[PATH_MAX + 16];
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--out")) {
+            if (!(outf = optval(argc, argv, &i)))
+                return 2;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            gmb_error("unknown option '%s' for gmb report", argv[i]);
+            return 2;
+        } else if (dir) {
+            gmb_error("gmb report takes one RUN directory");
+            return 2;
+        } else {
+            dir = argv[i];
+        }
+    }
+    if (!dir) {
+        gmb_error("no RUN given (a run directory of gmb run)");
+        return 2;
+    }
+    if (!outf) {
+        snprintf(def, sizeof def, "%s/report.md", dir);
+        outf = def;
+    }
+    char tmp[PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.part", outf);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        gmb_error("cannot write %s: %s", tmp, strerror(errno));
+        return 3;
+    }
+    int rc = gmb_run_report(dir, f);
+    if (fclose(f) && !rc)
+        rc = GMB_ERUNTIME;
+    if (!rc && rename(tmp, outf))
+        rc = GMB_ERUNTIME;
+    if (rc) {
+        remove(tmp);
+        if (rc != GMB_EUSAGE)
+            gmb_error("cannot write %s: %s", outf, strerror(errno));
+        return rc == GMB_EUSAGE ? 2 : 3;
+    }
+    printf("%s\n", outf);
+    return 0;
+}
+
 static int cmd_compare(int argc, char **argv)
 {
     double fail_below = -1, alpha = 0.05;
@@ -503,7 +555,8 @@ int main(int argc, char **argv)
     }
     /* gmb CMD --help, CMD one of these: the usage (gmb run parses its own options, and a
      * benchmark's); a value that reads -h or --help counts as the flag */
-    static const char *const with_help[] = {"devices", "list", "plot", "table", "compare", NULL};
+    static const char *const with_help[] = {"devices", "list",   "plot", "table",
+                                            "compare", "report", NULL};
     int known = 0;
     for (int i = 0; with_help[i]; i++)
         known |= !strcmp(cmd, with_help[i]);
@@ -551,6 +604,8 @@ int main(int argc, char **argv)
         return cmd_table(argc, argv);
     if (!strcmp(cmd, "compare"))
         return cmd_compare(argc, argv);
+    if (!strcmp(cmd, "report"))
+        return cmd_report(argc, argv);
     gmb_error("unknown command '%s' (see gmb --help)", cmd);
     return 2;
 }

@@ -54,6 +54,13 @@ double gmb_jnum(const json_t *j, const char *path);
 /* Short device label: "Intel Xeon Processor (PoCL CPU)", "NVIDIA H200 (CUDA)". */
 void gmb_device_label(const json_t *device, const char *backend, char *out, size_t len);
 
+/* ---- the report of a run (runreport.c) ------------------------------------------------------ */
+
+/* Write the Markdown report of run directory dir (its run.json and records) to f: device and
+ * host, each program's status and summary, the table, the figures under dir/figures. 0,
+ * GMB_EUSAGE (no gmb-run manifest: one line said) or GMB_ERUNTIME (a write failed). */
+int gmb_run_report(const char *dir, FILE *f);
+
 /* ---- table (report.c) ------------------------------------------------------------------- */
 
 /* One cell of the table. */

@@ -316,6 +316,29 @@ else
         check "run: device in the manifest" test "$(manifest "$m" "m['device']['backend'], m['device']['type']")" = "opencl cpu"
         check "run: progress lines on stderr (not a terminal)" test "$(grep -c '^gmb: \[[1-3]/3\] ' "$T/err")" = 6
         check "run: no temporary file left" test -z "$(ls -A "$dir" | grep gmb-tmp)"
+        # gmb report: one Markdown page of the run, from run.json and the records
+        if expect "report of the run" 0 "$G" report "$dir"; then
+            rep="$dir/report.md"
+            check "report: its path printed" test "$(cat "$T/out")" = "$rep"
+            check "report: a row per program, with status and why (error, skip)" bash -c \
+                "grep -q '^| aaa | error | .* | gmb-aaa: error: planted failure |\$' '$rep' &&
+                 grep -q '^| zzz | skipped | .* | gmb-zzz: skipped: planted skip |\$' '$rep'"
+            check "report: bank's row carries its recorded summary" grep -qF \
+                "| $(json "$(ls "$dir"/*-bank.json)" "r['results']['summary']") |" "$rep"
+            check "report: the table as gmb table prints it" grep -qxF \
+                "$("$G" table "$dir" | grep '^| Shared-memory banks')" "$rep"
+            check "report: no figures yet, said so" grep -q "^No figures: \`gmb plot\`" "$rep"
+        fi
+        if GMB_PLOTS="$PWD/plots" expect "report after gmb plot" 0 "$G" plot "$dir" &&
+            expect "report: again" 0 "$G" report "$dir" --out "$T/rep2.md"; then
+            check "report: every figure drawn is shown, and exists" bash -c \
+                "n=\$(grep -c '^!\[' '$T/rep2.md'); [ \$n -ge 1 ] && [ \$n = \$(ls '$dir'/figures/*.png | wc -l) ] &&
+                 grep -o 'figures/[^)]*' '$T/rep2.md' | while read f; do [ -s '$dir'/\$f ] || exit 1; done"
+        fi
+        expect "report: a directory without run.json" 2 "$G" report "$T" &&
+            check "report: one line says so" test "$(wc -l <"$T/err")" = 1
+        expect "report: no RUN" 2 "$G" report
+        expect "report: unknown option" 2 "$G" report "$dir" --frobnicate
     fi
     # a program that hangs (a kernel that never ends) is stopped by --timeout; the rest run
     printf '#!/bin/sh\nexec sleep 60\n' >"$T/bin/gmb-hang"
