@@ -430,6 +430,7 @@ PY
         echo "gnuplot missing here: draw the figures elsewhere with gmb plot on the records"
     fi
     bin/gmb table "$rundir" --format md | tee "$OUTDIR/suite-table.md" || status=1
+    bin/gmb report "$rundir" >/dev/null || status=1
 else
     echo "no gmb run directory"
     [ -z "${GMB_CHECK_ONLY:-}" ] && status=1

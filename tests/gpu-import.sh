@@ -2,7 +2,8 @@
 # gpu-import.sh TGZ [RESULTS] - bring a tests/gpu-check.sh run home: its quick `gmb run` goes to
 # results/<device-slug>/<UTC>/ (the suite's own layout), every default-sweep record of the
 # check to results/<device-slug>/<UTC>-gpu-check/, with the check's log and nvidia-smi
-# reports (RESULTS instead of results/ when given); then `gmb plot` (when gnuplot is here) and `gmb table` (md, tex, csv) of the run.
+# reports (RESULTS instead of results/ when given); then `gmb plot` (when gnuplot is here),
+# `gmb table` (md, tex, csv) and `gmb report` of the run.
 # Nothing already under results/ is overwritten. Prints what to `git add -f` to publish.
 set -eu
 cd "$(dirname "$0")/.."
@@ -48,6 +49,7 @@ fi
 for f in md tex csv; do
     bin/gmb table "$dest" --format "$f" --out "$dest/table.$f"
 done
+bin/gmb report "$dest" >/dev/null
 cat "$dest/table.md"
 echo
 echo "publish with: git add -f $dest $check"

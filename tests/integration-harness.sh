@@ -102,12 +102,14 @@ fi
 # --- tests/gpu-import.sh: a gpu-check tarball (here: the PoCL fixtures in its layout) ---------
 mkdir -p "$T/gc/suite/some-gpu/20261130T000000Z" "$T/gc/cuda"
 cp "$FX"/pocl/*.json "$T/gc/suite/some-gpu/20261130T000000Z/"
-printf '{"profile": "quick", "programs": []}\n' >"$T/gc/suite/some-gpu/20261130T000000Z/run.json"
+printf '{"schema": "gmb-run", "schema_version": 1, "profile": "quick", "programs": []}\n' \
+    >"$T/gc/suite/some-gpu/20261130T000000Z/run.json"
 cp "$FX"/pocl/*-stream.json "$T/gc/cuda/"
 echo "a log" >"$T/gc/stream-cuda.txt"
 tar czf "$T/gc.tgz" -C "$T/gc" .
 if expect "gpu-import: the run and the check's records" 0 tests/gpu-import.sh "$T/gc.tgz" "$T/res"; then
-    check "gpu-import: the run's records and tables" test -s "$T/res/some-gpu/20261130T000000Z/table.tex"
+    check "gpu-import: the run's records, tables and report" test -s \
+        "$T/res/some-gpu/20261130T000000Z/table.tex" -a -s "$T/res/some-gpu/20261130T000000Z/report.md"
     check "gpu-import: the check's records and logs" test -s "$T/res/some-gpu/20261130T000000Z-gpu-check/stream-cuda.txt"
     check "gpu-import: says what to publish" grep -q "git add -f $T/res/some-gpu/20261130T000000Z" "$T/out"
     expect "gpu-import: never over an earlier import" 1 tests/gpu-import.sh "$T/gc.tgz" "$T/res" &&
