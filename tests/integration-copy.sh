@@ -18,6 +18,11 @@ else
         check "copy table has 42 verified rows" \
             test "$(grep -cE ' (full|sampled) *$' "$T/out")" = 42
         check "copy: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
+        check "copy: the summary, its pinned copies at 256 KiB and the 4 KiB copy's time" grep -qE \
+            '^# copy: host to device [0-9.]+ GB/s at 256 KiB, device to host [0-9.]+ GB/s at 256 KiB, both at once [0-9.]+ GB/s at 256 KiB, device to device [0-9.]+ GB/s at 256 KiB \(copy engine; host memory pinned; the largest copy\); a 4 KiB pinned host-to-device copy takes [0-9.]+ us\.$' \
+            "$T/out"
+        check "copy: the summary recorded as printed" grep -qxF \
+            "# copy: $(json "$rec" "r['results']['summary']")" "$T/out"
         check "copy record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
         check "copy record: 42 points, all verified in full" test "$(json "$rec" \
             "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 42

@@ -21,6 +21,11 @@ else
         check "um record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
         check "um table: 14 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 14
         check "um: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
+        check "um: the summary says how managed memory moves, rates at 256 KiB" grep -qE \
+            "^# um: managed memory moves: $(json "$rec" "r['results']['migration']"); the device reads data resident on it [0-9.]+ GB/s at 256 KiB; .*" \
+            "$T/out"
+        check "um: the summary recorded as printed" grep -qxF \
+            "# um: $(json "$rec" "r['results']['summary']")" "$T/out"
         check "um record: every test at every size" test "$(json "$rec" \
             "' '.join(sorted(p['params']['test']+'/'+str(p['params']['size_bytes']) for p in r['points'] if p['params']['test'] != 'latency'))")" = \
             "fault-d2h/262144 fault-d2h/65536 fault-h2d/262144 fault-h2d/65536 prefetch-d2h/262144 prefetch-d2h/65536 prefetch-h2d/262144 prefetch-h2d/65536 resident/262144 resident/65536"

@@ -845,6 +845,46 @@ static json_t *uvm_params(void)
     return o;
 }
 
+/* The summary: how managed memory moves, each test's rate at its largest buffer, the fault
+ * cost per touch; printed and recorded. */
+static void summarise(gmb_ctx_t *c, const char *moves, const json_t *largest,
+                      const json_t *fault_us)
+{
+    static const char *const tests[][2] = {
+        {"resident", "the device reads data resident on it"},
+        {"fault-h2d", "the device reads host-written data"},
+        {"fault-d2h", "the host reads device-written data"},
+        {"prefetch-h2d", "prefetch to the device"},
+        {"prefetch-d2h", "prefetch to the host"},
+        {"remote", "the device reads it on the host (advice)"},
+        {"readmostly", "the device reads a read-mostly copy"},
+        {"system", "the device reads host-written malloc'd memory"}};
+    gmb_text_t sm = {{0}, 0};
+    char sz[32];
+    gmb_text_add(&sm, "managed memory moves: %s", moves);
+    for (size_t i = 0; i < sizeof tests / sizeof *tests; i++) {
+        const json_t *b = json_object_get(largest, tests[i][0]);
+        if (b)
+            gmb_text_add(
+                &sm, "; %s %.4g GB/s at %s", tests[i][1],
+                json_real_value(json_object_get(b, "bw_GBps")),
+                gmb_fmt_size((uint64_t)json_integer_value(json_object_get(b, "size_bytes")), sz,
+                             sizeof sz));
+    }
+    const char *stride;
+    const json_t *f;
+    json_object_foreach((json_t *)fault_us, stride, f)
+    {
+        if (json_object_get(f, "fault_us"))
+            gmb_text_add(&sm, "; a page fault %.3g us (one touch per %s)",
+                         json_real_value(json_object_get(f, "fault_us")),
+                         gmb_fmt_size(strtoull(stride, NULL, 10), sz, sizeof sz));
+    }
+    gmb_text_add(&sm, ".");
+    printf("# um: %s\n", sm.text);
+    gmb_add_result(c, "summary", json_string(sm.text));
+}
+
 static int um_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
@@ -908,12 +948,12 @@ static int um_run(gmb_ctx_t *c)
     /* OpenCL host-unified memory (a CPU, an integrated GPU): migrations have nothing to move */
     s.shared_host = !strcmp(be->name, "opencl") && (c->info.caps & GMB_CAP_MAPPED);
     gmb_add_result(c, "managed_memory", json_string(c->info.managed));
-    gmb_add_result(c, "migration",
-                   json_string(s.shared_host ? "none: the device's memory is the host's"
-                               : (c->info.caps & GMB_CAP_UM_FAULTS)
-                                   ? "on demand: the device faults pages in"
-                                   : "whole buffers, when the runtime moves them (launch, "
-                                     "unmap): no device page faults"));
+    const char *moves = s.shared_host ? "none: the device's memory is the host's"
+                        : (c->info.caps & GMB_CAP_UM_FAULTS)
+                            ? "on demand: the device faults pages in"
+                            : "whole buffers, when the runtime moves them (launch, unmap): no "
+                              "device page faults";
+    gmb_add_result(c, "migration", json_string(moves));
     gmb_add_result(c, "uvm_driver", uvm_params());
     gmb_add_result(c, "system_memory",
                    json_string(c->info.system_mem[0] ? c->info.system_mem
@@ -927,6 +967,8 @@ static int um_run(gmb_ctx_t *c)
         int t = cfg->tests.idx[ti];
         rc = t == T_LATENCY ? run_latency(&s) : run_sizes(&s, t);
     }
+    if (!rc)
+        summarise(c, moves, s.largest, s.fault_us);
     gmb_add_result(c, "largest", s.largest);
     gmb_add_result(c, "fault_us", s.fault_us);
     gmb_add_result(c, "skipped", s.skipped);
