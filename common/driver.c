@@ -115,7 +115,7 @@ static void usage(FILE *f)
             "                                   figures (PNG, SVG; PDF) with gnuplot\n"
             "       gmb table RUN... [--format md|tex|csv] [--out FILE]\n"
             "                                   the summary table, one column per run\n"
-            "       gmb report RUN [--out FILE]\n"
+            "       gmb report RUN [--out FILE|-]\n"
             "                                   a Markdown page of a gmb run directory: device,\n"
             "                                   programs and their summaries, table, figures\n"
             "                                   (default FILE: RUN/report.md)\n"
@@ -356,7 +356,6 @@ static int cmd_table(int argc, char **argv)
 static int cmd_report(int argc, char **argv)
 {
     const char *dir = NULL, *outf = NULL;
-    char def[PATH_MAX + 16];
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--out")) {
             if (!(outf = optval(argc, argv, &i)))
@@ -375,27 +374,54 @@ static int cmd_report(int argc, char **argv)
         gmb_error("no RUN given (a run directory of gmb run)");
         return 2;
     }
+    /* the figures' links: relative for a page in RUN, else RUN's own path */
+    char def[PATH_MAX + 16], rdir[PATH_MAX], odir[PATH_MAX], figs[PATH_MAX + 16] = "figures";
     if (!outf) {
         snprintf(def, sizeof def, "%s/report.md", dir);
         outf = def;
     }
-    char tmp[PATH_MAX + 32];
-    snprintf(tmp, sizeof tmp, "%s.part", outf);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        gmb_error("cannot write %s: %s", tmp, strerror(errno));
+    char *oc = strdup(outf);
+    int here = oc && strcmp(outf, "-") && realpath(dir, rdir) && realpath(dirname(oc), odir) &&
+               !strcmp(rdir, odir);
+    free(oc);
+    if (!here && realpath(dir, rdir))
+        snprintf(figs, sizeof figs, "%s/figures", rdir);
+    /* the page in memory first: a bad RUN writes nothing */
+    char *page = NULL;
+    size_t len = 0;
+    FILE *mf = open_memstream(&page, &len);
+    if (!mf)
         return 3;
-    }
-    int rc = gmb_run_report(dir, f);
-    if (fclose(f) && !rc)
-        rc = GMB_ERUNTIME;
-    if (!rc && rename(tmp, outf))
+    int rc = gmb_run_report(dir, figs, mf);
+    if (fclose(mf) && !rc)
         rc = GMB_ERUNTIME;
     if (rc) {
-        remove(tmp);
+        free(page);
         if (rc != GMB_EUSAGE)
-            gmb_error("cannot write %s: %s", outf, strerror(errno));
+            gmb_error("cannot make the report of %s", dir);
         return rc == GMB_EUSAGE ? 2 : 3;
+    }
+    if (!strcmp(outf, "-")) {
+        rc = fwrite(page, 1, len, stdout) == len ? 0 : 3;
+        free(page);
+        return rc;
+    }
+    /* written whole under a temporary name beside it, then renamed */
+    char tmp[PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.XXXXXX", outf);
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    int bad = !f || fwrite(page, 1, len, f) != len;
+    if (f && fclose(f))
+        bad = 1;
+    else if (!f && fd >= 0)
+        close(fd);
+    free(page);
+    if (bad || rename(tmp, outf)) {
+        gmb_error("cannot write %s: %s", outf, strerror(errno));
+        if (fd >= 0)
+            remove(tmp);
+        return 3;
     }
     printf("%s\n", outf);
     return 0;

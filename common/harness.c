@@ -327,6 +327,24 @@ void gmb_add_result(gmb_ctx_t *c, const char *key, json_t *value)
     json_object_set_new(json_object_get(c->record, "results"), key, value);
 }
 
+void gmb_summary(gmb_ctx_t *c, const char *prefix, const char *label, const char *text,
+                 const char *none_text)
+{
+    const char *t = text && *text ? text : none_text;
+    printf("%s%s\n", prefix, t);
+    fflush(stdout);
+    json_t *res = json_object_get(c->record, "results");
+    const char *old = json_string_value(json_object_get(res, "summary"));
+    label = label ? label : "";
+    size_t n = (old ? strlen(old) + 1 : 0) + strlen(label) + strlen(t) + 1;
+    char *all = malloc(n);
+    if (all) {
+        snprintf(all, n, "%s%s%s%s", old ? old : "", old ? " " : "", label, t);
+        json_object_set_new(res, "summary", json_string(all));
+        free(all);
+    }
+}
+
 /* ---- the record skeleton --------------------------------------------------------------- */
 
 static json_t *json_clocks(const gmb_clocks_t *k)

@@ -110,6 +110,12 @@ void gmb_declare_metric(gmb_ctx_t *ctx, const char *name, const char *unit, cons
                         const char *desc);
 /* Add a key to the record's top-level "results" object (stolen): summaries, fits. */
 void gmb_add_result(gmb_ctx_t *ctx, const char *key, json_t *value);
+/* The program's summary: printed as prefix + text (e.g. "# stream: ") and kept as
+ * results.summary, where gmb report reads it; text empty: none_text. A second call appends
+ * label + text to the recorded one after a space (label may be NULL; the printed lines stay
+ * separate). */
+void gmb_summary(gmb_ctx_t *ctx, const char *prefix, const char *label, const char *text,
+                 const char *none_text);
 
 /* A launch that fills the device for n work items, one item per work-item at most:
  * group_size (0: 256, halved to the device's maximum), groups per compute unit (0: on a GPU

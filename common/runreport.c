@@ -5,7 +5,6 @@
 #include "tools.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,8 +14,9 @@ static const char *str_or(const json_t *j, const char *path, const char *dflt)
     return s && *s ? s : dflt;
 }
 
-/* Text for one cell of a Markdown table: '|' escaped, line breaks as spaces. */
-static void put_cell(FILE *f, const char *s)
+/* Text of a run.json or record string in Markdown: '|' escaped (table cells), line breaks
+ * as spaces. */
+static void put_text(FILE *f, const char *s)
 {
     for (; *s; s++) {
         if (*s == '|')
@@ -28,55 +28,77 @@ static void put_cell(FILE *f, const char *s)
     }
 }
 
-/* The device and the host, as sentences. */
+/* A number with fmt, or "–" when it is none (a missing or null field: a run cut short). */
+static void put_num(FILE *f, const char *fmt, double v)
+{
+    if (v == v)
+        fprintf(f, fmt, v);
+    else
+        fputs("–", f);
+}
+
+/* The device and the host, as sentences (memory, its type and the nominal peak are the
+ * table's first rows). */
 static void put_device(FILE *f, const json_t *m)
 {
     const json_t *d = json_object_get(m, "device");
-    char num[32];
-    fprintf(f, "%s through %s (%s), %.3g GiB of memory", str_or(d, "name", "unknown device"),
-            str_or(d, "backend", "?"), str_or(d, "arch", "?"),
-            gmb_jnum(d, "mem_bytes") / (double)(1ull << 30));
-    if (gmb_jnum(d, "bus_width_bits") > 0)
-        fprintf(f, " (%s, %.0f-bit bus)", str_or(d, "mem_type", "unknown type"),
-                gmb_jnum(d, "bus_width_bits"));
-    if (gmb_jnum(d, "peak_bw_GBps") > 0) {
-        gmb_fmt_num(gmb_jnum(d, "peak_bw_GBps"), num, sizeof num);
-        fprintf(f, ", nominal peak %s GB/s (%s)", num, str_or(d, "peak_bw_source", "?"));
-    } else {
-        fprintf(f, ", no nominal peak (%s)", str_or(d, "peak_bw_source", "unknown"));
-    }
-    fprintf(f, "; %d compute units, ECC %s; driver %s, runtime %s.\n",
-            (int)gmb_jnum(d, "compute_units"), str_or(d, "ecc", "unknown"),
-            str_or(d, "driver_version", "?"), str_or(d, "runtime_version", "?"));
-    fprintf(f, "Host %s: %s, %d CPUs, %s. gmb %s (git %s), %s profile, started %s, %.1f s, %s.\n",
-            str_or(m, "host.name", "?"), str_or(m, "host.cpu", "?"), (int)gmb_jnum(m, "host.cpus"),
-            str_or(m, "host.os", "?"), str_or(m, "gmb.version", "?"), str_or(m, "gmb.git", "?"),
-            str_or(m, "profile", "?"), str_or(m, "started_utc", "?"), gmb_jnum(m, "wall_s"),
-            str_or(m, "status", "?"));
+    put_text(f, str_or(d, "name", "unknown device"));
+    fputs(" through ", f);
+    put_text(f, str_or(d, "backend", "?"));
+    fputs(" (", f);
+    put_text(f, str_or(d, "arch", "?"));
+    fputs("); ", f);
+    put_num(f, "%.0f", gmb_jnum(d, "compute_units"));
+    fputs(" compute units, ECC ", f);
+    put_text(f, str_or(d, "ecc", "unknown"));
+    fputs("; driver ", f);
+    put_text(f, str_or(d, "driver_version", "?"));
+    fputs(", runtime ", f);
+    put_text(f, str_or(d, "runtime_version", "?"));
+    fputs(".\nHost ", f);
+    put_text(f, str_or(m, "host.name", "?"));
+    fputs(": ", f);
+    put_text(f, str_or(m, "host.cpu", "?"));
+    fputs(", ", f);
+    put_num(f, "%.0f", gmb_jnum(m, "host.cpus"));
+    fputs(" CPUs, ", f);
+    put_text(f, str_or(m, "host.os", "?"));
+    fputs(". gmb ", f);
+    put_text(f, str_or(m, "gmb.version", "?"));
+    fputs(" (git ", f);
+    put_text(f, str_or(m, "gmb.git", "?"));
+    fputs("), started ", f);
+    put_text(f, str_or(m, "started_utc", "?"));
+    fputs(", ", f);
+    put_num(f, "%.1f s", gmb_jnum(m, "wall_s"));
+    fputs(", ", f);
+    put_text(f, str_or(m, "status", "?"));
+    fputs(".\n", f);
 }
 
 /* One program's summary: its record's results.summary, else why it did not finish. */
 static void put_summary(FILE *f, const char *dir, const json_t *p)
 {
     const char *status = str_or(p, "status", "?");
-    const json_t *recs = json_object_get(p, "records");
     size_t i;
     const json_t *r;
     if (!strcmp(status, "ok"))
-        json_array_foreach(recs, i, r)
+        json_array_foreach(json_object_get(p, "records"), i, r)
         {
             char path[4096];
+            if (!json_is_string(r))
+                continue;
             snprintf(path, sizeof path, "%s/%s", dir, json_string_value(r));
             json_t *rec = json_load_file(path, 0, NULL);
             const char *s = json_string_value(gmb_jpath(rec, "results.summary"));
             if (s)
-                put_cell(f, s);
+                put_text(f, s);
             json_decref(rec);
             if (s)
                 return;
         }
     if (strcmp(status, "ok") && json_string_value(json_object_get(p, "reason"))) {
-        put_cell(f, json_string_value(json_object_get(p, "reason")));
+        put_text(f, json_string_value(json_object_get(p, "reason")));
         return;
     }
     fputs("–", f);
@@ -87,35 +109,42 @@ static int cmp_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The figures gmb plot drew (the PNGs in DIR/figures), as images, sorted by name. */
-static void put_figures(FILE *f, const char *dir)
+/* The figures gmb plot drew (the PNGs in DIR/figures), as images linked under figs, sorted
+ * by name. */
+static void put_figures(FILE *f, const char *dir, const char *figs)
 {
-    char path[4096], *names[256];
-    size_t n = 0;
+    char path[4096], **names = NULL;
+    size_t n = 0, cap = 0;
     snprintf(path, sizeof path, "%s/figures", dir);
     DIR *d = opendir(path);
     struct dirent *e;
-    while (d && (e = readdir(d)) && n < 256) {
+    while (d && (e = readdir(d))) {
         size_t l = strlen(e->d_name);
-        if (l > 4 && !strcmp(e->d_name + l - 4, ".png"))
-            names[n++] = strdup(e->d_name);
+        if (l <= 4 || strcmp(e->d_name + l - 4, ".png"))
+            continue;
+        if (n == cap) {
+            char **q = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof *q);
+            if (!q)
+                break;
+            names = q;
+        }
+        if ((names[n] = strdup(e->d_name)))
+            n++;
     }
     if (d)
         closedir(d);
-    if (!n) {
+    if (!n)
         fputs("No figures: `gmb plot` draws them into `figures/`.\n", f);
-        return;
-    }
-    qsort(names, n, sizeof *names, cmp_names);
+    else
+        qsort(names, n, sizeof *names, cmp_names);
     for (size_t i = 0; i < n; i++) {
-        if (names[i]) {
-            fprintf(f, "![%.*s](figures/%s)\n", (int)(strlen(names[i]) - 4), names[i], names[i]);
-            free(names[i]);
-        }
+        fprintf(f, "![%.*s](<%s/%s>)\n", (int)(strlen(names[i]) - 4), names[i], figs, names[i]);
+        free(names[i]);
     }
+    free(names);
 }
 
-int gmb_run_report(const char *dir, FILE *f)
+int gmb_run_report(const char *dir, const char *figs, FILE *f)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/run.json", dir);
@@ -130,7 +159,11 @@ int gmb_run_report(const char *dir, FILE *f)
     char label[256];
     gmb_device_label(json_object_get(m, "device"), str_or(m, "device.backend", "?"), label,
                      sizeof label);
-    fprintf(f, "# %s: gmb, %s profile\n\n", label, str_or(m, "profile", "?"));
+    fputs("# ", f);
+    put_text(f, label);
+    fputs(": gmb, ", f);
+    put_text(f, str_or(m, "profile", "?"));
+    fputs(" profile\n\n", f);
     put_device(f, m);
     fprintf(f,
             "\n| Program | Status | Wall time (s) | Points | Summary |\n|---|---|---:|---:|---|\n");
@@ -138,9 +171,15 @@ int gmb_run_report(const char *dir, FILE *f)
     const json_t *p;
     json_array_foreach(json_object_get(m, "programs"), i, p)
     {
-        fprintf(f, "| %s | %s | %.1f | %d | ", str_or(p, "name", "?"), str_or(p, "status", "?"),
-                gmb_jnum(p, "wall_s") == gmb_jnum(p, "wall_s") ? gmb_jnum(p, "wall_s") : 0.0,
-                (int)gmb_jnum(p, "points"));
+        fputs("| ", f);
+        put_text(f, str_or(p, "name", "?"));
+        fputs(" | ", f);
+        put_text(f, str_or(p, "status", "?"));
+        fputs(" | ", f);
+        put_num(f, "%.1f", gmb_jnum(p, "wall_s"));
+        fputs(" | ", f);
+        put_num(f, "%.0f", gmb_jnum(p, "points"));
+        fputs(" | ", f);
         put_summary(f, dir, p);
         fputs(" |\n", f);
     }
@@ -158,7 +197,7 @@ int gmb_run_report(const char *dir, FILE *f)
     fprintf(f, "\n## Table\n\n%s", md ? md : "No record could be read.\n");
     free(md);
     fputs("\n## Figures\n\n", f);
-    put_figures(f, dir);
+    put_figures(f, dir, figs);
     json_decref(m);
     return ferror(f) ? GMB_ERUNTIME : GMB_OK;
 }

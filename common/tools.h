@@ -57,9 +57,10 @@ void gmb_device_label(const json_t *device, const char *backend, char *out, size
 /* ---- the report of a run (runreport.c) ------------------------------------------------------ */
 
 /* Write the Markdown report of run directory dir (its run.json and records) to f: device and
- * host, each program's status and summary, the table, the figures under dir/figures. 0,
- * GMB_EUSAGE (no gmb-run manifest: one line said) or GMB_ERUNTIME (a write failed). */
-int gmb_run_report(const char *dir, FILE *f);
+ * host, each program's status and summary, the table, the figures under dir/figures, linked
+ * as figs/NAME.png (figs: "figures" for a page in dir, else a path to them). 0, GMB_EUSAGE
+ * (no gmb-run manifest: one line said) or GMB_ERUNTIME (a write failed). */
+int gmb_run_report(const char *dir, const char *figs, FILE *f);
 
 /* ---- table (report.c) ------------------------------------------------------------------- */
 

@@ -19,7 +19,7 @@ else
             test "$(grep -cE ' (full|sampled) *$' "$T/out")" = 42
         check "copy: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
         check "copy: the summary, its pinned copies at 256 KiB and the 4 KiB copy's time" grep -qE \
-            '^# copy: host to device [0-9.]+ GB/s at 256 KiB, device to host [0-9.]+ GB/s at 256 KiB, both at once [0-9.]+ GB/s at 256 KiB, device to device [0-9.]+ GB/s at 256 KiB \(copy engine; host memory pinned; the largest copy\); a 4 KiB pinned host-to-device copy takes [0-9.]+ us\.$' \
+            '^# copy: host to device [0-9.]+ GB/s at 256 KiB, device to host [0-9.]+ GB/s at 256 KiB, both at once [0-9.]+ GB/s at 256 KiB, device to device [0-9.]+ GB/s at 256 KiB \(copy engine, the largest copy; host memory pinned, near the device by default\); a 4 KiB pinned host-to-device copy takes [0-9.]+ us\.$' \
             "$T/out"
         check "copy: the summary recorded as printed" grep -qxF \
             "# copy: $(json "$rec" "r['results']['summary']")" "$T/out"

@@ -333,12 +333,30 @@ else
         fi
         if GMB_PLOTS="$PWD/plots" expect "report after gmb plot" 0 "$G" plot "$dir" &&
             expect "report: again" 0 "$G" report "$dir" --out "$T/rep2.md"; then
-            check "report: every figure drawn is shown, and exists" bash -c \
+            check "report: every figure drawn is shown, linked from where the page is" bash -c \
                 "n=\$(grep -c '^!\[' '$T/rep2.md'); [ \$n -ge 1 ] && [ \$n = \$(ls '$dir'/figures/*.png | wc -l) ] &&
-                 grep -o 'figures/[^)]*' '$T/rep2.md' | while read f; do [ -s '$dir'/\$f ] || exit 1; done"
+                 grep -o '(<[^>]*>)' '$T/rep2.md' | tr -d '()<>' | while read f; do [ -s \"\$f\" ] || exit 1; done"
+            expect "report: in RUN again" 0 "$G" report "$dir" &&
+                check "report: in RUN, the figures linked relatively" bash -c \
+                    "grep -o '(<[^>]*>)' '$dir/report.md' | tr -d '()<>' | while read f; do
+                         [ \"\${f#figures/}\" != \"\$f\" ] && [ -s '$dir'/\$f ] || exit 1; done"
+            expect "report --out - (standard output)" 0 "$G" report "$dir" --out - &&
+                check "report --out -: the page on stdout" grep -q "^## Table" "$T/out"
+        fi
+        # a run cut short: nulls in run.json print as '–', never 'nan'
+        mkdir -p "$T/cut"
+        /usr/bin/python3 -c "import json,sys; m=json.load(open(sys.argv[1])); m['wall_s']=None; \
+            m['programs'][0]['wall_s']=None; del m['programs'][0]['points']; m['device']['name']='a|b\nc'; \
+            json.dump(m, open(sys.argv[2], 'w'))" "$m" "$T/cut/run.json"
+        if expect "report: a run cut short" 0 "$G" report "$T/cut"; then
+            check "report: no nan, the program row whole" bash -c \
+                "! grep -qi nan '$T/cut/report.md' && grep -q '^| aaa | error | – | – | ' '$T/cut/report.md'"
+            check "report: a | in the device name escaped, no line break" grep -q '^a\\|b c through' \
+                "$T/cut/report.md"
         fi
         expect "report: a directory without run.json" 2 "$G" report "$T" &&
-            check "report: one line says so" test "$(wc -l <"$T/err")" = 1
+            check "report: one line says so, nothing written" bash -c \
+                "[ \$(wc -l <'$T/err') = 1 ] && ! ls '$T'/report.md* >/dev/null 2>&1"
         expect "report: no RUN" 2 "$G" report
         expect "report: unknown option" 2 "$G" report "$dir" --frobnicate
     fi

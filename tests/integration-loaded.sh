@@ -97,6 +97,8 @@ else
             "[('read', 0), ('read', 1), ('read', ${gmax:-7}), ('write', 0), ('write', 1), ('write', ${gmax:-7})]"
         check "loaded rw: a summary per traffic" test "$(json "$rw" \
             "'summary' in r['results']['loaded'] and 'summary' in r['results']['loaded_write']")" = True
+        check "loaded rw: the run's summary, the reads' then the writes'" test "$(json "$rw" \
+            "r['results']['summary'] == r['results']['loaded']['summary'] + ' With writes: ' + r['results']['loaded_write']['summary']")" = True
         check "loaded rw: every point verified" test "$(json "$rw" \
             "all(p['extra']['verified'] == 'full' for p in r['points'])")" = True
         check "loaded rw: writes print their own summary" grep -q "^# loaded (writes): idle latency" "$T/out"

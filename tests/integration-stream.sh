@@ -83,7 +83,7 @@ else
             "all(abs(p['metrics']['pct_peak']['median'] - p['metrics']['bw_GBps']['median']) < 1e-6 * p['metrics']['bw_GBps']['median'] for p in r['points'])")" = True
         check "stream --peak-bw: record validates" "$VALIDATE" "$SCHEMA" "$rec"
         check "stream --peak-bw: the summary printed, with % of that peak" grep -qE \
-            '^# stream: read [0-9.]+ GB/s \([0-9.]+%\) at 1 MiB \(cache-resident\): .*nominal 100 GB/s' \
+            '^# stream: read [0-9.]+ GB/s \([0-9.]+%\) at 1 MiB \(not DRAM-sized\): .*given peak 100 GB/s' \
             "$T/out"
         check "stream --peak-bw: the summary recorded as printed" grep -qxF \
             "# stream: $(json "$rec" "r['results']['summary']")" "$T/out"

@@ -464,8 +464,7 @@ static int access_run(gmb_ctx_t *c)
     }
     if (failed)
         rc = GMB_EVERIFY;
-    printf("# access: %s\n", sm.len ? sm.text : "nothing to summarise.");
-    gmb_add_result(c, "summary", json_string(sm.len ? sm.text : "nothing to summarise."));
+    gmb_summary(c, "# access: ", NULL, sm.text, "nothing to summarise.");
     gmb_add_result(c, "granularity", gran);
     gmb_add_result(c, "misalignment", mis);
     gran = mis = NULL;

@@ -584,8 +584,7 @@ static int atomic_run(gmb_ctx_t *c)
         for (size_t oi = 0; oi < cfg->ops.n; oi++)
             summarise(pr, np, cfg->scopes.idx[si], cfg->ops.idx[oi], cont, &sm);
     const char *none = "nothing to summarise (it needs sharers 1 and all at one spacing).";
-    printf("# atomic: %s\n", sm.len ? sm.text : none);
-    gmb_add_result(c, "summary", json_string(sm.len ? sm.text : none));
+    gmb_summary(c, "# atomic: ", NULL, sm.text, none);
     gmb_add_result(c, "contention", cont);
     gmb_add_result(c, "skipped", skipped);
     cont = skipped = NULL;

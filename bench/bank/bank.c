@@ -669,8 +669,7 @@ static void summarize(state_t *s, const char *unit)
     gmb_add_result(c, "remote", rem);
     while (sm.len && sm.text[sm.len - 1] == ' ')
         sm.text[--sm.len] = '\0';
-    printf("\nSummary: %s\n", sm.text);
-    gmb_add_result(c, "summary", json_string(sm.text));
+    gmb_summary(c, "\nSummary: ", NULL, sm.text, "nothing to summarise.");
 }
 
 /* ---- the run ----------------------------------------------------------------------------- */

@@ -940,8 +940,7 @@ static int chase_run(gmb_ctx_t *c)
         }
     }
     if (!rc) {
-        printf("# levels: %s\n", sm.len ? sm.text : "no curve measured.");
-        gmb_add_result(c, "summary", json_string(sm.len ? sm.text : "no curve measured."));
+        gmb_summary(c, "# levels: ", NULL, sm.text, "no curve measured.");
     }
     gmb_add_result(c, "levels", levels);
     gmb_add_result(c, "skipped", skipped);

@@ -859,10 +859,12 @@ static void summarise(gmb_ctx_t *c, const json_t *largest, const json_t *latency
                                           {"d2d_device_ce", "device to device"}};
     gmb_text_t sm = {{0}, 0};
     char sz[32];
+    int host = 0; /* a pinned host series is in the summary */
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         const json_t *b = json_object_get(largest, keys[i][0]);
         if (!b)
             continue;
+        host |= i < 3;
         gmb_text_add(&sm, "%s%s %.4g GB/s", sm.len ? ", " : "", keys[i][1],
                      json_real_value(json_object_get(b, "bw_GBps")));
         if (json_object_get(b, "pct_link"))
@@ -873,7 +875,8 @@ static void summarise(gmb_ctx_t *c, const json_t *largest, const json_t *latency
                                   sz, sizeof sz));
     }
     if (sm.len)
-        gmb_text_add(&sm, " (copy engine; host memory pinned; the largest copy)");
+        gmb_text_add(&sm, " (copy engine, the largest copy%s)",
+                     host ? "; host memory pinned, near the device by default" : "");
     double peer = 0; /* the fastest peer, this device to it (p2p_peerN_ce) */
     const char *key;
     const json_t *v;
@@ -894,8 +897,7 @@ static void summarise(gmb_ctx_t *c, const json_t *largest, const json_t *latency
                                   sz, sizeof sz),
                      json_real_value(json_object_get(l, "lat_us")));
     gmb_text_add(&sm, "%s", sm.len ? "." : "no copy of the main series (pinned, copy engine).");
-    printf("# copy: %s\n", sm.text);
-    gmb_add_result(c, "summary", json_string(sm.text));
+    gmb_summary(c, "# copy: ", NULL, sm.text, "no copy measured.");
 }
 
 static int copy_run(gmb_ctx_t *c)

@@ -1077,8 +1077,7 @@ static int l2_run(gmb_ctx_t *c)
                          " (A %s device: the host's caches, named generically; no GPU structure is "
                          "claimed.)",
                          c->info.type);
-        printf("# summary: %s\n", sm.text);
-        gmb_add_result(c, "summary", json_string(sm.text));
+        gmb_summary(c, "# summary: ", NULL, sm.text, "nothing to summarise.");
     }
     gmb_add_result(c, "cache_name", json_string(s.cache));
     gmb_add_result(c, "l1",

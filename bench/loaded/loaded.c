@@ -658,9 +658,11 @@ static void summarize(gmb_ctx_t *c, const level_t *lv, size_t n, int clock, int 
                      "chase: see groups_covering)",
                      partial, n);
     gmb_text_add(&sm, ".");
-    printf("# loaded%s: %s\n", write ? " (writes)" : "", sm.text);
     json_object_set_new(res, "summary", json_string(sm.text));
     gmb_add_result(c, write ? "loaded_write" : "loaded", res);
+    /* the run's summary (results.summary): the reads', then the writes' */
+    gmb_summary(c, write ? "# loaded (writes): " : "# loaded: ", write ? "With writes: " : NULL,
+                sm.text, "nothing to summarise.");
 }
 
 static int loaded_run(gmb_ctx_t *c)

@@ -747,21 +747,20 @@ static void summarise(gmb_ctx_t *c, const cfg_t *cfg, const json_t *best)
         gmb_text_add(&sm, " at %s%s",
                      gmb_fmt_size((uint64_t)json_integer_value(json_object_get(b, "size_bytes")),
                                   sz, sizeof sz),
-                     dram ? "" : " (cache-resident)");
+                     dram ? "" : " (not DRAM-sized)");
         cache |= !dram;
     }
-    if (!sm.len)
-        gmb_text_add(&sm, "no kernel measured.");
-    else {
-        gmb_text_add(&sm, ": each kernel's best point (DRAM-sized ones first), GB/s");
+    if (sm.len) {
+        gmb_text_add(&sm, ": each kernel's best point (a DRAM-sized one where there is one), GB/s");
         if (peak > 0)
-            gmb_text_add(&sm, " (%% of the nominal %.0f GB/s)", peak);
+            gmb_text_add(&sm, " (%% of the %s %.0f GB/s)",
+                         c->info.peak_given ? "given peak" : "nominal peak", peak);
         gmb_text_add(&sm, ", bytes per array%s.",
-                     cache ? "; cache-resident: no DRAM-sized point (4x the last-level cache)"
+                     cache ? "; not DRAM-sized: no point of 4x the last-level cache (or its size "
+                             "is unknown)"
                            : "");
     }
-    printf("# stream: %s\n", sm.text);
-    gmb_add_result(c, "summary", json_string(sm.text));
+    gmb_summary(c, "# stream: ", NULL, sm.text, "no kernel measured.");
 }
 
 static int stream_run(gmb_ctx_t *c)

@@ -881,8 +881,7 @@ static void summarise(gmb_ctx_t *c, const char *moves, const json_t *largest,
                          gmb_fmt_size(strtoull(stride, NULL, 10), sz, sizeof sz));
     }
     gmb_text_add(&sm, ".");
-    printf("# um: %s\n", sm.text);
-    gmb_add_result(c, "summary", json_string(sm.text));
+    gmb_summary(c, "# um: ", NULL, sm.text, "no test measured.");
 }
 
 static int um_run(gmb_ctx_t *c)
