@@ -19,11 +19,6 @@
 
 static char bindir[PATH_MAX];
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Names of the benchmark programs next to this one (gmb-<name>), sorted. */
 static int find_benches(char **names, int max)
 {
@@ -40,7 +35,7 @@ static int find_benches(char **names, int max)
                 names[n++] = strdup(e->d_name + 4);
         }
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    qsort(names, (size_t)n, sizeof *names, gmb_cmp_str);
     return n;
 }
 

@@ -59,6 +59,8 @@ char *gmb_fmt_size(uint64_t bytes, char *buf, size_t len);
 
 /* Copy src into dst of size len, always NUL-terminated. */
 void gmb_strlcpy(char *dst, const char *src, size_t len);
+/* qsort comparator of C strings (an array of char *), ascending. */
+int gmb_cmp_str(const void *a, const void *b);
 
 /* A paragraph built piece by piece (summaries); what does not fit is cut. */
 typedef struct gmb_text {

@@ -118,6 +118,11 @@ char *gmb_fmt_size(uint64_t bytes, char *buf, size_t len)
     return buf;
 }
 
+int gmb_cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 void gmb_strlcpy(char *dst, const char *src, size_t len)
 {
     if (!len)

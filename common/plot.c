@@ -824,11 +824,6 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
     return total ? draw(o, name, vars, script, log) : GMB_ESKIP;
 }
 
-static int cmp_s(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o)
 {
     char datadir[4200], style[4200];
@@ -851,7 +846,7 @@ int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o)
         if (k == nb)
             benches[nb++] = b;
     }
-    qsort(benches, nb, sizeof *benches, cmp_s);
+    qsort(benches, nb, sizeof *benches, gmb_cmp_str);
     int rc = GMB_OK, made = 0;
     for (size_t i = 0; i < nb; i++) {
         char script[4400];
@@ -896,7 +891,7 @@ int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o)
     }
     if (d)
         closedir(d);
-    qsort(sums, ns, sizeof *sums, cmp_s);
+    qsort(sums, ns, sizeof *sums, gmb_cmp_str);
     for (size_t i = 0; i < ns; i++) {
         char script[4400];
         spec_t sp;

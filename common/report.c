@@ -275,11 +275,6 @@ static void load_one(gmb_runset_t *rs, const char *path, const char *source, FIL
     }
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int gmb_runset_load(gmb_runset_t *rs, char *const *args, int nargs, FILE *err)
 {
     for (int a = 0; a < nargs; a++) {
@@ -329,7 +324,7 @@ int gmb_runset_load(gmb_runset_t *rs, char *const *args, int nargs, FILE *err)
         }
         closedir(d);
         if (n)
-            qsort(names, n, sizeof *names, cmp_names);
+            qsort(names, n, sizeof *names, gmb_cmp_str);
         if (!n) {
             fprintf(err, "gmb: error: %s: no records (*.json) in this directory\n", src);
             rs->nbad++;

@@ -104,11 +104,6 @@ static void put_summary(FILE *f, const char *dir, const json_t *p)
     fputs("–", f);
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The figures gmb plot drew (the PNGs in DIR/figures), as images linked under figs, sorted
  * by name. */
 static void put_figures(FILE *f, const char *dir, const char *figs)
@@ -136,7 +131,7 @@ static void put_figures(FILE *f, const char *dir, const char *figs)
     if (!n)
         fputs("No figures: `gmb plot` draws them into `figures/`.\n", f);
     else
-        qsort(names, n, sizeof *names, cmp_names);
+        qsort(names, n, sizeof *names, gmb_cmp_str);
     for (size_t i = 0; i < n; i++) {
         fprintf(f, "![%.*s](<%s/%s>)\n", (int)(strlen(names[i]) - 4), names[i], figs, names[i]);
         free(names[i]);

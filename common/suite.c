@@ -189,11 +189,6 @@ static void on_signal(int s)
     stop_sig = s;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int in_list(const char *list, const char *name)
 {
     size_t l = strlen(name);
@@ -224,7 +219,7 @@ static int find_programs(const char *bindir, char **names, int max)
                 names[n++] = strdup(e->d_name + 4);
         }
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    qsort(names, (size_t)n, sizeof *names, gmb_cmp_str);
     return n;
 }
 
@@ -245,7 +240,7 @@ static json_t *list_records(const char *dir)
             names[n++] = strdup(e->d_name);
     }
     closedir(d);
-    qsort(names, n, sizeof *names, cmp_str);
+    qsort(names, n, sizeof *names, gmb_cmp_str);
     for (size_t i = 0; i < n; i++) {
         json_array_append_new(a, json_string(names[i]));
         free(names[i]);
