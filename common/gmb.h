@@ -62,10 +62,11 @@ void gmb_strlcpy(char *dst, const char *src, size_t len);
 /* qsort comparator of C strings (an array of char *), ascending. */
 int gmb_cmp_str(const void *a, const void *b);
 
-/* A paragraph built piece by piece (summaries); what does not fit is cut. */
+/* A paragraph built piece by piece (summaries); what does not fit is cut, at a character's
+ * start, and ends in "…" (a chase of every space and page size needs about 5 KiB). */
 typedef struct gmb_text {
-    char text[4096]; /* the paragraph, NUL-terminated */
-    size_t len;      /* its length */
+    char text[16384]; /* the paragraph, NUL-terminated UTF-8 */
+    size_t len;       /* its length */
 } gmb_text_t;
 /* Append printf-formatted text. */
 void gmb_text_add(gmb_text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -145,6 +145,14 @@ void gmb_text_add(gmb_text_t *t, const char *fmt, ...)
             t->len += (size_t)w;
     }
     va_end(ap);
-    if (t->len >= sizeof t->text)
-        t->len = sizeof t->text - 1;
+    if (t->len >= sizeof t->text) { /* cut: end in an ellipsis, never inside a character */
+        static const char ell[] = "\xe2\x80\xa6"; /* U+2026 */
+        size_t p = sizeof t->text - sizeof ell;
+        while (p > 0 && ((unsigned char)t->text[p] & 0xC0) == 0x80)
+            p--;
+        memset(t->text + p, 0, sizeof t->text - p);
+        memcpy(t->text + p, ell, sizeof ell);
+        t->len = sizeof t->text - 1; /* full (the bytes after the ellipsis are NULs): later
+                                      * pieces are dropped */
+    }
 }

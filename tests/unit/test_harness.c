@@ -143,6 +143,37 @@ static void point_holds_samples_and_rate(void **state)
     gmb_series_free(&s);
 }
 
+/* A summary longer than its buffer is cut at a character's start and ends in an ellipsis;
+ * later pieces are dropped; what fits is kept whole. */
+static void text_cut_with_ellipsis(void **state)
+{
+    (void)state;
+    static gmb_text_t t; /* 16 KiB: not on the stack */
+    memset(&t, 0, sizeof t);
+    gmb_text_add(&t, "level %d", 1);
+    assert_string_equal(t.text, "level 1");
+    assert_int_equal(t.len, 7);
+    for (int i = 0; i < 10000; i++) /* "≈" is 3 bytes: some cut lands inside one */
+        gmb_text_add(&t, " ≈%d", i);
+    size_t n = strlen(t.text);
+    assert_true(n >= sizeof t.text - 8 && n < sizeof t.text);
+    assert_string_equal(t.text + n - 3, "\xe2\x80\xa6");
+    /* whole UTF-8 characters before the ellipsis: every sequence complete */
+    size_t i = 0;
+    while (i < n - 3) {
+        unsigned char c = (unsigned char)t.text[i];
+        size_t k = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 0;
+        assert_true(k > 0 && i + k <= n - 3);
+        for (size_t j = 1; j < k; j++)
+            assert_int_equal((unsigned char)t.text[i + j] & 0xC0, 0x80);
+        i += k;
+    }
+    assert_int_equal(i, n - 3);
+    gmb_text_add(&t, "more");
+    assert_int_equal(strlen(t.text), n);
+    assert_int_equal(t.len, sizeof t.text - 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -153,6 +184,7 @@ int main(void)
         cmocka_unit_test(sample_error_propagates),
         cmocka_unit_test(warmed_series_keeps_its_samples),
         cmocka_unit_test(point_holds_samples_and_rate),
+        cmocka_unit_test(text_cut_with_ellipsis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
