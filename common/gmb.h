@@ -63,7 +63,7 @@ void gmb_strlcpy(char *dst, const char *src, size_t len);
 int gmb_cmp_str(const void *a, const void *b);
 
 /* A paragraph built piece by piece (summaries); what does not fit is cut, at a character's
- * start, and ends in "…" (a chase of every space and page size needs about 5 KiB). */
+ * start, and ends in "…" (a GPU chase of every space and page size may need 4-5 KiB). */
 typedef struct gmb_text {
     char text[16384]; /* the paragraph, NUL-terminated UTF-8 */
     size_t len;       /* its length */
