@@ -1,5 +1,6 @@
 /* bankmodel.c - bank conflict degree of warp accesses, the cost line, and bank inference. */
 #include "bankmodel.h"
+#include "stats.h"
 #include "gmb.h"
 #include "opts.h"
 
@@ -140,7 +141,7 @@ int gmb_bank_flat(const double *med, const double *lo, const double *hi, size_t 
             s[j] = s[j - 1];
             s[j - 1] = t;
         }
-    double m = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    double m = gmb_median_sorted(s, n);
     free(s);
     double spread = m > 0 ? (mx - mn) / m : 0.0;
     if (spread_out)

@@ -9,12 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Median of the sorted v[0..n), n >= 1. */
-static double median_sorted(const double *v, size_t n)
-{
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Median of the valid bandwidths among bw[a..b] (NAN when none). */
 static double median_bw(const double *bw, size_t a, size_t b)
 {
@@ -28,7 +22,7 @@ static double median_bw(const double *bw, size_t a, size_t b)
     double m = NAN;
     if (k) {
         qsort(t, k, sizeof *t, gmb_cmp_double);
-        m = median_sorted(t, k);
+        m = gmb_median_sorted(t, k);
     }
     free(t);
     return m;
@@ -110,7 +104,7 @@ static double robust_spread(const double *v, size_t n, double med, double floor_
     for (size_t i = 0; i < n; i++)
         tmp[i] = fabs(v[i] - med);
     qsort(tmp, n, sizeof *tmp, gmb_cmp_double);
-    return fmax(1.4826 * median_sorted(tmp, n), floor_rel * fabs(med));
+    return fmax(1.4826 * gmb_median_sorted(tmp, n), floor_rel * fabs(med));
 }
 
 int gmb_bimodal_split(const double *x, size_t n, const gmb_bimodal_cfg_t *cfg, gmb_bimodal_t *out)
@@ -138,7 +132,7 @@ int gmb_bimodal_split(const double *x, size_t n, const gmb_bimodal_cfg_t *cfg, g
     if (!m)
         goto out;
     qsort(v, m, sizeof *v, gmb_cmp_double);
-    out->lo = out->hi = out->threshold = median_sorted(v, m);
+    out->lo = out->hi = out->threshold = gmb_median_sorted(v, m);
     out->n_lo = m;
     out->share_lo = 1;
     if (m < 4)
@@ -163,7 +157,7 @@ int gmb_bimodal_split(const double *x, size_t n, const gmb_bimodal_cfg_t *cfg, g
     if (!best) /* too few samples for two modes of the minimum share */
         goto out;
     size_t k = best;
-    double lo = median_sorted(v, k), hi = median_sorted(v + k, m - k);
+    double lo = gmb_median_sorted(v, k), hi = gmb_median_sorted(v + k, m - k);
     double s0 = robust_spread(v, k, lo, cfg->spread_floor, tmp);
     double s1 = robust_spread(v + k, m - k, hi, cfg->spread_floor, tmp);
     double pooled = sqrt(0.5 * (s0 * s0 + s1 * s1));

@@ -25,7 +25,7 @@ static double median_of(const double *v, size_t n, double *tmp)
 {
     memcpy(tmp, v, n * sizeof *tmp);
     qsort(tmp, n, sizeof *tmp, gmb_cmp_double);
-    return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
+    return gmb_median_sorted(tmp, n);
 }
 
 /* How far a run of points rises over its length: |least-squares slope| x (points - 1). */

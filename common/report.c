@@ -543,7 +543,7 @@ static int ex_chase_onchip(const json_t *rec, const char *arg, gmb_cell_t *c)
     if (n < 3)
         return -1;
     qsort(v, n, sizeof *v, gmb_cmp_double);
-    med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    med = gmb_median_sorted(v, n);
     if (!(v[0] >= 0.8 * med && v[n - 1] <= 1.25 * med))
         return -1; /* steps the detector could not call levels: no one number */
     set_num(c, med, NAN, NAN);

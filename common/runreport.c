@@ -38,66 +38,53 @@ static void put_num(FILE *f, const char *fmt, double v)
 }
 
 /* The device and the host, as sentences (memory, its type and the nominal peak are the
- * table's first rows). */
+ * table's first rows): each piece a text, then a value of run.json ("device." or the top). */
 static void put_device(FILE *f, const json_t *m)
 {
-    const json_t *d = json_object_get(m, "device");
-    put_text(f, str_or(d, "name", "unknown device"));
-    fputs(" through ", f);
-    put_text(f, str_or(d, "backend", "?"));
-    fputs(" (", f);
-    put_text(f, str_or(d, "arch", "?"));
-    fputs("); ", f);
-    put_num(f, "%.0f", gmb_jnum(d, "compute_units"));
-    fputs(" compute units, ECC ", f);
-    put_text(f, str_or(d, "ecc", "unknown"));
-    fputs("; driver ", f);
-    put_text(f, str_or(d, "driver_version", "?"));
-    fputs(", runtime ", f);
-    put_text(f, str_or(d, "runtime_version", "?"));
-    fputs(".\nHost ", f);
-    put_text(f, str_or(m, "host.name", "?"));
-    fputs(": ", f);
-    put_text(f, str_or(m, "host.cpu", "?"));
-    fputs(", ", f);
-    put_num(f, "%.0f", gmb_jnum(m, "host.cpus"));
-    fputs(" CPUs, ", f);
-    put_text(f, str_or(m, "host.os", "?"));
-    fputs(". gmb ", f);
-    put_text(f, str_or(m, "gmb.version", "?"));
-    fputs(" (git ", f);
-    put_text(f, str_or(m, "gmb.git", "?"));
-    fputs("), started ", f);
-    put_text(f, str_or(m, "started_utc", "?"));
-    fputs(", ", f);
-    put_num(f, "%.1f s", gmb_jnum(m, "wall_s"));
-    fputs(", ", f);
-    put_text(f, str_or(m, "status", "?"));
+    static const struct {
+        const char *before, *path, *num; /* text; run.json path; printf format of a number */
+        const char *none;                /* a string's stand-in when run.json has none */
+    } parts[] = {
+        {"", "device.name", NULL, "unknown device"},
+        {" through ", "device.backend", NULL, "?"},
+        {" (", "device.arch", NULL, "?"},
+        {"); ", "device.compute_units", "%.0f", NULL},
+        {" compute units, ECC ", "device.ecc", NULL, "unknown"},
+        {"; driver ", "device.driver_version", NULL, "?"},
+        {", runtime ", "device.runtime_version", NULL, "?"},
+        {".\nHost ", "host.name", NULL, "?"},
+        {": ", "host.cpu", NULL, "?"},
+        {", ", "host.cpus", "%.0f", NULL},
+        {" CPUs, ", "host.os", NULL, "?"},
+        {". gmb ", "gmb.version", NULL, "?"},
+        {" (git ", "gmb.git", NULL, "?"},
+        {"), started ", "started_utc", NULL, "?"},
+        {", ", "wall_s", "%.1f s", NULL},
+        {", ", "status", NULL, "?"},
+    };
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        fputs(parts[i].before, f);
+        if (parts[i].num)
+            put_num(f, parts[i].num, gmb_jnum(m, parts[i].path));
+        else
+            put_text(f, str_or(m, parts[i].path, parts[i].none));
+    }
     fputs(".\n", f);
 }
 
-/* One program's summary: its record's results.summary, else why it did not finish. */
-static void put_summary(FILE *f, const char *dir, const json_t *p)
+/* One program's summary: its record's results.summary (rs: the run's records, NULL when none
+ * could be read), else why it did not finish. */
+static void put_summary(FILE *f, const gmb_runset_t *rs, const json_t *p)
 {
     const char *status = str_or(p, "status", "?");
-    size_t i;
-    const json_t *r;
-    if (!strcmp(status, "ok"))
-        json_array_foreach(json_object_get(p, "records"), i, r)
-        {
-            char path[4096];
-            if (!json_is_string(r))
-                continue;
-            snprintf(path, sizeof path, "%s/%s", dir, json_string_value(r));
-            json_t *rec = json_load_file(path, 0, NULL);
-            const char *s = json_string_value(gmb_jpath(rec, "results.summary"));
-            if (s)
-                put_text(f, s);
-            json_decref(rec);
-            if (s)
-                return;
+    if (!strcmp(status, "ok")) {
+        const gmb_rec_t *r = rs ? gmb_runset_find(rs, 0, str_or(p, "name", "")) : NULL;
+        const char *s = r ? json_string_value(gmb_jpath(r->j, "results.summary")) : NULL;
+        if (s) {
+            put_text(f, s);
+            return;
         }
-    if (strcmp(status, "ok") && json_string_value(json_object_get(p, "reason"))) {
+    } else if (json_string_value(json_object_get(p, "reason"))) {
         put_text(f, json_string_value(json_object_get(p, "reason")));
         return;
     }
@@ -151,6 +138,11 @@ int gmb_run_report(const char *dir, const char *figs, FILE *f)
         json_decref(m);
         return GMB_EUSAGE;
     }
+    /* the run's records, read once: the programs' summaries and the table */
+    char *args[] = {(char *)dir};
+    gmb_runset_t rs;
+    memset(&rs, 0, sizeof rs);
+    int have = !gmb_runset_load(&rs, args, 1, stderr);
     char label[256];
     gmb_device_label(json_object_get(m, "device"), str_or(m, "device.backend", "?"), label,
                      sizeof label);
@@ -175,16 +167,13 @@ int gmb_run_report(const char *dir, const char *figs, FILE *f)
         fputs(" | ", f);
         put_num(f, "%.0f", gmb_jnum(p, "points"));
         fputs(" | ", f);
-        put_summary(f, dir, p);
+        put_summary(f, have ? &rs : NULL, p);
         fputs(" |\n", f);
     }
     /* the table, as gmb table prints it */
-    char *args[] = {(char *)dir};
-    gmb_runset_t rs;
     gmb_table_t t;
     char *md = NULL;
-    memset(&rs, 0, sizeof rs);
-    if (!gmb_runset_load(&rs, args, 1, stderr) && !gmb_table_build(&rs, &t)) {
+    if (have && !gmb_table_build(&rs, &t)) {
         md = gmb_table_render(&t, "md");
         gmb_table_free(&t);
     }

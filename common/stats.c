@@ -12,6 +12,11 @@ int gmb_cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+double gmb_median_sorted(const double *v, size_t n)
+{
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 int gmb_stats_compute(const double *x, size_t n, size_t min_samples, double ci_target,
                       gmb_stats_t *out)
 {
@@ -26,7 +31,7 @@ int gmb_stats_compute(const double *x, size_t n, size_t min_samples, double ci_t
     out->n = n;
     out->min = s[0];
     out->max = s[n - 1];
-    out->median = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    out->median = gmb_median_sorted(s, n);
     double sum = 0;
     for (size_t i = 0; i < n; i++)
         sum += s[i];

@@ -22,6 +22,8 @@ typedef struct gmb_stats {
  * for a 95% interval it is [min, max]. Returns 0, or GMB_EUSAGE when n == 0. */
 /* qsort comparator of doubles, ascending. */
 int gmb_cmp_double(const void *a, const void *b);
+/* Median of the ascending v[0..n), n >= 1. */
+double gmb_median_sorted(const double *v, size_t n);
 
 int gmb_stats_compute(const double *x, size_t n, size_t min_samples, double ci_target,
                       gmb_stats_t *out);

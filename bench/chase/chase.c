@@ -582,7 +582,7 @@ static double median_range(const double *v, size_t a, size_t b)
     if (!k)
         return NAN;
     qsort(t, k, sizeof *t, gmb_cmp_double);
-    return k % 2 ? t[k / 2] : 0.5 * (t[k / 2 - 1] + t[k / 2]);
+    return gmb_median_sorted(t, k);
 }
 
 /* Detect the levels of a curve, add them to the record and the summary. */

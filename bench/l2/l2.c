@@ -634,7 +634,7 @@ static double median_of(double *v, size_t n)
     if (!n)
         return NAN;
     qsort(v, n, sizeof *v, gmb_cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return gmb_median_sorted(v, n);
 }
 
 static int run_partitions(state_t *s, json_t *res, gmb_text_t *sm)
