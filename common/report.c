@@ -978,6 +978,18 @@ const gmb_row_t gmb_table_rows[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* The record of bench in run r; bench "" (device facts): the first record of the run that
+ * has a device. NULL when there is none. */
+static const gmb_rec_t *run_rec(const gmb_runset_t *rs, size_t r, const char *bench)
+{
+    if (bench[0])
+        return gmb_runset_find(rs, r, bench);
+    for (size_t k = 0; k < rs->nrecs; k++)
+        if (rs->recs[k].run == r && json_object_size(json_object_get(rs->recs[k].j, "device")))
+            return &rs->recs[k];
+    return NULL;
+}
+
 int gmb_table_build(const gmb_runset_t *rs, gmb_table_t *t)
 {
     memset(t, 0, sizeof *t);
@@ -1002,15 +1014,7 @@ int gmb_table_build(const gmb_runset_t *rs, gmb_table_t *t)
             gmb_cell_t *c = &cells[r];
             memset(c, 0, sizeof *c);
             c->lo = c->hi = NAN;
-            const gmb_rec_t *rec = NULL;
-            if (row->bench[0]) {
-                rec = gmb_runset_find(rs, r, row->bench);
-            } else { /* device facts: the first record of the run that has them */
-                for (size_t k = 0; k < rs->nrecs && !rec; k++)
-                    if (rs->recs[k].run == r &&
-                        json_object_size(json_object_get(rs->recs[k].j, "device")))
-                        rec = &rs->recs[k];
-            }
+            const gmb_rec_t *rec = run_rec(rs, r, row->bench);
             if (!rec || row->fn(rec->j, row->arg, c)) {
                 memset(c, 0, sizeof *c);
                 c->lo = c->hi = NAN;
@@ -1272,6 +1276,126 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
         }
     } else {
         return NULL;
+    }
+    return bdone(&b);
+}
+
+/* ---- cross-checks ----------------------------------------------------------------------- */
+
+/* One program's figure of a cross-checked quantity. */
+typedef struct xsrc {
+    const char *bench;  /* its record ("" = the device facts) */
+    const char *source; /* what the page calls it */
+    gmb_row_fn fn;      /* a table row extractor and its argument */
+    const char *arg;
+    double scale;     /* the figure times this is the quantity */
+    const char *size; /* path of a size in bytes that must be >= 4x the LLC (a memory figure) */
+    const char *flag; /* path of a boolean that must be true (the program says it got there) */
+} xsrc_t;
+
+/* A quantity and the figures of it: data, like the table's rows. */
+typedef struct xcheck {
+    const char *quantity, *unit;
+    double tol;
+    xsrc_t src[4];
+} xcheck_t;
+
+static const xcheck_t xchecks[] = {
+    {"Memory read bandwidth",
+     "GB/s",
+     0.15,
+     {{"stream", "stream: read kernel, best memory-sized point", ex_stream_best, "read bw_GBps", 1,
+       NULL, NULL},
+      {"l2", "l2: memory plateau of the read curve (L1 bypassed)", ex_number,
+       "results.bandwidth.read.memory_GBps", 1, NULL, "results.bandwidth.read.memory_reached"},
+      {"loaded", "loaded: the most read bandwidth beside the idle chase", ex_number,
+       "results.loaded.max_bw_GBps", 1, "points.0.params.stream_bytes", NULL},
+      {"um", "um: device reads of managed memory resident on it", ex_number,
+       "results.largest.resident.bw_GBps", 1, "results.largest.resident.size_bytes", NULL}}},
+    {"Memory copy bandwidth (bytes read + written)",
+     "GB/s",
+     0.15,
+     {{"stream", "stream: copy kernel, best memory-sized point", ex_stream_best, "copy bw_GBps", 1,
+       NULL, NULL},
+      {"copy", "copy: device to device by an SM kernel, bytes copied x 2", ex_number,
+       "results.largest.d2d_device_sm.bw_GBps", 2, "results.largest.d2d_device_sm.size_bytes",
+       NULL}}},
+    {"Memory latency, idle",
+     "ns",
+     0.15,
+     {{"chase", "chase: the memory level of the random global chase", ex_chase_lat,
+       "DRAM|memory ns", 1, NULL, NULL},
+      {"loaded", "loaded: the chase with no streaming groups", ex_number,
+       "results.loaded.idle.lat_ns", 1, "points.0.params.size_bytes", NULL}}},
+    {"Last-level cache capacity",
+     "MiB",
+     0.25,
+     {{"", "the driver's figure", ex_number, "device.llc_bytes", 1.0 / 1048576, NULL, NULL},
+      {"chase", "chase: where the latency curve leaves the L2", ex_chase_cap, "L2|L2 far|L2 part 2",
+       1, NULL, NULL},
+      {"l2", "l2: where the read bandwidth leaves the cache plateau", ex_number,
+       "results.bandwidth.read.capacity_bytes", 1.0 / 1048576, NULL, NULL}}},
+    {"Shared-memory latency",
+     "ns",
+     0.15,
+     {{"chase", "chase: shared memory, one work-item", ex_chase_onchip, "shared ns", 1, NULL, NULL},
+      {"bank", "bank: latency mode, stride 1, 4-byte words (one logic operation more)",
+       ex_bank_point, "latency stride 4 1 ns_per_access", 1, NULL, NULL}}},
+};
+
+size_t gmb_crosscheck(const gmb_runset_t *rs, size_t run, gmb_xcheck_t *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof xchecks / sizeof *xchecks && n < max; i++) {
+        const xcheck_t *x = &xchecks[i];
+        gmb_xcheck_t *o = &out[n];
+        memset(o, 0, sizeof *o);
+        o->quantity = x->quantity;
+        o->unit = x->unit;
+        o->tol = x->tol;
+        double lo = INFINITY, hi = 0;
+        for (size_t k = 0; k < sizeof x->src / sizeof *x->src && x->src[k].bench; k++) {
+            const xsrc_t *s = &x->src[k];
+            const gmb_rec_t *rec = run_rec(rs, run, s->bench);
+            gmb_cell_t c = {0};
+            if (!rec || s->fn(rec->j, s->arg, &c) || c.kind != 1 || !(c.v > 0) || (c.note & 1))
+                continue; /* none, or a cache-resident point standing in for memory */
+            if (s->size && !(gmb_jnum(rec->j, s->size) >= 4 * gmb_jnum(rec->j, "device.llc_bytes")))
+                continue; /* not memory-sized, or the LLC unknown */
+            if (s->flag && !json_is_true(gmb_jpath(rec->j, s->flag)))
+                continue;
+            o->vals[o->n].source = s->source;
+            o->vals[o->n].v = c.v * s->scale;
+            lo = fmin(lo, o->vals[o->n].v);
+            hi = fmax(hi, o->vals[o->n].v);
+            o->n++;
+        }
+        if (o->n < 2)
+            continue;
+        o->spread = hi / lo;
+        o->agree = o->spread <= 1 + x->tol;
+        n++;
+    }
+    return n;
+}
+
+char *gmb_crosscheck_md(const gmb_xcheck_t *x, size_t n)
+{
+    buf_t b = {0};
+    if (!n)
+        bput(&b, "No quantity was measured by two programs in this run.\n");
+    else
+        bput(&b, "| Quantity | Unit | Measurements | Spread | Verdict |\n|---|---|---|---:|---|\n");
+    for (size_t i = 0; i < n; i++) {
+        char v[48];
+        bput(&b, "| %s | %s | ", x[i].quantity, x[i].unit);
+        for (size_t k = 0; k < x[i].n; k++) {
+            gmb_fmt_num(x[i].vals[k].v, v, sizeof v);
+            bput(&b, "%s%s: %s", k ? "; " : "", x[i].vals[k].source, v);
+        }
+        gmb_fmt_num(x[i].spread, v, sizeof v);
+        bput(&b, " | %sx | %s (%s %.0f%%) |\n", v, x[i].agree ? "agree" : "differ",
+             x[i].agree ? "within" : "by more than", 100 * x[i].tol);
     }
     return bdone(&b);
 }

@@ -1,6 +1,6 @@
 /* runreport.c - gmb report: one Markdown page for a run directory, from its run.json and
  * records only: the device and host, each program's status and summary, the table, the
- * figures gmb plot drew. */
+ * cross-checks (one quantity measured by several programs), the figures gmb plot drew. */
 #include "gmb.h"
 #include "tools.h"
 
@@ -172,14 +172,25 @@ int gmb_run_report(const char *dir, const char *figs, FILE *f)
     }
     /* the table, as gmb table prints it */
     gmb_table_t t;
-    char *md = NULL;
+    char *md = NULL, *xmd = NULL;
     if (have && !gmb_table_build(&rs, &t)) {
         md = gmb_table_render(&t, "md");
         gmb_table_free(&t);
     }
+    gmb_xcheck_t x[8];
+    if (have)
+        xmd = gmb_crosscheck_md(x, gmb_crosscheck(&rs, 0, x, sizeof x / sizeof *x));
     gmb_runset_free(&rs);
     fprintf(f, "\n## Table\n\n%s", md ? md : "No record could be read.\n");
+    fputs("\n## Cross-checks\n\nOne quantity measured by different programs, each with its own "
+          "kernel and method; a figure counts only where it is that quantity (a memory figure "
+          "from a buffer of at least 4x the last-level cache). Where they differ, one method "
+          "has a limit the others lack, or the quantity is not one thing on this device (an "
+          "L2 in two halves): read the programs' records before quoting either.\n\n",
+          f);
+    fputs(xmd ? xmd : "No record could be read.\n", f);
     free(md);
+    free(xmd);
     fputs("\n## Figures\n\n", f);
     put_figures(f, dir, figs);
     json_decref(m);

@@ -330,6 +330,21 @@ else
             check "report: the table as gmb table prints it" grep -qxF \
                 "$("$G" table "$dir" | grep '^| Shared-memory banks')" "$rep"
             check "report: no figures yet, said so" grep -q "^No figures: \`gmb plot\`" "$rep"
+            check "report: cross-checks, none with bank alone, said so" bash -c \
+                "grep -A4 '^## Cross-checks' '$rep' | grep -qx 'No quantity was measured by two programs in this run.'"
+        fi
+        # cross-checks from real records: l2's cache capacity against the driver's LLC figure
+        mkdir -p "$T/xrun"
+        cp "$m" "$T/xrun/run.json"
+        # (this record's curve found no capacity: one is set, as a GPU's would have it)
+        /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); \
+            r['results']['bandwidth']['read']['capacity_bytes']=16777216; json.dump(r, open(sys.argv[2], 'w'))" \
+            tests/fixtures/records/pocl/*-l2.json "$T/xrun/20261130T062833Z-l2.json"
+        if expect "report: a run with an l2 record" 0 "$G" report "$T/xrun"; then
+            want=$(json "$(ls "$T"/xrun/*-l2.json)" "'; l2: where the read bandwidth leaves the cache plateau: '.join('%.*f' % (max(0, min(6, 3 - __import__('math').floor(__import__('math').log10(v)))), v) for v in (r['device']['llc_bytes'] / 2**20, r['results']['bandwidth']['read']['capacity_bytes'] / 2**20))")
+            check "report: the capacity cross-check, the driver's figure and l2's" grep -q \
+                "^| Last-level cache capacity | MiB | the driver's figure: ${want//./\\.} | [0-9.]*x | \(agree\|differ\) " \
+                "$T/xrun/report.md"
         fi
         if GMB_PLOTS="$PWD/plots" expect "report after gmb plot" 0 "$G" plot "$dir" &&
             expect "report: again" 0 "$G" report "$dir" --out "$T/rep2.md"; then

@@ -223,6 +223,113 @@ static void test_metric_samples(void **state)
     json_decref(p);
 }
 
+/* A record of bench on a GPU with a 50 MiB LLC: points and results from the JSON given. */
+static json_t *gpu_rec(const char *bench, const char *points, const char *results)
+{
+    char txt[4096];
+    snprintf(txt, sizeof txt,
+             "{\"schema\":\"gmb-record\",\"schema_version\":1,\"benchmark\":\"%s\","
+             "\"backend\":\"cuda\",\"time_utc\":\"2026-01-01T00:00:00Z\","
+             "\"device\":{\"name\":\"G\",\"backend\":\"cuda\",\"type\":\"gpu\","
+             "\"llc_bytes\":52428800},\"points\":%s,\"results\":%s}",
+             bench, points, results);
+    json_error_t e;
+    json_t *r = json_loads(txt, 0, &e);
+    if (!r)
+        fail_msg("bad test JSON: %s", e.text);
+    return r;
+}
+
+/* Cross-checks: the figures of one quantity from several records, those that are not the
+ * quantity left out (a small buffer, a plateau not reached, a cache point), the spread and
+ * the verdict; the Markdown. */
+static void test_crosscheck(void **state)
+{
+    (void)state;
+    gmb_runset_t rs = {0};
+    /* memory plateau 4100, reached; capacity 48 MiB (the first record: the device facts) */
+    gmb_runset_add(&rs,
+                   gpu_rec("l2", "[]",
+                           "{\"bandwidth\":{\"read\":{\"memory_GBps\":4100,\"memory_reached\":"
+                           "true,\"capacity_bytes\":50331648}}}"),
+                   "a/l2.json", "a");
+    /* read 4000 at a DRAM point; copy only at a cache point (left out); its device has no
+     * LLC figure (the driver's comes from the first record, l2's) */
+    gmb_runset_add(&rs, stream_rec("G", 4800, 4000), "a/s.json", "a");
+    /* 3000 beside the chase over 1 GiB (>= 4 x 50 MiB); idle 700 ns */
+    gmb_runset_add(&rs,
+                   gpu_rec("loaded",
+                           "[{\"params\":{\"size_bytes\":1073741824,\"stream_bytes\":"
+                           "1073741824}}]",
+                           "{\"loaded\":{\"max_bw_GBps\":3000,\"idle\":{\"lat_ns\":700}}}"),
+                   "a/lo.json", "a");
+    /* resident reads over 64 MiB: not memory-sized, left out */
+    gmb_runset_add(&rs,
+                   gpu_rec("um", "[]",
+                           "{\"largest\":{\"resident\":{\"bw_GBps\":9999,\"size_bytes\":"
+                           "67108864}}}"),
+                   "a/um.json", "a");
+    /* the chase's memory level 680 ns; its L2 up to 49 MiB */
+    gmb_runset_add(&rs,
+                   gpu_rec("chase", "[]",
+                           "{\"levels\":[{\"mode\":\"random\",\"space\":\"global\",\"levels\":["
+                           "{\"name\":\"L2\",\"lat_ns\":150,\"capacity_bytes\":51380224},"
+                           "{\"name\":\"DRAM\",\"lat_ns\":680}]}]}"),
+                   "a/ch.json", "a");
+    /* an SM copy kernel over 1 GiB: 2000 GB/s copied; stream's copy is a cache point only, so
+     * the copy bandwidth has one figure */
+    gmb_runset_add(&rs,
+                   gpu_rec("copy", "[]",
+                           "{\"largest\":{\"d2d_device_sm\":{\"bw_GBps\":2000,\"size_bytes\":"
+                           "1073741824}}}"),
+                   "a/co.json", "a");
+    gmb_runset_label(&rs);
+    gmb_xcheck_t x[8];
+    size_t n = gmb_crosscheck(&rs, 0, x, 8);
+    assert_int_equal(n, 3); /* read bandwidth, latency, capacity; copy has one figure (none) */
+    assert_string_equal(x[0].quantity, "Memory read bandwidth");
+    assert_int_equal(x[0].n, 3);          /* stream, l2, loaded; um's small buffer left out */
+    assert_near(x[0].vals[0].v, 4000, 0); /* in the order of the check's sources */
+    assert_near(x[0].vals[1].v, 4100, 0);
+    assert_near(x[0].vals[2].v, 3000, 0);
+    assert_near(x[0].spread, 4100.0 / 3000, 1e-12);
+    assert_false(x[0].agree);
+    assert_string_equal(x[1].quantity, "Memory latency, idle");
+    assert_near(x[1].vals[0].v, 680, 0);
+    assert_near(x[1].vals[1].v, 700, 0);
+    assert_true(x[1].agree);
+    assert_string_equal(x[2].quantity, "Last-level cache capacity");
+    assert_int_equal(x[2].n, 3);
+    assert_near(x[2].vals[0].v, 50, 1e-12); /* the driver's */
+    assert_near(x[2].vals[1].v, 49, 1e-12); /* chase */
+    assert_near(x[2].vals[2].v, 48, 1e-12); /* l2 */
+    assert_true(x[2].agree);
+    /* at most max */
+    assert_int_equal(gmb_crosscheck(&rs, 0, x, 1), 1);
+    char *md = gmb_crosscheck_md(x, n);
+    assert_non_null(md);
+    assert_non_null(strstr(md, "| Memory read bandwidth | GB/s | stream: read kernel, best "
+                               "memory-sized point: 4000; "));
+    assert_non_null(strstr(md, " | 1.367x | differ (by more than 15%) |\n"));
+    assert_non_null(strstr(md, " | 1.029x | agree (within 15%) |\n"));
+    free(md);
+    gmb_runset_free(&rs);
+    /* a plateau not reached is not a memory figure; nothing to check then */
+    gmb_runset_t r2 = {0};
+    gmb_runset_add(&r2,
+                   gpu_rec("l2", "[]",
+                           "{\"bandwidth\":{\"read\":{\"memory_GBps\":4100,\"memory_reached\":"
+                           "false}}}"),
+                   "b/l2.json", "b");
+    gmb_runset_add(&r2, stream_rec("G", 4800, 4000), "b/s.json", "b");
+    gmb_runset_label(&r2);
+    assert_int_equal(gmb_crosscheck(&r2, 0, x, 8), 0);
+    md = gmb_crosscheck_md(x, 0);
+    assert_string_equal(md, "No quantity was measured by two programs in this run.\n");
+    free(md);
+    gmb_runset_free(&r2);
+}
+
 static void test_compare(void **state)
 {
     (void)state;
@@ -291,7 +398,7 @@ int main(void)
         cmocka_unit_test(test_jpath),        cmocka_unit_test(test_device_label),
         cmocka_unit_test(test_fmt_num),      cmocka_unit_test(test_table_rows),
         cmocka_unit_test(test_table_render), cmocka_unit_test(test_metric_samples),
-        cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_compare),      cmocka_unit_test(test_crosscheck),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
