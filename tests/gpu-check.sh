@@ -431,6 +431,8 @@ PY
     fi
     bin/gmb table "$rundir" --format md | tee "$OUTDIR/suite-table.md" || status=1
     bin/gmb report "$rundir" >/dev/null || status=1
+    # the quantities several programs measured, side by side (the report's cross-checks)
+    sed -n '/^## Cross-checks/,/^## Figures/p' "$rundir/report.md" | grep '^|' || true
 else
     echo "no gmb run directory"
     [ -z "${GMB_CHECK_ONLY:-}" ] && status=1
