@@ -60,6 +60,9 @@ else
         check "atomic: the summary printed and recorded" grep -qF \
             "# atomic: $(json "$rec" "r['results']['summary']")" "$T/out"
         check "atomic: nothing skipped" test "$(json "$rec" "r['results']['skipped']")" = "[]"
+        check "atomic: the default grid: groups of 256, 4 a compute unit (CPU), recorded" \
+            test "$(json "$rec" \
+            "r['options']['group-size'] == r['options']['groups-per-cu'] == 0 and all(p['extra']['group_size'] == 256 and p['extra']['groups'] == 4 * r['device']['compute_units'] and p['params']['work_items'] == p['extra']['groups'] * p['extra']['group_size'] for p in r['points'])")" = True
         check "atomic csv: header + a row per point" test "$(wc -l <"$csv")" = $((np + 1))
         check "atomic csv header carries params and metrics" \
             grep -q "^scope,op,sharers,all,spacing_bytes,work_items,iters,atomics_Gops," "$csv"
@@ -77,6 +80,74 @@ else
             "[(p['params']['scope'], p['params']['iters'] > 4, p['extra']['verified']) for p in r['points']]")" = \
             "[('global', True, 'full'), ('shared', True, 'full')]"
     fi
+    # --- --group-size and --groups-per-cu: both scopes' grid; shared sharers capped to 64 ---
+    if expect "atomic: --group-size 64 --groups-per-cu 3" 0 "$AT" "${FAST[@]}" --group-size 64 \
+        --groups-per-cu 3 --sharers 1,128,all --spacing 4,128 --out "$T/gs"; then
+        rec=$(ls "$T"/gs/*-atomic.json)
+        check "atomic --group-size 64: every scope x op measured, each launch verified" \
+            test "$(json "$rec" \
+            "sorted({(p['params']['scope'], p['params']['op']) for p in r['points'] if p['extra']['verified'] == 'full' and p['extra']['launches_failed'] == 0}), len(r['points'])")" = \
+            "[('global', 'atom'), ('global', 'red'), ('shared', 'atom'), ('shared', 'red')] 16"
+        check "atomic --group-size 64: every point's grid 3 x CUs groups of 64, recorded" \
+            test "$(json "$rec" \
+            "all(p['extra']['group_size'] == 64 and p['extra']['groups'] == 3 * r['device']['compute_units'] and p['params']['work_items'] == 64 * p['extra']['groups'] for p in r['points'])")" = True
+        check "atomic --group-size 64: shared sharers 1 and 64 (128 capped to the group)" \
+            test "$(json "$rec" \
+            "sorted((p['params']['sharers'], p['params']['all'], p['extra'].get('sharers_capped')) for p in r['points'] if p['params']['scope'] == 'shared' and p['params']['op'] == 'red')")" = \
+            "[(1, False, None), (1, False, None), (64, True, '128 capped to the group size 64')]"
+        check "atomic --group-size 64: shared memory and counters follow the group size" \
+            test "$(json "$rec" \
+            "all(p['extra']['shared_bytes'] == (64 // p['params']['sharers'] - 1) * p['params']['spacing_bytes'] + 4 and p['extra']['counters'] == p['extra']['groups'] * (64 // p['params']['sharers']) for p in r['points'] if p['params']['scope'] == 'shared')")" = True
+    fi
+
+    # --- a grid not a multiple of the sharers: the last global counter has fewer work-items --
+    # 3 groups a compute unit (2 CUs: 1536 work-items, counters of 1024 and 512); where the
+    # compute units make that a multiple of 1024, a group size and groups a CU picked from
+    # the first record that do not (and more than 1024 work-items: two counters at least)
+    PART=(--groups-per-cu 3)
+    part_run() { # name: every point of both ops at sharers 1024 and all on the grid of PART
+        rm -rf "$T/part"
+        expect "atomic: partial last counter ($1)" 0 "$AT" "${FAST[@]}" "${PART[@]}" \
+            --scopes global --ops red,atom --sharers 1024,all --spacing 4,128 --out "$T/part"
+    }
+    if part_run "${PART[*]}"; then
+        pick=$(json "$(ls "$T"/part/*.json)" "'' if r['points'][0]['params']['work_items'] % 1024 else next('--group-size %d --groups-per-cu %d' % (l, q) for l in (256, 128, 64, 32, 16, 8, 4, 2, 1) for q in range(3, 1024, 2) if r['device']['compute_units'] * q * l > 1024 and r['device']['compute_units'] * q * l % 1024)")
+        if [ -n "$pick" ]; then
+            read -ra PART <<<"$pick"
+            part_run "${PART[*]}, picked: --groups-per-cu 3 makes a multiple of 1024"
+        fi
+    fi
+    if [ -n "$(ls "$T"/part/*.json 2>/dev/null)" ]; then
+        rec=$(ls "$T"/part/*.json)
+        check "atomic partial: the grid (groups x group size, recorded) not a multiple of 1024" \
+            test "$(json "$rec" \
+            "{(p['params']['work_items'] % 1024 != 0 and p['params']['work_items'] > 1024, p['params']['work_items'] == p['extra']['groups'] * p['extra']['group_size'], p['extra']['groups'] % r['device']['compute_units'] == 0) for p in r['points']}")" = \
+            "{(True, True, True)}"
+        check "atomic partial: every point verified, sharers 1024 on ceil(items / 1024) counters" \
+            test "$(json "$rec" \
+            "sorted((p['params']['op'], p['params']['spacing_bytes'], p['params']['all'], p['extra']['verified'], p['extra']['launches_failed'], p['extra']['counters'] == (-(-p['params']['work_items'] // 1024) if not p['params']['all'] else 1)) for p in r['points'])")" = \
+            "[('atom', 4, False, 'full', 0, True), ('atom', 4, True, 'full', 0, True), ('atom', 128, False, 'full', 0, True), ('red', 4, False, 'full', 0, True), ('red', 4, True, 'full', 0, True), ('red', 128, False, 'full', 0, True)]"
+        # the planted errors on such a grid; --inject-error-last puts them in the partial
+        # counter (its value, then (atom) its work-items' checksums, then the word before it),
+        # on a grid of three counters at least, where it is not the middle one --inject-error
+        # takes
+        expect "atomic partial: planted error exits 1" 1 "$AT" "${FAST[@]}" "${PART[@]}" \
+            --scopes global --ops red,atom --sharers 1024,all --inject-error --no-record
+        read -ra INJ <<<"$(json "$rec" "next('--group-size %d --groups-per-cu %d' % (l, q) for l in (256, 128, 64, 32, 16, 8, 4, 2, 1) for q in range(3, 1024, 2) if r['device']['compute_units'] * q * l > 2048 and r['device']['compute_units'] * q * l % 1024)")"
+        for op in red atom; do
+            if expect "atomic partial: planted error in the last counter ($op, ${INJ[*]}) exits 1" 1 \
+                "$AT" "${FAST[@]}" "${INJ[@]}" --scopes global --ops "$op" --sharers 1024 \
+                --spacing 128 --inject-error --inject-error-last --out "$T/injlast-$op"; then
+                r="$(ls "$T"/injlast-$op/*.json)"
+                # T = (items mod 1024) x iters adds: the counter holds T, its old values sum
+                # to T(T-1)/2 mod 2^32 (the planted errors are one off each)
+                check "atomic partial: planted errors in the last counter ($op) caught, with its sums" \
+                    test "$(json "$r" \
+                    "(lambda p, n, t: n >= 3 and p['params']['work_items'] % 1024 > 0 and p['extra']['failures'] == ['launch 1: counter %d holds %d, expected %d (%d work-items x %d adds of 1)' % (n - 1, t + 1, t, p['params']['work_items'] % 1024, p['params']['iters'])] + (['launch 2: the old values counter %d returned sum to %d, expected %d (0 .. %d)' % (n - 1, (t * (t - 1) // 2 + 1) % 2**32, t * (t - 1) // 2 % 2**32, t - 1)] if p['params']['op'] == 'atom' else []) + ['launch %d: word 1 after counter %d holds 1, expected 0' % (3 if p['params']['op'] == 'atom' else 2, n - 2)])(r['points'][0], r['points'][0]['extra']['counters'], r['points'][0]['params']['work_items'] % 1024 * r['points'][0]['params']['iters'])")" = True
+            fi
+        done
+    fi
+
     # --- without sharers 1 and all at one spacing: no summary, said so ---------------------
     expect "atomic: one address only" 0 "$AT" "${FAST[@]}" --scopes global --ops red \
         --sharers all --spacing 4,128 --no-record &&
@@ -121,6 +192,11 @@ else
     at_bad "--scopes foo" --scopes foo
     at_bad "--ops foo" --ops foo
     at_bad "--min-sample-us 0" --min-sample-us 0
+    at_bad "--group-size 3 (not a power of two)" --group-size 3
+    at_bad "--group-size 2048" --group-size 2048
+    at_bad "--groups-per-cu 0x" --groups-per-cu 0x
+    at_bad "--groups-per-cu -1" --groups-per-cu -1
+    at_bad "--inject-error-last without --inject-error" --inject-error-last
     at_bad "unknown option" --frobnicate
     at_bad "--device 99" --device 99
 

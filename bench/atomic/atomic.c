@@ -33,7 +33,10 @@ typedef struct cfg {
     gmb_list_t ops;       /* OP_* */
     const char *sharers;  /* work-items per address: powers of two and "all" */
     gmb_sweep_t spacing;  /* bytes between neighbouring counters */
+    long group_size;      /* work-items per group; 0: 256 (or the device's maximum) */
+    long groups_per_cu;   /* groups per compute unit; 0: as many as fit (GPU), 4 (CPU) */
     double min_sample_us; /* shortest timed sample */
+    int inject_last;      /* test aid: --inject-error plants its errors in the last counter */
 } cfg_t;
 
 #define O(field) offsetof(cfg_t, field)
@@ -51,26 +54,36 @@ static const gmb_opt_t opts[] = {
      "bytes between neighbouring counters (multiples of 4: 4 = counters share lines and "
      "sectors, 128 = a line each)",
      0},
+    {"group-size", GMB_OPT_INT, O(group_size), "N", "0", 0, 1024, NULL,
+     "work-items per group, a power of two; 0 = 256 or the device maximum", 0},
+    {"groups-per-cu", GMB_OPT_INT, O(groups_per_cu), "N", "0", 0, 1024, NULL,
+     "groups per compute unit; 0 = as many as fit (GPU; shared: with the point's shared memory) "
+     "or 4 (CPU); N is used as given",
+     0},
     {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "200", 1, 1e7, NULL,
      "shortest timed sample: the adds per work-item are raised until a launch lasts this long", 0},
+    {"inject-error-last", GMB_OPT_FLAG, O(inject_last), NULL, NULL, 1, 0, NULL,
+     "test aid: --inject-error plants its errors in the last counter (the partial one where the "
+     "grid is not a multiple of the sharers)",
+     1},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
 };
 #undef O
 
 static const char help[] =
     "Every work-item of a grid that fills the device (compute units x the groups of 256 one\n"
-    "keeps resident; a CPU: 4 groups a compute unit) adds 1 (a kernel argument) iters times\n"
-    "to counter g / sharers, g its index: sharers consecutive work-items update one address;\n"
-    "the counters lie spacing bytes apart.\n"
+    "keeps resident; a CPU: 4 groups a compute unit; --group-size and --groups-per-cu set the\n"
+    "two) adds 1 (a kernel argument) iters times to counter g / sharers, g its index: sharers\n"
+    "consecutive work-items update one address; the counters lie spacing bytes apart. Where\n"
+    "the grid is not a multiple of sharers (global), the last counter has fewer work-items.\n"
     "global: the counters in device memory, zeroed before every launch (outside the timed\n"
     "one); a GPU does these atomics in its L2; all = every work-item of the grid on one\n"
     "address. shared: each group's own counters in its shared (CUDA) / local (OpenCL)\n"
     "memory, done in the SM; all = the whole group on one address; sharers above the group\n"
     "size are capped to it (the record says so; such a point is measured once). One counter\n"
     "(all; shared: the group's) is measured at the first spacing only: spacing means nothing\n"
-    "there. In shared\n"
-    "memory a spacing of 128 bytes puts every counter in one bank (a 32-way conflict at\n"
-    "sharers 1).\n"
+    "there. In shared memory a spacing of 128 bytes puts every counter in one bank (a 32-way\n"
+    "conflict at sharers 1).\n"
     "red: the old value is unused (CUDA: red.global.add, fire and forget; in shared memory\n"
     "atomicAdd, atom.shared.add); atom: the old value is summed into a checksum per\n"
     "work-item, so each add waits for its answer (four in flight per work-item). iters is\n"
@@ -113,6 +126,7 @@ typedef struct state {
     int resident;     /* shared: groups a compute unit keeps resident, 0 unknown */
     int injected;     /* --inject-error: 1 a counter corrupted, 2 then a checksum (atom) or a
                          word between global counters, 3 then that word (atom) */
+    int inject_last;  /* --inject-error-last: those errors at the last counter, not the middle */
 } state_t;
 
 /* Grow a device buffer to at least bytes (its contents are lost). 0 or the backend's error. */
@@ -199,16 +213,19 @@ static int sample(void *arg, double *ns)
         (rc = be->read(s->ctr, 0, s->hctr, cbytes)) ||
         (s->op == OP_ATOM && (rc = be->read(s->sum, 0, s->hsum, sbytes))))
         return rc;
-    /* test aid: one counter read back wrong; with atom, at the next launch one checksum */
+    /* test aid: one counter read back wrong (the middle one, or with --inject-error-last the
+     * last); with atom, at the next launch one checksum of that counter's work-items; global,
+     * then the word after that counter (after the one before it where it is the last) */
+    size_t ki = s->inject_last ? s->nctr - 1 : s->nctr / 2;
     if (s->c->o.inject_error && !s->injected) {
-        s->hctr[(s->nctr / 2) * (s->scope == S_GLOBAL ? s->sw : 1)] ^= 1u;
+        s->hctr[ki * (s->scope == S_GLOBAL ? s->sw : 1)] ^= 1u;
         s->injected = 1;
     } else if (s->c->o.inject_error && s->injected == 1 && s->op == OP_ATOM) {
-        s->hsum[(s->nctr / 2) * s->sharers] += 1u;
+        s->hsum[ki * s->sharers] += 1u;
         s->injected = 2;
     } else if (s->c->o.inject_error && s->injected <= 2 && s->scope == S_GLOBAL && s->sw > 1 &&
-               s->nctr > 1) { /* a word between counters k and k + 1 */
-        s->hctr[(s->nctr / 2) * s->sw + 1] = 1u;
+               s->nctr > 1) {
+        s->hctr[(ki + 1 < s->nctr ? ki : ki - 1) * s->sw + 1] = 1u;
         s->injected = 3;
     }
     char err[256];
@@ -265,16 +282,18 @@ static int parse_sharers(const char *text, gmb_u32 *v, size_t *n)
     return GMB_OK;
 }
 
-/* The grid of kernel k with shared_bytes of dynamic shared memory a group: gmb_grid's, no
- * more groups a compute unit than the backend says it keeps resident with that memory.
- * Returns those resident groups, 0 when unknown (OpenCL; a CPU) or no shared memory. */
+/* The grid of kernel k with shared_bytes of dynamic shared memory a group: gmb_grid's for
+ * --group-size and --groups-per-cu; without --groups-per-cu no more groups a compute unit
+ * than the backend says it keeps resident with that memory (an asked number is used as
+ * given). Returns those resident groups, 0 when unknown (OpenCL; a CPU) or no shared memory. */
 static int grid_of(gmb_ctx_t *c, gmb_kern_t *k, size_t shared_bytes, gmb_launch_t *g)
 {
-    gmb_grid(c, k, 0, 0, UINT64_MAX / 2, g);
+    const cfg_t *cfg = c->cfg;
+    gmb_grid(c, k, cfg->group_size, cfg->groups_per_cu, UINT64_MAX / 2, g);
     int res = 0;
     if (shared_bytes && strcmp(c->info.type, "cpu") && c->be->kern_occupancy &&
         !c->be->kern_occupancy(k, g->group_size, shared_bytes, &res) && res > 0 &&
-        (size_t)res * (size_t)c->info.compute_units < g->groups)
+        !cfg->groups_per_cu && (size_t)res * (size_t)c->info.compute_units < g->groups)
         g->groups = (size_t)res * (size_t)c->info.compute_units;
     g->shared_bytes = shared_bytes;
     return res;
@@ -447,7 +466,17 @@ static int atomic_run(gmb_ctx_t *c)
                       (unsigned long long)cfg->spacing.v[i]);
             return GMB_EUSAGE;
         }
-    state_t s = {.c = c, .inc = INC};
+    long L = cfg->group_size;
+    if (L && ((L & (L - 1)) || L > c->info.max_group_size)) {
+        gmb_error("--group-size %ld: need a power of two <= %d (the device's maximum)", L,
+                  c->info.max_group_size);
+        return GMB_EUSAGE;
+    }
+    if (cfg->inject_last && !c->o.inject_error) {
+        gmb_error("--inject-error-last: a test aid of --inject-error, which is not given");
+        return GMB_EUSAGE;
+    }
+    state_t s = {.c = c, .inc = INC, .inject_last = cfg->inject_last};
     gmb_prog_t *prog = NULL;
     gmb_kern_t *kern[2][2] = {{NULL, NULL}, {NULL, NULL}};
     json_t *cont = json_object(), *skipped = json_array();
