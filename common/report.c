@@ -703,8 +703,9 @@ static int ex_number(const json_t *rec, const char *arg, gmb_cell_t *c)
 }
 
 /* access: arg "granularity WHERE" (the inferred granularity, B, or "none claimed") or
- * "misalignment WHERE" (the worst offset's bandwidth, % of the aligned), of the largest
- * buffer that is WHERE ("dram", "cache") */
+ * "misalignment WHERE" (the worst offset's bandwidth, % of the aligned: worst_over_aligned,
+ * the confirmation's ratio, significant or not; no cell when the confirmation failed), of the
+ * largest buffer that is WHERE ("dram", "cache") */
 static int ex_access(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
     char what[16] = "", where[16] = "";

@@ -105,3 +105,8 @@ double gmb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb
         z = 0;
     return erfc(z / sqrt(2.0));
 }
+
+int gmb_differ(double p, double lo_a, double hi_a, double lo_b, double hi_b)
+{
+    return p >= 0 && p < 0.05 && (hi_a < lo_b || hi_b < lo_a);
+}

@@ -32,4 +32,8 @@ int gmb_stats_compute(const double *x, size_t n, size_t min_samples, double ci_t
  * tie correction). Returns the two-sided p-value in [0,1], or -1 when n1 or n2 is 0. */
 double gmb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb);
 
+/* Whether two series differ clearly: their test's p-value (e.g. gmb_mann_whitney_p; < 0: no
+ * test) below 0.05 and their medians' 95% CIs [lo_a, hi_a] and [lo_b, hi_b] disjoint. */
+int gmb_differ(double p, double lo_a, double hi_a, double lo_b, double hi_b);
+
 #endif

@@ -1,7 +1,9 @@
 # access.gp - gmb-access: bandwidth of 4-byte reads vs the stride between neighbouring
 # work-items' words (a line per buffer; the inferred granularity is in the record and the
 # table), and vs the misalignment of contiguous reads. Several devices: a colour per device, a dash per buffer.
-# gmb: series pattern,size_bytes
+# The confirmation points (params.pass "confirm": the aligned and worst offsets measured again,
+# whose ratio the record reports) are a series of their own and not drawn: the figure is the sweep.
+# gmb: series pattern,size_bytes,pass
 # gmb: x stride_bytes
 # gmb: need stride_bytes,offset_bytes,bw_GBps
 # the buffers, in order of appearance: a colour each (one device), a dash each (several)
@@ -13,9 +15,10 @@ lc_of(i) = NRUNS > 1 ? col(s_run[i]) : col(sidx(i))
 title_of(i) = (NRUNS > 1 ? run_label[s_run[i]] . ": " : "") . bytes_label(s_size_bytes[i] + 0)
 dt_b(i) = NRUNS > 1 ? dt_of(sidx(i)) : 1
 is_s(i) = s_pattern[i] eq "stride"
+is_o(i) = s_pattern[i] eq "offset" && !(s_pass[i] eq "confirm")
 nstride = 0
 noffset = 0
-do for [i = 1:NS] { if (s_pattern[i] eq "stride") { nstride = nstride + 1 } else { noffset = noffset + 1 } }
+do for [i = 1:NS] { if (is_s(i)) { nstride = nstride + 1 } else { if (is_o(i)) { noffset = noffset + 1 } } }
 
 if (nstride > 0) {
     set output fig("stride")
@@ -46,7 +49,7 @@ if (noffset > 0) {
     set xrange [*:*]
     set key outside right top vertical title "buffer"
     plot for [i = 1:NS] s_file[i] \
-            using "offset_bytes":(is_s(i) ? NaN : column("bw_GBps")):"bw_GBps_ci_lo":"bw_GBps_ci_hi" \
+            using "offset_bytes":(is_o(i) ? column("bw_GBps") : NaN):"bw_GBps_ci_lo":"bw_GBps_ci_hi" \
             with yerrorlines lc rgb lc_of(i) pt pt_of(sidx(i)) dt dt_b(i) \
-            title (is_s(i) ? "" : title_of(i))
+            title (is_o(i) ? title_of(i) : "")
 }

@@ -64,7 +64,11 @@ static const char help[] =
     "strides; the g under which it is flattest (max / min over the strides) is the inferred\n"
     "granularity when that spread is under 1.5 and clearly below the other g's, else none is\n"
     "claimed. offset: stride 4, the first word offset bytes past an aligned start (a warp's\n"
-    "128 bytes then straddle two lines); the worst offset's bandwidth against the aligned one.\n"
+    "128 bytes then straddle two lines). The sweep selects the offset of lowest bandwidth; the\n"
+    "aligned reads and that offset are then measured again (fresh samples, verified, points\n"
+    "with pass \"confirm\"), and the worst over aligned ratio is these medians' (the lowest of\n"
+    "several noisy medians is biased low). Significant: a two-sided Mann-Whitney p < 0.05 on\n"
+    "the two confirmations' per-sample bandwidths and their medians' 95% CIs disjoint.\n"
     "where: the sectors a pass touches (size x min(stride, 32) / stride bytes) against the\n"
     "last-level cache (cache, transition, dram); the granularity is read from the strides whose\n"
     "sectors live where the contiguous reads' do and whose passes hold at least 4 reads per\n"
@@ -83,7 +87,9 @@ typedef struct state {
     gmb_u32 reps;      /* passes per launch */
     gmb_u32 seed;      /* of the words */
     gmb_u32 *sums;     /* host copy of out */
-    int injected;      /* --inject-error done */
+    int confirm;       /* the point is a confirmation (run_point) */
+    int injected;      /* --inject-error: 1 the first launch verified had a wrong sum, 2 then
+                        * the first confirmation launch too */
 } state_t;
 
 static int sample(void *arg, double *ns)
@@ -102,9 +108,11 @@ static int verify(state_t *s, char *err, size_t len, const char **how)
     int rc = s->c->be->read(s->out, 0, s->sums, G * sizeof *s->sums);
     if (rc)
         return rc;
-    if (s->c->o.inject_error && !s->injected) { /* test aid: one wrong sum */
+    /* test aid: one wrong sum at the first launch verified, and one at the first
+     * confirmation launch (its launches are verified like the sweep's) */
+    if (s->c->o.inject_error && (!s->injected || (s->injected == 1 && s->confirm))) {
         s->sums[G / 2] ^= 1u;
-        s->injected = 1;
+        s->injected++;
     }
     /* beyond VERIFY_FULL reads, every step-th work-item: about VERIFY_FULL reads, and at
      * least VERIFY_MIN_ITEMS work-items (all of them when the grid is smaller) */
@@ -217,15 +225,28 @@ static int check_options(gmb_ctx_t *c, const cfg_t *cfg)
     return GMB_OK;
 }
 
-/* One point: reads of the buffer's first size bytes at stride and offset (bytes); its
- * bandwidth in *bw (NaN when it failed verification), whether a pass holds reads enough to
- * fill the device (*filled: at least 4 per resident work-item; 1 when the device does not
- * say how many are resident) and where the sectors a pass touches live (*where). */
+/* What run_point measured. */
+typedef struct pt_out {
+    double bw;           /* median bandwidth, GB/s; NaN when it failed verification */
+    double bw_lo, bw_hi; /* its 95% CI */
+    int filled;          /* a pass holds reads enough to fill the device: at least 4 per
+                          * resident work-item (1 when the device does not say how many are) */
+    const char *where;   /* where the sectors a pass touches live */
+    double *rate;        /* a confirmation's: each sample's bandwidth, GB/s (caller frees) */
+    size_t n;            /* how many */
+} pt_out_t;
+
+/* One point: reads of the buffer's first size bytes at stride and offset (bytes), measured,
+ * verified, printed and recorded; what it measured in *o. confirm: a confirmation of the
+ * offset sweep (params.pass "confirm", its own point beside the sweep's of the same
+ * offset; each sample's bandwidth kept in o->rate). */
 static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, long offset,
-                     double *bw, int *filled, const char **where_out)
+                     int confirm, pt_out_t *o)
 {
     gmb_ctx_t *c = s->c;
     const cfg_t *cfg = c->cfg;
+    *o = (pt_out_t){.bw = NAN, .bw_lo = NAN, .bw_hi = NAN, .where = "unknown"};
+    s->confirm = confirm;
     s->sw = (gmb_u32)(stride / WORD);
     s->off = (gmb_u32)(offset / WORD);
     s->nacc = (size - (uint64_t)offset) / stride; /* whole reads inside the buffer */
@@ -262,35 +283,56 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
     uint64_t touched = s->nacc * (stride < SECTOR ? stride : SECTOR);
     const char *where = gmb_residence(&c->info, touched);
     uint64_t resident = (uint64_t)c->info.compute_units * (uint64_t)c->info.threads_per_cu;
-    *filled = !resident || s->nacc >= 4 * resident;
-    *where_out = where;
-    json_t *params =
-        json_pack("{s:s, s:I, s:I, s:I, s:I, s:i}", "pattern", pattern_names[pattern], "size_bytes",
-                  (json_int_t)size, "stride_bytes", (json_int_t)stride, "offset_bytes",
-                  (json_int_t)offset, "reads", (json_int_t)s->nacc, "reps", (int)s->reps);
+    o->filled = !resident || s->nacc >= 4 * resident;
+    o->where = where;
+    json_t *params = json_pack("{s:s}", "pattern", pattern_names[pattern]);
+    /* a confirmation's own identity (gmb compare and plots key points by params), second so
+     * that compare's shortened point names keep it */
+    if (confirm)
+        json_object_set_new(params, "pass", json_string("confirm"));
+    json_t *rest = json_pack("{s:I, s:I, s:I, s:I, s:i}", "size_bytes", (json_int_t)size,
+                             "stride_bytes", (json_int_t)stride, "offset_bytes", (json_int_t)offset,
+                             "reads", (json_int_t)s->nacc, "reps", (int)s->reps);
+    json_object_update(params, rest);
+    json_decref(rest);
     json_t *pt = gmb_point_new(params, &ser);
     gmb_point_metric(pt, "bw_GBps", gmb_json_rate(bytes, &ser.st));
     json_t *extra = json_object_get(pt, "extra");
     json_object_set_new(extra, "where", json_string(where));
     json_object_set_new(extra, "touched_bytes", json_integer((json_int_t)touched));
-    json_object_set_new(extra, "fills_device", json_boolean(*filled));
+    json_object_set_new(extra, "fills_device", json_boolean(o->filled));
     json_object_set_new(extra, "verified", json_string(vr ? "FAILED" : how));
     json_object_set_new(extra, "groups", json_integer((json_int_t)s->geo.groups));
     json_object_set_new(extra, "group_size", json_integer((json_int_t)s->geo.group_size));
-    *bw = bytes / ser.st.median;
+    double bw = bytes / ser.st.median;
     char sz[32];
     printf("%-7s %10s %7llu %7ld %10.2f %7.2f %4zu %7u %-10s %s\n", pattern_names[pattern],
-           gmb_fmt_size(size, sz, sizeof sz), (unsigned long long)stride, offset, *bw,
+           gmb_fmt_size(size, sz, sizeof sz), (unsigned long long)stride, offset, bw,
            100.0 * ser.st.ci_rel, ser.n, s->reps, where, vr ? "FAILED" : how);
     fflush(stdout);
     gmb_add_point(c, pt);
-    gmb_series_free(&ser);
     if (vr) {
-        *bw = NAN;
-        gmb_error("verification failed: %s, %s, stride %llu, offset %ld: %s",
-                  pattern_names[pattern], sz, (unsigned long long)stride, offset, err);
+        gmb_series_free(&ser);
+        gmb_error("verification failed: %s, %s, stride %llu, offset %ld%s: %s",
+                  pattern_names[pattern], sz, (unsigned long long)stride, offset,
+                  confirm ? " (confirmation)" : "", err);
+        return vr;
     }
-    return vr;
+    o->bw = bw;
+    o->bw_lo = bytes / ser.st.ci_hi;
+    o->bw_hi = bytes / ser.st.ci_lo;
+    if (confirm) {
+        if (!(o->rate = malloc((ser.n ? ser.n : 1) * sizeof *o->rate))) {
+            gmb_series_free(&ser);
+            gmb_error("out of host memory");
+            return GMB_ERUNTIME;
+        }
+        for (size_t i = 0; i < ser.n; i++)
+            o->rate[i] = bytes / ser.ns[i];
+        o->n = ser.n;
+    }
+    gmb_series_free(&ser);
+    return GMB_OK;
 }
 
 /* The granularity of one buffer's stride curve (results.granularity entry); its summary in
@@ -328,6 +370,68 @@ static json_t *granularity(const double *stride, const double *bw, size_t n, cha
         snprintf(text, len, "none claimed (%s)", g.why);
     }
     return o;
+}
+
+/* p-value as the summary shows it */
+static void fmt_p(double p, char *out, size_t len)
+{
+    if (p < 0.001)
+        snprintf(out, len, "p < 0.001");
+    else
+        snprintf(out, len, "p = %.*f", p < 0.01 ? 3 : 2, p);
+}
+
+/* Confirm the offset sweep of one buffer: measure the aligned reads and those at the worst
+ * offset again (fresh samples, aligned first; each launch verified, each a point with
+ * params.pass "confirm") and put the estimate in the sweep's misalignment entry m:
+ * worst_over_aligned = their medians' ratio, and under "confirm" both medians with their
+ * 95% CIs and sample counts, the two-sided Mann-Whitney p-value of the samples' bandwidths
+ * (not their times: the two points make different numbers of reads, and may make different
+ * numbers of passes a launch) and whether the difference is significant: p < 0.05 and the
+ * two CIs disjoint (gmb_differ). When a confirmation launch fails verification, confirm is
+ * null and there is no ratio. Its summary phrase in text. 0, GMB_EVERIFY or an error. */
+static int confirm_offset(state_t *s, uint64_t size, long worst_off, json_t *m, char *text,
+                          size_t len)
+{
+    pt_out_t a, w;
+    char sz[32];
+    printf("# confirm %s: offsets 0 and %ld B measured again (the ratio and its test come "
+           "from these)\n",
+           gmb_fmt_size(size, sz, sizeof sz), worst_off);
+    int ra = run_point(s, P_OFFSET, size, WORD, 0, 1, &a);
+    if (ra && ra != GMB_EVERIFY)
+        return ra;
+    int rw = run_point(s, P_OFFSET, size, WORD, worst_off, 1, &w);
+    if (rw && rw != GMB_EVERIFY) {
+        free(a.rate);
+        return rw;
+    }
+    int rc = GMB_OK;
+    if (ra || rw) {
+        json_object_set_new(m, "confirm", json_null());
+        snprintf(text, len, "no ratio (a confirmation launch failed verification)");
+        rc = GMB_EVERIFY;
+    } else {
+        double p = gmb_mann_whitney_p(a.rate, a.n, w.rate, w.n);
+        int sig = gmb_differ(p, a.bw_lo, a.bw_hi, w.bw_lo, w.bw_hi);
+        json_t *cf = json_pack("{s:f, s:f, s:f, s:I, s:f, s:f, s:f, s:I}", "aligned_GBps", a.bw,
+                               "aligned_ci_lo_GBps", a.bw_lo, "aligned_ci_hi_GBps", a.bw_hi,
+                               "aligned_n", (json_int_t)a.n, "worst_GBps", w.bw, "worst_ci_lo_GBps",
+                               w.bw_lo, "worst_ci_hi_GBps", w.bw_hi, "worst_n", (json_int_t)w.n);
+        json_object_set_new(cf, "p_value", p >= 0 ? json_real(p) : json_null());
+        json_object_set_new(cf, "significant", json_boolean(sig));
+        json_object_set_new(m, "confirm", cf);
+        json_object_set_new(m, "worst_over_aligned", json_real(w.bw / a.bw));
+        char ps[32] = "no p-value";
+        if (p >= 0)
+            fmt_p(p, ps, sizeof ps);
+        snprintf(text, len, "%.0f%% of the aligned bandwidth (%s, %s%s)", 100.0 * w.bw / a.bw,
+                 sig ? "significant" : "not significant", ps,
+                 !sig && p >= 0 && p < 0.05 ? ", the 95% CIs overlap" : "");
+    }
+    free(a.rate);
+    free(w.rate);
+    return rc;
 }
 
 static int access_run(gmb_ctx_t *c)
@@ -405,14 +509,14 @@ static int access_run(gmb_ctx_t *c)
         size_t n = 0, left_out = 0;
         const char *where0 = NULL;
         for (size_t i = 0; do_stride && i < cfg->strides.n; i++) {
-            int filled;
-            const char *where;
-            rc = run_point(&s, P_STRIDE, size, cfg->strides.v[i], 0, &bw[n], &filled, &where);
+            pt_out_t o;
+            rc = run_point(&s, P_STRIDE, size, cfg->strides.v[i], 0, 0, &o);
             failed |= rc == GMB_EVERIFY;
             if (rc && rc != GMB_EVERIFY)
                 goto out;
-            where0 = where0 ? where0 : where;
-            if (!filled || strcmp(where, where0)) {
+            bw[n] = o.bw;
+            where0 = where0 ? where0 : o.where;
+            if (!o.filled || strcmp(o.where, where0)) {
                 left_out++;
                 continue;
             }
@@ -433,33 +537,38 @@ static int access_run(gmb_ctx_t *c)
                              "or its sectors in another level).",
                              left_out, left_out > 1 ? "s" : "");
         }
+        /* the sweep selects the worst offset; fresh measurements of it and of the aligned
+         * reads estimate how much worse it is (the lowest of several noisy medians is biased
+         * low: selected and estimated on the same samples, a device on which misalignment
+         * costs nothing would still show a loss) */
         double aligned = NAN, worst = INFINITY;
         long worst_off = -1;
         for (size_t i = 0; do_offset && i < noff; i++) {
-            double b;
-            int filled;
-            const char *where;
+            pt_out_t o;
             if (size <= (uint64_t)offs[i] + WORD)
                 continue;
-            rc = run_point(&s, P_OFFSET, size, WORD, offs[i], &b, &filled, &where);
+            rc = run_point(&s, P_OFFSET, size, WORD, offs[i], 0, &o);
             failed |= rc == GMB_EVERIFY;
             if (rc && rc != GMB_EVERIFY)
                 goto out;
             if (offs[i] == 0)
-                aligned = b;
-            else if (b < worst) {
-                worst = b;
+                aligned = o.bw;
+            else if (o.bw < worst) {
+                worst = o.bw;
                 worst_off = offs[i];
             }
         }
         if (do_offset && aligned > 0 && worst_off >= 0) {
-            json_array_append_new(
-                mis, json_pack("{s:I, s:s, s:f, s:I, s:f, s:f}", "size_bytes", (json_int_t)size,
-                               "where", gmb_residence(&c->info, size), "aligned_GBps", aligned,
-                               "worst_offset_bytes", (json_int_t)worst_off, "worst_GBps", worst,
-                               "worst_over_aligned", worst / aligned));
-            gmb_text_add(&sm, "%s%s: misaligned by %ld B, %.0f%% of the aligned bandwidth.",
-                         sm.len ? " " : "", sz, worst_off, 100.0 * worst / aligned);
+            json_t *m = json_pack("{s:I, s:s, s:f, s:I, s:f}", "size_bytes", (json_int_t)size,
+                                  "where", gmb_residence(&c->info, size), "aligned_GBps", aligned,
+                                  "worst_offset_bytes", (json_int_t)worst_off, "worst_GBps", worst);
+            json_array_append_new(mis, m);
+            rc = confirm_offset(&s, size, worst_off, m, text, sizeof text);
+            failed |= rc == GMB_EVERIFY;
+            if (rc && rc != GMB_EVERIFY)
+                goto out;
+            gmb_text_add(&sm, "%s%s: misaligned by %ld B, %s.", sm.len ? " " : "", sz, worst_off,
+                         text);
         }
     }
     if (failed)

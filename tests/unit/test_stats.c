@@ -1,5 +1,5 @@
 /* test_stats.c - unit tests of the sample summary (median, CI, moments, convergence) and the
- * Mann-Whitney rank test. */
+ * Mann-Whitney rank test, and the rule that judges two series to differ. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -272,6 +272,22 @@ static void test_mw_empty(void **state)
     assert_near(gmb_mann_whitney_p(a, 0, a, 0), -1.0, 0.0);
 }
 
+/* the rule gmb-access's confirmation is judged by: p < 0.05 and the CIs disjoint, both */
+static void test_differ(void **state)
+{
+    (void)state;
+    assert_true(gmb_differ(0.01, 1, 2, 3, 4));      /* b above a */
+    assert_true(gmb_differ(0.01, 3, 4, 1, 2));      /* b below a */
+    assert_false(gmb_differ(0.01, 1, 3, 2, 4));     /* overlapping CIs, small p */
+    assert_false(gmb_differ(0.01, 1, 4, 2, 3));     /* one CI inside the other */
+    assert_false(gmb_differ(0.01, 1, 2, 2, 3));     /* touching: not disjoint */
+    assert_false(gmb_differ(0.20, 1, 2, 3, 4));     /* disjoint, large p */
+    assert_false(gmb_differ(0.05, 1, 2, 3, 4));     /* p = 0.05 is not below it */
+    assert_false(gmb_differ(-1.0, 1, 2, 3, 4));     /* no test */
+    assert_false(gmb_differ(NAN, 1, 2, 3, 4));      /* no p */
+    assert_false(gmb_differ(0.01, NAN, NAN, 3, 4)); /* no CI */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_mw_identical),
         cmocka_unit_test(test_mw_separated),
         cmocka_unit_test(test_mw_empty),
+        cmocka_unit_test(test_differ),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
