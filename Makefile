@@ -196,10 +196,12 @@ run:
 	  $(BIN)/gmb table "$$dir" --format csv --out "$$dir/table.csv" >/dev/null && \
 	  cat "$$dir/table.md" || rc=$$?; \
 	  $(BIN)/gmb report "$$dir" >/dev/null || rc=$$?; \
+	  echo "== cross-checks (one quantity, several programs)"; \
+	  sed -n '/^## Cross-checks/,/^## Figures/p' "$$dir/report.md" | grep -E '^(\||No quantity)'; \
 	  echo "== files"; echo "run:     $$dir (run.json, records *.json/*.csv, logs)"; \
 	  echo "figures: $$dir/figures/*.png, *.svg"; \
 	  echo "tables:  $$dir/table.md, table.tex, table.csv"; \
-	  echo "report:  $$dir/report.md (device, programs and their summaries, table, figures)"; \
+	  echo "report:  $$dir/report.md (device, programs and their summaries, table, cross-checks, figures)"; \
 	  exit $$rc
 
 deps:
