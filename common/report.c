@@ -1361,8 +1361,9 @@ size_t gmb_crosscheck(const gmb_runset_t *rs, size_t run, gmb_xcheck_t *out, siz
             gmb_cell_t c = {0};
             if (!rec || s->fn(rec->j, s->arg, &c) || c.kind != 1 || !(c.v > 0) || (c.note & 1))
                 continue; /* none, or a cache-resident point standing in for memory */
-            if (s->size && !(gmb_jnum(rec->j, s->size) >= 4 * gmb_jnum(rec->j, "device.llc_bytes")))
-                continue; /* not memory-sized, or the LLC unknown */
+            double llc = gmb_jnum(rec->j, "device.llc_bytes");
+            if (s->size && !(llc > 0 && gmb_jnum(rec->j, s->size) >= 4 * llc))
+                continue; /* not memory-sized, or the LLC unknown (0 or none) */
             if (s->flag && !json_is_true(gmb_jpath(rec->j, s->flag)))
                 continue;
             o->vals[o->n].source = s->source;

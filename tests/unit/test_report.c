@@ -323,6 +323,12 @@ static void test_crosscheck(void **state)
                    "b/l2.json", "b");
     gmb_runset_add(&r2, stream_rec("G", 4800, 4000), "b/s.json", "b");
     gmb_runset_label(&r2);
+    /* loaded over 1 GiB on a device whose LLC is unknown (0): not known to be memory-sized */
+    json_t *lo =
+        gpu_rec("loaded", "[{\"params\":{\"size_bytes\":1073741824,\"stream_bytes\":1073741824}}]",
+                "{\"loaded\":{\"max_bw_GBps\":3000}}");
+    json_object_set_new(json_object_get(lo, "device"), "llc_bytes", json_integer(0));
+    gmb_runset_add(&r2, lo, "b/lo.json", "b");
     assert_int_equal(gmb_crosscheck(&r2, 0, x, 8), 0);
     md = gmb_crosscheck_md(x, 0);
     assert_string_equal(md, "No quantity was measured by two programs in this run.\n");
