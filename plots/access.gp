@@ -67,12 +67,15 @@ if (nrandom > 0) {
         stats s_file[i] using (column("block_bytes")) nooutput; \
         X_MIN = STATS_min < X_MIN ? STATS_min : X_MIN; X_MAX = STATS_max > X_MAX ? STATS_max : X_MAX } }
     set output fig("random")
-    set title (NRUNS > 1 ? "Bandwidth of blocks read at random places" : \
+    set title (NRUNS > 1 ? "Blocks read at random places (dashed: contiguous)" : \
                "Bandwidth of blocks read at random places: " . run_label[1])
-    set xlabel "bytes per block (neighbouring work-items read its neighbouring 4-byte words)"
+    set xlabel (NRUNS > 1 ? "bytes per block" : \
+                "bytes per block (neighbouring work-items read its neighbouring 4-byte words)")
     set ylabel "bandwidth used (GB/s, 4 B per read; median, 95% CI)"
     unset logscale
+    XT_MAX = NRUNS > 1 ? 5 : 10 # several runs: long labels leave the plot narrow
     eval(SIZE_XTICS)
+    undefine XT_MAX
     set logscale y
     set format y "%g"
     set key outside right top vertical title "buffer"
@@ -83,5 +86,5 @@ if (nrandom > 0) {
          for [i = 1:NS] s_file[i] \
             using (is_c(i) ? X_MIN : NaN):(is_c(i) ? column("bw_GBps") : NaN):(X_MAX - X_MIN):(0) \
             with vectors nohead lc rgb lc_of(i) dt 2 lw 0.8 \
-            title (is_c(i) ? title_of(i) . ": contiguous" : "")
+            title (is_c(i) && NRUNS == 1 ? title_of(i) . ": contiguous" : "")
 }
