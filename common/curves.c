@@ -210,6 +210,19 @@ double gmb_curve_crossing(const double *x, const double *y, size_t n, double wan
     return NAN;
 }
 
+size_t gmb_curve_held_from(const double *v, size_t n, double want)
+{
+    size_t from = n;
+    for (size_t i = n; i-- > 0;) {
+        if (v[i] != v[i])
+            continue;
+        if (!(v[i] >= want))
+            break;
+        from = i;
+    }
+    return from;
+}
+
 int gmb_grain_infer(const double *stride, const double *bw, size_t n, double word, gmb_grain_t *out)
 {
     if (!stride || !bw || !out || !(word > 0))

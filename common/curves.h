@@ -76,6 +76,12 @@ size_t gmb_curve_first_within(const double *v, size_t n, double share);
  * already does; NAN when none does (points that are not numbers are skipped). */
 double gmb_curve_crossing(const double *x, const double *y, size_t n, double want);
 
+/* Index of the first of v[0..n) from which every later value that is a number reaches want
+ * (a curve that stays up, not one that touches want and falls back); values that are not
+ * numbers are skipped (never the index); n when the last number is below want or there is
+ * none. The block size from which random reads get full bandwidth. */
+size_t gmb_curve_held_from(const double *v, size_t n, double want);
+
 /* The access granularity a stride curve shows: bw[i] is the bandwidth used by word-byte reads
  * whose neighbours (a warp's work-items) are stride[i] bytes apart (strides ascending). Under a
  * granularity g the memory system fetches min(stride, g) bytes per read, so bw x min(s, g) /

@@ -29,6 +29,7 @@ typedef ulong gmb_u64;
 #define GMB_FLOAT4(a, b, c, d) ((float4)((a), (b), (c), (d)))
 #define GMB_UINT2(a, b)        ((uint2)((a), (b)))
 #define GMB_UINT4(a, b, c, d)  ((uint4)((a), (b), (c), (d)))
+#define GMB_MULHI32(a, b)      mul_hi((gmb_u32)(a), (gmb_u32)(b))
 #elif defined(__CUDACC__)
 typedef unsigned int gmb_u32;
 typedef unsigned long long gmb_u64;
@@ -56,6 +57,7 @@ typedef unsigned long long gmb_u64;
 #define GMB_FLOAT4(a, b, c, d) make_float4((a), (b), (c), (d))
 #define GMB_UINT2(a, b)        make_uint2((a), (b))
 #define GMB_UINT4(a, b, c, d)  make_uint4((a), (b), (c), (d))
+#define GMB_MULHI32(a, b)      __umulhi((a), (b))
 /* the vector arithmetic OpenCL C has built in */
 static __device__ inline float2 operator+(float2 a, float2 b)
 {
@@ -86,14 +88,16 @@ static __device__ inline float4 operator*(float s, float4 a)
 #include <string.h>
 typedef uint32_t gmb_u32;
 typedef uint64_t gmb_u64;
-#define GMB_FN          static inline
+#define GMB_FN            static inline
 static inline float gmb_host_as_float(uint32_t u)
 {
     float f;
     memcpy(&f, &u, sizeof f);
     return f;
 }
-#define GMB_AS_FLOAT(u) gmb_host_as_float(u)
+#define GMB_AS_FLOAT(u)   gmb_host_as_float(u)
+/* GMB_MULHI32(a, b): the high 32 bits of a x b, 32-bit operands (mul.hi.u32 on CUDA) */
+#define GMB_MULHI32(a, b) ((gmb_u32)(((uint64_t)(gmb_u32)(a) * (gmb_u32)(b)) >> 32))
 #endif
 
 /* A 32-bit hash of (seed, index): the pseudo-random data every benchmark fills its buffers
@@ -113,6 +117,27 @@ GMB_FN gmb_u32 gmb_hash(gmb_u32 seed, gmb_u64 i)
 GMB_FN float gmb_rand_float(gmb_u32 seed, gmb_u64 i)
 {
     return GMB_AS_FLOAT(0x3f800000u | (gmb_hash(seed, i) >> 9));
+}
+
+/* gmb-access's random blocks: the block read in place of block q of a pass, one of nb >= 1,
+ * drawn with replacement: gmb_hash(key, q) (q fits 32 bits, so its high-word multiply folds
+ * away and key's is loop-invariant: two multiplies, three xor-shifts) scaled to [0, nb) by a
+ * multiply-high, floor(h x nb / 2^32): one instruction (mul.hi.u32), where h % nb would cost
+ * a GPU a division routine. q < 2^32: a buffer holds under 2^32 words. */
+GMB_FN gmb_u32 gmb_block_pick(gmb_u32 key, gmb_u32 q, gmb_u32 nb)
+{
+    return GMB_MULHI32(gmb_hash(key, q), nb);
+}
+
+/* The word that read w of a pass reads: w in blocks of 2^lb words (w >> lb the block, the low
+ * lb bits the word in it), its block placed by gmb_block_pick, the same word of that block.
+ * order = 0: the picked block; order = all ones: the block itself (the read is w: in order,
+ * contiguous), with the same instructions (the hash is computed either way). */
+GMB_FN gmb_u64 gmb_block_word(gmb_u64 w, gmb_u32 lb, gmb_u32 key, gmb_u32 nb, gmb_u32 order)
+{
+    gmb_u32 q = (gmb_u32)(w >> lb);
+    gmb_u32 p = (gmb_block_pick(key, q, nb) & ~order) | (q & order);
+    return (gmb_u64)p * (1u << lb) + ((gmb_u32)w & ((1u << lb) - 1u));
 }
 
 #endif

@@ -702,14 +702,18 @@ static int ex_number(const json_t *rec, const char *arg, gmb_cell_t *c)
     return 0;
 }
 
-/* access: arg "granularity WHERE" (the inferred granularity, B, or "none claimed") or
+/* access: arg "granularity WHERE" (the inferred granularity, B, or "none claimed"),
  * "misalignment WHERE" (the worst offset's bandwidth, % of the aligned: worst_over_aligned,
- * the confirmation's ratio, significant or not; no cell when the confirmation failed), of the
- * largest buffer that is WHERE ("dram", "cache") */
+ * the confirmation's ratio, significant or not; no cell when the confirmation failed),
+ * "random WHERE bw B" (random B-byte blocks' bandwidth, GB/s), "random WHERE of B" (their
+ * share of the contiguous reads, %) or "random WHERE full" (the block from which random reads
+ * get full bandwidth, B, or "none up to N B"), of the largest buffer that is WHERE ("dram",
+ * "cache"; random: every point of the buffer there) */
 static int ex_access(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
-    char what[16] = "", where[16] = "";
-    if (sscanf(arg, "%15s %15s", what, where) != 2)
+    char what[16] = "", where[16] = "", field[8] = "";
+    double block = NAN;
+    if (sscanf(arg, "%15s %15s %7s %lf", what, where, field, &block) < 2)
         return -1;
     const json_t *found = NULL, *e;
     size_t i;
@@ -720,6 +724,41 @@ static int ex_access(const json_t *rec, const char *arg, gmb_cell_t *c)
     }
     if (!found)
         return -1;
+    if (!strcmp(what, "random")) {
+        const json_t *bl = json_object_get(found, "blocks");
+        if (!strcmp(field, "full")) {
+            double v = gmb_jnum(found, "full_bw_block_bytes");
+            size_t nb = json_array_size(bl);
+            if (v == v) {
+                set_num(c, v, NAN, NAN);
+                return 0;
+            }
+            /* no block reached it: say up to which, when the reference was measured */
+            if (!nb || gmb_jnum(found, "contiguous_GBps") != gmb_jnum(found, "contiguous_GBps"))
+                return -1;
+            c->kind = 2;
+            snprintf(c->text, sizeof c->text, "none up to %.0f B",
+                     gmb_jnum(json_array_get(bl, nb - 1), "block_bytes"));
+            return 0;
+        }
+        size_t k;
+        const json_t *b;
+        json_array_foreach(bl, k, b)
+        {
+            if (gmb_jnum(b, "block_bytes") != block)
+                continue;
+            int bw = !strcmp(field, "bw");
+            double v = bw                     ? gmb_jnum(b, "bw_GBps")
+                       : !strcmp(field, "of") ? 100.0 * gmb_jnum(b, "of_contiguous")
+                                              : NAN;
+            if (v != v)
+                return -1;
+            set_num(c, v, bw ? gmb_jnum(b, "bw_ci_lo_GBps") : NAN,
+                    bw ? gmb_jnum(b, "bw_ci_hi_GBps") : NAN);
+            return 0;
+        }
+        return -1;
+    }
     if (!strcmp(what, "misalignment")) {
         double v = gmb_jnum(found, "worst_over_aligned");
         if (v != v)
@@ -870,6 +909,10 @@ const gmb_row_t gmb_table_rows[] = {
      "granularity cache"},
     {"access", "Misaligned contiguous reads, worst offset, of aligned (DRAM)", "%", ex_access,
      "misalignment dram"},
+    {"access", "Random 32-byte reads (DRAM)", "GB/s", ex_access, "random dram bw 32"},
+    {"access", "Random 32-byte reads, of contiguous (DRAM)", "%", ex_access, "random dram of 32"},
+    {"access", "Block size for full random-read bandwidth (DRAM)", "B", ex_access,
+     "random dram full"},
     /* gmb-atomic: atomic adds on distinct addresses and on one address */
     {"atomic", "Global atomic adds (red), distinct addresses", "Gop/s", ex_number,
      "results.contention.global_red.distinct_Gops"},

@@ -1,11 +1,14 @@
 # access.gp - gmb-access: bandwidth of 4-byte reads vs the stride between neighbouring
 # work-items' words (a line per buffer; the inferred granularity is in the record and the
-# table), and vs the misalignment of contiguous reads. Several devices: a colour per device, a dash per buffer.
+# table), vs the misalignment of contiguous reads, and vs the size of blocks read at random
+# places (a line per buffer, its contiguous reference, the same kernel with the blocks in
+# order, a thin dashed line across). Several devices: a colour per device, a dash per buffer.
 # The confirmation points (params.pass "confirm": the aligned and worst offsets measured again,
 # whose ratio the record reports) are a series of their own and not drawn: the figure is the sweep.
-# gmb: series pattern,size_bytes,pass
+# A record holds the patterns it ran: each figure reads its columns only from its own curves.
+# gmb: series pattern,size_bytes,pass,placement
 # gmb: x stride_bytes
-# gmb: need stride_bytes,offset_bytes,bw_GBps
+# gmb: need size_bytes,bw_GBps
 # the buffers, in order of appearance: a colour each (one device), a dash each (several)
 SIZES = ""
 do for [i = 1:NS] { if (strstrt(" " . SIZES . " ", " " . s_size_bytes[i] . " ") == 0) { \
@@ -16,9 +19,12 @@ title_of(i) = (NRUNS > 1 ? run_label[s_run[i]] . ": " : "") . bytes_label(s_size
 dt_b(i) = NRUNS > 1 ? dt_of(sidx(i)) : 1
 is_s(i) = s_pattern[i] eq "stride"
 is_o(i) = s_pattern[i] eq "offset" && !(s_pass[i] eq "confirm")
+is_r(i) = s_pattern[i] eq "random" && s_placement[i] eq "random"
+is_c(i) = s_pattern[i] eq "random" && s_placement[i] eq "in-order"
 nstride = 0
 noffset = 0
-do for [i = 1:NS] { if (is_s(i)) { nstride = nstride + 1 } else { if (is_o(i)) { noffset = noffset + 1 } } }
+nrandom = 0
+do for [i = 1:NS] { nstride = nstride + is_s(i); noffset = noffset + is_o(i); nrandom = nrandom + is_r(i) }
 
 if (nstride > 0) {
     set output fig("stride")
@@ -33,7 +39,7 @@ if (nstride > 0) {
     set xrange [X_MIN / 1.3 : X_MAX * 1.3]
     set key outside right top vertical title "buffer"
     plot for [i = 1:NS] s_file[i] \
-            using "stride_bytes":(is_s(i) ? column("bw_GBps") : NaN):"bw_GBps_ci_lo":"bw_GBps_ci_hi" \
+            using (is_s(i) ? column("stride_bytes") : NaN):(is_s(i) ? column("bw_GBps") : NaN):"bw_GBps_ci_lo":"bw_GBps_ci_hi" \
             with yerrorlines lc rgb lc_of(i) pt pt_of(sidx(i)) dt dt_b(i) \
             title (is_s(i) ? title_of(i) : "")
 }
@@ -49,7 +55,36 @@ if (noffset > 0) {
     set xrange [*:*]
     set key outside right top vertical title "buffer"
     plot for [i = 1:NS] s_file[i] \
-            using "offset_bytes":(is_o(i) ? column("bw_GBps") : NaN):"bw_GBps_ci_lo":"bw_GBps_ci_hi" \
+            using (is_o(i) ? column("offset_bytes") : NaN):(is_o(i) ? column("bw_GBps") : NaN):"bw_GBps_ci_lo":"bw_GBps_ci_hi" \
             with yerrorlines lc rgb lc_of(i) pt pt_of(sidx(i)) dt dt_b(i) \
             title (is_o(i) ? title_of(i) : "")
+}
+if (nrandom > 0) {
+    # the block sizes of the random curves (X_MIN, X_MAX are the strides')
+    X_MIN = 1e300
+    X_MAX = 0
+    do for [i = 1:NS] { if (is_r(i)) { \
+        stats s_file[i] using (column("block_bytes")) nooutput; \
+        X_MIN = STATS_min < X_MIN ? STATS_min : X_MIN; X_MAX = STATS_max > X_MAX ? STATS_max : X_MAX } }
+    set output fig("random")
+    set title (NRUNS > 1 ? "Blocks read at random places (dashed: contiguous)" : \
+               "Bandwidth of blocks read at random places: " . run_label[1])
+    set xlabel (NRUNS > 1 ? "bytes per block" : \
+                "bytes per block (neighbouring work-items read its neighbouring 4-byte words)")
+    set ylabel "bandwidth used (GB/s, 4 B per read; median, 95% CI)"
+    unset logscale
+    XT_MAX = NRUNS > 1 ? 5 : 10 # several runs: long labels leave the plot narrow
+    eval(SIZE_XTICS)
+    undefine XT_MAX
+    set logscale y
+    set format y "%g"
+    set key outside right top vertical title "buffer"
+    plot for [i = 1:NS] s_file[i] \
+            using (is_r(i) ? column("block_bytes") : NaN):(is_r(i) ? column("bw_GBps") : NaN):"bw_GBps_ci_lo":"bw_GBps_ci_hi" \
+            with yerrorlines lc rgb lc_of(i) pt pt_of(sidx(i)) dt dt_b(i) \
+            title (is_r(i) ? title_of(i) : ""), \
+         for [i = 1:NS] s_file[i] \
+            using (is_c(i) ? X_MIN : NaN):(is_c(i) ? column("bw_GBps") : NaN):(X_MAX - X_MIN):(0) \
+            with vectors nohead lc rgb lc_of(i) dt 2 lw 0.8 \
+            title (is_c(i) && NRUNS == 1 ? title_of(i) . ": contiguous" : "")
 }

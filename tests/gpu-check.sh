@@ -187,9 +187,10 @@ for b in cuda opencl; do
     step "loaded-$b" 45 bin/gmb-loaded --backend "$b" --device 0 --out "$OUTDIR/$b" \
         --traffic read,write --time-cap 0.3 --max-samples 30
 done
-# bandwidth by access pattern: stride between neighbouring reads (coalescing), misalignment
+# bandwidth by access pattern: stride between neighbouring reads (coalescing), misalignment,
+# blocks read at random places by block size (12 points more than before: 40 s, not 30)
 for b in cuda opencl; do
-    step "access-$b" 30 bin/gmb-access --backend "$b" --device 0 --out "$OUTDIR/$b"
+    step "access-$b" 40 bin/gmb-access --backend "$b" --device 0 --out "$OUTDIR/$b"
 done
 # atomics by contention: global (the L2's atomic units) and shared, red and atom
 for b in cuda opencl; do
@@ -334,8 +335,25 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-um.json")):
 PY
 echo "== loaded: latency under load (idle, at the most bandwidth, where it doubles)"
 grep -h "^# loaded" "$OUTDIR"/loaded-*.txt 2>/dev/null || echo "(not run)"
-echo "== access: access granularity (stride curve), misaligned reads"
+echo "== access: access granularity (stride curve), misaligned reads, random blocks"
 grep -h "^# access" "$OUTDIR"/access-*.txt 2>/dev/null || echo "(not run)"
+python3 - "$OUTDIR" <<'PY'
+import glob, json, sys
+nan = float("nan")
+for path in sorted(glob.glob(sys.argv[1] + "/*/*-access.json")):
+    r = json.load(open(path))
+    for e in r["results"].get("random", []):
+        c, s4 = e.get("contiguous_GBps"), e.get("stride4_GBps")
+        cont = f"{c:.1f} GB/s" if c else "failed"
+        beside = f" (stride 4: {s4:.1f} GB/s, {100 * c / s4:.0f}%)" if c and s4 else ""
+        full = e.get("full_bw_block_bytes")
+        print(f"{path.split('/')[-2]}: {r['device']['name']}: random blocks in {e['size_bytes'] / 2**20:g} MiB "
+              f"({e['where']}): contiguous {cont}{beside}; full bandwidth "
+              f"{f'from {full} B' if full else 'from no block measured'}; status {r['status']}")
+        for b in e["blocks"]:
+            print(f"  {b['block_bytes']:6d} B {b.get('bw_GBps', nan):9.1f} GB/s {100 * b.get('of_contiguous', nan):6.1f}% "
+                  f"of contiguous {b.get('blocks_G_per_s', nan):9.4f} G blocks/s  {b['where']}")
+PY
 echo "== atomic: distinct addresses against one address"
 grep -h "^# atomic" "$OUTDIR"/atomic-*.txt 2>/dev/null || echo "(not run)"
 echo "== stream --energy: board power and energy per bit (NVML)"

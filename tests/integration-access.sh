@@ -1,27 +1,31 @@
-# integration-access.sh - gmb-access end to end on OpenCL/PoCL: both patterns over two buffers
-# verified and recorded (sums recomputed on the host, in full and sampled), the granularity
-# verdict and misalignment summary (the worst offset selected by the sweep, its ratio and test
-# from a confirmation measured anew), table rows and figures, planted errors (in the sweep and
-# in a confirmation), bad input, CUDA without a GPU. CPU numbers are never asserted.
+# integration-access.sh - gmb-access end to end on OpenCL/PoCL: the three patterns over two
+# buffers verified and recorded (sums recomputed on the host, in full and sampled), the
+# granularity verdict and misalignment summary (the worst offset selected by the sweep, its
+# ratio and test from a confirmation measured anew), random blocks (their contiguous
+# reference, shares and the block of full bandwidth), table rows and figures, planted errors
+# (in the sweep, in a confirmation, in the random pattern), bad input, CUDA without a GPU. CPU
+# numbers are never asserted.
 AC="$PWD/$BIN/gmb-access"
 if ! have_opencl; then
     skip "$TAG access integration: no OpenCL device (install pocl-opencl-icd)"
 else
     expect "gmb-access --help" 0 "$AC" --help && check "access help explains the granularity" \
-        grep -q "the granularity the memory system fetches" "$T/out"
+        grep -q "the granularity the memory system fetches" "$T/out" &&
+        check "access help explains random blocks" grep -q "the blocks land at random, with replacement" "$T/out"
     expect "gmb list (access)" 0 "$G" list && check "gmb list names access" grep -q "^access " "$T/out"
 
-    # --- both patterns, two buffers: 6 strides + 4 offsets each and 2 confirmations, every
-    # point verified ----------------------------------------------------------------------
-    if expect "access: strides and offsets over two buffers" 0 "$AC" "${FAST[@]}" \
-        --sizes 256KiB,4MiB --strides 4:128:x2 --offsets 0,4,32,124 --out "$T/acc"; then
+    # --- every pattern, two buffers: 6 strides + 4 offsets each and 2 confirmations, the
+    # contiguous reference and 4 random block sizes; every point verified ------------------
+    if expect "access: strides, offsets and random blocks over two buffers" 0 "$AC" "${FAST[@]}" \
+        --sizes 256KiB,4MiB --strides 4:128:x2 --offsets 0,4,32,124 --blocks 4,32,256,4096 \
+        --out "$T/acc"; then
         rec=$(ls "$T"/acc/*-access.json)
-        check "access: 24 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 24
+        check "access: 34 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 34
         check "access: record validates" "$VALIDATE" "$SCHEMA" "$rec"
-        check "access: 24 points, every one verified in full (confirmations too)" test "$(json "$rec" \
-            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 24
+        check "access: 34 points, every one verified in full (confirmations too)" test "$(json "$rec" \
+            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 34
         check "access: reads counted as the pattern makes them" test "$(json "$rec" \
-            "all(p['params']['reads'] == (p['params']['size_bytes'] - p['params']['offset_bytes']) // p['params']['stride_bytes'] for p in r['points'])")" = True
+            "all(p['params']['reads'] == ((p['params']['size_bytes'] - p['params']['offset_bytes']) // p['params']['stride_bytes'] if p['params']['pattern'] != 'random' else p['params']['size_bytes'] // p['params']['block_bytes'] * (p['params']['block_bytes'] // 4)) for p in r['points'])")" = True
         check "access: bandwidth = 4 B per read / median time" test "$(json "$rec" \
             "all(abs(p['metrics']['bw_GBps']['median'] - 4 * p['params']['reads'] * p['params']['reps'] / p['time_ns']['median']) < 1e-6 * p['metrics']['bw_GBps']['median'] for p in r['points'])")" = True
         check "access: an odd number of passes a launch (an even one could hide a wrong sum)" \
@@ -78,12 +82,75 @@ PY
             "# access: $(json "$rec" "r['results']['summary']")" "$T/out"
         check "access: the summary gives each confirmed ratio and whether it is significant" test "$(json "$rec" \
             "[('misaligned by %d B, %.0f%% of the aligned bandwidth (%s, p ' % (m['worst_offset_bytes'], 100 * m['worst_over_aligned'], 'significant' if m['confirm']['significant'] else 'not significant')) in r['results']['summary'] for m in r['results']['misalignment']]")" = "[True, True]"
+        # random blocks: per buffer the contiguous reference (the same kernel, blocks in
+        # order) first, then each block size; the results entry is made of these points
+        check "access: random points per buffer, the contiguous reference first" test "$(json "$rec" \
+            "sorted({p['params']['size_bytes'] for p in r['points']}) == [262144, 4194304] and all([(p['params']['placement'], p['params']['block_bytes']) for p in r['points'] if p['params']['pattern'] == 'random' and p['params']['size_bytes'] == s] == [('in-order', 4), ('random', 4), ('random', 32), ('random', 256), ('random', 4096)] for s in (262144, 4194304))")" = True
+        check "access: random blocks a second = bandwidth / block size" test "$(json "$rec" \
+            "all(abs(p['metrics']['blocks_G_per_s']['median'] - p['metrics']['bw_GBps']['median'] / p['params']['block_bytes']) < 1e-9 * p['metrics']['blocks_G_per_s']['median'] for p in r['points'] if p['params']['pattern'] == 'random') and r['metrics']['blocks_G_per_s']['unit'] == 'G/s'")" = True
+        check "access: random pass touches the sectors of the blocks it is expected to read" test "$(json "$rec" \
+            "all(p['extra']['touched_bytes'] == (4 * p['params']['reads'] if p['params']['placement'] == 'in-order' else (lambda B, nb: (lambda u: round(nb * B // u * u * (1 - (0 if u // B >= nb else (1 - u // B / nb) ** nb))))(max(B, 32)))(p['params']['block_bytes'], p['params']['size_bytes'] // p['params']['block_bytes'])) for p in r['points'] if p['params']['pattern'] == 'random')")" = True
+        check "access: results.random per buffer: the points' medians, shares of contiguous, stride 4 beside" \
+            test "$(/usr/bin/python3 - "$rec" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+ok = []
+for e in r["results"]["random"]:
+    pts = [p for p in r["points"] if p["params"]["pattern"] == "random" and p["params"]["size_bytes"] == e["size_bytes"]]
+    med = lambda p: p["metrics"]["bw_GBps"]["median"]
+    ref = [p for p in pts if p["params"]["placement"] == "in-order"][0]
+    rnd = [p for p in pts if p["params"]["placement"] == "random"]
+    s4 = [med(p) for p in r["points"] if p["params"]["pattern"] == "stride" and p["params"]["size_bytes"] == e["size_bytes"] and p["params"]["stride_bytes"] == 4]
+    wh = {p["extra"]["where"] for p in pts}
+    ok.append(e["contiguous_GBps"] == med(ref) and e["stride4_GBps"] == s4[0] and
+              [b["block_bytes"] for b in e["blocks"]] == [p["params"]["block_bytes"] for p in rnd] and
+              all(b["bw_GBps"] == med(p) and b["bw_ci_lo_GBps"] < b["bw_GBps"] < b["bw_ci_hi_GBps"] and
+                  abs(b["of_contiguous"] - med(p) / med(ref)) < 1e-12 and
+                  abs(b["blocks_G_per_s"] - med(p) / b["block_bytes"]) < 1e-12 and b["where"] == p["extra"]["where"]
+                  for b, p in zip(e["blocks"], rnd)) and
+              e["where"] == (wh.pop() if len(wh) == 1 else "mixed"))
+print(ok)
+PY
+)" = "[True, True]"
+        check "access: full bandwidth from the first block every larger one keeps within 10%" \
+            test "$(json "$rec" \
+            "[e['full_bw_block_bytes'] == next((e['blocks'][i]['block_bytes'] for i in range(len(e['blocks'])) if all(b['of_contiguous'] >= 0.9 for b in e['blocks'][i:])), None) for e in r['results']['random']]")" = "[True, True]"
+        check "access: the summary gives each buffer's random shares and full-bandwidth block" test "$(json "$rec" \
+            "[('random 4-byte blocks ' in r['results']['summary'] and ('(%.1f%% of contiguous)' % p if p < 9.95 else '(%.0f%% of contiguous)' % p) in r['results']['summary'] and (('from %d-byte blocks.' % e['full_bw_block_bytes']) if e['full_bw_block_bytes'] else 'no block up to 4096 bytes within 10% of contiguous') in r['results']['summary']) for e, p in ((e, 100 * e['blocks'][0]['of_contiguous']) for e in r['results']['random'])]")" = "[True, True]"
         if command -v gnuplot >/dev/null; then
             expect "access: figures" 0 "$G" plot "$T/acc" --out "$T/accfig" &&
-                check "access: stride and offset figures" test -s "$T/accfig/access-stride.png" -a \
-                    -s "$T/accfig/access-offset.png"
+                check "access: stride, offset and random figures" test -s "$T/accfig/access-stride.png" -a \
+                    -s "$T/accfig/access-offset.png" -a -s "$T/accfig/access-random.png"
         fi
     fi
+    # --- random blocks alone, the default blocks (4 .. 4096 B): no stride point, so no
+    # stride-4 figure beside; the figure drawn from such a record and with another run -------
+    if expect "access: random blocks alone, default blocks, two buffers" 0 "$AC" "${FAST[@]}" \
+        --sizes 64KiB,1MiB --patterns random --out "$T/rnd"; then
+        rec=$(ls "$T"/rnd/*-access.json)
+        check "access random: record validates" "$VALIDATE" "$SCHEMA" "$rec"
+        check "access random: 2 x 12 points, each verified in full, the default blocks" test "$(json "$rec" \
+            "len(r['points']), all(p['extra']['verified'] == 'full' and p['params']['pattern'] == 'random' for p in r['points']), [b['block_bytes'] for b in r['results']['random'][1]['blocks']]")" = \
+            "24 True [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]"
+        check "access random: no stride pattern, no stride-4 figure in the entry" test "$(json "$rec" \
+            "[('stride4_GBps' in e, e['contiguous_GBps'] > 0) for e in r['results']['random']], r['results']['granularity'], r['results']['misalignment']")" = \
+            "[(False, True), (False, True)] [] []"
+        if command -v gnuplot >/dev/null; then
+            rm -rf "$T/rndfig"
+            expect "access random: figures, one run and two" 0 "$G" plot "$T/rnd" "$T/acc" --out "$T/rndfig" &&
+                check "access random: the random figure drawn" test -s "$T/rndfig/access-random.png"
+            rm -rf "$T/rndfig1"
+            expect "access random: figure of a random-only record" 0 "$G" plot "$T/rnd" --out "$T/rndfig1" &&
+                check "access random: random figure only (no stride, no offset)" test -s "$T/rndfig1/access-random.png" \
+                    -a ! -e "$T/rndfig1/access-stride.png" -a ! -e "$T/rndfig1/access-offset.png"
+        fi
+    fi
+    # one block of the whole buffer (every read of it, placed at the only place)
+    expect "access random: a 64 KiB block in a 64 KiB buffer, verified" 0 "$AC" "${FAST[@]}" \
+        --sizes 64KiB --patterns random --blocks 4,64KiB --out "$T/rnd1" &&
+        check "access random: one block, all its reads, verified in full" test "$(json "$(ls "$T"/rnd1/*-access.json)" \
+            "[(p['params']['block_bytes'], p['params']['reads'], p['extra']['verified']) for p in r['points']]")" = \
+            "[(4, 16384, 'full'), (4, 16384, 'full'), (65536, 16384, 'full')]"
     # --- reads beyond 32 Mi: sums of a sample of the work-items recomputed -----------------
     if expect "access: a buffer of 160 MiB, sampled check" 0 "$AC" "${FAST[@]}" --sizes 160MiB \
         --strides 4 --patterns stride --out "$T/big"; then
@@ -92,10 +159,17 @@ PY
     fi
     expect "access: planted error, sampled check, exits 1" 1 "$AC" "${FAST[@]}" --sizes 160MiB \
         --strides 4 --patterns stride --inject-error --out "$T/big-inj"
+    if expect "access: random blocks in a buffer of 160 MiB, sampled check" 0 "$AC" "${FAST[@]}" \
+        --sizes 160MiB --patterns random --blocks 64 --out "$T/bigr"; then
+        check "access random: verified by a sample (both points)" test "$(json "$(ls "$T"/bigr/*-access.json)" \
+            "[(p['params']['placement'], p['params']['reads'], p['extra']['verified']) for p in r['points']]")" = \
+            "[('in-order', 41943040, 'sampled'), ('random', 41943040, 'sampled')]"
+    fi
     # --- the table reads the granularity of the largest buffer by where it lives (renamed so
     # here: a CPU's buffer and verdict are whatever they are) ------------------------------
-    mkdir -p "$T/accg"
-    /usr/bin/python3 - "$(ls "$T"/acc/*-access.json)" "$T/accg/x-access.json" <<'PY'
+    mkdir -p "$T/accg" "$T/accn" "$T/accc"
+    /usr/bin/python3 - "$(ls "$T"/acc/*-access.json)" "$T/accg/x-access.json" "$T/accn/x-access.json" \
+        "$T/accc/x-access.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 g = r["results"]["granularity"]
@@ -103,13 +177,33 @@ g[0].update(where="cache", verdict="granularity", granularity_bytes=32)
 g[1].update(where="dram", verdict="none", why="no candidate flattens the fetched bandwidth")
 g[1].pop("granularity_bytes", None)
 r["results"]["misalignment"][1].update(where="dram", worst_over_aligned=0.8)
+# random: the 4 MiB buffer read from DRAM (its 32-byte blocks and full-bandwidth block set),
+# the 256 KiB one left in the cache with other figures (no row from it)
+rnd = r["results"]["random"]
+for e, where, bw, share, full in ((rnd[0], "cache", 999.0, 0.99, 32), (rnd[1], "dram", 812.0, 0.21, 1024)):
+    e.update(where=where, full_bw_block_bytes=full)
+    b32 = [b for b in e["blocks"] if b["block_bytes"] == 32][0]
+    b32.update(bw_GBps=bw, bw_ci_lo_GBps=bw - 1, bw_ci_hi_GBps=bw + 1, of_contiguous=share)
 json.dump(r, open(sys.argv[2], "w"))
+r["results"]["random"][1]["full_bw_block_bytes"] = None
+json.dump(r, open(sys.argv[3], "w"))
+r["results"]["random"][1]["where"] = "transition"  # no buffer of random blocks in DRAM
+json.dump(r, open(sys.argv[4], "w"))
 PY
     expect "access: table" 0 "$G" table "$T/accg" &&
         check "access: table rows (DRAM none, cache 32 B, misaligned 80%)" bash -c \
             "grep -q '^| Access granularity (stride curve, DRAM buffer) | B | none claimed |' '$T/out' &&
              grep -q '^| Access granularity (stride curve, cache-resident buffer) | B | 32' '$T/out' &&
-             grep -q '^| Misaligned contiguous reads, worst offset, of aligned (DRAM) | % | 80' '$T/out'"
+             grep -q '^| Misaligned contiguous reads, worst offset, of aligned (DRAM) | % | 80' '$T/out'" &&
+        check "access: table rows (random 32-byte reads 812 GB/s, 21%, full from 1024 B: the DRAM buffer's)" bash -c \
+            "grep -q '^| Random 32-byte reads (DRAM) | GB/s | 812.0 \\[811.0, 813.0\\] |' '$T/out' &&
+             grep -q '^| Random 32-byte reads, of contiguous (DRAM) | % | 21.00 |' '$T/out' &&
+             grep -q '^| Block size for full random-read bandwidth (DRAM) | B | 1024 |' '$T/out'"
+    expect "access: table, no random block of full bandwidth" 0 "$G" table "$T/accn" &&
+        check "access: table row says none up to the largest block" grep -q \
+            '^| Block size for full random-read bandwidth (DRAM) | B | none up to 4096 B |' "$T/out"
+    expect "access: table of random blocks in no DRAM buffer" 0 "$G" table "$T/accc" &&
+        check "access: no random row from a buffer that is not DRAM" bash -c "! grep -q 'Random\|random-read' '$T/out'"
 
     # --- a planted wrong sum in a confirmation launch (the second one planted; the first lands
     # in the stride point): verified like the sweep's, no ratio from it ---------------------
@@ -123,6 +217,19 @@ PY
             "verification_failed [(None, 0, 'full'), (None, 4, 'full'), ('confirm', 0, 'FAILED'), ('confirm', 4, 'full')] None False"
         check "access: planted error in a confirmation: the summary says no ratio" grep -qF \
             "256 KiB: misaligned by 4 B, no ratio (a confirmation launch failed verification)." "$T/out"
+    fi
+    # --- a planted wrong sum in the random pattern (its first launch: the contiguous
+    # reference): exit 1, the point marked, no share of contiguous from it -----------------
+    if expect "access: planted error (random) exits 1" 1 "$AC" "${FAST[@]}" --sizes 256KiB \
+        --patterns random --blocks 32 --inject-error --out "$T/inj-random"; then
+        rec=$(ls "$T"/inj-random/*.json)
+        check "access: planted error (random) reported" grep -q \
+            "verification failed: random, 256 KiB, 32-byte blocks in order: work-item" "$T/err"
+        check "access: planted error (random): record marked, no share of contiguous" test "$(json "$rec" \
+            "r['status'], [(p['params']['placement'], p['extra']['verified']) for p in r['points']], r['results']['random'][0]['contiguous_GBps'], 'of_contiguous' in r['results']['random'][0]['blocks'][0], r['results']['random'][0]['full_bw_block_bytes']")" = \
+            "verification_failed [('in-order', 'FAILED'), ('random', 'full')] None False None"
+        check "access: planted error (random): the summary says no share" grep -qF \
+            "no share of contiguous (its reads failed verification)." "$T/out"
     fi
     # --- a planted wrong sum fails verification --------------------------------------------
     for p in stride offset; do
@@ -155,6 +262,13 @@ PY
     bada "--sizes 1TiB" --sizes 1TiB
     bada "a stride above the smallest buffer" --sizes 4KiB --strides 8KiB
     bada "--patterns nope" --patterns nope
+    bada "--blocks 0" --sizes 64KiB --blocks 0
+    bada "--blocks 2 (below 4)" --sizes 64KiB --blocks 2
+    bada "--blocks 12 (not a power of two)" --sizes 64KiB --blocks 4,12
+    bada "--blocks 4:64:x3 (12, 36)" --sizes 64KiB --blocks 4:64:x3
+    bada "--blocks 128KiB (above 64 KiB)" --sizes 1MiB --blocks 128KiB
+    bada "--blocks garbage" --sizes 64KiB --blocks 4,x
+    bada "a block above the smallest buffer" --sizes 4KiB,1MiB --blocks 8KiB
 
     # --- CUDA without a GPU: skipped with the reason ---------------------------------------
     if expect "access --backend cuda without a GPU exits 77" 77 "$AC" --backend cuda \

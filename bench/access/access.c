@@ -1,10 +1,12 @@
 /* access.c - gmb-access: bandwidth of 4-byte reads by access pattern: the stride between the
  * words neighbouring work-items read (coalescing: how much of each fetched sector or line is
- * used) and the misalignment of contiguous reads; the memory system's access granularity
- * inferred from the stride curve. */
+ * used), the misalignment of contiguous reads, and blocks of B bytes read at random places
+ * (how much of the memory's bandwidth a random access of B bytes gets); the memory system's
+ * access granularity inferred from the stride curve. */
 #include "curves.h"
 #include "gmb_kernels.h"
 #include "harness.h"
+#include "tools.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -20,14 +22,16 @@ static const gmb_cl_variant_t variants[] = {{"default", ""}, {NULL, NULL}};
 #define VERIFY_FULL      (32u << 20) /* reads recomputed in full up to this; beyond, a sample */
 #define VERIFY_MIN_ITEMS 64          /* work-items recomputed at least */
 #define MAX_REPS         (1u << 20)
+#define FULL_SHARE       0.9 /* random blocks get full bandwidth: within 10% of contiguous */
 
-enum { P_STRIDE, P_OFFSET };
-static const char *const pattern_names[] = {"stride", "offset", NULL};
+enum { P_STRIDE, P_OFFSET, P_RANDOM };
+static const char *const pattern_names[] = {"stride", "offset", "random", NULL};
 
 typedef struct cfg {
     gmb_sweep_t sizes;    /* buffers, bytes */
     gmb_sweep_t strides;  /* bytes between neighbouring work-items' words */
     const char *offsets;  /* misalignments of the contiguous reads, bytes (a list with 0) */
+    gmb_sweep_t blocks;   /* bytes per random block (powers of two) */
     gmb_list_t patterns;  /* P_* */
     double min_sample_us; /* shortest timed sample */
 } cfg_t;
@@ -42,8 +46,12 @@ static const gmb_opt_t opts[] = {
      "bytes between the words neighbouring work-items read (multiples of 4; 4 = contiguous)", 0},
     {"offsets", GMB_OPT_STR, O(offsets), "LIST", "0,4,8,16,32,64,96", 0, 0, NULL,
      "misalignments of contiguous reads, bytes (multiples of 4, below 4096)", 0},
+    {"blocks", GMB_OPT_SWEEP, O(blocks), "LIST", "4:4096:x2", 4, 65536, NULL,
+     "bytes per randomly placed block (powers of two, 4 B to 64 KiB)", 0},
     {"patterns", GMB_OPT_LIST, O(patterns), "LIST", "all", 1, 0, pattern_names,
-     "stride (bandwidth vs stride) and offset (contiguous reads from a misaligned start)", 0},
+     "stride (bandwidth vs stride), offset (contiguous reads from a misaligned start) and "
+     "random (blocks read at random places, by block size)",
+     0},
     {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "500", 1, 1e7, NULL,
      "shortest timed sample: small buffers are read several times a launch", 0},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
@@ -52,7 +60,7 @@ static const gmb_opt_t opts[] = {
 
 static const char help[] =
     "Work-item j of a grid of G reads the 4-byte words at byte offset + (j + k x G) x stride,\n"
-    "k = 0, 1, ... while inside the buffer, four reads in flight, and sums them (the host\n"
+    "k = 0, 1, ... while inside the buffer, eight reads in flight, and sums them (the host\n"
     "recomputes the sums: all of them up to 32 Mi reads; beyond, those of work-items spread\n"
     "over the grid, about as many reads). Neighbouring work-items (a warp) read words stride\n"
     "bytes apart: at stride 4 every byte of every sector and line fetched is used; at stride s\n"
@@ -69,10 +77,23 @@ static const char help[] =
     "with pass \"confirm\"), and the worst over aligned ratio is these medians' (the lowest of\n"
     "several noisy medians is biased low). Significant: a two-sided Mann-Whitney p < 0.05 on\n"
     "the two confirmations' per-sample bandwidths and their medians' 95% CIs disjoint.\n"
-    "where: the sectors a pass touches (size x min(stride, 32) / stride bytes) against the\n"
-    "last-level cache (cache, transition, dram); the granularity is read from the strides whose\n"
-    "sectors live where the contiguous reads' do and whose passes hold at least 4 reads per\n"
-    "resident work-item (a smaller pass cannot fill the device; the others are left out, said).\n"
+    "random: the buffer as nb = size / B blocks of B bytes (--blocks); a pass makes nb x B / 4\n"
+    "reads, read w = j + k x G reading word w mod B/4 of block p = floor(h x nb / 2^32), h a\n"
+    "32-bit hash of w's block (w / (B/4)): neighbouring work-items read neighbouring words of\n"
+    "one block (coalesced), the blocks land at random, with replacement (about 63% of them are\n"
+    "read in a pass, some twice or more), the same blocks every pass (in a cache-sized buffer\n"
+    "they repeat from the cache: where says so). Bandwidth = 4 bytes per read / median time\n"
+    "(bytes the kernel asks for: a block under the sector size still moves a whole sector);\n"
+    "blocks_G_per_s = blocks read per second, 1e9. Contiguous: the same kernel\n"
+    "with each block in its own place (placement \"in-order\": the same instructions, the\n"
+    "buffer read contiguously), measured first for each buffer; each block's share of it, and\n"
+    "the smallest block from which every larger one is within 10% of it (full bandwidth).\n"
+    "Verified like the others: the host recomputes the sums from the same hash.\n"
+    "where: the sectors a pass touches (size x min(stride, 32) / stride bytes; random: those\n"
+    "of the blocks it is expected to read) against the last-level cache (cache, transition,\n"
+    "dram); the granularity is read from the strides whose sectors live where the contiguous\n"
+    "reads' do and whose passes hold at least 4 reads per resident work-item (a smaller pass\n"
+    "cannot fill the device; the others are left out, said).\n"
     "CUDA's loads are cached in the L2 only (ld.global.cg), so a cache-resident buffer is read\n"
     "from the L2; OpenCL has no such load, and a GPU's L1 may serve part of it there.\n";
 
@@ -81,9 +102,15 @@ typedef struct state {
     gmb_buf_t *buf;    /* the words, largest buffer */
     gmb_buf_t *out;    /* one sum per work-item */
     gmb_kern_t *kread; /* access_read */
-    gmb_launch_t geo;  /* its grid */
+    gmb_kern_t *krand; /* access_random */
+    gmb_launch_t geo;  /* the grid of the point's kernel */
     gmb_u64 nacc;      /* reads per pass */
     gmb_u32 sw, off;   /* stride and offset, words */
+    int random;        /* the point reads random blocks (access_random) */
+    gmb_u32 lb;        /* random: 2^lb words a block */
+    gmb_u32 nb;        /* random: blocks in the buffer */
+    gmb_u32 key;       /* random: the placement's hash seed */
+    gmb_u32 order;     /* random: 0 the picked blocks, all ones the blocks in order */
     gmb_u32 reps;      /* passes per launch */
     gmb_u32 seed;      /* of the words */
     gmb_u32 *sums;     /* host copy of out */
@@ -95,6 +122,12 @@ typedef struct state {
 static int sample(void *arg, double *ns)
 {
     state_t *s = arg;
+    if (s->random) {
+        gmb_arg_t ar[] = {GMB_A_BUF(s->buf),   GMB_A_BUF(s->out), GMB_A_VAL(s->nacc),
+                          GMB_A_VAL(s->lb),    GMB_A_VAL(s->key), GMB_A_VAL(s->nb),
+                          GMB_A_VAL(s->order), GMB_A_VAL(s->reps)};
+        return s->c->be->launch(s->krand, &s->geo, ar, 8, ns);
+    }
     gmb_arg_t av[] = {GMB_A_BUF(s->buf), GMB_A_BUF(s->out), GMB_A_VAL(s->nacc),
                       GMB_A_VAL(s->sw),  GMB_A_VAL(s->off), GMB_A_VAL(s->reps)};
     return s->c->be->launch(s->kread, &s->geo, av, 6, ns);
@@ -123,7 +156,8 @@ static int verify(state_t *s, char *err, size_t len, const char **how)
     for (size_t g = step > 1 ? G / 2 % step : 0; g < G; g += step) {
         gmb_u32 sum = 0;
         for (gmb_u64 j = g; j < s->nacc; j += G)
-            sum += gmb_hash(s->seed, s->off + j * s->sw);
+            sum += gmb_hash(s->seed, s->random ? gmb_block_word(j, s->lb, s->key, s->nb, s->order)
+                                               : s->off + j * s->sw);
         sum *= s->reps;
         if (sum != s->sums[g]) {
             snprintf(err, len, "work-item %zu summed %u, expected %u", g, s->sums[g], sum);
@@ -168,14 +202,15 @@ static int parse_offsets(const char *text, long *v, size_t *n)
     return GMB_OK;
 }
 
-/* The default buffer: one whose every stride's pass touches sectors of at least 4x the LLC
- * (DRAM points throughout: at stride s a pass touches size x min(s, 32) / s bytes of
- * sectors), and at least 16x the LLC and 256 MiB; at most mem/4 and the largest allocation
- * (then the largest strides may fall short, and are marked so). */
-static int default_sizes(gmb_ctx_t *c, cfg_t *cfg)
+/* The default buffer: at least 16x the LLC and 256 MiB (a random pass then touches sectors
+ * of about 10x the LLC: 1 - 1/e of its blocks), and when the strides are run one whose every
+ * stride's pass touches sectors of at least 4x the LLC (DRAM points throughout: at stride s a
+ * pass touches size x min(s, 32) / s bytes of sectors); at most mem/4 and the largest
+ * allocation (then the largest strides may fall short, and are marked so). */
+static int default_sizes(gmb_ctx_t *c, cfg_t *cfg, int do_stride)
 {
     const gmb_dev_info_t *d = &c->info;
-    uint64_t smax = cfg->strides.v[cfg->strides.n - 1];
+    uint64_t smax = do_stride ? cfg->strides.v[cfg->strides.n - 1] : WORD;
     uint64_t big = 256ull << 20;
     if (16 * d->llc_bytes > big)
         big = 16 * d->llc_bytes;
@@ -222,6 +257,18 @@ static int check_options(gmb_ctx_t *c, const cfg_t *cfg)
                   gmb_fmt_size(cfg->sizes.v[0], b, sizeof b));
         return GMB_EUSAGE;
     }
+    for (size_t i = 0; i < cfg->blocks.n; i++)
+        if (cfg->blocks.v[i] & (cfg->blocks.v[i] - 1)) {
+            gmb_error("--blocks: %llu bytes is not a power of two",
+                      (unsigned long long)cfg->blocks.v[i]);
+            return GMB_EUSAGE;
+        }
+    if (cfg->blocks.v[cfg->blocks.n - 1] > cfg->sizes.v[0]) {
+        gmb_error("--blocks: %s is more than the smallest buffer (%s)",
+                  gmb_fmt_size(cfg->blocks.v[cfg->blocks.n - 1], a, sizeof a),
+                  gmb_fmt_size(cfg->sizes.v[0], b, sizeof b));
+        return GMB_EUSAGE;
+    }
     return GMB_OK;
 }
 
@@ -236,21 +283,53 @@ typedef struct pt_out {
     size_t n;            /* how many */
 } pt_out_t;
 
-/* One point: reads of the buffer's first size bytes at stride and offset (bytes), measured,
- * verified, printed and recorded; what it measured in *o. confirm: a confirmation of the
- * offset sweep (params.pass "confirm", its own point beside the sweep's of the same
- * offset; each sample's bandwidth kept in o->rate). */
+/* The bytes of 32-byte sectors (units of max(B, 32) bytes) a pass of nb random blocks of B
+ * bytes is expected to touch: a unit holds k = units / B blocks, and escapes nb draws with
+ * replacement with probability (1 - k / nb)^nb (about e^-k: 37% of the blocks when B >= 32). */
+static uint64_t random_touched(uint64_t nb, uint64_t block)
+{
+    uint64_t unit = block < SECTOR ? SECTOR : block, k = unit / block;
+    uint64_t units = nb * block / unit;
+    double miss = k >= nb ? 0 : pow(1.0 - (double)k / (double)nb, (double)nb);
+    return (uint64_t)((double)units * (double)unit * (1.0 - miss) + 0.5);
+}
+
+enum { PT_CONFIRM = 1, PT_IN_ORDER = 2 }; /* run_point's flags */
+
+/* One point, measured, verified, printed and recorded; what it measured in *o. stride and
+ * offset: reads of the buffer's first size bytes at stride and offset (bytes); flag
+ * PT_CONFIRM: a confirmation of the offset sweep (params.pass "confirm", its own point beside
+ * the sweep's of the same offset; each sample's bandwidth kept in o->rate). random: the
+ * buffer's whole blocks of block bytes read at random places (access_random; placement
+ * "random"), or with PT_IN_ORDER each in its own place (placement "in-order": the same
+ * instructions, contiguous reads); stride and offset are not used. */
 static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, long offset,
-                     int confirm, pt_out_t *o)
+                     uint64_t block, int flags, pt_out_t *o)
 {
     gmb_ctx_t *c = s->c;
     const cfg_t *cfg = c->cfg;
+    int confirm = !!(flags & PT_CONFIRM), in_order = !!(flags & PT_IN_ORDER);
     *o = (pt_out_t){.bw = NAN, .bw_lo = NAN, .bw_hi = NAN, .where = "unknown"};
     s->confirm = confirm;
-    s->sw = (gmb_u32)(stride / WORD);
-    s->off = (gmb_u32)(offset / WORD);
-    s->nacc = (size - (uint64_t)offset) / stride; /* whole reads inside the buffer */
-    gmb_grid(c, s->kread, 0, 0, s->nacc, &s->geo);
+    s->random = pattern == P_RANDOM;
+    uint64_t touched;
+    if (s->random) {
+        s->lb = 0;
+        while ((WORD << s->lb) < block)
+            s->lb++;
+        s->nb = (gmb_u32)(size / block); /* < 2^32: the buffer holds under 2^32 words */
+        s->order = in_order ? ~0u : 0u;
+        s->nacc = (gmb_u64)s->nb << s->lb; /* the whole blocks' reads */
+        gmb_grid(c, s->krand, 0, 0, s->nacc, &s->geo);
+        touched = in_order ? s->nacc * WORD : random_touched(s->nb, block);
+    } else {
+        s->sw = (gmb_u32)(stride / WORD);
+        s->off = (gmb_u32)(offset / WORD);
+        s->nacc = (size - (uint64_t)offset) / stride; /* whole reads inside the buffer */
+        gmb_grid(c, s->kread, 0, 0, s->nacc, &s->geo);
+        /* what a pass touches: every sector its reads fall in (32 bytes each, at most) */
+        touched = s->nacc * (stride < SECTOR ? stride : SECTOR);
+    }
     s->reps = 1;
     double t = 0;
     int rc;
@@ -279,24 +358,31 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
         return vr;
     }
     double bytes = (double)s->nacc * WORD * s->reps;
-    /* what a pass touches: every sector its reads fall in (32 bytes each, at most) */
-    uint64_t touched = s->nacc * (stride < SECTOR ? stride : SECTOR);
     const char *where = gmb_residence(&c->info, touched);
     uint64_t resident = (uint64_t)c->info.compute_units * (uint64_t)c->info.threads_per_cu;
     o->filled = !resident || s->nacc >= 4 * resident;
     o->where = where;
     json_t *params = json_pack("{s:s}", "pattern", pattern_names[pattern]);
-    /* a confirmation's own identity (gmb compare and plots key points by params), second so
-     * that compare's shortened point names keep it */
+    /* a confirmation's and a placement's own identity (gmb compare and plots key points by
+     * params), second so that compare's shortened point names keep it */
     if (confirm)
         json_object_set_new(params, "pass", json_string("confirm"));
-    json_t *rest = json_pack("{s:I, s:I, s:I, s:I, s:i}", "size_bytes", (json_int_t)size,
-                             "stride_bytes", (json_int_t)stride, "offset_bytes", (json_int_t)offset,
-                             "reads", (json_int_t)s->nacc, "reps", (int)s->reps);
+    json_t *rest;
+    if (s->random)
+        rest = json_pack("{s:s, s:I, s:I, s:I, s:i}", "placement", in_order ? "in-order" : "random",
+                         "size_bytes", (json_int_t)size, "block_bytes", (json_int_t)block, "reads",
+                         (json_int_t)s->nacc, "reps", (int)s->reps);
+    else
+        rest = json_pack("{s:I, s:I, s:I, s:I, s:i}", "size_bytes", (json_int_t)size,
+                         "stride_bytes", (json_int_t)stride, "offset_bytes", (json_int_t)offset,
+                         "reads", (json_int_t)s->nacc, "reps", (int)s->reps);
     json_object_update(params, rest);
     json_decref(rest);
     json_t *pt = gmb_point_new(params, &ser);
     gmb_point_metric(pt, "bw_GBps", gmb_json_rate(bytes, &ser.st));
+    if (s->random) /* blocks a second, 1e9: blocks per ns */
+        gmb_point_metric(pt, "blocks_G_per_s",
+                         gmb_json_rate((double)s->nb * (double)s->reps, &ser.st));
     json_t *extra = json_object_get(pt, "extra");
     json_object_set_new(extra, "where", json_string(where));
     json_object_set_new(extra, "touched_bytes", json_integer((json_int_t)touched));
@@ -305,17 +391,26 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
     json_object_set_new(extra, "groups", json_integer((json_int_t)s->geo.groups));
     json_object_set_new(extra, "group_size", json_integer((json_int_t)s->geo.group_size));
     double bw = bytes / ser.st.median;
-    char sz[32];
-    printf("%-7s %10s %7llu %7ld %10.2f %7.2f %4zu %7u %-10s %s\n", pattern_names[pattern],
-           gmb_fmt_size(size, sz, sizeof sz), (unsigned long long)stride, offset, bw,
+    char sz[32], st[24] = "-", of[24] = "-", bl[24] = "-", what[64];
+    gmb_fmt_size(size, sz, sizeof sz);
+    if (s->random) {
+        snprintf(bl, sizeof bl, "%llu", (unsigned long long)block);
+        snprintf(what, sizeof what, "%llu-byte blocks%s", (unsigned long long)block,
+                 in_order ? " in order" : "");
+    } else {
+        snprintf(st, sizeof st, "%llu", (unsigned long long)stride);
+        snprintf(of, sizeof of, "%ld", offset);
+        snprintf(what, sizeof what, "stride %llu, offset %ld%s", (unsigned long long)stride, offset,
+                 confirm ? " (confirmation)" : "");
+    }
+    printf("%-8s %10s %7s %7s %6s %10.2f %7.2f %4zu %7u %-10s %s\n",
+           s->random && in_order ? "in-order" : pattern_names[pattern], sz, st, of, bl, bw,
            100.0 * ser.st.ci_rel, ser.n, s->reps, where, vr ? "FAILED" : how);
     fflush(stdout);
     gmb_add_point(c, pt);
     if (vr) {
         gmb_series_free(&ser);
-        gmb_error("verification failed: %s, %s, stride %llu, offset %ld%s: %s",
-                  pattern_names[pattern], sz, (unsigned long long)stride, offset,
-                  confirm ? " (confirmation)" : "", err);
+        gmb_error("verification failed: %s, %s, %s: %s", pattern_names[pattern], sz, what, err);
         return vr;
     }
     o->bw = bw;
@@ -398,10 +493,10 @@ static int confirm_offset(state_t *s, uint64_t size, long worst_off, json_t *m, 
     printf("# confirm %s: offsets 0 and %ld B measured again (the ratio and its test come "
            "from these)\n",
            gmb_fmt_size(size, sz, sizeof sz), worst_off);
-    int ra = run_point(s, P_OFFSET, size, WORD, 0, 1, &a);
+    int ra = run_point(s, P_OFFSET, size, WORD, 0, 0, PT_CONFIRM, &a);
     if (ra && ra != GMB_EVERIFY)
         return ra;
-    int rw = run_point(s, P_OFFSET, size, WORD, worst_off, 1, &w);
+    int rw = run_point(s, P_OFFSET, size, WORD, worst_off, 0, PT_CONFIRM, &w);
     if (rw && rw != GMB_EVERIFY) {
         free(a.rate);
         return rw;
@@ -434,20 +529,137 @@ static int confirm_offset(state_t *s, uint64_t size, long worst_off, json_t *m, 
     return rc;
 }
 
+/* A bandwidth for a summary: 4 significant digits, no exponent. */
+static const char *fmt_bw(double v, char *buf, size_t len)
+{
+    gmb_fmt_num(v, buf, len);
+    return buf;
+}
+
+/* A share as a summary gives it: whole percents, one decimal below 10%. */
+static void fmt_pct(double share, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.*f%%", 100.0 * share < 9.95 ? 1 : 0, 100.0 * share);
+}
+
+/* The random pattern of one buffer: the contiguous reference (the blocks in order, the same
+ * kernel and instructions; the smallest block size), then every block size at random places.
+ * Appends the buffer's entry to rnd (results.random) and its summary to sm: the bandwidth and
+ * share of contiguous of the smallest, 32-, 256-byte and largest blocks, and the block from
+ * which every larger one gets within 10% of contiguous. s4: the stride pattern's contiguous
+ * reads of this buffer in this run (bw NaN: not measured or failed), kept beside and
+ * compared. 0, GMB_EVERIFY (a point failed verification; the others still measured) or an
+ * error. */
+static int random_buffer(state_t *s, uint64_t size, const pt_out_t *s4, json_t *rnd, gmb_text_t *sm)
+{
+    double stride4 = s4->bw;
+    const cfg_t *cfg = s->c->cfg;
+    size_t nbl = cfg->blocks.n;
+    double bw[GMB_MAX_SWEEP], share[GMB_MAX_SWEEP];
+    pt_out_t ref, o;
+    int failed = 0, rc = run_point(s, P_RANDOM, size, WORD, 0, cfg->blocks.v[0], PT_IN_ORDER, &ref);
+    if (rc && rc != GMB_EVERIFY)
+        return rc;
+    failed |= rc == GMB_EVERIFY;
+    int fills = ref.filled, same = 1;
+    const char *where = ref.where;
+    json_t *blocks = json_array();
+    for (size_t i = 0; i < nbl; i++) {
+        rc = run_point(s, P_RANDOM, size, WORD, 0, cfg->blocks.v[i], 0, &o);
+        if (rc && rc != GMB_EVERIFY) {
+            json_decref(blocks);
+            return rc;
+        }
+        failed |= rc == GMB_EVERIFY;
+        fills &= o.filled;
+        same &= !strcmp(o.where, where);
+        bw[i] = o.bw;
+        share[i] = o.bw / ref.bw; /* NaN when either failed verification */
+        json_t *e =
+            json_pack("{s:I, s:s}", "block_bytes", (json_int_t)cfg->blocks.v[i], "where", o.where);
+        if (o.bw == o.bw) {
+            json_object_set_new(e, "bw_GBps", json_real(o.bw));
+            json_object_set_new(e, "bw_ci_lo_GBps", json_real(o.bw_lo));
+            json_object_set_new(e, "bw_ci_hi_GBps", json_real(o.bw_hi));
+            json_object_set_new(e, "blocks_G_per_s", json_real(o.bw / (double)cfg->blocks.v[i]));
+        }
+        if (share[i] == share[i])
+            json_object_set_new(e, "of_contiguous", json_real(share[i]));
+        json_array_append_new(blocks, e);
+    }
+    /* where the buffer's points live: one level for all of them, else "mixed" (a buffer near
+     * the LLC: the random blocks touch about 63% of what the contiguous reads do) */
+    json_t *ent =
+        json_pack("{s:I, s:s, s:b, s:f}", "size_bytes", (json_int_t)size, "where",
+                  same ? where : "mixed", "fills_device", fills, "full_share", FULL_SHARE);
+    json_object_set_new(ent, "contiguous_GBps", ref.bw == ref.bw ? json_real(ref.bw) : json_null());
+    if (stride4 == stride4)
+        json_object_set_new(ent, "stride4_GBps", json_real(stride4));
+    size_t full = gmb_curve_held_from(share, nbl, FULL_SHARE);
+    json_object_set_new(ent, "full_bw_block_bytes",
+                        full < nbl ? json_integer((json_int_t)cfg->blocks.v[full]) : json_null());
+    json_object_set_new(ent, "blocks", blocks);
+    json_array_append_new(rnd, ent);
+
+    char sz[32], b1[32], b2[32];
+    gmb_fmt_size(size, sz, sizeof sz);
+    gmb_text_add(sm, "%s%s (%s): random ", sm->len ? " " : "", sz, same ? where : "mixed");
+    int shown = 0;
+    for (size_t i = 0; i < nbl; i++) {
+        uint64_t b = cfg->blocks.v[i];
+        if (i && i != nbl - 1 && b != 32 && b != 256)
+            continue;
+        gmb_text_add(sm, "%s%llu-byte%s ", shown ? ", " : "", (unsigned long long)b,
+                     shown ? "" : " blocks");
+        if (bw[i] != bw[i])
+            gmb_text_add(sm, "failed verification");
+        else if (share[i] == share[i]) {
+            fmt_pct(share[i], b2, sizeof b2);
+            gmb_text_add(sm, "%s GB/s (%s%s)", fmt_bw(bw[i], b1, sizeof b1), b2,
+                         shown ? "" : " of contiguous");
+        } else
+            gmb_text_add(sm, "%s GB/s", fmt_bw(bw[i], b1, sizeof b1));
+        shown++;
+    }
+    if (ref.bw != ref.bw)
+        gmb_text_add(sm, "; no share of contiguous (its reads failed verification).");
+    else if (full < nbl)
+        gmb_text_add(sm,
+                     "; full bandwidth (within 10%% of contiguous, %s GB/s) from %llu-byte "
+                     "blocks.",
+                     fmt_bw(ref.bw, b1, sizeof b1), (unsigned long long)cfg->blocks.v[full]);
+    else
+        gmb_text_add(sm, "; no block up to %llu bytes within 10%% of contiguous (%s GB/s).",
+                     (unsigned long long)cfg->blocks.v[nbl - 1], fmt_bw(ref.bw, b1, sizeof b1));
+    /* the reference is this kernel's: its hash per read may hold it below what plain
+     * contiguous reads get (then the large blocks' shares are of that): said when it is more
+     * than 10% below and the two 95% CIs are disjoint */
+    if (ref.bw == ref.bw && stride4 == stride4 && ref.bw < FULL_SHARE * stride4 &&
+        ref.bw_hi < s4->bw_lo) {
+        fmt_pct(ref.bw / stride4, b2, sizeof b2);
+        gmb_text_add(sm,
+                     " The random kernel's contiguous reads get %s of the stride pattern's "
+                     "(%s GB/s): its own arithmetic may limit it.",
+                     b2, fmt_bw(stride4, b1, sizeof b1));
+    }
+    return failed ? GMB_EVERIFY : GMB_OK;
+}
+
 static int access_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
     const gmb_backend_t *be = c->be;
     long offs[GMB_MAX_LIST];
     size_t noff = 0;
-    int rc = cfg->sizes.set ? GMB_OK : default_sizes(c, cfg);
-    if (rc || (rc = parse_offsets(cfg->offsets, offs, &noff)) || (rc = check_options(c, cfg)))
-        return rc;
-    int do_stride = 0, do_offset = 0, has0 = 0;
+    int do_stride = 0, do_offset = 0, do_random = 0, has0 = 0;
     for (size_t i = 0; i < cfg->patterns.n; i++) {
         do_stride |= cfg->patterns.idx[i] == P_STRIDE;
         do_offset |= cfg->patterns.idx[i] == P_OFFSET;
+        do_random |= cfg->patterns.idx[i] == P_RANDOM;
     }
+    int rc = cfg->sizes.set ? GMB_OK : default_sizes(c, cfg, do_stride);
+    if (rc || (rc = parse_offsets(cfg->offsets, offs, &noff)) || (rc = check_options(c, cfg)))
+        return rc;
     for (size_t i = 0; i < noff; i++)
         has0 |= offs[i] == 0;
     if (do_offset && !has0) {
@@ -457,9 +669,10 @@ static int access_run(gmb_ctx_t *c)
     }
     uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
     state_t s = {.c = c, .seed = (gmb_u32)c->o.seed * 2654435761u + 7u};
+    s.key = gmb_hash(s.seed, 0x6a09e667u); /* the random blocks' placement */
     gmb_prog_t *prog = NULL;
     gmb_kern_t *kinit = NULL;
-    json_t *gran = json_array(), *mis = json_array();
+    json_t *gran = json_array(), *mis = json_array(), *rnd = json_array();
     double *st = calloc(cfg->strides.n, sizeof *st);
     double *bw = calloc(cfg->strides.n, sizeof *bw);
     if (!st || !bw) {
@@ -470,12 +683,17 @@ static int access_run(gmb_ctx_t *c)
     if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)top, &s.buf)) ||
         (rc = be->prog_load(c->dev, c->bench->kernels, variants[0].variant, &prog)) ||
         (rc = be->kern_get(prog, "access_init", &kinit)) ||
-        (rc = be->kern_get(prog, "access_read", &s.kread)))
+        (rc = be->kern_get(prog, "access_read", &s.kread)) ||
+        (rc = be->kern_get(prog, "access_random", &s.krand)))
         goto out;
-    /* the largest grid any point launches: one sum per work-item */
-    gmb_launch_t gmax;
+    /* the largest grid any point launches: one sum per work-item (the kernels' occupancy may
+     * differ) */
+    gmb_launch_t gmax, grmax;
     gmb_grid(c, s.kread, 0, 0, top / WORD, &gmax);
+    gmb_grid(c, s.krand, 0, 0, top / WORD, &grmax);
     size_t G = gmax.groups * gmax.group_size;
+    if (grmax.groups * grmax.group_size > G)
+        G = grmax.groups * grmax.group_size;
     if (!(s.sums = malloc(G * sizeof *s.sums))) {
         gmb_error("out of host memory (%zu sums)", G);
         rc = GMB_ERUNTIME;
@@ -492,11 +710,15 @@ static int access_run(gmb_ctx_t *c)
     gmb_declare_metric(c, "bw_GBps", "GB/s", "higher",
                        "4 bytes per read the kernel makes / median kernel time (bytes used, not "
                        "bytes the memory system fetched)");
+    if (do_random)
+        gmb_declare_metric(c, "blocks_G_per_s", "G/s", "higher",
+                           "random pattern: blocks read per second, 1e9 (the buffer's blocks x "
+                           "passes / median kernel time)");
     printf("# gmb-access: %s device %d: %s; 4-byte reads; LLC %s\n", be->name, c->info.index,
            c->info.name,
            c->info.llc_bytes ? gmb_fmt_size(c->info.llc_bytes, (char[32]){0}, 32) : "unknown");
-    printf("%-7s %10s %7s %7s %10s %7s %4s %7s %-10s %s\n", "pattern", "size", "stride", "offset",
-           "GB/s", "+-CI%", "n", "reps", "where", "verified");
+    printf("%-8s %10s %7s %7s %6s %10s %7s %4s %7s %-10s %s\n", "pattern", "size", "stride",
+           "offset", "block", "GB/s", "+-CI%", "n", "reps", "where", "verified");
     int failed = 0;
     gmb_text_t sm = {{0}, 0};
     for (size_t si = 0; si < cfg->sizes.n && (!rc || rc == GMB_EVERIFY); si++) {
@@ -508,13 +730,16 @@ static int access_run(gmb_ctx_t *c)
          * they may stay in a cache across passes) */
         size_t n = 0, left_out = 0;
         const char *where0 = NULL;
+        pt_out_t s4 = {.bw = NAN}; /* the contiguous reads of the stride sweep */
         for (size_t i = 0; do_stride && i < cfg->strides.n; i++) {
             pt_out_t o;
-            rc = run_point(&s, P_STRIDE, size, cfg->strides.v[i], 0, 0, &o);
+            rc = run_point(&s, P_STRIDE, size, cfg->strides.v[i], 0, 0, 0, &o);
             failed |= rc == GMB_EVERIFY;
             if (rc && rc != GMB_EVERIFY)
                 goto out;
             bw[n] = o.bw;
+            if (cfg->strides.v[i] == WORD)
+                s4 = o;
             where0 = where0 ? where0 : o.where;
             if (!o.filled || strcmp(o.where, where0)) {
                 left_out++;
@@ -547,7 +772,7 @@ static int access_run(gmb_ctx_t *c)
             pt_out_t o;
             if (size <= (uint64_t)offs[i] + WORD)
                 continue;
-            rc = run_point(&s, P_OFFSET, size, WORD, offs[i], 0, &o);
+            rc = run_point(&s, P_OFFSET, size, WORD, offs[i], 0, 0, &o);
             failed |= rc == GMB_EVERIFY;
             if (rc && rc != GMB_EVERIFY)
                 goto out;
@@ -570,16 +795,24 @@ static int access_run(gmb_ctx_t *c)
             gmb_text_add(&sm, "%s%s: misaligned by %ld B, %s.", sm.len ? " " : "", sz, worst_off,
                          text);
         }
+        if (do_random) {
+            rc = random_buffer(&s, size, &s4, rnd, &sm);
+            failed |= rc == GMB_EVERIFY;
+            if (rc && rc != GMB_EVERIFY)
+                goto out;
+        }
     }
     if (failed)
         rc = GMB_EVERIFY;
     gmb_summary(c, "# access: ", NULL, sm.text, "nothing to summarise.");
     gmb_add_result(c, "granularity", gran);
     gmb_add_result(c, "misalignment", mis);
-    gran = mis = NULL;
+    gmb_add_result(c, "random", rnd);
+    gran = mis = rnd = NULL;
 out:
     json_decref(gran);
     json_decref(mis);
+    json_decref(rnd);
     free(st);
     free(bw);
     free(s.sums);
@@ -593,8 +826,8 @@ out:
 static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
 static const gmb_bench_t bench = {
     "access",
-    "bandwidth by access pattern: stride between neighbouring reads (coalescing), misalignment; "
-    "access granularity",
+    "bandwidth by access pattern: stride between neighbouring reads (coalescing), misalignment, "
+    "random blocks by size; access granularity",
     help,
     opts,
     sizeof(cfg_t),

@@ -2,7 +2,8 @@
  * A buffer of 4-byte words holds gmb_hash(seed, i); work-item j of the grid reads the words
  * at byte offset + (j + k x G) x stride for k = 0, 1, ... (G work-items in all), so the
  * work-items of a warp read words stride bytes apart: stride 4 is the contiguous, coalesced
- * case, larger strides leave bytes of every line or sector unread. */
+ * case, larger strides leave bytes of every line or sector unread. access_random reads
+ * blocks of the buffer placed at random (gmb_block_word). */
 
 GMB_KERNEL access_init(GMB_GLOBAL gmb_u32 *a, gmb_u64 n, gmb_u32 seed)
 {
@@ -45,4 +46,37 @@ GMB_KERNEL access_read(GMB_GLOBAL const gmb_u32 *a, GMB_GLOBAL gmb_u32 *out, gmb
             s0 += ACCESS_LD(b + j * sw);
     }
     out[GMB_GID] = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
+}
+
+/* random blocks: reps passes over nacc reads (nb blocks of 2^lb words); read w = j + k x G
+ * reads the word gmb_block_word(w) (the same word of a block gmb_block_pick placed, or with
+ * order all ones of its own block: in order), so a warp's neighbouring work-items read
+ * neighbouring words of one block; eight in flight per work-item, as access_read; out[gid] =
+ * the wrapping sum of the words it read (two partial sums, not eight: 32 registers on sm_90,
+ * as access_read, where eight took 34 and a quarter of the device's threads). The hash is
+ * recomputed each read (no table: a table would be memory traffic of its own) and the block
+ * index fits 32 bits (nb < 2^32); w stays 64-bit. */
+GMB_KERNEL access_random(GMB_GLOBAL const gmb_u32 *a, GMB_GLOBAL gmb_u32 *out, gmb_u64 nacc,
+                         gmb_u32 lb, gmb_u32 key, gmb_u32 nb, gmb_u32 order, gmb_u32 reps)
+{
+    gmb_u64 G = GMB_GSIZE;
+    gmb_u32 s0 = 0, s1 = 0;
+    for (gmb_u32 r = 0; r < reps; r++) {
+        gmb_u64 w = GMB_GID;
+        for (; w + 7 * G < nacc; w += 8 * G) {
+            gmb_u32 v0 = ACCESS_LD(a + gmb_block_word(w, lb, key, nb, order));
+            gmb_u32 v1 = ACCESS_LD(a + gmb_block_word(w + G, lb, key, nb, order));
+            gmb_u32 v2 = ACCESS_LD(a + gmb_block_word(w + 2 * G, lb, key, nb, order));
+            gmb_u32 v3 = ACCESS_LD(a + gmb_block_word(w + 3 * G, lb, key, nb, order));
+            gmb_u32 v4 = ACCESS_LD(a + gmb_block_word(w + 4 * G, lb, key, nb, order));
+            gmb_u32 v5 = ACCESS_LD(a + gmb_block_word(w + 5 * G, lb, key, nb, order));
+            gmb_u32 v6 = ACCESS_LD(a + gmb_block_word(w + 6 * G, lb, key, nb, order));
+            gmb_u32 v7 = ACCESS_LD(a + gmb_block_word(w + 7 * G, lb, key, nb, order));
+            s0 += (v0 + v1) + (v2 + v3);
+            s1 += (v4 + v5) + (v6 + v7);
+        }
+        for (; w < nacc; w += G)
+            s0 += ACCESS_LD(a + gmb_block_word(w, lb, key, nb, order));
+    }
+    out[GMB_GID] = s0 + s1;
 }
