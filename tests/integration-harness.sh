@@ -409,6 +409,19 @@ else
         check "run: no run directory made" test ! -e "$T/long"
     fi
     expect "run --frobnicate" 2 "$G" run --frobnicate --results "$T/res"
+    # every line of plots/profiles.conf parses in its programs (names and value syntax; checks
+    # against the device come when it runs): the GPU lines never run here, so
+    # a misspelt option in one would only show on a GPU; a '*' line in every program
+    bad=""
+    while read -r b prof devt est opts; do
+        case $b in '#'* | '') continue ;; esac
+        for p in $([ "$b" = '*' ] && ls "$BIN" | sed -n 's/^gmb-//p' || echo "$b"); do
+            # shellcheck disable=SC2086 # the options are words
+            "$PWD/$BIN/gmb-$p" $opts --list-devices >/dev/null 2>"$T/perr" ||
+                bad="$bad $b/$prof/$devt:gmb-$p($(head -1 "$T/perr"))"
+        done
+    done <plots/profiles.conf
+    check "profiles.conf: every line's options parse in its programs${bad:+:$bad}" test -z "$bad"
     expect "run --backend cuda without a GPU skips" 77 "$G" run --backend cuda --results "$T/resc" &&
         check "run: a skipped suite writes nothing" test ! -e "$T/resc"
 
