@@ -334,6 +334,24 @@ static void test_crosscheck(void **state)
     assert_string_equal(md, "No quantity was measured by two programs in this run.\n");
     free(md);
     gmb_runset_free(&r2);
+    /* a random chase over 512 MiB (about 10x the LLC: a tenth of its loads may hit the cache)
+     * is not an idle memory latency; over 1 GiB it is */
+    for (int big = 0; big < 2; big++) {
+        gmb_runset_t r3 = {0};
+        char pts[128];
+        snprintf(pts, sizeof pts, "[{\"params\":{\"size_bytes\":%s}}]",
+                 big ? "1073741824" : "536870912");
+        gmb_runset_add(&r3, gpu_rec("loaded", pts, "{\"loaded\":{\"idle\":{\"lat_ns\":700}}}"),
+                       "c/lo.json", "c");
+        gmb_runset_add(&r3,
+                       gpu_rec("chase", "[]",
+                               "{\"levels\":[{\"mode\":\"random\",\"space\":\"global\","
+                               "\"levels\":[{\"name\":\"DRAM\",\"lat_ns\":680}]}]}"),
+                       "c/ch.json", "c");
+        gmb_runset_label(&r3);
+        assert_int_equal(gmb_crosscheck(&r3, 0, x, 8), (size_t)big);
+        gmb_runset_free(&r3);
+    }
 }
 
 static void test_compare(void **state)
