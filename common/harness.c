@@ -217,39 +217,68 @@ void gmb_series_free(gmb_series_t *s)
     memset(s, 0, sizeof *s);
 }
 
-int gmb_measure(gmb_ctx_t *c, gmb_sample_fn fn, void *arg, gmb_series_t *s)
+/* The measurement loop of k series (1 or 2), their samples taken in turn (0, 1, 0, 1, ...):
+ * warm-up of each series not yet warmed, then until every series has converged or holds
+ * max samples, or the time cap has passed and each holds at least 3. */
+static int measure_k(gmb_ctx_t *c, gmb_sample_fn const *fn, void *const *arg, gmb_series_t **s,
+                     int k)
 {
     int rc;
     double ns;
-    for (long i = 0; !s->warmed && i < c->o.warmup; i++)
-        if ((rc = fn(arg, &ns)))
-            return rc;
+    for (int q = 0; q < k; q++)
+        for (long i = 0; !s[q]->warmed && i < c->o.warmup; i++)
+            if ((rc = fn[q](arg[q], &ns)))
+                return rc;
     double t0 = gmb_now_ns(), target = c->o.ci_target_pct / 100.0;
     size_t minn = (size_t)c->o.min_samples, maxn = (size_t)c->o.max_samples;
     if (maxn < minn)
         maxn = minn;
+    int done[2] = {0, 0};
     for (;;) {
-        if (gmb_stop_signal()) /* Ctrl-C or a deadline: the point is dropped, the rest kept */
-            return GMB_EINTR;
-        if ((rc = fn(arg, &ns)))
-            return rc;
-        if (!(ns > 0)) { /* below the timer's resolution: no number to defend */
-            gmb_error("a timed sample took %g ns: raise the work per sample", ns);
-            return GMB_ERUNTIME;
-        }
-        if ((rc = gmb_series_push(s, ns)))
-            return rc;
-        s->wall_s = (gmb_now_ns() - t0) / 1e9;
-        if (s->n >= minn) {
-            if ((rc = gmb_stats_compute(s->ns, s->n, minn, target, &s->st)))
+        int all = 1, few = 0;
+        for (int q = 0; q < k; q++) {
+            if (done[q])
+                continue;
+            if (gmb_stop_signal()) /* Ctrl-C or a deadline: the point is dropped, the rest kept */
+                return GMB_EINTR;
+            if ((rc = fn[q](arg[q], &ns)))
                 return rc;
-            if (s->st.converged || s->n >= maxn)
-                break;
+            if (!(ns > 0)) { /* below the timer's resolution: no number to defend */
+                gmb_error("a timed sample took %g ns: raise the work per sample", ns);
+                return GMB_ERUNTIME;
+            }
+            if ((rc = gmb_series_push(s[q], ns)))
+                return rc;
+            s[q]->wall_s = (gmb_now_ns() - t0) / 1e9;
+            if (s[q]->n >= minn) {
+                if ((rc = gmb_stats_compute(s[q]->ns, s[q]->n, minn, target, &s[q]->st)))
+                    return rc;
+                done[q] = s[q]->st.converged || s[q]->n >= maxn;
+            }
+            all &= done[q];
+            few |= s[q]->n < 3;
         }
-        if (s->wall_s > c->o.time_cap_s && s->n >= 3)
+        if (all || ((gmb_now_ns() - t0) / 1e9 > c->o.time_cap_s && !few))
             break;
     }
-    return gmb_stats_compute(s->ns, s->n, minn, target, &s->st);
+    for (int q = 0; q < k; q++)
+        if ((rc = gmb_stats_compute(s[q]->ns, s[q]->n, minn, target, &s[q]->st)))
+            return rc;
+    return GMB_OK;
+}
+
+int gmb_measure(gmb_ctx_t *c, gmb_sample_fn fn, void *arg, gmb_series_t *s)
+{
+    return measure_k(c, &fn, &arg, &s, 1);
+}
+
+int gmb_measure_pair(gmb_ctx_t *c, gmb_sample_fn fa, void *a, gmb_series_t *sa, gmb_sample_fn fb,
+                     void *b, gmb_series_t *sb)
+{
+    gmb_sample_fn fn[2] = {fa, fb};
+    void *arg[2] = {a, b};
+    gmb_series_t *s[2] = {sa, sb};
+    return measure_k(c, fn, arg, s, 2);
 }
 
 json_t *gmb_json_rate_of(const gmb_ctx_t *c, const double *ns, size_t n, size_t stride,

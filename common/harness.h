@@ -80,6 +80,13 @@ int gmb_main(const gmb_bench_t *bench, int argc, char **argv);
 /* Measure one point: warm-up runs, then samples until the median's 95% CI is within
  * the target, or max samples, or the time cap. 0 or the sample function's error. */
 int gmb_measure(gmb_ctx_t *ctx, gmb_sample_fn fn, void *arg, gmb_series_t *s);
+/* Measure two points against each other: their samples taken in turn (a, b, a, b, ...; the
+ * warm-up of each first), so that a drift (clocks, temperature, a neighbour's load) falls on
+ * both alike and a comparison of the two is not biased by their order; each series stops
+ * sampling when it has converged or holds max samples, both at the time cap (each with at
+ * least 3). The last launch is b's. 0 or the first error. */
+int gmb_measure_pair(gmb_ctx_t *ctx, gmb_sample_fn fa, void *a, gmb_series_t *sa, gmb_sample_fn fb,
+                     void *b, gmb_series_t *sb);
 /* Add a sample taken by the caller (e.g. while calibrating, after warm-up, same work);
  * 0 or GMB_ERUNTIME. */
 int gmb_series_push(gmb_series_t *s, double ns);

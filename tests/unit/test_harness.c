@@ -123,6 +123,71 @@ static void warmed_series_keeps_its_samples(void **state)
     gmb_series_free(&s);
 }
 
+/* Two sources sampled in turn; each call appends its tag to a shared log. */
+typedef struct tagged {
+    fake_t f;
+    char tag;
+    char *log; /* shared, at least 256 bytes */
+} tagged_t;
+
+static int tagged_sample(void *arg, double *ns)
+{
+    tagged_t *t = arg;
+    size_t l = strlen(t->log);
+    if (l < 255) {
+        t->log[l] = t->tag;
+        t->log[l + 1] = '\0';
+    }
+    return fake_sample(&t->f, ns);
+}
+
+/* The pair's samples alternate after each one's warm-up; a steady one stops at min samples
+ * while a noisy one goes on to max, alone. */
+static void pair_alternates(void **state)
+{
+    (void)state;
+    char log[256] = "";
+    const double steady[] = {1000.0}, noisy[] = {1000.0, 3000.0, 1500.0};
+    tagged_t a = {{steady, 1, 0, 0, 0}, 'a', log}, b = {{noisy, 3, 0, 0, 0}, 'b', log};
+    gmb_ctx_t c = ctx(1, 4, 8, 1.0, 10.0);
+    gmb_series_t sa = {0}, sb = {0};
+    assert_int_equal(gmb_measure_pair(&c, tagged_sample, &a, &sa, tagged_sample, &b, &sb), GMB_OK);
+    /* warm-ups (a, b), then a b a b a b a b (a converged at 4), then b alone up to 8 */
+    assert_string_equal(log, "ababababab"
+                             "bbbb");
+    assert_int_equal(sa.n, 4);
+    assert_true(sa.st.converged);
+    assert_int_equal(sb.n, 8);
+    assert_false(sb.st.converged);
+    assert_true(sb.st.median == 1500.0);
+    gmb_series_free(&sa);
+    gmb_series_free(&sb);
+}
+
+/* The time cap stops both, each with at least 3; an error of either is returned at once. */
+static void pair_time_cap_and_errors(void **state)
+{
+    (void)state;
+    char log[256] = "";
+    const double t[] = {1000.0, 3000.0};
+    tagged_t a = {{t, 2, 0, 0, 10000}, 'a', log}, b = {{t, 2, 0, 0, 10000}, 'b', log};
+    gmb_ctx_t c = ctx(0, 5, 1000, 0.01, 0.03);
+    gmb_series_t sa = {0}, sb = {0};
+    assert_int_equal(gmb_measure_pair(&c, tagged_sample, &a, &sa, tagged_sample, &b, &sb), GMB_OK);
+    assert_true(sa.n >= 3 && sb.n >= 3 && sa.n < 10 && sb.n == sa.n);
+    gmb_series_free(&sa);
+    gmb_series_free(&sb);
+    log[0] = '\0';
+    tagged_t e = {{t, 2, 0, 3, 0}, 'e', log}, d = {{t, 2, 0, 0, 0}, 'd', log};
+    gmb_series_t se = {0}, sd = {0};
+    gmb_ctx_t c2 = ctx(0, 5, 100, 1.0, 10.0);
+    assert_int_equal(gmb_measure_pair(&c2, tagged_sample, &d, &sd, tagged_sample, &e, &se),
+                     GMB_ERUNTIME);
+    assert_string_equal(log, "dedede"); /* e's third call failed: nothing after it */
+    gmb_series_free(&se);
+    gmb_series_free(&sd);
+}
+
 static void point_holds_samples_and_rate(void **state)
 {
     (void)state;
@@ -183,6 +248,8 @@ int main(void)
         cmocka_unit_test(zero_time_is_an_error),
         cmocka_unit_test(sample_error_propagates),
         cmocka_unit_test(warmed_series_keeps_its_samples),
+        cmocka_unit_test(pair_alternates),
+        cmocka_unit_test(pair_time_cap_and_errors),
         cmocka_unit_test(point_holds_samples_and_rate),
         cmocka_unit_test(text_cut_with_ellipsis),
     };
