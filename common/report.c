@@ -707,8 +707,9 @@ static int ex_number(const json_t *rec, const char *arg, gmb_cell_t *c)
  * the confirmation's ratio, significant or not; no cell when the confirmation failed),
  * "random WHERE bw B" (random B-byte blocks' bandwidth, GB/s), "random WHERE of B" (their
  * share of the contiguous reads, %) or "random WHERE full" (the block from which random reads
- * get full bandwidth, B, or "none up to N B"), of the largest buffer that is WHERE ("dram",
- * "cache"; random: every point of the buffer there) */
+ * get full bandwidth, B, or "none up to N B"), "random_write WHERE bw|of|full B" (the same of
+ * random writes: results.random_write), of the largest buffer that is WHERE ("dram", "cache";
+ * random, random_write: every point of the buffer there) */
 static int ex_access(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
     char what[16] = "", where[16] = "", field[8] = "";
@@ -724,7 +725,7 @@ static int ex_access(const json_t *rec, const char *arg, gmb_cell_t *c)
     }
     if (!found)
         return -1;
-    if (!strcmp(what, "random")) {
+    if (!strcmp(what, "random") || !strcmp(what, "random_write")) {
         const json_t *bl = json_object_get(found, "blocks");
         if (!strcmp(field, "full")) {
             double v = gmb_jnum(found, "full_bw_block_bytes");
@@ -902,7 +903,8 @@ const gmb_row_t gmb_table_rows[] = {
     {"chase", "Latency level 4", "ns", ex_chase_lat, "level 4 ns"},
     {"chase", "Latency level 5", "ns", ex_chase_lat, "level 5 ns"},
     {"chase", "Latency level 6", "ns", ex_chase_lat, "level 6 ns"},
-    /* gmb-access: the access granularity the stride curve shows; misaligned reads */
+    /* gmb-access: the access granularity the stride curve shows; misaligned reads; random
+     * 32-byte reads and writes */
     {"access", "Access granularity (stride curve, DRAM buffer)", "B", ex_access,
      "granularity dram"},
     {"access", "Access granularity (stride curve, cache-resident buffer)", "B", ex_access,
@@ -913,6 +915,9 @@ const gmb_row_t gmb_table_rows[] = {
     {"access", "Random 32-byte reads, of contiguous (DRAM)", "%", ex_access, "random dram of 32"},
     {"access", "Block size for full random-read bandwidth (DRAM)", "B", ex_access,
      "random dram full"},
+    {"access", "Random 32-byte writes (DRAM)", "GB/s", ex_access, "random_write dram bw 32"},
+    {"access", "Random 32-byte writes, of contiguous (DRAM)", "%", ex_access,
+     "random_write dram of 32"},
     /* gmb-atomic: atomic adds on distinct addresses and on one address */
     {"atomic", "Global atomic adds (red), distinct addresses", "Gop/s", ex_number,
      "results.contention.global_red.distinct_Gops"},

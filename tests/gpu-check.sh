@@ -192,6 +192,13 @@ done
 for b in cuda opencl; do
     step "access-$b" 40 bin/gmb-access --backend "$b" --device 0 --out "$OUTDIR/$b"
 done
+# random blocks read and written (random-write is not in the default): the default buffer of
+# 16x the L2, the writes read back and checked in full (about a second a point, a guess),
+# 26 points
+for b in cuda opencl; do
+    step "access-rw-$b" 45 bin/gmb-access --backend "$b" --device 0 --patterns random,random-write \
+        --out "$OUTDIR/$b-rw"
+done
 # atomics by contention: global (the L2's atomic units) and shared, red and atom
 for b in cuda opencl; do
     step "atomic-$b" 30 bin/gmb-atomic --backend "$b" --device 0 --out "$OUTDIR/$b" \
@@ -335,24 +342,29 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-um.json")):
 PY
 echo "== loaded: latency under load (idle, at the most bandwidth, where it doubles)"
 grep -h "^# loaded" "$OUTDIR"/loaded-*.txt 2>/dev/null || echo "(not run)"
-echo "== access: access granularity (stride curve), misaligned reads, random blocks"
+echo "== access: access granularity (stride curve), misaligned reads, random blocks read and written"
 grep -h "^# access" "$OUTDIR"/access-*.txt 2>/dev/null || echo "(not run)"
 python3 - "$OUTDIR" <<'PY'
 import glob, json, sys
 nan = float("nan")
 for path in sorted(glob.glob(sys.argv[1] + "/*/*-access.json")):
     r = json.load(open(path))
-    for e in r["results"].get("random", []):
-        c, s4 = e.get("contiguous_GBps"), e.get("stride4_GBps")
-        cont = f"{c:.1f} GB/s" if c else "failed"
-        beside = f" (stride 4: {s4:.1f} GB/s, {100 * c / s4:.0f}%)" if c and s4 else ""
-        full = e.get("full_bw_block_bytes")
-        print(f"{path.split('/')[-2]}: {r['device']['name']}: random blocks in {e['size_bytes'] / 2**20:g} MiB "
-              f"({e['where']}): contiguous {cont}{beside}; full bandwidth "
-              f"{f'from {full} B' if full else 'from no block measured'}; status {r['status']}")
-        for b in e["blocks"]:
-            print(f"  {b['block_bytes']:6d} B {b.get('bw_GBps', nan):9.1f} GB/s {100 * b.get('of_contiguous', nan):6.1f}% "
-                  f"of contiguous {b.get('blocks_G_per_s', nan):9.4f} G blocks/s  {b['where']}")
+    for what, verb in (("random", "read"), ("random_write", "written")):
+        # the same buffer's reads beside the writes (when both ran): writes of B / reads of B
+        rd = {(e["size_bytes"], b["block_bytes"]): b.get("bw_GBps") for e in r["results"].get("random", []) for b in e["blocks"]}
+        for e in r["results"].get(what, []):
+            c, s4 = e.get("contiguous_GBps"), e.get("stride4_GBps")
+            cont = f"{c:.1f} GB/s" if c else "failed"
+            beside = f" (stride 4: {s4:.1f} GB/s, {100 * c / s4:.0f}%)" if c and s4 else ""
+            full = e.get("full_bw_block_bytes")
+            print(f"{path.split('/')[-2]}: {r['device']['name']}: random blocks {verb} in {e['size_bytes'] / 2**20:g} MiB "
+                  f"({e['where']}): contiguous {cont}{beside}; full bandwidth "
+                  f"{f'from {full} B' if full else 'from no block measured'}; status {r['status']}")
+            for b in e["blocks"]:
+                rb = rd.get((e["size_bytes"], b["block_bytes"])) if what == "random_write" else None
+                vs = f"  {100 * b['bw_GBps'] / rb:5.1f}% of reads" if rb and "bw_GBps" in b else ""
+                print(f"  {b['block_bytes']:6d} B {b.get('bw_GBps', nan):9.1f} GB/s {100 * b.get('of_contiguous', nan):6.1f}% "
+                      f"of contiguous {b.get('blocks_G_per_s', nan):9.4f} G blocks/s  {b['where']}{vs}")
 PY
 echo "== atomic: distinct addresses against one address"
 grep -h "^# atomic" "$OUTDIR"/atomic-*.txt 2>/dev/null || echo "(not run)"

@@ -2,16 +2,20 @@
 # buffers verified and recorded (sums recomputed on the host, in full and sampled), the
 # granularity verdict and misalignment summary (the worst offset selected by the sweep, its
 # ratio and test from a confirmation measured anew), random blocks (their contiguous
-# reference, shares and the block of full bandwidth), table rows and figures, planted errors
-# (in the sweep, in a confirmation, in the random pattern), bad input, CUDA without a GPU. CPU
-# numbers are never asserted.
+# reference, shares and the block of full bandwidth), random blocks written (random-write: not
+# in the default; every word read back and checked, the buffer filled anew for what follows),
+# table rows and figures, planted errors (in the sweep, in a confirmation, in the random
+# pattern, in a random-write read-back), bad input, CUDA without a GPU. CPU numbers are never
+# asserted.
 AC="$PWD/$BIN/gmb-access"
 if ! have_opencl; then
     skip "$TAG access integration: no OpenCL device (install pocl-opencl-icd)"
 else
     expect "gmb-access --help" 0 "$AC" --help && check "access help explains the granularity" \
         grep -q "the granularity the memory system fetches" "$T/out" &&
-        check "access help explains random blocks" grep -q "the blocks land at random, with replacement" "$T/out"
+        check "access help explains random blocks" grep -q "the blocks land at random, with replacement" "$T/out" &&
+        check "access help explains random writes and their read-back" bash -c \
+            "grep -q '^random-write (not run by default' '$T/out' && grep -q 'buffer back after the timed launches, once per point, every word' '$T/out'"
     expect "gmb list (access)" 0 "$G" list && check "gmb list names access" grep -q "^access " "$T/out"
 
     # --- every pattern, two buffers: 6 strides + 4 offsets each and 2 confirmations, the
@@ -22,6 +26,9 @@ else
         rec=$(ls "$T"/acc/*-access.json)
         check "access: 34 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 34
         check "access: record validates" "$VALIDATE" "$SCHEMA" "$rec"
+        check "access: random-write is not in the default patterns (no write point, an empty entry)" test "$(json "$rec" \
+            "r['options']['patterns'], [p for p in r['points'] if p['params']['pattern'] == 'random-write'], r['results']['random_write']")" = \
+            "['stride', 'offset', 'random'] [] []"
         check "access: 34 points, every one verified in full (confirmations too)" test "$(json "$rec" \
             "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 34
         check "access: reads counted as the pattern makes them" test "$(json "$rec" \
@@ -141,10 +148,124 @@ PY
                 check "access random: the random figure drawn" test -s "$T/rndfig/access-random.png"
             rm -rf "$T/rndfig1"
             expect "access random: figure of a random-only record" 0 "$G" plot "$T/rnd" --out "$T/rndfig1" &&
-                check "access random: random figure only (no stride, no offset)" test -s "$T/rndfig1/access-random.png" \
-                    -a ! -e "$T/rndfig1/access-stride.png" -a ! -e "$T/rndfig1/access-offset.png"
+                check "access random: random figure only (no stride, no offset, no writes)" test -s "$T/rndfig1/access-random.png" \
+                    -a ! -e "$T/rndfig1/access-stride.png" -a ! -e "$T/rndfig1/access-offset.png" \
+                    -a ! -e "$T/rndfig1/access-random-write.png"
         fi
     fi
+    # --- random-write: every pattern over two buffers (all), the writes last in each; every
+    # word of each write point read back and checked, the buffer filled anew before the next
+    # point (the next write point, the second buffer's reads) -----------------------------
+    if expect "access random-write: all patterns, two buffers" 0 "$AC" "${FAST[@]}" --sizes 256KiB,4MiB \
+        --strides 4,8 --offsets 0,4 --blocks 4,32,256,4096 --patterns all --out "$T/rw"; then
+        rec=$(ls "$T"/rw/*-access.json)
+        check "access random-write: record validates" "$VALIDATE" "$SCHEMA" "$rec"
+        check "access random-write: 32 points, every one verified in full" test "$(json "$rec" \
+            "len(r['points']), sum(p['extra']['verified'] == 'full' for p in r['points'])")" = "32 32"
+        check "access random-write: per buffer the in-order reference first, then each block, after the reads" test "$(json "$rec" \
+            "all([(p['params']['pattern'], p['params'].get('placement'), p['params'].get('block_bytes')) for p in r['points'] if p['params']['size_bytes'] == s][-5:] == [('random-write', 'in-order', 4)] + [('random-write', 'random', b) for b in (4, 32, 256, 4096)] for s in (262144, 4194304))")" = True
+        check "access random-write: the second buffer's reads (after the first's writes) verified" test "$(json "$rec" \
+            "[(p['params']['pattern'], p['extra']['verified']) for p in r['points'] if p['params']['size_bytes'] == 4194304 and p['params']['pattern'] != 'random-write'] == [(q, 'full') for q in ['stride'] * 2 + ['offset'] * 4 + ['random'] * 5]")" = True
+        check "access random-write: writes = the whole blocks' words, bandwidth = 4 B per write / median time, blocks/s = bw / B" test "$(json "$rec" \
+            "all(p['params']['writes'] == p['params']['size_bytes'] // p['params']['block_bytes'] * (p['params']['block_bytes'] // 4) and 'reads' not in p['params'] and abs(p['metrics']['bw_GBps']['median'] - 4 * p['params']['writes'] * p['params']['reps'] / p['time_ns']['median']) < 1e-6 * p['metrics']['bw_GBps']['median'] and abs(p['metrics']['blocks_G_per_s']['median'] - p['metrics']['bw_GBps']['median'] / p['params']['block_bytes']) < 1e-9 * p['metrics']['blocks_G_per_s']['median'] for p in r['points'] if p['params']['pattern'] == 'random-write')")" = True
+        # the words written: the blocks the pass picks, recomputed here from the hash (a port
+        # of gmb_hash and gmb_block_pick, the run's seed 1); every other word of the buffer kept
+        check "access random-write: every word checked: the picked blocks' words written, the rest kept" \
+            test "$(/usr/bin/python3 - "$rec" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+M = 0xFFFFFFFF
+def h(seed, i):
+    x = (i & M) ^ (((i >> 32) * 0x9E3779B9) & M) ^ ((seed * 0x85EBCA6B) & M)
+    x ^= x >> 16
+    x = (x * 0x7FEB352D) & M
+    x ^= x >> 15
+    x = (x * 0x846CA68B) & M
+    return x ^ (x >> 16)
+seed = (1 * 2654435761 + 7) & M
+key = h(seed, 0x6A09E667)
+ok = []
+for p in r["points"]:
+    q = p["params"]
+    if q["pattern"] != "random-write":
+        continue
+    nb, words = q["size_bytes"] // q["block_bytes"], q["block_bytes"] // 4
+    picked = nb if q["placement"] == "in-order" else len({(h(key, b) * nb) >> 32 for b in range(nb)})
+    ok.append((p["extra"]["words_written"], p["extra"]["words_kept"]) == (picked * words, q["size_bytes"] // 4 - picked * words))
+print(len(ok), all(ok))
+PY
+)" = "10 True"
+        check "access random-write: results.random_write per buffer: the points' medians, shares of contiguous writes" \
+            test "$(/usr/bin/python3 - "$rec" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+ok = []
+for e in r["results"]["random_write"]:
+    pts = [p for p in r["points"] if p["params"]["pattern"] == "random-write" and p["params"]["size_bytes"] == e["size_bytes"]]
+    med = lambda p: p["metrics"]["bw_GBps"]["median"]
+    ref = [p for p in pts if p["params"]["placement"] == "in-order"][0]
+    rnd = [p for p in pts if p["params"]["placement"] == "random"]
+    wh = {p["extra"]["where"] for p in pts}
+    ok.append(e["contiguous_GBps"] == med(ref) and "stride4_GBps" not in e and
+              [b["block_bytes"] for b in e["blocks"]] == [4, 32, 256, 4096] and
+              all(b["bw_GBps"] == med(p) and b["bw_ci_lo_GBps"] <= b["bw_GBps"] <= b["bw_ci_hi_GBps"] and
+                  abs(b["of_contiguous"] - med(p) / med(ref)) < 1e-12 and
+                  abs(b["blocks_G_per_s"] - med(p) / b["block_bytes"]) < 1e-12 and b["where"] == p["extra"]["where"]
+                  for b, p in zip(e["blocks"], rnd)) and
+              e["where"] == (wh.pop() if len(wh) == 1 else "mixed") and
+              e["full_bw_block_bytes"] == next((e["blocks"][i]["block_bytes"] for i in range(4) if all(b["of_contiguous"] >= 0.9 for b in e["blocks"][i:])), None))
+print([e["size_bytes"] for e in r["results"]["random_write"]], ok, len(r["results"]["random"]))
+PY
+)" = "[262144, 4194304] [True, True] 2"
+        check "access random-write: the summary gives each buffer's write shares and full-bandwidth block" test "$(json "$rec" \
+            "[('%s (%s): random writes of 4-byte blocks ' % ({262144: '256 KiB', 4194304: '4 MiB'}[e['size_bytes']], e['where']) in r['results']['summary'] and ('(%.1f%% of contiguous)' % p if p < 9.95 else '(%.0f%% of contiguous)' % p) in r['results']['summary'] and (('from %d-byte blocks.' % e['full_bw_block_bytes']) if e['full_bw_block_bytes'] else 'no block up to 4096 bytes within 10% of contiguous') in r['results']['summary']) for e, p in ((e, 100 * e['blocks'][0]['of_contiguous']) for e in r['results']['random_write'])]")" = "[True, True]"
+        check "access random-write: rows printed as in-order-write and random-write" test \
+            "$(grep -cE '^(in-order-write|random-write) ' "$T/out")" = 10
+        if command -v gnuplot >/dev/null; then
+            rm -rf "$T/rwfig"
+            expect "access random-write: figures, this run and two runs" 0 "$G" plot "$T/rw" --out "$T/rwfig" &&
+                check "access random-write: the write figure beside the others" test -s "$T/rwfig/access-random-write.png" \
+                    -a -s "$T/rwfig/access-random.png" -a -s "$T/rwfig/access-stride.png"
+            rm -rf "$T/rwfig2"
+            expect "access random-write: figures of two runs" 0 "$G" plot "$T/rw" "$T/acc" --out "$T/rwfig2" &&
+                check "access random-write: the write figure of two runs" test -s "$T/rwfig2/access-random-write.png"
+        fi
+        # the table: random 32-byte writes of the largest DRAM buffer (renamed so: a CPU's
+        # buffers are cache-resident); none from a buffer that is not DRAM
+        mkdir -p "$T/rwt" "$T/rwc"
+        /usr/bin/python3 - "$rec" "$T/rwt/x-access.json" "$T/rwc/x-access.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+w = r["results"]["random_write"]
+for e, where, bw, share in ((w[0], "dram", 999.0, 0.99), (w[1], "dram", 345.0, 0.12)):
+    e["where"] = where
+    b32 = [b for b in e["blocks"] if b["block_bytes"] == 32][0]
+    b32.update(bw_GBps=bw, bw_ci_lo_GBps=bw - 1, bw_ci_hi_GBps=bw + 1, of_contiguous=share)
+json.dump(r, open(sys.argv[2], "w"))
+w[1]["where"] = "transition"  # the largest buffer not in DRAM: the smaller DRAM one's
+w[0]["where"] = "cache"
+json.dump(r, open(sys.argv[3], "w"))
+PY
+        expect "access random-write: table" 0 "$G" table "$T/rwt" &&
+            check "access random-write: table rows (the larger DRAM buffer's: 345 GB/s, 12%)" bash -c \
+                "grep -q '^| Random 32-byte writes (DRAM) | GB/s | 345.0 \\[344.0, 346.0\\] |' '$T/out' &&
+                 grep -q '^| Random 32-byte writes, of contiguous (DRAM) | % | 12.00 |' '$T/out'"
+        expect "access random-write: table of writes in no DRAM buffer" 0 "$G" table "$T/rwc" &&
+            check "access random-write: no write row from a buffer that is not DRAM" bash -c "! grep -q 'writes' '$T/out'"
+    fi
+    # a buffer of 16 Ki + 1 words: 4-byte blocks make 16385 writes, not a whole number of
+    # rounds of eight per work-item (the kernel's last loop writes some); 64-byte blocks leave
+    # the last word unwritten, and it is checked too. A buffer over one read-back chunk (64 MiB)
+    expect "access random-write: words past the last whole block kept and checked" 0 "$AC" "${FAST[@]}" \
+        --sizes 65540 --patterns random-write --blocks 4,64 --out "$T/rwodd" &&
+        check "access random-write: 16385 words checked (the in-order ones: all written, or all but the last)" test "$(json "$(ls "$T"/rwodd/*-access.json)" \
+            "[(p['params']['placement'], p['params']['writes'], p['extra']['words_written'] + p['extra']['words_kept'], p['extra']['words_kept'] if p['params']['placement'] == 'in-order' else p['extra']['words_kept'] >= 1) for p in r['points']]")" = \
+            "[('in-order', 16385, 16385, 0), ('random', 16385, 16385, True), ('random', 16384, 16385, True)]"
+    expect "access random-write: 72 MiB (two read-back chunks), every word" 0 "$AC" "${FAST[@]}" \
+        --sizes 72MiB --patterns random-write --blocks 4096 --out "$T/rwbig" &&
+        check "access random-write: 72 MiB verified in full, every word counted" test "$(json "$(ls "$T"/rwbig/*-access.json)" \
+            "[(p['extra']['verified'], p['extra']['words_written'] + p['extra']['words_kept']) for p in r['points']]")" = \
+            "[('full', 18874368), ('full', 18874368)]"
     # one block of the whole buffer (every read of it, placed at the only place)
     expect "access random: a 64 KiB block in a 64 KiB buffer, verified" 0 "$AC" "${FAST[@]}" \
         --sizes 64KiB --patterns random --blocks 4,64KiB --out "$T/rnd1" &&
@@ -231,6 +352,24 @@ PY
         check "access: planted error (random): the summary says no share" grep -qF \
             "no share of contiguous (its reads failed verification)." "$T/out"
     fi
+    # --- a planted wrong word in the random-write read-back: the buffer's last word at the
+    # first point verified (the in-order reference, where it is written): exit 1, no share;
+    # and where it is past the last whole block (kept, not written: checked too) ----------
+    if expect "access: planted error (random-write) exits 1" 1 "$AC" "${FAST[@]}" --sizes 256KiB \
+        --patterns random-write --blocks 32 --inject-error --out "$T/inj-rw"; then
+        rec=$(ls "$T"/inj-rw/*.json)
+        check "access: planted error (random-write) reported" grep -q \
+            "verification failed: random-write, 256 KiB, 32-byte blocks in order: 1 of 65536 words wrong; the first, word 65535 (written)" "$T/err"
+        check "access: planted error (random-write): record marked, no share of contiguous" test "$(json "$rec" \
+            "r['status'], [(p['params']['placement'], p['extra']['verified']) for p in r['points']], r['results']['random_write'][0]['contiguous_GBps'], 'of_contiguous' in r['results']['random_write'][0]['blocks'][0], r['results']['random_write'][0]['full_bw_block_bytes']")" = \
+            "verification_failed [('in-order', 'FAILED'), ('random', 'full')] None False None"
+        check "access: planted error (random-write): the summary says no share" grep -qF \
+            "no share of contiguous (its writes failed verification)." "$T/out"
+    fi
+    expect "access: planted error in a word random-write leaves alone exits 1" 1 "$AC" "${FAST[@]}" \
+        --sizes 65540 --patterns random-write --blocks 64 --inject-error --out "$T/inj-rw-kept" &&
+        check "access: planted error in a kept word reported" grep -q \
+            "verification failed: random-write, 64 KiB, 64-byte blocks in order: 1 of 16385 words wrong; the first, word 16384 (not written)" "$T/err"
     # --- a planted wrong sum fails verification --------------------------------------------
     for p in stride offset; do
         if expect "access: planted error ($p) exits 1" 1 "$AC" "${FAST[@]}" --sizes 256KiB \
@@ -269,6 +408,8 @@ PY
     bada "--blocks 128KiB (above 64 KiB)" --sizes 1MiB --blocks 128KiB
     bada "--blocks garbage" --sizes 64KiB --blocks 4,x
     bada "a block above the smallest buffer" --sizes 4KiB,1MiB --blocks 8KiB
+    bada "random-write, --blocks 12" --sizes 64KiB --patterns random-write --blocks 12
+    bada "random-write, a block above the smallest buffer" --sizes 4KiB --patterns random-write --blocks 8KiB
 
     # --- CUDA without a GPU: skipped with the reason ---------------------------------------
     if expect "access --backend cuda without a GPU exits 77" 77 "$AC" --backend cuda \

@@ -1,8 +1,8 @@
 /* access.c - gmb-access: bandwidth of 4-byte reads by access pattern: the stride between the
  * words neighbouring work-items read (coalescing: how much of each fetched sector or line is
- * used), the misalignment of contiguous reads, and blocks of B bytes read at random places
- * (how much of the memory's bandwidth a random access of B bytes gets); the memory system's
- * access granularity inferred from the stride curve. */
+ * used), the misalignment of contiguous reads, and blocks of B bytes read (or written) at
+ * random places (how much of the memory's bandwidth a random access of B bytes gets); the
+ * memory system's access granularity inferred from the stride curve. */
 #include "curves.h"
 #include "gmb_kernels.h"
 #include "harness.h"
@@ -23,9 +23,10 @@ static const gmb_cl_variant_t variants[] = {{"default", ""}, {NULL, NULL}};
 #define VERIFY_MIN_ITEMS 64          /* work-items recomputed at least */
 #define MAX_REPS         (1u << 20)
 #define FULL_SHARE       0.9 /* random blocks get full bandwidth: within 10% of contiguous */
+#define CHECK_CHUNK      (16u << 20) /* words read back at a time to check random writes */
 
-enum { P_STRIDE, P_OFFSET, P_RANDOM };
-static const char *const pattern_names[] = {"stride", "offset", "random", NULL};
+enum { P_STRIDE, P_OFFSET, P_RANDOM, P_RANDOM_WRITE };
+static const char *const pattern_names[] = {"stride", "offset", "random", "random-write", NULL};
 
 typedef struct cfg {
     gmb_sweep_t sizes;    /* buffers, bytes */
@@ -48,9 +49,10 @@ static const gmb_opt_t opts[] = {
      "misalignments of contiguous reads, bytes (multiples of 4, below 4096)", 0},
     {"blocks", GMB_OPT_SWEEP, O(blocks), "LIST", "4:4096:x2", 4, 65536, NULL,
      "bytes per randomly placed block (powers of two, 4 B to 64 KiB)", 0},
-    {"patterns", GMB_OPT_LIST, O(patterns), "LIST", "all", 1, 0, pattern_names,
-     "stride (bandwidth vs stride), offset (contiguous reads from a misaligned start) and "
-     "random (blocks read at random places, by block size)",
+    {"patterns", GMB_OPT_LIST, O(patterns), "LIST", "stride,offset,random", 1, 0, pattern_names,
+     "stride (bandwidth vs stride), offset (contiguous reads from a misaligned start), random "
+     "(blocks read at random places, by block size), random-write (blocks written so; not in "
+     "the default, in all)",
      0},
     {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "500", 1, 1e7, NULL,
      "shortest timed sample: small buffers are read several times a launch", 0},
@@ -89,39 +91,69 @@ static const char help[] =
     "buffer read contiguously), measured first for each buffer; each block's share of it, and\n"
     "the smallest block from which every larger one is within 10% of it (full bandwidth).\n"
     "Verified like the others: the host recomputes the sums from the same hash.\n"
+    "random-write (not run by default; --patterns random,random-write or all): the same\n"
+    "placement, each work-item writing word d of the picked block the value hash(wseed, d) (a\n"
+    "function of d alone: a block drawn twice is written twice alike) instead of reading it;\n"
+    "bandwidth = 4 bytes per write / median time, blocks_G_per_s = blocks written per second;\n"
+    "its own in-order reference first (the same kernel, blocks in place: contiguous writes).\n"
+    "A GPU's L2 and DRAM keep 32-byte sectors: a block under 32 bytes is a partial-sector\n"
+    "write, which may cost a read-modify-write of the sector; the curve shows what it costs (on a\n"
+    "CPU through OpenCL, nothing of the kind). Verified by reading the\n"
+    "buffer back after the timed launches, once per point, every word: those of the blocks\n"
+    "picked hold hash(wseed, d), the others still hold the buffer's contents (the host builds\n"
+    "the set of picked blocks from the same hash); the buffer is filled anew before any point\n"
+    "that follows writes. The read-back (the buffer's size, 64 MiB at a time) and the check take\n"
+    "a large buffer seconds a point, outside the timed launches.\n"
     "where: the sectors a pass touches (size x min(stride, 32) / stride bytes; random: those\n"
     "of the blocks it is expected to read) against the last-level cache (cache, transition,\n"
     "dram); the granularity is read from the strides whose sectors live where the contiguous\n"
     "reads' do and whose passes hold at least 4 reads per resident work-item (a smaller pass\n"
     "cannot fill the device; the others are left out, said).\n"
     "CUDA's loads are cached in the L2 only (ld.global.cg), so a cache-resident buffer is read\n"
-    "from the L2; OpenCL has no such load, and a GPU's L1 may serve part of it there.\n";
+    "from the L2; OpenCL has no such load, and a GPU's L1 may serve part of it there.\n"
+    "random-write's stores on CUDA are st.global.cg (the L2 only); OpenCL's are plain.\n";
 
 typedef struct state {
-    gmb_ctx_t *c;      /* the run */
-    gmb_buf_t *buf;    /* the words, largest buffer */
-    gmb_buf_t *out;    /* one sum per work-item */
-    gmb_kern_t *kread; /* access_read */
-    gmb_kern_t *krand; /* access_random */
-    gmb_launch_t geo;  /* the grid of the point's kernel */
-    gmb_u64 nacc;      /* reads per pass */
-    gmb_u32 sw, off;   /* stride and offset, words */
-    int random;        /* the point reads random blocks (access_random) */
-    gmb_u32 lb;        /* random: 2^lb words a block */
-    gmb_u32 nb;        /* random: blocks in the buffer */
-    gmb_u32 key;       /* random: the placement's hash seed */
-    gmb_u32 order;     /* random: 0 the picked blocks, all ones the blocks in order */
-    gmb_u32 reps;      /* passes per launch */
-    gmb_u32 seed;      /* of the words */
-    gmb_u32 *sums;     /* host copy of out */
-    int confirm;       /* the point is a confirmation (run_point) */
-    int injected;      /* --inject-error: 1 the first launch verified had a wrong sum, 2 then
-                        * the first confirmation launch too */
+    gmb_ctx_t *c;       /* the run */
+    gmb_buf_t *buf;     /* the words, largest buffer */
+    gmb_buf_t *out;     /* one sum per work-item */
+    gmb_kern_t *kread;  /* access_read */
+    gmb_kern_t *krand;  /* access_random */
+    gmb_kern_t *kwrite; /* access_random_write */
+    gmb_kern_t *kinit;  /* access_init */
+    gmb_launch_t geo;   /* the grid of the point's kernel */
+    gmb_u64 nacc;       /* reads (random-write: writes) per pass */
+    gmb_u32 sw, off;    /* stride and offset, words */
+    int random;         /* the point reads random blocks (access_random) */
+    int write;          /* the point writes them (access_random_write; random is set too) */
+    gmb_u32 lb;         /* random: 2^lb words a block */
+    gmb_u32 nb;         /* random: blocks in the buffer */
+    gmb_u32 key;        /* random: the placement's hash seed */
+    gmb_u32 order;      /* random: 0 the picked blocks, all ones the blocks in order */
+    gmb_u32 reps;       /* passes per launch */
+    gmb_u32 seed;       /* of the words */
+    gmb_u32 wseed;      /* of the words random-write writes (not seed: every word changes) */
+    gmb_u64 dirty;      /* words from 0 written since the buffer was last filled (0: clean) */
+    gmb_u64 nwords;     /* random-write: the point's buffer, words (all checked) */
+    gmb_u64 written;    /* random-write: words the last check found written, */
+    gmb_u64 kept;       /* and found holding what they held */
+    gmb_u32 *chunk;     /* random-write: the host's read-back chunk (CHECK_CHUNK words) */
+    uint64_t *picked;   /* random-write: bitmap of the blocks a pass writes */
+    gmb_u32 *sums;      /* host copy of out */
+    int confirm;        /* the point is a confirmation (run_point) */
+    int injected;       /* --inject-error: 1 the first launch verified had a wrong sum, 2 then
+                         * the first confirmation launch too */
 } state_t;
 
 static int sample(void *arg, double *ns)
 {
     state_t *s = arg;
+    if (s->write) {
+        gmb_arg_t aw[] = {GMB_A_BUF(s->buf),   GMB_A_VAL(s->nacc), GMB_A_VAL(s->lb),
+                          GMB_A_VAL(s->key),   GMB_A_VAL(s->nb),   GMB_A_VAL(s->order),
+                          GMB_A_VAL(s->wseed), GMB_A_VAL(s->reps)};
+        return s->c->be->launch(s->kwrite, &s->geo, aw, 8, ns);
+    }
     if (s->random) {
         gmb_arg_t ar[] = {GMB_A_BUF(s->buf),   GMB_A_BUF(s->out), GMB_A_VAL(s->nacc),
                           GMB_A_VAL(s->lb),    GMB_A_VAL(s->key), GMB_A_VAL(s->nb),
@@ -165,6 +197,85 @@ static int verify(state_t *s, char *err, size_t len, const char **how)
         }
     }
     return GMB_OK;
+}
+
+/* Check the buffer after a random-write point's launches: read it back (CHECK_CHUNK words at
+ * a time) and check every word of the point's buffer: a word of a block some block q of the
+ * pass was placed on (the set from the same gmb_block_word as the kernel's) holds
+ * gmb_hash(wseed, d), every other word what the buffer was filled with, gmb_hash(seed, i)
+ * (seed != wseed: the two differ at every word, so a store missed, misplaced or made twice
+ * elsewhere shows). Counts the words found written and kept in s. 0, GMB_EVERIFY (what in
+ * err) or an error. */
+static int verify_write(state_t *s, char *err, size_t len, const char **how)
+{
+    gmb_u64 n = s->nwords;
+    /* one bit a block, and a word more: the buffer's words past its last whole block (block
+     * nb, never set) are looked up too */
+    size_t nbits = (size_t)s->nb / 64 + 1;
+    memset(s->picked, 0, nbits * sizeof *s->picked);
+    for (gmb_u64 q = 0; q < s->nb; q++) {
+        gmb_u64 p = gmb_block_word(q << s->lb, s->lb, s->key, s->nb, s->order) >> s->lb;
+        s->picked[p / 64] |= 1ull << (p % 64);
+    }
+    *how = "full";
+    const uint64_t *picked = s->picked;
+    const gmb_u32 lb = s->lb, seed = s->seed, wseed = s->wseed;
+    gmb_u64 bad = 0, first = 0, written = 0, kept = 0;
+    gmb_u32 got = 0, want = 0;
+    for (gmb_u64 i0 = 0; i0 < n; i0 += CHECK_CHUNK) {
+        size_t m = (size_t)(n - i0 < CHECK_CHUNK ? n - i0 : CHECK_CHUNK);
+        int rc = s->c->be->read(s->buf, (size_t)i0 * WORD, s->chunk, m * WORD);
+        if (rc)
+            return rc;
+        /* test aid: the buffer's last word read back wrong at the first point verified
+         * (written, or past the last whole block: kept) */
+        if (s->c->o.inject_error && !s->injected && n - 1 < i0 + m) {
+            s->chunk[n - 1 - i0] ^= 1u;
+            s->injected++;
+        }
+        const gmb_u32 *v = s->chunk;
+        for (size_t k = 0; k < m; k++) { /* no branch on the placement: it is random */
+            gmb_u64 i = i0 + k, q = i >> lb;
+            gmb_u32 wr = (gmb_u32)(picked[q / 64] >> (q % 64)) & 1u;
+            gmb_u32 e = gmb_hash(wr ? wseed : seed, i), ok = v[k] == e;
+            if (!ok && !bad) {
+                first = i;
+                got = v[k];
+                want = e;
+            }
+            bad += !ok;
+            written += wr & ok;
+            kept += ~wr & ok;
+        }
+    }
+    s->written = written;
+    s->kept = kept;
+    if (bad) {
+        gmb_u64 q = first >> s->lb;
+        int wr = (int)(s->picked[q / 64] >> (q % 64) & 1);
+        snprintf(err, len,
+                 "%llu of %llu words wrong; the first, word %llu (%s), holds %08x, "
+                 "expected %08x",
+                 (unsigned long long)bad, (unsigned long long)n, (unsigned long long)first,
+                 wr ? "written" : "not written", got, want);
+        return GMB_EVERIFY;
+    }
+    return GMB_OK;
+}
+
+/* Fill the words a random-write point wrote anew (gmb_hash(seed, i), what every pattern reads
+ * and the next random-write point starts from). */
+static int restore(state_t *s)
+{
+    if (!s->dirty)
+        return GMB_OK;
+    gmb_launch_t gi;
+    gmb_grid(s->c, s->kinit, 0, 0, s->dirty, &gi);
+    gmb_arg_t ai[] = {GMB_A_BUF(s->buf), GMB_A_VAL(s->dirty), GMB_A_VAL(s->seed)};
+    int rc = s->c->be->launch(s->kinit, &gi, ai, 3, NULL);
+    if (!rc)
+        s->dirty = 0;
+    return rc;
 }
 
 /* The offsets list: byte values, multiples of 4 below 4096, no repeats, in order given. */
@@ -302,7 +413,9 @@ enum { PT_CONFIRM = 1, PT_IN_ORDER = 2 }; /* run_point's flags */
  * the sweep's of the same offset; each sample's bandwidth kept in o->rate). random: the
  * buffer's whole blocks of block bytes read at random places (access_random; placement
  * "random"), or with PT_IN_ORDER each in its own place (placement "in-order": the same
- * instructions, contiguous reads); stride and offset are not used. */
+ * instructions, contiguous reads); stride and offset are not used. random-write: the same
+ * blocks written (access_random_write), the buffer read back and checked after the samples.
+ * Words an earlier random-write point wrote are filled anew first. */
 static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, long offset,
                      uint64_t block, int flags, pt_out_t *o)
 {
@@ -311,16 +424,24 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
     int confirm = !!(flags & PT_CONFIRM), in_order = !!(flags & PT_IN_ORDER);
     *o = (pt_out_t){.bw = NAN, .bw_lo = NAN, .bw_hi = NAN, .where = "unknown"};
     s->confirm = confirm;
-    s->random = pattern == P_RANDOM;
+    s->write = pattern == P_RANDOM_WRITE;
+    s->random = pattern == P_RANDOM || s->write;
     uint64_t touched;
+    int rc = restore(s);
+    if (rc)
+        return rc;
     if (s->random) {
         s->lb = 0;
         while ((WORD << s->lb) < block)
             s->lb++;
         s->nb = (gmb_u32)(size / block); /* < 2^32: the buffer holds under 2^32 words */
         s->order = in_order ? ~0u : 0u;
-        s->nacc = (gmb_u64)s->nb << s->lb; /* the whole blocks' reads */
-        gmb_grid(c, s->krand, 0, 0, s->nacc, &s->geo);
+        s->nacc = (gmb_u64)s->nb << s->lb; /* the whole blocks' reads (writes) */
+        gmb_grid(c, s->write ? s->kwrite : s->krand, 0, 0, s->nacc, &s->geo);
+        if (s->write) { /* the words its launches write, from the first */
+            s->nwords = size / WORD;
+            s->dirty = s->nacc > s->dirty ? s->nacc : s->dirty;
+        }
         touched = in_order ? s->nacc * WORD : random_touched(s->nb, block);
     } else {
         s->sw = (gmb_u32)(stride / WORD);
@@ -332,7 +453,6 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
     }
     s->reps = 1;
     double t = 0;
-    int rc;
     for (int i = 0; i < 3; i++) { /* passes per launch: a sample of at least min_sample_us */
         if ((rc = sample(s, &t)))
             return rc;
@@ -352,7 +472,7 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
     }
     char err[256] = "";
     const char *how = "none";
-    int vr = verify(s, err, sizeof err, &how);
+    int vr = s->write ? verify_write(s, err, sizeof err, &how) : verify(s, err, sizeof err, &how);
     if (vr && vr != GMB_EVERIFY) {
         gmb_series_free(&ser);
         return vr;
@@ -370,8 +490,8 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
     json_t *rest;
     if (s->random)
         rest = json_pack("{s:s, s:I, s:I, s:I, s:i}", "placement", in_order ? "in-order" : "random",
-                         "size_bytes", (json_int_t)size, "block_bytes", (json_int_t)block, "reads",
-                         (json_int_t)s->nacc, "reps", (int)s->reps);
+                         "size_bytes", (json_int_t)size, "block_bytes", (json_int_t)block,
+                         s->write ? "writes" : "reads", (json_int_t)s->nacc, "reps", (int)s->reps);
     else
         rest = json_pack("{s:I, s:I, s:I, s:I, s:i}", "size_bytes", (json_int_t)size,
                          "stride_bytes", (json_int_t)stride, "offset_bytes", (json_int_t)offset,
@@ -380,7 +500,7 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
     json_decref(rest);
     json_t *pt = gmb_point_new(params, &ser);
     gmb_point_metric(pt, "bw_GBps", gmb_json_rate(bytes, &ser.st));
-    if (s->random) /* blocks a second, 1e9: blocks per ns */
+    if (s->random) /* blocks a second, 1e9: blocks per ns (read or written) */
         gmb_point_metric(pt, "blocks_G_per_s",
                          gmb_json_rate((double)s->nb * (double)s->reps, &ser.st));
     json_t *extra = json_object_get(pt, "extra");
@@ -388,6 +508,10 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
     json_object_set_new(extra, "touched_bytes", json_integer((json_int_t)touched));
     json_object_set_new(extra, "fills_device", json_boolean(o->filled));
     json_object_set_new(extra, "verified", json_string(vr ? "FAILED" : how));
+    if (s->write && !vr) { /* the check's count: every word of the buffer, written or kept */
+        json_object_set_new(extra, "words_written", json_integer((json_int_t)s->written));
+        json_object_set_new(extra, "words_kept", json_integer((json_int_t)s->kept));
+    }
     json_object_set_new(extra, "groups", json_integer((json_int_t)s->geo.groups));
     json_object_set_new(extra, "group_size", json_integer((json_int_t)s->geo.group_size));
     double bw = bytes / ser.st.median;
@@ -403,9 +527,10 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
         snprintf(what, sizeof what, "stride %llu, offset %ld%s", (unsigned long long)stride, offset,
                  confirm ? " (confirmation)" : "");
     }
-    printf("%-8s %10s %7s %7s %6s %10.2f %7.2f %4zu %7u %-10s %s\n",
-           s->random && in_order ? "in-order" : pattern_names[pattern], sz, st, of, bl, bw,
-           100.0 * ser.st.ci_rel, ser.n, s->reps, where, vr ? "FAILED" : how);
+    printf("%-14s %10s %7s %7s %6s %10.2f %7.2f %4zu %7u %-10s %s\n",
+           s->random && in_order ? (s->write ? "in-order-write" : "in-order")
+                                 : pattern_names[pattern],
+           sz, st, of, bl, bw, 100.0 * ser.st.ci_rel, ser.n, s->reps, where, vr ? "FAILED" : how);
     fflush(stdout);
     gmb_add_point(c, pt);
     if (vr) {
@@ -542,22 +667,25 @@ static void fmt_pct(double share, char *buf, size_t len)
     snprintf(buf, len, "%.*f%%", 100.0 * share < 9.95 ? 1 : 0, 100.0 * share);
 }
 
-/* The random pattern of one buffer: the contiguous reference (the blocks in order, the same
- * kernel and instructions; the smallest block size), then every block size at random places.
- * Appends the buffer's entry to rnd (results.random) and its summary to sm: the bandwidth and
- * share of contiguous of the smallest, 32-, 256-byte and largest blocks, and the block from
- * which every larger one gets within 10% of contiguous. s4: the stride pattern's contiguous
+/* The random or random-write pattern (pat) of one buffer: the contiguous reference (the
+ * blocks in order, the same kernel and instructions; the smallest block size), then every
+ * block size at random places. Appends the buffer's entry to rnd (results.random or
+ * results.random_write) and its summary to sm: the bandwidth and share of contiguous of the
+ * smallest, 32-, 256-byte and largest blocks, and the block from which every larger one gets
+ * within 10% of contiguous. s4 (reads only; NULL for writes): the stride pattern's contiguous
  * reads of this buffer in this run (bw NaN: not measured or failed), kept beside and
  * compared. 0, GMB_EVERIFY (a point failed verification; the others still measured) or an
  * error. */
-static int random_buffer(state_t *s, uint64_t size, const pt_out_t *s4, json_t *rnd, gmb_text_t *sm)
+static int random_buffer(state_t *s, int pat, uint64_t size, const pt_out_t *s4, json_t *rnd,
+                         gmb_text_t *sm)
 {
-    double stride4 = s4->bw;
+    double stride4 = s4 ? s4->bw : NAN;
+    int wr = pat == P_RANDOM_WRITE;
     const cfg_t *cfg = s->c->cfg;
     size_t nbl = cfg->blocks.n;
     double bw[GMB_MAX_SWEEP], share[GMB_MAX_SWEEP];
     pt_out_t ref, o;
-    int failed = 0, rc = run_point(s, P_RANDOM, size, WORD, 0, cfg->blocks.v[0], PT_IN_ORDER, &ref);
+    int failed = 0, rc = run_point(s, pat, size, WORD, 0, cfg->blocks.v[0], PT_IN_ORDER, &ref);
     if (rc && rc != GMB_EVERIFY)
         return rc;
     failed |= rc == GMB_EVERIFY;
@@ -565,7 +693,7 @@ static int random_buffer(state_t *s, uint64_t size, const pt_out_t *s4, json_t *
     const char *where = ref.where;
     json_t *blocks = json_array();
     for (size_t i = 0; i < nbl; i++) {
-        rc = run_point(s, P_RANDOM, size, WORD, 0, cfg->blocks.v[i], 0, &o);
+        rc = run_point(s, pat, size, WORD, 0, cfg->blocks.v[i], 0, &o);
         if (rc && rc != GMB_EVERIFY) {
             json_decref(blocks);
             return rc;
@@ -603,7 +731,8 @@ static int random_buffer(state_t *s, uint64_t size, const pt_out_t *s4, json_t *
 
     char sz[32], b1[32], b2[32];
     gmb_fmt_size(size, sz, sizeof sz);
-    gmb_text_add(sm, "%s%s (%s): random ", sm->len ? " " : "", sz, same ? where : "mixed");
+    gmb_text_add(sm, "%s%s (%s): random %s", sm->len ? " " : "", sz, same ? where : "mixed",
+                 wr ? "writes of " : "");
     int shown = 0;
     for (size_t i = 0; i < nbl; i++) {
         uint64_t b = cfg->blocks.v[i];
@@ -622,7 +751,8 @@ static int random_buffer(state_t *s, uint64_t size, const pt_out_t *s4, json_t *
         shown++;
     }
     if (ref.bw != ref.bw)
-        gmb_text_add(sm, "; no share of contiguous (its reads failed verification).");
+        gmb_text_add(sm, "; no share of contiguous (its %s failed verification).",
+                     wr ? "writes" : "reads");
     else if (full < nbl)
         gmb_text_add(sm,
                      "; full bandwidth (within 10%% of contiguous, %s GB/s) from %llu-byte "
@@ -651,11 +781,12 @@ static int access_run(gmb_ctx_t *c)
     const gmb_backend_t *be = c->be;
     long offs[GMB_MAX_LIST];
     size_t noff = 0;
-    int do_stride = 0, do_offset = 0, do_random = 0, has0 = 0;
+    int do_stride = 0, do_offset = 0, do_random = 0, do_write = 0, has0 = 0;
     for (size_t i = 0; i < cfg->patterns.n; i++) {
         do_stride |= cfg->patterns.idx[i] == P_STRIDE;
         do_offset |= cfg->patterns.idx[i] == P_OFFSET;
         do_random |= cfg->patterns.idx[i] == P_RANDOM;
+        do_write |= cfg->patterns.idx[i] == P_RANDOM_WRITE;
     }
     int rc = cfg->sizes.set ? GMB_OK : default_sizes(c, cfg, do_stride);
     if (rc || (rc = parse_offsets(cfg->offsets, offs, &noff)) || (rc = check_options(c, cfg)))
@@ -670,9 +801,13 @@ static int access_run(gmb_ctx_t *c)
     uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
     state_t s = {.c = c, .seed = (gmb_u32)c->o.seed * 2654435761u + 7u};
     s.key = gmb_hash(s.seed, 0x6a09e667u); /* the random blocks' placement */
+    /* what random-write writes: another seed, so every word it writes changes (the hash's
+     * seed term is a bijection of the seed, and for one seed the hash one of the index) */
+    s.wseed = gmb_hash(s.seed, 0xbb67ae85u);
+    if (s.wseed == s.seed)
+        s.wseed ^= 1u;
     gmb_prog_t *prog = NULL;
-    gmb_kern_t *kinit = NULL;
-    json_t *gran = json_array(), *mis = json_array(), *rnd = json_array();
+    json_t *gran = json_array(), *mis = json_array(), *rnd = json_array(), *rwr = json_array();
     double *st = calloc(cfg->strides.n, sizeof *st);
     double *bw = calloc(cfg->strides.n, sizeof *bw);
     if (!st || !bw) {
@@ -682,10 +817,21 @@ static int access_run(gmb_ctx_t *c)
     }
     if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)top, &s.buf)) ||
         (rc = be->prog_load(c->dev, c->bench->kernels, variants[0].variant, &prog)) ||
-        (rc = be->kern_get(prog, "access_init", &kinit)) ||
+        (rc = be->kern_get(prog, "access_init", &s.kinit)) ||
         (rc = be->kern_get(prog, "access_read", &s.kread)) ||
-        (rc = be->kern_get(prog, "access_random", &s.krand)))
+        (rc = be->kern_get(prog, "access_random", &s.krand)) ||
+        (rc = be->kern_get(prog, "access_random_write", &s.kwrite)))
         goto out;
+    if (do_write) { /* the read-back chunk; one bit per block of the smallest block size */
+        size_t nbits = (size_t)(top / cfg->blocks.v[0] / 64 + 1);
+        s.chunk = malloc((top / WORD < CHECK_CHUNK ? top / WORD : CHECK_CHUNK) * sizeof *s.chunk);
+        s.picked = malloc(nbits * sizeof *s.picked);
+        if (!s.chunk || !s.picked) {
+            gmb_error("out of host memory (the random-write check)");
+            rc = GMB_ERUNTIME;
+            goto out;
+        }
+    }
     /* the largest grid any point launches: one sum per work-item (the kernels' occupancy may
      * differ) */
     gmb_launch_t gmax, grmax;
@@ -703,21 +849,23 @@ static int access_run(gmb_ctx_t *c)
         goto out;
     gmb_launch_t gi;
     gmb_u64 nw = top / WORD;
-    gmb_grid(c, kinit, 0, 0, nw, &gi);
+    gmb_grid(c, s.kinit, 0, 0, nw, &gi);
     gmb_arg_t ai[] = {GMB_A_BUF(s.buf), GMB_A_VAL(nw), GMB_A_VAL(s.seed)};
-    if ((rc = be->launch(kinit, &gi, ai, 3, NULL)))
+    if ((rc = be->launch(s.kinit, &gi, ai, 3, NULL)))
         goto out;
     gmb_declare_metric(c, "bw_GBps", "GB/s", "higher",
-                       "4 bytes per read the kernel makes / median kernel time (bytes used, not "
-                       "bytes the memory system fetched)");
-    if (do_random)
+                       "4 bytes per read (random-write: per write) the kernel makes / median "
+                       "kernel time (bytes used, not bytes the memory system moved)");
+    if (do_random || do_write)
         gmb_declare_metric(c, "blocks_G_per_s", "G/s", "higher",
-                           "random pattern: blocks read per second, 1e9 (the buffer's blocks x "
-                           "passes / median kernel time)");
-    printf("# gmb-access: %s device %d: %s; 4-byte reads; LLC %s\n", be->name, c->info.index,
+                           "random patterns: blocks read (random-write: written) per second, 1e9 "
+                           "(the buffer's blocks x passes / median kernel time)");
+    printf("# gmb-access: %s device %d: %s; 4-byte %s; LLC %s\n", be->name, c->info.index,
            c->info.name,
+           do_write ? (do_stride || do_offset || do_random ? "reads and writes" : "writes")
+                    : "reads",
            c->info.llc_bytes ? gmb_fmt_size(c->info.llc_bytes, (char[32]){0}, 32) : "unknown");
-    printf("%-8s %10s %7s %7s %6s %10s %7s %4s %7s %-10s %s\n", "pattern", "size", "stride",
+    printf("%-14s %10s %7s %7s %6s %10s %7s %4s %7s %-10s %s\n", "pattern", "size", "stride",
            "offset", "block", "GB/s", "+-CI%", "n", "reps", "where", "verified");
     int failed = 0;
     gmb_text_t sm = {{0}, 0};
@@ -796,7 +944,13 @@ static int access_run(gmb_ctx_t *c)
                          text);
         }
         if (do_random) {
-            rc = random_buffer(&s, size, &s4, rnd, &sm);
+            rc = random_buffer(&s, P_RANDOM, size, &s4, rnd, &sm);
+            failed |= rc == GMB_EVERIFY;
+            if (rc && rc != GMB_EVERIFY)
+                goto out;
+        }
+        if (do_write) {
+            rc = random_buffer(&s, P_RANDOM_WRITE, size, NULL, rwr, &sm);
             failed |= rc == GMB_EVERIFY;
             if (rc && rc != GMB_EVERIFY)
                 goto out;
@@ -808,14 +962,18 @@ static int access_run(gmb_ctx_t *c)
     gmb_add_result(c, "granularity", gran);
     gmb_add_result(c, "misalignment", mis);
     gmb_add_result(c, "random", rnd);
-    gran = mis = rnd = NULL;
+    gmb_add_result(c, "random_write", rwr);
+    gran = mis = rnd = rwr = NULL;
 out:
     json_decref(gran);
     json_decref(mis);
     json_decref(rnd);
+    json_decref(rwr);
     free(st);
     free(bw);
     free(s.sums);
+    free(s.chunk);
+    free(s.picked);
     if (prog)
         be->prog_free(prog);
     be->free(s.buf);
@@ -827,7 +985,7 @@ static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_c
 static const gmb_bench_t bench = {
     "access",
     "bandwidth by access pattern: stride between neighbouring reads (coalescing), misalignment, "
-    "random blocks by size; access granularity",
+    "random blocks by size (reads; writes on request); access granularity",
     help,
     opts,
     sizeof(cfg_t),

@@ -3,7 +3,7 @@
  * at byte offset + (j + k x G) x stride for k = 0, 1, ... (G work-items in all), so the
  * work-items of a warp read words stride bytes apart: stride 4 is the contiguous, coalesced
  * case, larger strides leave bytes of every line or sector unread. access_random reads
- * blocks of the buffer placed at random (gmb_block_word). */
+ * blocks of the buffer placed at random (gmb_block_word); access_random_write writes them. */
 
 GMB_KERNEL access_init(GMB_GLOBAL gmb_u32 *a, gmb_u64 n, gmb_u32 seed)
 {
@@ -79,4 +79,59 @@ GMB_KERNEL access_random(GMB_GLOBAL const gmb_u32 *a, GMB_GLOBAL gmb_u32 *out, g
             s0 += ACCESS_LD(a + gmb_block_word(w, lb, key, nb, order));
     }
     out[GMB_GID] = s0 + s1;
+}
+
+/* CUDA: stores cached in the L2 only (st.global.cg), as the loads are; asm volatile with a
+ * memory clobber, so every pass's stores are made (each pass writes the same values to the
+ * same words: a compiler could otherwise keep the last pass's only). OpenCL: volatile stores
+ * (a GPU's L1 is write-through on NVIDIA either way). */
+#if defined(__CUDACC__)
+static __device__ __forceinline__ void access_st(gmb_u32 *p, gmb_u32 v)
+{
+    asm volatile("st.global.cg.u32 [%0], %1;" ::"l"(__cvta_generic_to_global(p)), "r"(v)
+                 : "memory");
+}
+#define ACCESS_ST(p, v) access_st((p), (v))
+#else
+#define ACCESS_ST(p, v) (*(volatile GMB_GLOBAL gmb_u32 *)(p) = (v))
+#endif
+
+/* write word d (d < 2^32: a buffer holds under 2^32 words, so the hash's high-word product
+ * folds away) with a value of d alone: a block drawn twice gets the same values twice, and
+ * the buffer after a launch does not depend on the order of the stores */
+#define ACCESS_PUT(a, d, wseed) ACCESS_ST((a) + (d), gmb_hash((wseed), (gmb_u32)(d)))
+
+/* random blocks written: access_random's placement and order (the same words, blocks in place
+ * with order all ones), each work-item writing word d = gmb_block_word(w) the value
+ * gmb_hash(wseed, d) instead of reading it; eight stores issued per iteration as the reads
+ * are (a store does not wait: this is the same instruction mix and loop overhead). The host
+ * reads the buffer back: the words of the blocks picked hold gmb_hash(wseed, d), the others
+ * what the buffer held (gmb_hash(seed, i)). */
+GMB_KERNEL access_random_write(GMB_GLOBAL gmb_u32 *a, gmb_u64 nacc, gmb_u32 lb, gmb_u32 key,
+                               gmb_u32 nb, gmb_u32 order, gmb_u32 wseed, gmb_u32 reps)
+{
+    gmb_u64 G = GMB_GSIZE;
+    for (gmb_u32 r = 0; r < reps; r++) {
+        gmb_u64 w = GMB_GID;
+        for (; w + 7 * G < nacc; w += 8 * G) {
+            gmb_u64 d0 = gmb_block_word(w, lb, key, nb, order);
+            gmb_u64 d1 = gmb_block_word(w + G, lb, key, nb, order);
+            gmb_u64 d2 = gmb_block_word(w + 2 * G, lb, key, nb, order);
+            gmb_u64 d3 = gmb_block_word(w + 3 * G, lb, key, nb, order);
+            gmb_u64 d4 = gmb_block_word(w + 4 * G, lb, key, nb, order);
+            gmb_u64 d5 = gmb_block_word(w + 5 * G, lb, key, nb, order);
+            gmb_u64 d6 = gmb_block_word(w + 6 * G, lb, key, nb, order);
+            gmb_u64 d7 = gmb_block_word(w + 7 * G, lb, key, nb, order);
+            ACCESS_PUT(a, d0, wseed);
+            ACCESS_PUT(a, d1, wseed);
+            ACCESS_PUT(a, d2, wseed);
+            ACCESS_PUT(a, d3, wseed);
+            ACCESS_PUT(a, d4, wseed);
+            ACCESS_PUT(a, d5, wseed);
+            ACCESS_PUT(a, d6, wseed);
+            ACCESS_PUT(a, d7, wseed);
+        }
+        for (; w < nacc; w += G)
+            ACCESS_PUT(a, gmb_block_word(w, lb, key, nb, order), wseed);
+    }
 }

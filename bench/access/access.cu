@@ -8,4 +8,5 @@ extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
     {"default", "access_init", (const void *)access_init},
     {"default", "access_read", (const void *)access_read},
     {"default", "access_random", (const void *)access_random},
+    {"default", "access_random_write", (const void *)access_random_write},
     {NULL, NULL, NULL}};
