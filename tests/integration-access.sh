@@ -29,8 +29,8 @@ else
         check "access: random-write is not in the default patterns (no write point, an empty entry)" test "$(json "$rec" \
             "r['options']['patterns'], [p for p in r['points'] if p['params']['pattern'] == 'random-write'], r['results']['random_write']")" = \
             "['stride', 'offset', 'random'] [] []"
-        check "access: 34 points, every one verified in full (confirmations too)" test "$(json "$rec" \
-            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 34
+        check "access: 34 points, every one verified in full (confirmations too), step 1" test "$(json "$rec" \
+            "sum(p['extra']['verified'] == 'full' and p['extra']['verify_step'] == 1 for p in r['points'])")" = 34
         check "access: reads counted as the pattern makes them" test "$(json "$rec" \
             "all(p['params']['reads'] == ((p['params']['size_bytes'] - p['params']['offset_bytes']) // p['params']['stride_bytes'] if p['params']['pattern'] != 'random' else p['params']['size_bytes'] // p['params']['block_bytes'] * (p['params']['block_bytes'] // 4)) for p in r['points'])")" = True
         check "access: bandwidth = 4 B per read / median time" test "$(json "$rec" \
@@ -277,14 +277,18 @@ PY
         --strides 4 --patterns stride --out "$T/big"; then
         check "access: verified by a sample" test "$(json "$(ls "$T"/big/*-access.json)" \
             "r['points'][0]['extra']['verified']")" = sampled
+        # an odd step: the work-items checked fall in every residue mod any power of two (an
+        # even one would leave out every odd work-item's reads)
+        check "access: the sample's step is odd and above 1" test "$(json "$(ls "$T"/big/*-access.json)" \
+            "[(p['extra']['verify_step'] % 2, p['extra']['verify_step'] > 1) for p in r['points']]")" = "[(1, True)]"
     fi
     expect "access: planted error, sampled check, exits 1" 1 "$AC" "${FAST[@]}" --sizes 160MiB \
         --strides 4 --patterns stride --inject-error --out "$T/big-inj"
     if expect "access: random blocks in a buffer of 160 MiB, sampled check" 0 "$AC" "${FAST[@]}" \
         --sizes 160MiB --patterns random --blocks 64 --out "$T/bigr"; then
         check "access random: verified by a sample (both points)" test "$(json "$(ls "$T"/bigr/*-access.json)" \
-            "[(p['params']['placement'], p['params']['reads'], p['extra']['verified']) for p in r['points']]")" = \
-            "[('in-order', 41943040, 'sampled'), ('random', 41943040, 'sampled')]"
+            "[(p['params']['placement'], p['params']['reads'], p['extra']['verified'], p['extra']['verify_step'] % 2) for p in r['points']]")" = \
+            "[('in-order', 41943040, 'sampled', 1), ('random', 41943040, 'sampled', 1)]"
     fi
     # --- the table reads the granularity of the largest buffer by where it lives (renamed so
     # here: a CPU's buffer and verdict are whatever they are) ------------------------------

@@ -63,8 +63,9 @@ static const gmb_opt_t opts[] = {
 static const char help[] =
     "Work-item j of a grid of G reads the 4-byte words at byte offset + (j + k x G) x stride,\n"
     "k = 0, 1, ... while inside the buffer, eight reads in flight, and sums them (the host\n"
-    "recomputes the sums: all of them up to 32 Mi reads; beyond, those of work-items spread\n"
-    "over the grid, about as many reads). Neighbouring work-items (a warp) read words stride\n"
+    "recomputes the sums: all of them up to 32 Mi reads; beyond, those of every s-th\n"
+    "work-item, s odd so that every lane and word is among them, at most about as many reads;\n"
+    "s is the point's extra verify_step). Neighbouring work-items (a warp) read words stride\n"
     "bytes apart: at stride 4 every byte of every sector and line fetched is used; at stride s\n"
     "only 4 of every min(s, g) bytes fetched are, g the granularity the memory system fetches\n"
     "in (a sector, a line, a DRAM burst).\n"
@@ -140,6 +141,7 @@ typedef struct state {
     gmb_u32 *chunk;     /* random-write: the host's read-back chunk (CHECK_CHUNK words) */
     uint64_t *picked;   /* random-write: bitmap of the blocks a pass writes */
     gmb_u32 *sums;      /* host copy of out */
+    size_t vstep;       /* the last check: every vstep-th work-item's sum recomputed (odd) */
     int confirm;        /* the point is a confirmation (run_point) */
     int injected;       /* --inject-error: 1 the first launch verified had a wrong sum, 2 then
                          * the first confirmation launch too */
@@ -179,11 +181,18 @@ static int verify(state_t *s, char *err, size_t len, const char **how)
         s->sums[G / 2] ^= 1u;
         s->injected++;
     }
-    /* beyond VERIFY_FULL reads, every step-th work-item: about VERIFY_FULL reads, and at
-     * least VERIFY_MIN_ITEMS work-items (all of them when the grid is smaller) */
+    /* beyond VERIFY_FULL reads, every step-th work-item: at most about VERIFY_FULL reads, and
+     * at least VERIFY_MIN_ITEMS work-items (all of them when the grid is smaller). The step is
+     * odd: the work-items sampled then fall in every residue mod any power of two (an even
+     * step would leave out whole lanes of a warp, or words of every random block, e.g. every
+     * odd work-item's reads) */
+    size_t cap = G / VERIFY_MIN_ITEMS ? G / VERIFY_MIN_ITEMS : 1;
     size_t step = s->nacc <= VERIFY_FULL ? 1 : (size_t)((s->nacc + VERIFY_FULL - 1) / VERIFY_FULL);
-    if (step > G / VERIFY_MIN_ITEMS)
-        step = G / VERIFY_MIN_ITEMS ? G / VERIFY_MIN_ITEMS : 1;
+    if (step > cap)
+        step = cap;
+    if (step % 2 == 0) /* up, unless that passes the cap (then down: at least 1) */
+        step = step + 1 <= cap ? step + 1 : step - 1;
+    s->vstep = step;
     *how = step == 1 ? "full" : "sampled";
     for (size_t g = step > 1 ? G / 2 % step : 0; g < G; g += step) {
         gmb_u32 sum = 0;
@@ -218,6 +227,7 @@ static int verify_write(state_t *s, char *err, size_t len, const char **how)
         s->picked[p / 64] |= 1ull << (p % 64);
     }
     *how = "full";
+    s->vstep = 1;
     const uint64_t *picked = s->picked;
     const gmb_u32 lb = s->lb, seed = s->seed, wseed = s->wseed;
     gmb_u64 bad = 0, first = 0, written = 0, kept = 0;
@@ -508,6 +518,7 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
     json_object_set_new(extra, "touched_bytes", json_integer((json_int_t)touched));
     json_object_set_new(extra, "fills_device", json_boolean(o->filled));
     json_object_set_new(extra, "verified", json_string(vr ? "FAILED" : how));
+    json_object_set_new(extra, "verify_step", json_integer((json_int_t)s->vstep));
     if (s->write && !vr) { /* the check's count: every word of the buffer, written or kept */
         json_object_set_new(extra, "words_written", json_integer((json_int_t)s->written));
         json_object_set_new(extra, "words_kept", json_integer((json_int_t)s->kept));
