@@ -343,6 +343,17 @@ PY
         check "access: planted error in a confirmation: the summary says no ratio" grep -qF \
             "256 KiB: misaligned by 4 B, no ratio (a confirmation launch failed verification)." "$T/out"
     fi
+    # --- the sums are poisoned before each point's timed launches: with --offsets 4,0 the
+    # aligned confirmation follows the sweep's aligned point, whose sums are the same (one pass
+    # a launch at --min-sample-us 1), so a confirmation whose launches wrote nothing would pass
+    # on them unpoisoned; here its own launches' sums are the ones checked ----------------
+    if expect "access: aligned confirmation right after the sweep's aligned point, verified" 0 \
+        "$AC" "${FAST[@]}" --min-sample-us 1 --sizes 256KiB --patterns offset --offsets 4,0 \
+        --out "$T/poison"; then
+        check "access: the confirmation after the same point: order, passes and checks as meant" test "$(json "$(ls "$T"/poison/*.json)" \
+            "[(p['params'].get('pass'), p['params']['offset_bytes'], p['params']['reps'], p['extra']['verified']) for p in r['points']]")" = \
+            "[(None, 4, 1, 'full'), (None, 0, 1, 'full'), ('confirm', 0, 1, 'full'), ('confirm', 4, 1, 'full')]"
+    fi
     # --- a planted wrong sum in the random pattern (its first launch: the contiguous
     # reference): exit 1, the point marked, no share of contiguous from it -----------------
     if expect "access: planted error (random) exits 1" 1 "$AC" "${FAST[@]}" --sizes 256KiB \

@@ -24,6 +24,7 @@ static const gmb_cl_variant_t variants[] = {{"default", ""}, {NULL, NULL}};
 #define MAX_REPS         (1u << 20)
 #define FULL_SHARE       0.9 /* random blocks get full bandwidth: within 10% of contiguous */
 #define CHECK_CHUNK      (16u << 20) /* words read back at a time to check random writes */
+#define OUT_POISON       0xa5        /* byte the sums are filled with before a point's samples */
 
 enum { P_STRIDE, P_OFFSET, P_RANDOM, P_RANDOM_WRITE };
 static const char *const pattern_names[] = {"stride", "offset", "random", "random-write", NULL};
@@ -62,8 +63,10 @@ static const gmb_opt_t opts[] = {
 
 static const char help[] =
     "Work-item j of a grid of G reads the 4-byte words at byte offset + (j + k x G) x stride,\n"
-    "k = 0, 1, ... while inside the buffer, eight reads in flight, and sums them (the host\n"
-    "recomputes the sums: all of them up to 32 Mi reads; beyond, those of every s-th\n"
+    "k = 0, 1, ... while inside the buffer, eight reads in flight, and sums them. The last\n"
+    "launch of each point is verified (the sums buffer is poisoned before the point's timed\n"
+    "launches, so a launch that wrote nothing fails): the host recomputes the sums, all of\n"
+    "them up to 32 Mi reads; beyond, those of every s-th\n"
     "work-item, s odd so that every lane and word is among them, at most about as many reads;\n"
     "s is the point's extra verify_step). Neighbouring work-items (a warp) read words stride\n"
     "bytes apart: at stride 4 every byte of every sector and line fetched is used; at stride s\n"
@@ -76,7 +79,8 @@ static const char help[] =
     "granularity when that spread is under 1.5 and clearly below the other g's, else none is\n"
     "claimed. offset: stride 4, the first word offset bytes past an aligned start (a warp's\n"
     "128 bytes then straddle two lines). The sweep selects the offset of lowest bandwidth; the\n"
-    "aligned reads and that offset are then measured again (fresh samples, verified, points\n"
+    "aligned reads and that offset are then measured again (fresh samples, the last launch\n"
+    "of each verified, points\n"
     "with pass \"confirm\"), and the worst over aligned ratio is these medians' (the lowest of\n"
     "several noisy medians is biased low). Significant: a two-sided Mann-Whitney p < 0.05 on\n"
     "the two confirmations' per-sample bandwidths and their medians' 95% CIs disjoint.\n"
@@ -91,7 +95,8 @@ static const char help[] =
     "with each block in its own place (placement \"in-order\": the same instructions, the\n"
     "buffer read contiguously), measured first for each buffer; each block's share of it, and\n"
     "the smallest block from which every larger one is within 10% of it (full bandwidth).\n"
-    "Verified like the others: the host recomputes the sums from the same hash.\n"
+    "Verified like the others (the last launch of each point): the host recomputes the sums\n"
+    "from the same hash.\n"
     "random-write (not run by default; --patterns random,random-write or all): the same\n"
     "placement, each work-item writing word d of the picked block the value hash(wseed, d) (a\n"
     "function of d alone: a block drawn twice is written twice alike) instead of reading it;\n"
@@ -175,8 +180,8 @@ static int verify(state_t *s, char *err, size_t len, const char **how)
     int rc = s->c->be->read(s->out, 0, s->sums, G * sizeof *s->sums);
     if (rc)
         return rc;
-    /* test aid: one wrong sum at the first launch verified, and one at the first
-     * confirmation launch (its launches are verified like the sweep's) */
+    /* test aid: one wrong sum at the first point verified (its last launch), and one at the
+     * first confirmation point (verified like the sweep's) */
     if (s->c->o.inject_error && (!s->injected || (s->injected == 1 && s->confirm))) {
         s->sums[G / 2] ^= 1u;
         s->injected++;
@@ -475,6 +480,11 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
     /* odd: the sum of reps passes is reps x a pass's sum mod 2^32, and an odd factor keeps
      * every wrong pass sum wrong (an even one could make it vanish) */
     s->reps |= 1u;
+    /* poison the sums the timed launches must write (after the calibration's launches): a
+     * launch that wrote nothing fails the check, not pass on an earlier point's sums */
+    if (!s->write && (rc = c->be->fill(s->out, 0, OUT_POISON, s->geo.groups * s->geo.group_size *
+                                                                  sizeof *s->sums)))
+        return rc;
     gmb_series_t ser = {0};
     if ((rc = gmb_measure(c, sample, s, &ser))) {
         gmb_series_free(&ser);
@@ -613,13 +623,13 @@ static void fmt_p(double p, char *out, size_t len)
 }
 
 /* Confirm the offset sweep of one buffer: measure the aligned reads and those at the worst
- * offset again (fresh samples, aligned first; each launch verified, each a point with
+ * offset again (fresh samples, aligned first; the last launch of each verified, each a point with
  * params.pass "confirm") and put the estimate in the sweep's misalignment entry m:
  * worst_over_aligned = their medians' ratio, and under "confirm" both medians with their
  * 95% CIs and sample counts, the two-sided Mann-Whitney p-value of the samples' bandwidths
  * (not their times: the two points make different numbers of reads, and may make different
  * numbers of passes a launch) and whether the difference is significant: p < 0.05 and the
- * two CIs disjoint (gmb_differ). When a confirmation launch fails verification, confirm is
+ * two CIs disjoint (gmb_differ). When a confirmation fails verification, confirm is
  * null and there is no ratio. Its summary phrase in text. 0, GMB_EVERIFY or an error. */
 static int confirm_offset(state_t *s, uint64_t size, long worst_off, json_t *m, char *text,
                           size_t len)
