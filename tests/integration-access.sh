@@ -16,6 +16,8 @@ else
         check "access help explains random blocks" grep -q "the blocks land at random, with replacement" "$T/out" &&
         check "access help explains random writes and their read-back" bash -c \
             "grep -q '^random-write (not run by default' '$T/out' && grep -q 'buffer back after the timed launches, once per point, every word' '$T/out'"
+    check "access help: bandwidth counts every pass's bytes (reads and writes)" bash -c \
+        "test \$(grep -c '4 bytes x \(reads\|writes\) x passes' '$T/out') = 3 && ! grep -q '4 bytes per \(read\|write\) /' '$T/out'"
     expect "gmb list (access)" 0 "$G" list && check "gmb list names access" grep -q "^access " "$T/out"
 
     # --- every pattern, two buffers: 6 strides + 4 offsets each and 2 confirmations, the

@@ -72,8 +72,8 @@ static const char help[] =
     "bytes apart: at stride 4 every byte of every sector and line fetched is used; at stride s\n"
     "only 4 of every min(s, g) bytes fetched are, g the granularity the memory system fetches\n"
     "in (a sector, a line, a DRAM burst).\n"
-    "Bandwidth = bytes read by the kernel (4 per read; what the program uses, not what the\n"
-    "memory system moves) / median kernel time, GB/s. Granularity: for each g of 32, 64, 128,\n"
+    "Bandwidth = 4 bytes x reads x passes a launch (bytes read by the kernel: what the\n"
+    "program uses, not what the memory system moves) / median kernel time, GB/s. Granularity: for each g of 32, 64, 128,\n"
     "256 bytes, the bytes fetched per second under g (bandwidth x min(s, g) / 4) over the\n"
     "strides; the g under which it is flattest (max / min over the strides) is the inferred\n"
     "granularity when that spread is under 1.5 and clearly below the other g's, else none is\n"
@@ -89,7 +89,8 @@ static const char help[] =
     "32-bit hash of w's block (w / (B/4)): neighbouring work-items read neighbouring words of\n"
     "one block (coalesced), the blocks land at random, with replacement (about 63% of them are\n"
     "read in a pass, some twice or more), the same blocks every pass (in a cache-sized buffer\n"
-    "they repeat from the cache: where says so). Bandwidth = 4 bytes per read / median time\n"
+    "they repeat from the cache: where says so). Bandwidth = 4 bytes x reads x passes /\n"
+    "median time\n"
     "(bytes the kernel asks for: a block under the sector size still moves a whole sector);\n"
     "blocks_G_per_s = blocks read per second, 1e9. Contiguous: the same kernel\n"
     "with each block in its own place (placement \"in-order\": the same instructions, the\n"
@@ -100,7 +101,7 @@ static const char help[] =
     "random-write (not run by default; --patterns random,random-write or all): the same\n"
     "placement, each work-item writing word d of the picked block the value hash(wseed, d) (a\n"
     "function of d alone: a block drawn twice is written twice alike) instead of reading it;\n"
-    "bandwidth = 4 bytes per write / median time, blocks_G_per_s = blocks written per second;\n"
+    "bandwidth = 4 bytes x writes x passes / median time, blocks_G_per_s = blocks written per second;\n"
     "its own in-order reference first (the same kernel, blocks in place: contiguous writes).\n"
     "A GPU's L2 and DRAM keep 32-byte sectors: a block under 32 bytes is a partial-sector\n"
     "write, which may cost a read-modify-write of the sector; the curve shows what it costs (on a\n"
@@ -875,7 +876,7 @@ static int access_run(gmb_ctx_t *c)
     if ((rc = be->launch(s.kinit, &gi, ai, 3, NULL)))
         goto out;
     gmb_declare_metric(c, "bw_GBps", "GB/s", "higher",
-                       "4 bytes per read (random-write: per write) the kernel makes / median "
+                       "4 bytes x reads (random-write: writes) x passes a launch / median "
                        "kernel time (bytes used, not bytes the memory system moved)");
     if (do_random || do_write)
         gmb_declare_metric(c, "blocks_G_per_s", "G/s", "higher",
