@@ -294,9 +294,9 @@ PY
     fi
     # --- the table reads the granularity of the largest buffer by where it lives (renamed so
     # here: a CPU's buffer and verdict are whatever they are) ------------------------------
-    mkdir -p "$T/accg" "$T/accn" "$T/accc"
+    mkdir -p "$T/accg" "$T/accn" "$T/accc" "$T/accf"
     /usr/bin/python3 - "$(ls "$T"/acc/*-access.json)" "$T/accg/x-access.json" "$T/accn/x-access.json" \
-        "$T/accc/x-access.json" <<'PY'
+        "$T/accc/x-access.json" "$T/accf/x-access.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 g = r["results"]["granularity"]
@@ -316,6 +316,12 @@ r["results"]["random"][1]["full_bw_block_bytes"] = None
 json.dump(r, open(sys.argv[3], "w"))
 r["results"]["random"][1]["where"] = "transition"  # no buffer of random blocks in DRAM
 json.dump(r, open(sys.argv[4], "w"))
+# the DRAM buffer's largest block failed verification: no bandwidth, no share
+r["results"]["random"][1]["where"] = "dram"
+b = r["results"]["random"][1]["blocks"][-1]
+for k in ("bw_GBps", "bw_ci_lo_GBps", "bw_ci_hi_GBps", "blocks_G_per_s", "of_contiguous"):
+    b.pop(k)
+json.dump(r, open(sys.argv[5], "w"))
 PY
     expect "access: table" 0 "$G" table "$T/accg" &&
         check "access: table rows (DRAM none, cache 32 B, misaligned 80%)" bash -c \
@@ -329,6 +335,9 @@ PY
     expect "access: table, no random block of full bandwidth" 0 "$G" table "$T/accn" &&
         check "access: table row says none up to the largest block" grep -q \
             '^| Block size for full random-read bandwidth (DRAM) | B | none up to 4096 B |' "$T/out"
+    expect "access: table, no random block of full bandwidth, the largest one failed" 0 "$G" table "$T/accf" &&
+        check "access: table row says none up to the largest block measured" grep -q \
+            '^| Block size for full random-read bandwidth (DRAM) | B | none up to 256 B |' "$T/out"
     expect "access: table of random blocks in no DRAM buffer" 0 "$G" table "$T/accc" &&
         check "access: no random row from a buffer that is not DRAM" bash -c "! grep -q 'Random\|random-read' '$T/out'"
 
