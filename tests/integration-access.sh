@@ -55,6 +55,8 @@ else
             "len(r['points']) == len({tuple(sorted((k, v) for k, v in p['params'].items() if k not in ('reads', 'reps'))) for p in r['points']})")" = True
         check "access: confirm medians are the confirmation points'" test "$(json "$rec" \
             "[[m['confirm'][k + '_GBps'] for k in ('aligned', 'worst')] == [p['metrics']['bw_GBps']['median'] for p in r['points'] if p['params'].get('pass') == 'confirm' and p['params']['size_bytes'] == m['size_bytes']] for m in r['results']['misalignment']]")" = "[True, True]"
+        check "access: sweep_worst_over_aligned = the sweep's worst / aligned, apart from the confirmation's" test "$(json "$rec" \
+            "[abs(m['sweep_worst_over_aligned'] - m['worst_GBps'] / m['aligned_GBps']) < 1e-9 for m in r['results']['misalignment']]")" = "[True, True]"
         check "access: worst_over_aligned = confirm worst / aligned" test "$(json "$rec" \
             "[abs(m['worst_over_aligned'] - m['confirm']['worst_GBps'] / m['confirm']['aligned_GBps']) < 1e-9 for m in r['results']['misalignment']]")" = "[True, True]"
         check "access: p_value in [0, 1], significant = p < 0.05 and the CIs disjoint" test "$(json "$rec" \

@@ -957,6 +957,9 @@ static int access_run(gmb_ctx_t *c)
             json_t *m = json_pack("{s:I, s:s, s:f, s:I, s:f}", "size_bytes", (json_int_t)size,
                                   "where", gmb_residence(&c->info, size), "aligned_GBps", aligned,
                                   "worst_offset_bytes", (json_int_t)worst_off, "worst_GBps", worst);
+            /* the sweep's own ratio (biased low: its worst is the lowest of several medians),
+             * kept apart from the confirmation's worst_over_aligned */
+            json_object_set_new(m, "sweep_worst_over_aligned", json_real(worst / aligned));
             json_array_append_new(mis, m);
             rc = confirm_offset(&s, size, worst_off, m, text, sizeof text);
             failed |= rc == GMB_EVERIFY;
