@@ -51,6 +51,24 @@ else
         # offset), keyed apart from the sweep's, and the ratio and medians are theirs
         check "access: confirmation points, aligned then worst, pass confirm" test "$(json "$rec" \
             "[[p['params']['offset_bytes'] for p in r['points'] if p['params'].get('pass') == 'confirm' and p['params']['size_bytes'] == m['size_bytes']] == [0, m['worst_offset_bytes']] for m in r['results']['misalignment']]")" = "[True, True]"
+        # the two confirmations measured against each other, their samples in turn (a drift
+        # falls on both alike): each sample's index among the pair's launches, recorded
+        check "access: the confirmations' samples interleaved (aligned, worst, aligned, ...), the sweep's not" \
+            test "$(/usr/bin/python3 - "$rec" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+ok = [all("measured_with" not in p["extra"] for p in r["points"] if p["params"].get("pass") != "confirm")]
+for m in r["results"]["misalignment"]:
+    a, w = [p for p in r["points"] if p["params"].get("pass") == "confirm" and p["params"]["size_bytes"] == m["size_bytes"]]
+    ia, iw = a["extra"]["launch_index"], w["extra"]["launch_index"]
+    k = min(len(ia), len(iw))
+    seq = [q for _, q in sorted([(i, "a") for i in ia] + [(i, "w") for i in iw])]
+    ok.append(a["extra"]["measured_with"] == w["extra"]["measured_with"] == "interleaved" and
+              (len(ia), len(iw)) == (len(a["samples_ns"]), len(w["samples_ns"])) and k >= 2 and
+              seq[:2 * k] == ["a", "w"] * k and len(set(seq[2 * k:])) <= 1)
+print(ok)
+PY
+)" = "[True, True, True]"
         check "access: every point's params (less reads, reps) unique" test "$(json "$rec" \
             "len(r['points']) == len({tuple(sorted((k, v) for k, v in p['params'].items() if k not in ('reads', 'reps'))) for p in r['points']})")" = True
         check "access: confirm medians are the confirmation points'" test "$(json "$rec" \

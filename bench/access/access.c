@@ -79,11 +79,12 @@ static const char help[] =
     "granularity when that spread is under 1.5 and clearly below the other g's, else none is\n"
     "claimed. offset: stride 4, the first word offset bytes past an aligned start (a warp's\n"
     "128 bytes then straddle two lines). The sweep selects the offset of lowest bandwidth; the\n"
-    "aligned reads and that offset are then measured again (fresh samples, the last launch\n"
-    "of each verified, points\n"
-    "with pass \"confirm\"), and the worst over aligned ratio is these medians' (the lowest of\n"
-    "several noisy medians is biased low). Significant: a two-sided Mann-Whitney p < 0.05 on\n"
-    "the two confirmations' per-sample bandwidths and their medians' 95% CIs disjoint.\n"
+    "aligned reads and that offset are then measured again (fresh samples, taken in turn:\n"
+    "aligned, worst, aligned, ..., so a drift biases neither; the last launch of each\n"
+    "verified; points with pass \"confirm\"), and the worst over aligned ratio is these\n"
+    "medians' (the lowest of several noisy medians is biased low). Significant: a\n"
+    "two-sided Mann-Whitney p < 0.05 on the two confirmations' per-sample bandwidths and\n"
+    "their medians' 95% CIs disjoint.\n"
     "random: the buffer as nb = size / B blocks of B bytes (--blocks); a pass makes nb x B / 4\n"
     "reads, read w = j + k x G reading word w mod B/4 of block p = floor(h x nb / 2^32), h a\n"
     "32-bit hash of w's block (w / (B/4)): neighbouring work-items read neighbouring words of\n"
@@ -148,6 +149,10 @@ typedef struct state {
     uint64_t *picked;   /* random-write: bitmap of the blocks a pass writes */
     gmb_u32 *sums;      /* host copy of out */
     size_t vstep;       /* the last check: every vstep-th work-item's sum recomputed (odd) */
+    gmb_buf_t *out2;    /* a second sums buffer: the worst offset's in a confirmation pair */
+    size_t *tick;       /* a confirmation pair: launches so far, both points' (shared); NULL */
+    size_t *seq;        /* the pair: each of this point's launches, its index among them */
+    size_t nseq, seqcap;
     int confirm;        /* the point is a confirmation (run_point) */
     int injected;       /* --inject-error: 1 the first launch verified had a wrong sum, 2 then
                          * the first confirmation launch too */
@@ -156,6 +161,18 @@ typedef struct state {
 static int sample(void *arg, double *ns)
 {
     state_t *s = arg;
+    if (s->tick) { /* one of a confirmation pair: where this launch falls among the pair's */
+        if (s->nseq == s->seqcap) {
+            size_t cap = s->seqcap ? 2 * s->seqcap : 64, *q = realloc(s->seq, cap * sizeof *q);
+            if (!q) {
+                gmb_error("out of host memory");
+                return GMB_ERUNTIME;
+            }
+            s->seq = q;
+            s->seqcap = cap;
+        }
+        s->seq[s->nseq++] = (*s->tick)++;
+    }
     if (s->write) {
         gmb_arg_t aw[] = {GMB_A_BUF(s->buf),   GMB_A_VAL(s->nacc), GMB_A_VAL(s->lb),
                           GMB_A_VAL(s->key),   GMB_A_VAL(s->nb),   GMB_A_VAL(s->order),
@@ -432,14 +449,25 @@ enum { PT_CONFIRM = 1, PT_IN_ORDER = 2 }; /* run_point's flags */
  * instructions, contiguous reads); stride and offset are not used. random-write: the same
  * blocks written (access_random_write), the buffer read back and checked after the samples.
  * Words an earlier random-write point wrote are filled anew first. */
-static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, long offset,
-                     uint64_t block, int flags, pt_out_t *o)
+typedef struct pt_in {
+    int pattern;    /* P_* */
+    uint64_t size;  /* buffer, bytes */
+    uint64_t stride;
+    long offset;
+    uint64_t block;
+    int flags;        /* PT_* */
+    uint64_t touched; /* set by point_prep: the bytes of sectors a pass touches */
+} pt_in_t;
+
+/* A point's set-up: its fields in s, the passes a launch calibrated, the sums poisoned. */
+static int point_prep(state_t *s, pt_in_t *in)
 {
     gmb_ctx_t *c = s->c;
     const cfg_t *cfg = c->cfg;
-    int confirm = !!(flags & PT_CONFIRM), in_order = !!(flags & PT_IN_ORDER);
-    *o = (pt_out_t){.bw = NAN, .bw_lo = NAN, .bw_hi = NAN, .where = "unknown"};
-    s->confirm = confirm;
+    int pattern = in->pattern, in_order = !!(in->flags & PT_IN_ORDER);
+    uint64_t size = in->size, stride = in->stride, block = in->block;
+    long offset = in->offset;
+    s->confirm = !!(in->flags & PT_CONFIRM);
     s->write = pattern == P_RANDOM_WRITE;
     s->random = pattern == P_RANDOM || s->write;
     uint64_t touched;
@@ -481,16 +509,26 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
     /* odd: the sum of reps passes is reps x a pass's sum mod 2^32, and an odd factor keeps
      * every wrong pass sum wrong (an even one could make it vanish) */
     s->reps |= 1u;
+    in->touched = touched;
     /* poison the sums the timed launches must write (after the calibration's launches): a
      * launch that wrote nothing fails the check, not pass on an earlier point's sums */
-    if (!s->write && (rc = c->be->fill(s->out, 0, OUT_POISON, s->geo.groups * s->geo.group_size *
-                                                                  sizeof *s->sums)))
-        return rc;
-    gmb_series_t ser = {0};
-    if ((rc = gmb_measure(c, sample, s, &ser))) {
-        gmb_series_free(&ser);
-        return rc;
-    }
+    if (!s->write)
+        rc = c->be->fill(s->out, 0, OUT_POISON, s->geo.groups * s->geo.group_size * sizeof *s->sums);
+    return rc;
+}
+
+/* A point's end, after its samples (ser, freed here): its last launch verified, the point
+ * printed and recorded, what it measured in *o. */
+static int point_done(state_t *s, const pt_in_t *in, gmb_series_t *ser_, pt_out_t *o)
+{
+    gmb_ctx_t *c = s->c;
+    int pattern = in->pattern, confirm = !!(in->flags & PT_CONFIRM),
+        in_order = !!(in->flags & PT_IN_ORDER);
+    uint64_t size = in->size, stride = in->stride, block = in->block, touched = in->touched;
+    long offset = in->offset;
+    gmb_series_t ser = *ser_;
+    *ser_ = (gmb_series_t){0};
+    *o = (pt_out_t){.bw = NAN, .bw_lo = NAN, .bw_hi = NAN, .where = "unknown"};
     char err[256] = "";
     const char *how = "none";
     int vr = s->write ? verify_write(s, err, sizeof err, &how) : verify(s, err, sizeof err, &how);
@@ -536,6 +574,14 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
     }
     json_object_set_new(extra, "groups", json_integer((json_int_t)s->geo.groups));
     json_object_set_new(extra, "group_size", json_integer((json_int_t)s->geo.group_size));
+    if (s->tick && s->nseq >= ser.n) { /* a pair's point: where its samples fell among the
+                                        * pair's launches (its warm-ups first, then these) */
+        json_t *li = json_array();
+        for (size_t i = s->nseq - ser.n; i < s->nseq; i++)
+            json_array_append_new(li, json_integer((json_int_t)s->seq[i]));
+        json_object_set_new(extra, "measured_with", json_string("interleaved"));
+        json_object_set_new(extra, "launch_index", li);
+    }
     double bw = bytes / ser.st.median;
     char sz[32], st[24] = "-", of[24] = "-", bl[24] = "-", what[64];
     gmb_fmt_size(size, sz, sizeof sz);
@@ -575,6 +621,23 @@ static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, lo
     }
     gmb_series_free(&ser);
     return GMB_OK;
+}
+
+/* One point: point_prep, its samples (gmb_measure), point_done. */
+static int run_point(state_t *s, int pattern, uint64_t size, uint64_t stride, long offset,
+                     uint64_t block, int flags, pt_out_t *o)
+{
+    pt_in_t in = {pattern, size, stride, offset, block, flags, 0};
+    *o = (pt_out_t){.bw = NAN, .bw_lo = NAN, .bw_hi = NAN, .where = "unknown"};
+    gmb_series_t ser = {0};
+    int rc = point_prep(s, &in);
+    if (!rc)
+        rc = gmb_measure(s->c, sample, s, &ser);
+    if (rc) {
+        gmb_series_free(&ser);
+        return rc;
+    }
+    return point_done(s, &in, &ser, o);
 }
 
 /* The granularity of one buffer's stride curve (results.granularity entry); its summary in
@@ -624,7 +687,8 @@ static void fmt_p(double p, char *out, size_t len)
 }
 
 /* Confirm the offset sweep of one buffer: measure the aligned reads and those at the worst
- * offset again (fresh samples, aligned first; the last launch of each verified, each a point with
+ * offset again (fresh samples taken in turn, gmb_measure_pair: aligned, worst, aligned, ...; the
+ * last timed launch of each verified, each with its sums in a buffer of its own; each a point with
  * params.pass "confirm") and put the estimate in the sweep's misalignment entry m:
  * worst_over_aligned = their medians' ratio, and under "confirm" both medians with their
  * 95% CIs and sample counts, the two-sided Mann-Whitney p-value of the samples' bandwidths
@@ -635,20 +699,44 @@ static void fmt_p(double p, char *out, size_t len)
 static int confirm_offset(state_t *s, uint64_t size, long worst_off, json_t *m, char *text,
                           size_t len)
 {
-    pt_out_t a, w;
+    pt_out_t a = {.rate = NULL}, w = {.rate = NULL};
     char sz[32];
-    printf("# confirm %s: offsets 0 and %ld B measured again (the ratio and its test come "
-           "from these)\n",
+    printf("# confirm %s: offsets 0 and %ld B measured again, their samples in turn (the "
+           "ratio and its test come from these)\n",
            gmb_fmt_size(size, sz, sizeof sz), worst_off);
-    int ra = run_point(s, P_OFFSET, size, WORD, 0, 0, PT_CONFIRM, &a);
-    if (ra && ra != GMB_EVERIFY)
-        return ra;
-    int rw = run_point(s, P_OFFSET, size, WORD, worst_off, 0, PT_CONFIRM, &w);
-    if (rw && rw != GMB_EVERIFY) {
-        free(a.rate);
-        return rw;
+    /* two states sharing the buffers, one a point; the worst offset's sums in a buffer of
+     * their own, so that each point's last timed launch is the one verified */
+    state_t sa = *s, sb = *s;
+    size_t tick = 0;
+    sb.out = s->out2;
+    pt_in_t ia = {P_OFFSET, size, WORD, 0, 0, PT_CONFIRM, 0};
+    pt_in_t ib = {P_OFFSET, size, WORD, worst_off, 0, PT_CONFIRM, 0};
+    gmb_series_t sera = {0}, serb = {0};
+    int rc = point_prep(&sa, &ia);
+    if (!rc)
+        rc = point_prep(&sb, &ib);
+    sa.tick = sb.tick = &tick; /* from here: the pair's launches, counted */
+    sa.seq = sb.seq = NULL;
+    sa.nseq = sb.nseq = sa.seqcap = sb.seqcap = 0;
+    if (!rc)
+        rc = gmb_measure_pair(s->c, sample, &sa, &sera, sample, &sb, &serb);
+    int ra = rc, rw = rc;
+    if (!rc) { /* aligned first (a planted error goes to the first confirmation verified) */
+        ra = point_done(&sa, &ia, &sera, &a);
+        sb.injected = sa.injected;
+        if (!ra || ra == GMB_EVERIFY)
+            rw = point_done(&sb, &ib, &serb, &w);
+        s->injected = sb.injected;
     }
-    int rc = GMB_OK;
+    gmb_series_free(&sera);
+    gmb_series_free(&serb);
+    free(sa.seq);
+    free(sb.seq);
+    if ((ra && ra != GMB_EVERIFY) || (rw && rw != GMB_EVERIFY)) {
+        free(a.rate);
+        free(w.rate);
+        return ra && ra != GMB_EVERIFY ? ra : rw;
+    }
     if (ra || rw) {
         json_object_set_new(m, "confirm", json_null());
         snprintf(text, len, "no ratio (a confirmation launch failed verification)");
@@ -867,7 +955,8 @@ static int access_run(gmb_ctx_t *c)
         rc = GMB_ERUNTIME;
         goto out;
     }
-    if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, G * sizeof *s.sums, &s.out)))
+    if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, G * sizeof *s.sums, &s.out)) ||
+        (do_offset && (rc = be->alloc(c->dev, GMB_MEM_DEVICE, G * sizeof *s.sums, &s.out2))))
         goto out;
     gmb_launch_t gi;
     gmb_u64 nw = top / WORD;
@@ -1003,6 +1092,7 @@ out:
         be->prog_free(prog);
     be->free(s.buf);
     be->free(s.out);
+    be->free(s.out2);
     return rc;
 }
 
