@@ -155,9 +155,9 @@ typedef struct state {
     size_t *tick;       /* a confirmation pair: launches so far, both points' (shared); NULL */
     size_t *seq;        /* the pair: each of this point's launches, its index among them */
     size_t nseq, seqcap;
-    int confirm;        /* the point is a confirmation (run_point) */
-    int injected;       /* --inject-error: 1 the first launch verified had a wrong sum, 2 then
-                         * the first confirmation launch too */
+    int confirm;  /* the point is a confirmation (run_point) */
+    int injected; /* --inject-error: 1 the first launch verified had a wrong sum, 2 then
+                   * the first confirmation launch too */
 } state_t;
 
 static int sample(void *arg, double *ns)
@@ -452,8 +452,8 @@ enum { PT_CONFIRM = 1, PT_IN_ORDER = 2 }; /* run_point's flags */
  * blocks written (access_random_write), the buffer read back and checked after the samples.
  * Words an earlier random-write point wrote are filled anew first. */
 typedef struct pt_in {
-    int pattern;    /* P_* */
-    uint64_t size;  /* buffer, bytes */
+    int pattern;   /* P_* */
+    uint64_t size; /* buffer, bytes */
     uint64_t stride;
     long offset;
     uint64_t block;
@@ -515,7 +515,8 @@ static int point_prep(state_t *s, pt_in_t *in)
     /* poison the sums the timed launches must write (after the calibration's launches): a
      * launch that wrote nothing fails the check, not pass on an earlier point's sums */
     if (!s->write)
-        rc = c->be->fill(s->out, 0, OUT_POISON, s->geo.groups * s->geo.group_size * sizeof *s->sums);
+        rc =
+            c->be->fill(s->out, 0, OUT_POISON, s->geo.groups * s->geo.group_size * sizeof *s->sums);
     return rc;
 }
 
