@@ -707,7 +707,8 @@ static int ex_number(const json_t *rec, const char *arg, gmb_cell_t *c)
  * the confirmation's ratio, significant or not; no cell when the confirmation failed),
  * "random WHERE bw B" (random B-byte blocks' bandwidth, GB/s), "random WHERE of B" (their
  * share of the contiguous reads, %) or "random WHERE full" (the block from which random reads
- * get full bandwidth, B, or "none up to N B"), "random_write WHERE bw|of|full B" (the same of
+ * get full bandwidth, B, or "none up to N B", N the largest block with a bandwidth),
+ * "random_write WHERE bw|of|full B" (the same of
  * random writes: results.random_write), of the largest buffer that is WHERE ("dram", "cache";
  * random, random_write: every point of the buffer there) */
 static int ex_access(const json_t *rec, const char *arg, gmb_cell_t *c)
@@ -734,8 +735,14 @@ static int ex_access(const json_t *rec, const char *arg, gmb_cell_t *c)
                 set_num(c, v, NAN, NAN);
                 return 0;
             }
-            /* no block reached it: say up to which, when the reference was measured */
-            if (!nb || gmb_jnum(found, "contiguous_GBps") != gmb_jnum(found, "contiguous_GBps"))
+            /* no block reached it: say up to which (the largest block measured: one that
+             * failed verification has no bandwidth), when the reference was measured */
+            if (gmb_jnum(found, "contiguous_GBps") != gmb_jnum(found, "contiguous_GBps"))
+                return -1;
+            while (nb && gmb_jnum(json_array_get(bl, nb - 1), "bw_GBps") !=
+                             gmb_jnum(json_array_get(bl, nb - 1), "bw_GBps"))
+                nb--;
+            if (!nb)
                 return -1;
             c->kind = 2;
             snprintf(c->text, sizeof c->text, "none up to %.0f B",

@@ -16,6 +16,8 @@ else
         check "access help explains random blocks" grep -q "the blocks land at random, with replacement" "$T/out" &&
         check "access help explains random writes and their read-back" bash -c \
             "grep -q '^random-write (not run by default' '$T/out' && grep -q 'buffer back after the timed launches, once per point, every word' '$T/out'"
+    check "access help: bandwidth counts every pass's bytes (reads and writes)" bash -c \
+        "test \$(grep -c '4 bytes x \(reads\|writes\) x passes' '$T/out') = 3 && ! grep -q '4 bytes per \(read\|write\) /' '$T/out'"
     expect "gmb list (access)" 0 "$G" list && check "gmb list names access" grep -q "^access " "$T/out"
 
     # --- every pattern, two buffers: 6 strides + 4 offsets each and 2 confirmations, the
@@ -29,8 +31,8 @@ else
         check "access: random-write is not in the default patterns (no write point, an empty entry)" test "$(json "$rec" \
             "r['options']['patterns'], [p for p in r['points'] if p['params']['pattern'] == 'random-write'], r['results']['random_write']")" = \
             "['stride', 'offset', 'random'] [] []"
-        check "access: 34 points, every one verified in full (confirmations too)" test "$(json "$rec" \
-            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 34
+        check "access: 34 points, every one verified in full (confirmations too), step 1" test "$(json "$rec" \
+            "sum(p['extra']['verified'] == 'full' and p['extra']['verify_step'] == 1 for p in r['points'])")" = 34
         check "access: reads counted as the pattern makes them" test "$(json "$rec" \
             "all(p['params']['reads'] == ((p['params']['size_bytes'] - p['params']['offset_bytes']) // p['params']['stride_bytes'] if p['params']['pattern'] != 'random' else p['params']['size_bytes'] // p['params']['block_bytes'] * (p['params']['block_bytes'] // 4)) for p in r['points'])")" = True
         check "access: bandwidth = 4 B per read / median time" test "$(json "$rec" \
@@ -49,10 +51,30 @@ else
         # offset), keyed apart from the sweep's, and the ratio and medians are theirs
         check "access: confirmation points, aligned then worst, pass confirm" test "$(json "$rec" \
             "[[p['params']['offset_bytes'] for p in r['points'] if p['params'].get('pass') == 'confirm' and p['params']['size_bytes'] == m['size_bytes']] == [0, m['worst_offset_bytes']] for m in r['results']['misalignment']]")" = "[True, True]"
+        # the two confirmations measured against each other, their samples in turn (a drift
+        # falls on both alike): each sample's index among the pair's launches, recorded
+        check "access: the confirmations' samples interleaved (aligned, worst, aligned, ...), the sweep's not" \
+            test "$(/usr/bin/python3 - "$rec" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+ok = [all("measured_with" not in p["extra"] for p in r["points"] if p["params"].get("pass") != "confirm")]
+for m in r["results"]["misalignment"]:
+    a, w = [p for p in r["points"] if p["params"].get("pass") == "confirm" and p["params"]["size_bytes"] == m["size_bytes"]]
+    ia, iw = a["extra"]["launch_index"], w["extra"]["launch_index"]
+    k = min(len(ia), len(iw))
+    seq = [q for _, q in sorted([(i, "a") for i in ia] + [(i, "w") for i in iw])]
+    ok.append(a["extra"]["measured_with"] == w["extra"]["measured_with"] == "interleaved" and
+              (len(ia), len(iw)) == (len(a["samples_ns"]), len(w["samples_ns"])) and k >= 2 and
+              seq[:2 * k] == ["a", "w"] * k and len(set(seq[2 * k:])) <= 1)
+print(ok)
+PY
+)" = "[True, True, True]"
         check "access: every point's params (less reads, reps) unique" test "$(json "$rec" \
             "len(r['points']) == len({tuple(sorted((k, v) for k, v in p['params'].items() if k not in ('reads', 'reps'))) for p in r['points']})")" = True
         check "access: confirm medians are the confirmation points'" test "$(json "$rec" \
             "[[m['confirm'][k + '_GBps'] for k in ('aligned', 'worst')] == [p['metrics']['bw_GBps']['median'] for p in r['points'] if p['params'].get('pass') == 'confirm' and p['params']['size_bytes'] == m['size_bytes']] for m in r['results']['misalignment']]")" = "[True, True]"
+        check "access: sweep_worst_over_aligned = the sweep's worst / aligned, apart from the confirmation's" test "$(json "$rec" \
+            "[abs(m['sweep_worst_over_aligned'] - m['worst_GBps'] / m['aligned_GBps']) < 1e-9 for m in r['results']['misalignment']]")" = "[True, True]"
         check "access: worst_over_aligned = confirm worst / aligned" test "$(json "$rec" \
             "[abs(m['worst_over_aligned'] - m['confirm']['worst_GBps'] / m['confirm']['aligned_GBps']) < 1e-9 for m in r['results']['misalignment']]")" = "[True, True]"
         check "access: p_value in [0, 1], significant = p < 0.05 and the CIs disjoint" test "$(json "$rec" \
@@ -111,7 +133,7 @@ for e in r["results"]["random"]:
     wh = {p["extra"]["where"] for p in pts}
     ok.append(e["contiguous_GBps"] == med(ref) and e["stride4_GBps"] == s4[0] and
               [b["block_bytes"] for b in e["blocks"]] == [p["params"]["block_bytes"] for p in rnd] and
-              all(b["bw_GBps"] == med(p) and b["bw_ci_lo_GBps"] < b["bw_GBps"] < b["bw_ci_hi_GBps"] and
+              all(b["bw_GBps"] == med(p) and b["bw_ci_lo_GBps"] <= b["bw_GBps"] <= b["bw_ci_hi_GBps"] and
                   abs(b["of_contiguous"] - med(p) / med(ref)) < 1e-12 and
                   abs(b["blocks_G_per_s"] - med(p) / b["block_bytes"]) < 1e-12 and b["where"] == p["extra"]["where"]
                   for b, p in zip(e["blocks"], rnd)) and
@@ -277,20 +299,24 @@ PY
         --strides 4 --patterns stride --out "$T/big"; then
         check "access: verified by a sample" test "$(json "$(ls "$T"/big/*-access.json)" \
             "r['points'][0]['extra']['verified']")" = sampled
+        # an odd step: the work-items checked fall in every residue mod any power of two (an
+        # even one would leave out every odd work-item's reads)
+        check "access: the sample's step is odd and above 1" test "$(json "$(ls "$T"/big/*-access.json)" \
+            "[(p['extra']['verify_step'] % 2, p['extra']['verify_step'] > 1) for p in r['points']]")" = "[(1, True)]"
     fi
     expect "access: planted error, sampled check, exits 1" 1 "$AC" "${FAST[@]}" --sizes 160MiB \
         --strides 4 --patterns stride --inject-error --out "$T/big-inj"
     if expect "access: random blocks in a buffer of 160 MiB, sampled check" 0 "$AC" "${FAST[@]}" \
         --sizes 160MiB --patterns random --blocks 64 --out "$T/bigr"; then
         check "access random: verified by a sample (both points)" test "$(json "$(ls "$T"/bigr/*-access.json)" \
-            "[(p['params']['placement'], p['params']['reads'], p['extra']['verified']) for p in r['points']]")" = \
-            "[('in-order', 41943040, 'sampled'), ('random', 41943040, 'sampled')]"
+            "[(p['params']['placement'], p['params']['reads'], p['extra']['verified'], p['extra']['verify_step'] % 2) for p in r['points']]")" = \
+            "[('in-order', 41943040, 'sampled', 1), ('random', 41943040, 'sampled', 1)]"
     fi
     # --- the table reads the granularity of the largest buffer by where it lives (renamed so
     # here: a CPU's buffer and verdict are whatever they are) ------------------------------
-    mkdir -p "$T/accg" "$T/accn" "$T/accc"
+    mkdir -p "$T/accg" "$T/accn" "$T/accc" "$T/accf"
     /usr/bin/python3 - "$(ls "$T"/acc/*-access.json)" "$T/accg/x-access.json" "$T/accn/x-access.json" \
-        "$T/accc/x-access.json" <<'PY'
+        "$T/accc/x-access.json" "$T/accf/x-access.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 g = r["results"]["granularity"]
@@ -310,6 +336,12 @@ r["results"]["random"][1]["full_bw_block_bytes"] = None
 json.dump(r, open(sys.argv[3], "w"))
 r["results"]["random"][1]["where"] = "transition"  # no buffer of random blocks in DRAM
 json.dump(r, open(sys.argv[4], "w"))
+# the DRAM buffer's largest block failed verification: no bandwidth, no share
+r["results"]["random"][1]["where"] = "dram"
+b = r["results"]["random"][1]["blocks"][-1]
+for k in ("bw_GBps", "bw_ci_lo_GBps", "bw_ci_hi_GBps", "blocks_G_per_s", "of_contiguous"):
+    b.pop(k)
+json.dump(r, open(sys.argv[5], "w"))
 PY
     expect "access: table" 0 "$G" table "$T/accg" &&
         check "access: table rows (DRAM none, cache 32 B, misaligned 80%)" bash -c \
@@ -323,6 +355,9 @@ PY
     expect "access: table, no random block of full bandwidth" 0 "$G" table "$T/accn" &&
         check "access: table row says none up to the largest block" grep -q \
             '^| Block size for full random-read bandwidth (DRAM) | B | none up to 4096 B |' "$T/out"
+    expect "access: table, no random block of full bandwidth, the largest one failed" 0 "$G" table "$T/accf" &&
+        check "access: table row says none up to the largest block measured" grep -q \
+            '^| Block size for full random-read bandwidth (DRAM) | B | none up to 256 B |' "$T/out"
     expect "access: table of random blocks in no DRAM buffer" 0 "$G" table "$T/accc" &&
         check "access: no random row from a buffer that is not DRAM" bash -c "! grep -q 'Random\|random-read' '$T/out'"
 
@@ -338,6 +373,17 @@ PY
             "verification_failed [(None, 0, 'full'), (None, 4, 'full'), ('confirm', 0, 'FAILED'), ('confirm', 4, 'full')] None False"
         check "access: planted error in a confirmation: the summary says no ratio" grep -qF \
             "256 KiB: misaligned by 4 B, no ratio (a confirmation launch failed verification)." "$T/out"
+    fi
+    # --- the sums are poisoned before each point's timed launches: with --offsets 4,0 the
+    # aligned confirmation follows the sweep's aligned point, whose sums are the same (one pass
+    # a launch at --min-sample-us 1), so a confirmation whose launches wrote nothing would pass
+    # on them unpoisoned; here its own launches' sums are the ones checked ----------------
+    if expect "access: aligned confirmation right after the sweep's aligned point, verified" 0 \
+        "$AC" "${FAST[@]}" --min-sample-us 1 --sizes 256KiB --patterns offset --offsets 4,0 \
+        --out "$T/poison"; then
+        check "access: the confirmation after the same point: order, passes and checks as meant" test "$(json "$(ls "$T"/poison/*.json)" \
+            "[(p['params'].get('pass'), p['params']['offset_bytes'], p['params']['reps'], p['extra']['verified']) for p in r['points']]")" = \
+            "[(None, 4, 1, 'full'), (None, 0, 1, 'full'), ('confirm', 0, 1, 'full'), ('confirm', 4, 1, 'full')]"
     fi
     # --- a planted wrong sum in the random pattern (its first launch: the contiguous
     # reference): exit 1, the point marked, no share of contiguous from it -----------------
