@@ -129,15 +129,41 @@ GMB_FN gmb_u32 gmb_block_pick(gmb_u32 key, gmb_u32 q, gmb_u32 nb)
     return GMB_MULHI32(gmb_hash(key, q), nb);
 }
 
-/* The word that read w of a pass reads: w in blocks of 2^lb words (w >> lb the block, the low
- * lb bits the word in it), its block placed by gmb_block_pick, the same word of that block.
- * order = 0: the picked block; order = all ones: the block itself (the read is w: in order,
- * contiguous), with the same instructions (the hash is computed either way). */
+/* gmb-access's random blocks read (written) as vectors of 2^lw words, lw = min(lb, 2) (uint4
+ * for blocks of 16 bytes or more, uint2 for 8, a word for 4: gmb_access_lw): the vector that
+ * vector v of a pass reads, v in blocks of 2^lbv vectors (lbv = lb - lw: v >> lbv the block,
+ * the low lbv bits the vector in it), its block placed by gmb_block_pick, the same vector of
+ * that block, by shifts (no multiply). order = 0: the picked block; order = all ones: the
+ * block itself (the read is v: in order, contiguous), with the same instructions (the hash is
+ * computed either way). The kernels and the host's verification both use it. */
+GMB_FN gmb_u64 gmb_block_vec(gmb_u64 v, gmb_u32 lbv, gmb_u32 key, gmb_u32 nb, gmb_u32 order)
+{
+    gmb_u32 q = (gmb_u32)(v >> lbv);
+    gmb_u32 p = (gmb_block_pick(key, q, nb) & ~order) | (q & order);
+    return ((gmb_u64)p << lbv) | ((gmb_u32)v & ((1u << lbv) - 1u));
+}
+
+/* log2 of the words per vector of a block of 2^lb words: 2 (uint4) from 4 words, 1 (uint2)
+ * for 2, 0 for 1 */
+GMB_FN gmb_u32 gmb_access_lw(gmb_u32 lb)
+{
+    return lb < 2u ? lb : 2u;
+}
+
+/* The word that word w of a pass reads (one vector of a word each: lbv = lb). */
 GMB_FN gmb_u64 gmb_block_word(gmb_u64 w, gmb_u32 lb, gmb_u32 key, gmb_u32 nb, gmb_u32 order)
 {
-    gmb_u32 q = (gmb_u32)(w >> lb);
-    gmb_u32 p = (gmb_block_pick(key, q, nb) & ~order) | (q & order);
-    return (gmb_u64)p * (1u << lb) + ((gmb_u32)w & ((1u << lb) - 1u));
+    return gmb_block_vec(w, lb, key, nb, order);
+}
+
+/* What gmb-access's random-write writes to word d: one hash per 4-word group (d >> 2) plus
+ * the word's place in it times the golden ratio's 32 bits, a function of d alone (a block
+ * drawn twice is written twice alike; the buffer after a launch does not depend on the order
+ * of the stores), one hash per uint4 vector. d < 2^32 (the hash's high-word term folds). */
+#define GMB_WRITE_STEP 0x9e3779b9u
+GMB_FN gmb_u32 gmb_write_value(gmb_u32 wseed, gmb_u64 d)
+{
+    return gmb_hash(wseed, (gmb_u32)d >> 2) + ((gmb_u32)d & 3u) * GMB_WRITE_STEP;
 }
 
 #endif

@@ -1,8 +1,8 @@
 # access.gp - gmb-access: bandwidth of 4-byte reads vs the stride between neighbouring
 # work-items' words (a line per buffer; the inferred granularity is in the record and the
 # table), vs the misalignment of contiguous reads, and vs the size of blocks read at random
-# places (a line per buffer, its contiguous reference, the same kernel with the blocks in
-# order, a thin dashed line across) and of blocks written so (random-write: a figure of its
+# places (a line per buffer, its contiguous references, the same kernel with the blocks in
+# order, one per access width, thin dashed lines over the blocks of that width) and of blocks written so (random-write: a figure of its
 # own, drawn alike). Several devices: a colour per device, a dash per buffer.
 # The confirmation points (params.pass "confirm": the aligned and worst offsets measured again,
 # whose ratio the record reports) are a series of their own and not drawn: the figure is the sweep.
@@ -24,6 +24,10 @@ is_o(i) = s_pattern[i] eq "offset" && !(s_pass[i] eq "confirm")
 RP = "random"
 is_r(i) = s_pattern[i] eq RP && s_placement[i] eq "random"
 is_c(i) = s_pattern[i] eq RP && s_placement[i] eq "in-order"
+# a contiguous reference per access width (4-byte words for 4-byte blocks, uint2 for 8, uint4
+# from 16): its dashed line spans the blocks of its width, from its own block (the smallest of
+# them) to the next width's (x2) or, the widest, across
+c_end(b) = b < 16 ? 2 * b : X_MAX
 nstride = 0
 noffset = 0
 do for [i = 1:NS] { nstride = nstride + is_s(i); noffset = noffset + is_o(i) }
@@ -77,7 +81,7 @@ do for [RP in "random random-write"] {
                    "Bandwidth of blocks " . VERB . " at random places: " . run_label[1])
         set xlabel (NRUNS > 1 ? "bytes per block" : \
                     "bytes per block (neighbouring work-items " . (RP eq "random" ? "read" : "write") . \
-                    " its neighbouring 4-byte words)")
+                    " its neighbouring 4-, 8- or 16-byte vectors)")
         set ylabel "bandwidth used (GB/s, 4 B per " . (RP eq "random" ? "read" : "write") . "; median, 95% CI)"
         unset logscale
         XT_MAX = NRUNS > 1 ? 5 : 10 # several runs: long labels leave the plot narrow
@@ -91,7 +95,7 @@ do for [RP in "random random-write"] {
                 with yerrorlines lc rgb lc_of(i) pt pt_of(sidx(i)) dt dt_b(i) \
                 title (is_r(i) ? title_of(i) : ""), \
              for [i = 1:NS] s_file[i] \
-                using (is_c(i) ? X_MIN : NaN):(is_c(i) ? column("bw_GBps") : NaN):(X_MAX - X_MIN):(0) \
+                using (is_c(i) ? column("block_bytes") : NaN):(is_c(i) ? column("bw_GBps") : NaN):(c_end(column("block_bytes")) - column("block_bytes")):(0) \
                 with vectors nohead lc rgb lc_of(i) dt 2 lw 0.8 \
                 title (is_c(i) && NRUNS == 1 ? title_of(i) . ": contiguous" : "")
     }

@@ -194,7 +194,7 @@ for b in cuda opencl; do
 done
 # random blocks read and written (random-write is not in the default): the default buffer of
 # 16x the L2, the writes read back and checked in full (about a second a point, a guess),
-# 26 points
+# 28 points (per pattern 3 in-order references, one per access width, and 11 blocks)
 for b in cuda opencl; do
     step "access-rw-$b" 45 bin/gmb-access --backend "$b" --device 0 --patterns random,random-write \
         --out "$OUTDIR/$b-rw"
@@ -360,11 +360,14 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-access.json")):
             print(f"{path.split('/')[-2]}: {r['device']['name']}: random blocks {verb} in {e['size_bytes'] / 2**20:g} MiB "
                   f"({e['where']}): contiguous {cont}{beside}; full bandwidth "
                   f"{f'from {full} B' if full else 'from no block measured'}; status {r['status']}")
+            # the in-order reference of each access width (4 B words, 8 B uint2, 16 B uint4)
+            print("  references: " + ", ".join(f"{x['width_bytes']} B accesses {x['contiguous_GBps']:.1f} GB/s" if x.get("contiguous_GBps") else f"{x['width_bytes']} B accesses failed"
+                                              for x in e.get("references", [])))
             for b in e["blocks"]:
                 rb = rd.get((e["size_bytes"], b["block_bytes"])) if what == "random_write" else None
                 vs = f"  {100 * b['bw_GBps'] / rb:5.1f}% of reads" if rb and "bw_GBps" in b else ""
                 print(f"  {b['block_bytes']:6d} B {b.get('bw_GBps', nan):9.1f} GB/s {100 * b.get('of_contiguous', nan):6.1f}% "
-                      f"of contiguous {b.get('blocks_G_per_s', nan):9.4f} G blocks/s  {b['where']}{vs}")
+                      f"of contiguous ({b.get('reference_width_bytes', 4):2d} B) {b.get('blocks_G_per_s', nan):9.4f} G blocks/s  {b['where']}{vs}")
 PY
 echo "== atomic: distinct addresses against one address"
 grep -h "^# atomic" "$OUTDIR"/atomic-*.txt 2>/dev/null || echo "(not run)"

@@ -21,18 +21,19 @@ else
     expect "gmb list (access)" 0 "$G" list && check "gmb list names access" grep -q "^access " "$T/out"
 
     # --- every pattern, two buffers: 6 strides + 4 offsets each and 2 confirmations, the
-    # contiguous reference and 4 random block sizes; every point verified ------------------
+    # contiguous references (words for 4-byte blocks, uint4 for the rest) and 4 random block
+    # sizes; every point verified ------------------------------------------------------------
     if expect "access: strides, offsets and random blocks over two buffers" 0 "$AC" "${FAST[@]}" \
         --sizes 256KiB,4MiB --strides 4:128:x2 --offsets 0,4,32,124 --blocks 4,32,256,4096 \
         --out "$T/acc"; then
         rec=$(ls "$T"/acc/*-access.json)
-        check "access: 34 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 34
+        check "access: 36 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 36
         check "access: record validates" "$VALIDATE" "$SCHEMA" "$rec"
         check "access: random-write is not in the default patterns (no write point, an empty entry)" test "$(json "$rec" \
             "r['options']['patterns'], [p for p in r['points'] if p['params']['pattern'] == 'random-write'], r['results']['random_write']")" = \
             "['stride', 'offset', 'random'] [] []"
-        check "access: 34 points, every one verified in full (confirmations too), step 1" test "$(json "$rec" \
-            "sum(p['extra']['verified'] == 'full' and p['extra']['verify_step'] == 1 for p in r['points'])")" = 34
+        check "access: 36 points, every one verified in full (confirmations too), step 1" test "$(json "$rec" \
+            "sum(p['extra']['verified'] == 'full' and p['extra']['verify_step'] == 1 for p in r['points'])")" = 36
         check "access: reads counted as the pattern makes them" test "$(json "$rec" \
             "all(p['params']['reads'] == ((p['params']['size_bytes'] - p['params']['offset_bytes']) // p['params']['stride_bytes'] if p['params']['pattern'] != 'random' else p['params']['size_bytes'] // p['params']['block_bytes'] * (p['params']['block_bytes'] // 4)) for p in r['points'])")" = True
         check "access: bandwidth = 4 B per read / median time" test "$(json "$rec" \
@@ -113,8 +114,8 @@ PY
             "[('misaligned by %d B, %.0f%% of the aligned bandwidth (%s, p ' % (m['worst_offset_bytes'], 100 * m['worst_over_aligned'], 'significant' if m['confirm']['significant'] else 'not significant')) in r['results']['summary'] for m in r['results']['misalignment']]")" = "[True, True]"
         # random blocks: per buffer the contiguous reference (the same kernel, blocks in
         # order) first, then each block size; the results entry is made of these points
-        check "access: random points per buffer, the contiguous reference first" test "$(json "$rec" \
-            "sorted({p['params']['size_bytes'] for p in r['points']}) == [262144, 4194304] and all([(p['params']['placement'], p['params']['block_bytes']) for p in r['points'] if p['params']['pattern'] == 'random' and p['params']['size_bytes'] == s] == [('in-order', 4), ('random', 4), ('random', 32), ('random', 256), ('random', 4096)] for s in (262144, 4194304))")" = True
+        check "access: random points per buffer, the contiguous references first (one a width: 4 B words, 16 B uint4 from 32-byte blocks)" test "$(json "$rec" \
+            "sorted({p['params']['size_bytes'] for p in r['points']}) == [262144, 4194304] and all([(p['params']['placement'], p['params']['block_bytes'], p['extra']['vector_bytes']) for p in r['points'] if p['params']['pattern'] == 'random' and p['params']['size_bytes'] == s] == [('in-order', 4, 4), ('in-order', 32, 16), ('random', 4, 4), ('random', 32, 16), ('random', 256, 16), ('random', 4096, 16)] for s in (262144, 4194304))")" = True
         check "access: random blocks a second = bandwidth / block size" test "$(json "$rec" \
             "all(abs(p['metrics']['blocks_G_per_s']['median'] - p['metrics']['bw_GBps']['median'] / p['params']['block_bytes']) < 1e-9 * p['metrics']['blocks_G_per_s']['median'] for p in r['points'] if p['params']['pattern'] == 'random') and r['metrics']['blocks_G_per_s']['unit'] == 'G/s'")" = True
         check "access: random pass touches the sectors of the blocks it is expected to read" test "$(json "$rec" \
@@ -127,14 +128,17 @@ ok = []
 for e in r["results"]["random"]:
     pts = [p for p in r["points"] if p["params"]["pattern"] == "random" and p["params"]["size_bytes"] == e["size_bytes"]]
     med = lambda p: p["metrics"]["bw_GBps"]["median"]
-    ref = [p for p in pts if p["params"]["placement"] == "in-order"][0]
+    refs = {p["extra"]["vector_bytes"]: p for p in pts if p["params"]["placement"] == "in-order"}
+    ref = refs[16]  # contiguous_GBps: the widest reference's
     rnd = [p for p in pts if p["params"]["placement"] == "random"]
     s4 = [med(p) for p in r["points"] if p["params"]["pattern"] == "stride" and p["params"]["size_bytes"] == e["size_bytes"] and p["params"]["stride_bytes"] == 4]
     wh = {p["extra"]["where"] for p in pts}
     ok.append(e["contiguous_GBps"] == med(ref) and e["stride4_GBps"] == s4[0] and
+              e["references"] == [{"width_bytes": w, "block_bytes": refs[w]["params"]["block_bytes"], "contiguous_GBps": med(refs[w])} for w in (4, 16)] and
               [b["block_bytes"] for b in e["blocks"]] == [p["params"]["block_bytes"] for p in rnd] and
               all(b["bw_GBps"] == med(p) and b["bw_ci_lo_GBps"] <= b["bw_GBps"] <= b["bw_ci_hi_GBps"] and
-                  abs(b["of_contiguous"] - med(p) / med(ref)) < 1e-12 and
+                  b["reference_width_bytes"] == p["extra"]["vector_bytes"] == (4 if b["block_bytes"] == 4 else 16) and
+                  abs(b["of_contiguous"] - med(p) / med(refs[b["reference_width_bytes"]])) < 1e-12 and
                   abs(b["blocks_G_per_s"] - med(p) / b["block_bytes"]) < 1e-12 and b["where"] == p["extra"]["where"]
                   for b, p in zip(e["blocks"], rnd)) and
               e["where"] == (wh.pop() if len(wh) == 1 else "mixed"))
@@ -158,9 +162,9 @@ PY
         --sizes 64KiB,1MiB --patterns random --out "$T/rnd"; then
         rec=$(ls "$T"/rnd/*-access.json)
         check "access random: record validates" "$VALIDATE" "$SCHEMA" "$rec"
-        check "access random: 2 x 12 points, each verified in full, the default blocks" test "$(json "$rec" \
+        check "access random: 2 x 14 points (3 references, 11 blocks), each verified in full, the default blocks" test "$(json "$rec" \
             "len(r['points']), all(p['extra']['verified'] == 'full' and p['params']['pattern'] == 'random' for p in r['points']), [b['block_bytes'] for b in r['results']['random'][1]['blocks']]")" = \
-            "24 True [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]"
+            "28 True [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]"
         check "access random: no stride pattern, no stride-4 figure in the entry" test "$(json "$rec" \
             "[('stride4_GBps' in e, e['contiguous_GBps'] > 0) for e in r['results']['random']], r['results']['granularity'], r['results']['misalignment']")" = \
             "[(False, True), (False, True)] [] []"
@@ -182,12 +186,12 @@ PY
         --strides 4,8 --offsets 0,4 --blocks 4,32,256,4096 --patterns all --out "$T/rw"; then
         rec=$(ls "$T"/rw/*-access.json)
         check "access random-write: record validates" "$VALIDATE" "$SCHEMA" "$rec"
-        check "access random-write: 32 points, every one verified in full" test "$(json "$rec" \
-            "len(r['points']), sum(p['extra']['verified'] == 'full' for p in r['points'])")" = "32 32"
-        check "access random-write: per buffer the in-order reference first, then each block, after the reads" test "$(json "$rec" \
-            "all([(p['params']['pattern'], p['params'].get('placement'), p['params'].get('block_bytes')) for p in r['points'] if p['params']['size_bytes'] == s][-5:] == [('random-write', 'in-order', 4)] + [('random-write', 'random', b) for b in (4, 32, 256, 4096)] for s in (262144, 4194304))")" = True
+        check "access random-write: 36 points, every one verified in full" test "$(json "$rec" \
+            "len(r['points']), sum(p['extra']['verified'] == 'full' for p in r['points'])")" = "36 36"
+        check "access random-write: per buffer the in-order references first (4 B, 16 B), then each block, after the reads" test "$(json "$rec" \
+            "all([(p['params']['pattern'], p['params'].get('placement'), p['params'].get('block_bytes'), p['extra'].get('vector_bytes')) for p in r['points'] if p['params']['size_bytes'] == s][-6:] == [('random-write', 'in-order', 4, 4), ('random-write', 'in-order', 32, 16)] + [('random-write', 'random', b, 4 if b == 4 else 16) for b in (4, 32, 256, 4096)] for s in (262144, 4194304))")" = True
         check "access random-write: the second buffer's reads (after the first's writes) verified" test "$(json "$rec" \
-            "[(p['params']['pattern'], p['extra']['verified']) for p in r['points'] if p['params']['size_bytes'] == 4194304 and p['params']['pattern'] != 'random-write'] == [(q, 'full') for q in ['stride'] * 2 + ['offset'] * 4 + ['random'] * 5]")" = True
+            "[(p['params']['pattern'], p['extra']['verified']) for p in r['points'] if p['params']['size_bytes'] == 4194304 and p['params']['pattern'] != 'random-write'] == [(q, 'full') for q in ['stride'] * 2 + ['offset'] * 4 + ['random'] * 6]")" = True
         check "access random-write: writes = the whole blocks' words, bandwidth = 4 B per write / median time, blocks/s = bw / B" test "$(json "$rec" \
             "all(p['params']['writes'] == p['params']['size_bytes'] // p['params']['block_bytes'] * (p['params']['block_bytes'] // 4) and 'reads' not in p['params'] and abs(p['metrics']['bw_GBps']['median'] - 4 * p['params']['writes'] * p['params']['reps'] / p['time_ns']['median']) < 1e-6 * p['metrics']['bw_GBps']['median'] and abs(p['metrics']['blocks_G_per_s']['median'] - p['metrics']['bw_GBps']['median'] / p['params']['block_bytes']) < 1e-9 * p['metrics']['blocks_G_per_s']['median'] for p in r['points'] if p['params']['pattern'] == 'random-write')")" = True
         # the words written: the blocks the pass picks, recomputed here from the hash (a port
@@ -216,7 +220,7 @@ for p in r["points"]:
     ok.append((p["extra"]["words_written"], p["extra"]["words_kept"]) == (picked * words, q["size_bytes"] // 4 - picked * words))
 print(len(ok), all(ok))
 PY
-)" = "10 True"
+)" = "12 True"
         check "access random-write: results.random_write per buffer: the points' medians, shares of contiguous writes" \
             test "$(/usr/bin/python3 - "$rec" <<'PY'
 import json, sys
@@ -225,13 +229,15 @@ ok = []
 for e in r["results"]["random_write"]:
     pts = [p for p in r["points"] if p["params"]["pattern"] == "random-write" and p["params"]["size_bytes"] == e["size_bytes"]]
     med = lambda p: p["metrics"]["bw_GBps"]["median"]
-    ref = [p for p in pts if p["params"]["placement"] == "in-order"][0]
+    refs = {p["extra"]["vector_bytes"]: p for p in pts if p["params"]["placement"] == "in-order"}
+    ref = refs[16]
     rnd = [p for p in pts if p["params"]["placement"] == "random"]
     wh = {p["extra"]["where"] for p in pts}
     ok.append(e["contiguous_GBps"] == med(ref) and "stride4_GBps" not in e and
+              [x["width_bytes"] for x in e["references"]] == [4, 16] and
               [b["block_bytes"] for b in e["blocks"]] == [4, 32, 256, 4096] and
               all(b["bw_GBps"] == med(p) and b["bw_ci_lo_GBps"] <= b["bw_GBps"] <= b["bw_ci_hi_GBps"] and
-                  abs(b["of_contiguous"] - med(p) / med(ref)) < 1e-12 and
+                  abs(b["of_contiguous"] - med(p) / med(refs[b["reference_width_bytes"]])) < 1e-12 and
                   abs(b["blocks_G_per_s"] - med(p) / b["block_bytes"]) < 1e-12 and b["where"] == p["extra"]["where"]
                   for b, p in zip(e["blocks"], rnd)) and
               e["where"] == (wh.pop() if len(wh) == 1 else "mixed") and
@@ -242,7 +248,7 @@ PY
         check "access random-write: the summary gives each buffer's write shares and full-bandwidth block" test "$(json "$rec" \
             "[('%s (%s): random writes of 4-byte blocks ' % ({262144: '256 KiB', 4194304: '4 MiB'}[e['size_bytes']], e['where']) in r['results']['summary'] and ('(%.1f%% of contiguous)' % p if p < 9.95 else '(%.0f%% of contiguous)' % p) in r['results']['summary'] and (('from %d-byte blocks.' % e['full_bw_block_bytes']) if e['full_bw_block_bytes'] else 'no block up to 4096 bytes within 10% of contiguous') in r['results']['summary']) for e, p in ((e, 100 * e['blocks'][0]['of_contiguous']) for e in r['results']['random_write'])]")" = "[True, True]"
         check "access random-write: rows printed as in-order-write and random-write" test \
-            "$(grep -cE '^(in-order-write|random-write) ' "$T/out")" = 10
+            "$(grep -cE '^(in-order-write|random-write) ' "$T/out")" = 12
         if command -v gnuplot >/dev/null; then
             rm -rf "$T/rwfig"
             expect "access random-write: figures, this run and two runs" 0 "$G" plot "$T/rw" --out "$T/rwfig" &&
@@ -282,7 +288,7 @@ PY
         --sizes 65540 --patterns random-write --blocks 4,64 --out "$T/rwodd" &&
         check "access random-write: 16385 words checked (the in-order ones: all written, or all but the last)" test "$(json "$(ls "$T"/rwodd/*-access.json)" \
             "[(p['params']['placement'], p['params']['writes'], p['extra']['words_written'] + p['extra']['words_kept'], p['extra']['words_kept'] if p['params']['placement'] == 'in-order' else p['extra']['words_kept'] >= 1) for p in r['points']]")" = \
-            "[('in-order', 16385, 16385, 0), ('random', 16385, 16385, True), ('random', 16384, 16385, True)]"
+            "[('in-order', 16385, 16385, 0), ('in-order', 16384, 16385, 1), ('random', 16385, 16385, True), ('random', 16384, 16385, True)]"
     expect "access random-write: 72 MiB (two read-back chunks), every word" 0 "$AC" "${FAST[@]}" \
         --sizes 72MiB --patterns random-write --blocks 4096 --out "$T/rwbig" &&
         check "access random-write: 72 MiB verified in full, every word counted" test "$(json "$(ls "$T"/rwbig/*-access.json)" \
@@ -293,7 +299,39 @@ PY
         --sizes 64KiB --patterns random --blocks 4,64KiB --out "$T/rnd1" &&
         check "access random: one block, all its reads, verified in full" test "$(json "$(ls "$T"/rnd1/*-access.json)" \
             "[(p['params']['block_bytes'], p['params']['reads'], p['extra']['verified']) for p in r['points']]")" = \
-            "[(4, 16384, 'full'), (4, 16384, 'full'), (65536, 16384, 'full')]"
+            "[(4, 16384, 'full'), (65536, 16384, 'full'), (4, 16384, 'full'), (65536, 16384, 'full')]"
+    # --- the three vector widths: 4-byte blocks read (written) as words, 8-byte as uint2, 16
+    # bytes and more as uint4, each block's share against the in-order reference of its own
+    # width (one per width, the smallest block of it); the summary's contiguous bandwidth the
+    # full block's width's; every point verified (the writes' values read back) -------------
+    if expect "access random: three vector widths, reads and writes" 0 "$AC" "${FAST[@]}" \
+        --sizes 64KiB --patterns random,random-write --blocks 4,8,16,64 --out "$T/vw"; then
+        check "access random: one reference a width, each block's share against its own width's" test "$(/usr/bin/python3 - "$(ls "$T"/vw/*-access.json)" <<'PY'
+import json, math, sys
+r = json.load(open(sys.argv[1]))
+med = lambda p: p["metrics"]["bw_GBps"]["median"]
+def fmt(v):  # gmb_fmt_num: 4 significant digits, no exponent
+    d = min(6, max(0, 3 - math.floor(math.log10(abs(v)))))
+    return "%.*f" % (d, v)
+out = []
+for pat, key in (("random", "random"), ("random-write", "random_write")):
+    pts = [p for p in r["points"] if p["params"]["pattern"] == pat]
+    refs = {p["extra"]["vector_bytes"]: p for p in pts if p["params"]["placement"] == "in-order"}
+    e = r["results"][key][0]
+    out.append([(p["params"]["placement"], p["params"]["block_bytes"], p["extra"]["vector_bytes"], p["extra"]["verified"]) for p in pts] ==
+               [("in-order", w, w, "full") for w in (4, 8, 16)] + [("random", b, min(b, 16), "full") for b in (4, 8, 16, 64)])
+    out.append(e["contiguous_GBps"] == med(refs[16]) and
+               e["references"] == [{"width_bytes": w, "block_bytes": w, "contiguous_GBps": med(refs[w])} for w in (4, 8, 16)])
+    out.append(all(b["reference_width_bytes"] == min(b["block_bytes"], 16) and
+                   abs(b["of_contiguous"] - b["bw_GBps"] / med(refs[b["reference_width_bytes"]])) < 1e-12 for b in e["blocks"]))
+    full = e["full_bw_block_bytes"]
+    ref = refs[min(full, 16)] if full else refs[16]
+    out.append(("within 10%% of contiguous, %s GB/s) from %d-byte blocks." % (fmt(med(ref)), full) if full else
+                "no block up to 64 bytes within 10%% of contiguous (%s GB/s)." % fmt(med(ref))) in r["results"]["summary"])
+print(out)
+PY
+)" = "[True, True, True, True, True, True, True, True]"
+    fi
     # --- reads beyond 32 Mi: sums of a sample of the work-items recomputed -----------------
     if expect "access: a buffer of 160 MiB, sampled check" 0 "$AC" "${FAST[@]}" --sizes 160MiB \
         --strides 4 --patterns stride --out "$T/big"; then

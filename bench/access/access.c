@@ -86,32 +86,39 @@ static const char help[] =
     "medians' (the lowest of several noisy medians is biased low). Significant: a\n"
     "two-sided Mann-Whitney p < 0.05 on the two confirmations' per-sample bandwidths and\n"
     "their medians' 95% CIs disjoint.\n"
-    "random: the buffer as nb = size / B blocks of B bytes (--blocks); a pass makes nb x B / 4\n"
-    "reads, read w = j + k x G reading word w mod B/4 of block p = floor(h x nb / 2^32), h a\n"
-    "32-bit hash of w's block (w / (B/4)): neighbouring work-items read neighbouring words of\n"
-    "one block (coalesced), the blocks land at random, with replacement (about 63% of them are\n"
+    "random: the buffer as nb = size / B blocks of B bytes (--blocks), read as vectors of V\n"
+    "bytes (V = 16, uint4, for B >= 16; 8, uint2, for B = 8; 4 for B = 4); a pass makes\n"
+    "nb x B / 4 reads of a word (nb x B / V vector reads), vector v = j + k x G reading vector\n"
+    "v mod B/V of block p = floor(h x nb / 2^32), h a 32-bit hash of v's block (v / (B/V)):\n"
+    "neighbouring work-items read neighbouring vectors of one block (coalesced),\n"
+    "the blocks land at random, with replacement (about 63% of them are\n"
     "read in a pass, some twice or more), the same blocks every pass (in a cache-sized buffer\n"
     "they repeat from the cache: where says so). Bandwidth = 4 bytes x reads x passes /\n"
     "median time\n"
     "(bytes the kernel asks for: a block under the sector size still moves a whole sector);\n"
     "blocks_G_per_s = blocks read per second, 1e9. Contiguous: the same kernel\n"
     "with each block in its own place (placement \"in-order\": the same instructions, the\n"
-    "buffer read contiguously), measured first for each buffer; each block's share of it, and\n"
-    "the smallest block from which every larger one is within 10% of it (full bandwidth).\n"
+    "buffer read contiguously), measured first for each buffer and each vector width the\n"
+    "blocks use (its smallest block); each block's share of the reference of its own width\n"
+    "(reference_width_bytes), and the smallest block from which every larger one is within\n"
+    "10% of it (full bandwidth); contiguous_GBps is the widest reference's.\n"
     "Verified like the others (the last launch of each point): the host recomputes the sums\n"
     "from the same hash.\n"
     "random-write (not run by default; --patterns random,random-write or all): the same\n"
-    "placement, each work-item writing word d of the picked block the value hash(wseed, d) (a\n"
-    "function of d alone: a block drawn twice is written twice alike) instead of reading it;\n"
+    "placement and vectors, each work-item writing word d of the picked block the value\n"
+    "hash(wseed, d / 4) + (d mod 4) x 0x9e3779b9 (one hash a uint4; a function of d alone: a\n"
+    "block drawn twice is written twice alike) instead of reading it;\n"
     "bandwidth = 4 bytes x writes x passes / median time, blocks_G_per_s = blocks written\n"
     "per second;\n"
-    "its own in-order reference first (the same kernel, blocks in place: contiguous writes).\n"
+    "its own in-order references first (the same kernel, blocks in place: contiguous writes).\n"
     "A GPU's L2 and DRAM keep 32-byte sectors: a block under 32 bytes is a partial-sector\n"
     "write, which may cost a read-modify-write of the sector; the curve shows what it costs (on a\n"
     "CPU through OpenCL, nothing of the kind). Verified by reading the\n"
     "buffer back after the timed launches, once per point, every word: those of the blocks\n"
-    "picked hold hash(wseed, d), the others still hold the buffer's contents (the host builds\n"
-    "the set of picked blocks from the same hash); the buffer is filled anew before any point\n"
+    "picked hold the value written, the others still hold the buffer's contents, hash(seed, d)\n"
+    "(the host builds the set of picked blocks from the same hash; a missed store goes\n"
+    "unnoticed only where the new value equals the old, about 2^-32 a word); the buffer is\n"
+    "filled anew before any point\n"
     "that follows writes. The read-back (the buffer's size, 64 MiB at a time) and the check take\n"
     "a large buffer seconds a point, outside the timed launches.\n"
     "where: the sectors a pass touches (size x min(stride, 32) / stride bytes; random: those\n"
@@ -124,36 +131,38 @@ static const char help[] =
     "random-write's stores on CUDA are st.global.cg (the L2 only); OpenCL's are plain.\n";
 
 typedef struct state {
-    gmb_ctx_t *c;       /* the run */
-    gmb_buf_t *buf;     /* the words, largest buffer */
-    gmb_buf_t *out;     /* one sum per work-item */
-    gmb_kern_t *kread;  /* access_read */
-    gmb_kern_t *krand;  /* access_random */
-    gmb_kern_t *kwrite; /* access_random_write */
-    gmb_kern_t *kinit;  /* access_init */
-    gmb_launch_t geo;   /* the grid of the point's kernel */
-    gmb_u64 nacc;       /* reads (random-write: writes) per pass */
-    gmb_u32 sw, off;    /* stride and offset, words */
-    int random;         /* the point reads random blocks (access_random) */
-    int write;          /* the point writes them (access_random_write; random is set too) */
-    gmb_u32 lb;         /* random: 2^lb words a block */
-    gmb_u32 nb;         /* random: blocks in the buffer */
-    gmb_u32 key;        /* random: the placement's hash seed */
-    gmb_u32 order;      /* random: 0 the picked blocks, all ones the blocks in order */
-    gmb_u32 reps;       /* passes per launch */
-    gmb_u32 seed;       /* of the words */
-    gmb_u32 wseed;      /* of the words random-write writes (not seed: every word changes) */
-    gmb_u64 dirty;      /* words from 0 written since the buffer was last filled (0: clean) */
-    gmb_u64 nwords;     /* random-write: the point's buffer, words (all checked) */
-    gmb_u64 written;    /* random-write: words the last check found written, */
-    gmb_u64 kept;       /* and found holding what they held */
-    gmb_u32 *chunk;     /* random-write: the host's read-back chunk (CHECK_CHUNK words) */
-    uint64_t *picked;   /* random-write: bitmap of the blocks a pass writes */
-    gmb_u32 *sums;      /* host copy of out */
-    size_t vstep;       /* the last check: every vstep-th work-item's sum recomputed (odd) */
-    gmb_buf_t *out2;    /* a second sums buffer: the worst offset's in a confirmation pair */
-    size_t *tick;       /* a confirmation pair: launches so far, both points' (shared); NULL */
-    size_t *seq;        /* the pair: each of this point's launches, its index among them */
+    gmb_ctx_t *c;          /* the run */
+    gmb_buf_t *buf;        /* the words, largest buffer */
+    gmb_buf_t *out;        /* one sum per work-item */
+    gmb_kern_t *kread;     /* access_read */
+    gmb_kern_t *krand[3];  /* access_random, access_random2, access_random4 (by lw) */
+    gmb_kern_t *kwrite[3]; /* access_random_write, ...2, ...4 */
+    gmb_kern_t *kinit;     /* access_init */
+    gmb_launch_t geo;      /* the grid of the point's kernel */
+    gmb_u64 nacc;          /* reads (random-write: writes) per pass, 4-byte words */
+    gmb_u32 sw, off;       /* stride and offset, words */
+    int random;            /* the point reads random blocks (access_random) */
+    int write;             /* the point writes them (access_random_write; random is set too) */
+    gmb_u32 lb;            /* random: 2^lb words a block */
+    gmb_u32 lw;            /* random: 2^lw words a vector access (gmb_access_lw(lb)) */
+    gmb_u64 nvec;          /* random: vector accesses per pass (nacc >> lw) */
+    gmb_u32 nb;            /* random: blocks in the buffer */
+    gmb_u32 key;           /* random: the placement's hash seed */
+    gmb_u32 order;         /* random: 0 the picked blocks, all ones the blocks in order */
+    gmb_u32 reps;          /* passes per launch */
+    gmb_u32 seed;          /* of the words */
+    gmb_u32 wseed;         /* of the words random-write writes (gmb_write_value; not seed) */
+    gmb_u64 dirty;         /* words from 0 written since the buffer was last filled (0: clean) */
+    gmb_u64 nwords;        /* random-write: the point's buffer, words (all checked) */
+    gmb_u64 written;       /* random-write: words the last check found written, */
+    gmb_u64 kept;          /* and found holding what they held */
+    gmb_u32 *chunk;        /* random-write: the host's read-back chunk (CHECK_CHUNK words) */
+    uint64_t *picked;      /* random-write: bitmap of the blocks a pass writes */
+    gmb_u32 *sums;         /* host copy of out */
+    size_t vstep;          /* the last check: every vstep-th work-item's sum recomputed (odd) */
+    gmb_buf_t *out2;       /* a second sums buffer: the worst offset's in a confirmation pair */
+    size_t *tick;          /* a confirmation pair: launches so far, both points' (shared); NULL */
+    size_t *seq;           /* the pair: each of this point's launches, its index among them */
     size_t nseq, seqcap;
     int confirm;  /* the point is a confirmation (run_point) */
     int injected; /* --inject-error: 1 the first launch verified had a wrong sum, 2 then
@@ -176,16 +185,18 @@ static int sample(void *arg, double *ns)
         s->seq[s->nseq++] = (*s->tick)++;
     }
     if (s->write) {
-        gmb_arg_t aw[] = {GMB_A_BUF(s->buf),   GMB_A_VAL(s->nacc), GMB_A_VAL(s->lb),
+        gmb_u32 lbv = s->lb - s->lw;
+        gmb_arg_t aw[] = {GMB_A_BUF(s->buf),   GMB_A_VAL(s->nvec), GMB_A_VAL(lbv),
                           GMB_A_VAL(s->key),   GMB_A_VAL(s->nb),   GMB_A_VAL(s->order),
                           GMB_A_VAL(s->wseed), GMB_A_VAL(s->reps)};
-        return s->c->be->launch(s->kwrite, &s->geo, aw, 8, ns);
+        return s->c->be->launch(s->kwrite[s->lw], &s->geo, aw, 8, ns);
     }
     if (s->random) {
-        gmb_arg_t ar[] = {GMB_A_BUF(s->buf),   GMB_A_BUF(s->out), GMB_A_VAL(s->nacc),
-                          GMB_A_VAL(s->lb),    GMB_A_VAL(s->key), GMB_A_VAL(s->nb),
+        gmb_u32 lbv = s->lb - s->lw;
+        gmb_arg_t ar[] = {GMB_A_BUF(s->buf),   GMB_A_BUF(s->out), GMB_A_VAL(s->nvec),
+                          GMB_A_VAL(lbv),      GMB_A_VAL(s->key), GMB_A_VAL(s->nb),
                           GMB_A_VAL(s->order), GMB_A_VAL(s->reps)};
-        return s->c->be->launch(s->krand, &s->geo, ar, 8, ns);
+        return s->c->be->launch(s->krand[s->lw], &s->geo, ar, 8, ns);
     }
     gmb_arg_t av[] = {GMB_A_BUF(s->buf), GMB_A_BUF(s->out), GMB_A_VAL(s->nacc),
                       GMB_A_VAL(s->sw),  GMB_A_VAL(s->off), GMB_A_VAL(s->reps)};
@@ -219,11 +230,18 @@ static int verify(state_t *s, char *err, size_t len, const char **how)
         step = step + 1 <= cap ? step + 1 : step - 1;
     s->vstep = step;
     *how = step == 1 ? "full" : "sampled";
+    const gmb_u32 lw = s->lw, lbv = s->lb - s->lw;
     for (size_t g = step > 1 ? G / 2 % step : 0; g < G; g += step) {
         gmb_u32 sum = 0;
-        for (gmb_u64 j = g; j < s->nacc; j += G)
-            sum += gmb_hash(s->seed, s->random ? gmb_block_word(j, s->lb, s->key, s->nb, s->order)
-                                               : s->off + j * s->sw);
+        if (s->random) /* work-item g's vectors (2^lw words each), placed by the kernel's helper */
+            for (gmb_u64 v = g; v < s->nvec; v += G) {
+                gmb_u64 d = gmb_block_vec(v, lbv, s->key, s->nb, s->order) << lw;
+                for (gmb_u32 k = 0; k < 1u << lw; k++)
+                    sum += gmb_hash(s->seed, d + k);
+            }
+        else
+            for (gmb_u64 j = g; j < s->nacc; j += G)
+                sum += gmb_hash(s->seed, s->off + j * s->sw);
         sum *= s->reps;
         if (sum != s->sums[g]) {
             snprintf(err, len, "work-item %zu summed %u, expected %u", g, s->sums[g], sum);
@@ -235,11 +253,12 @@ static int verify(state_t *s, char *err, size_t len, const char **how)
 
 /* Check the buffer after a random-write point's launches: read it back (CHECK_CHUNK words at
  * a time) and check every word of the point's buffer: a word of a block some block q of the
- * pass was placed on (the set from the same gmb_block_word as the kernel's) holds
- * gmb_hash(wseed, d), every other word what the buffer was filled with, gmb_hash(seed, i)
- * (seed != wseed: the two differ at every word, so a store missed, misplaced or made twice
- * elsewhere shows). Counts the words found written and kept in s. 0, GMB_EVERIFY (what in
- * err) or an error. */
+ * pass was placed on (the set from the same gmb_block_vec as the kernel's) holds
+ * gmb_write_value(wseed, d), every other word what the buffer was filled with,
+ * gmb_hash(seed, i) (the two are independent hashes: they differ at a word but with
+ * probability about 2^-32, so a store missed, misplaced or made twice elsewhere shows, unless
+ * at a word where the two happen to be equal). Counts the words found written and kept in s. 0,
+ * GMB_EVERIFY (what in err) or an error. */
 static int verify_write(state_t *s, char *err, size_t len, const char **how)
 {
     gmb_u64 n = s->nwords;
@@ -247,8 +266,9 @@ static int verify_write(state_t *s, char *err, size_t len, const char **how)
      * nb, never set) are looked up too */
     size_t nbits = (size_t)s->nb / 64 + 1;
     memset(s->picked, 0, nbits * sizeof *s->picked);
+    const gmb_u32 lbv = s->lb - s->lw;
     for (gmb_u64 q = 0; q < s->nb; q++) {
-        gmb_u64 p = gmb_block_word(q << s->lb, s->lb, s->key, s->nb, s->order) >> s->lb;
+        gmb_u64 p = gmb_block_vec(q << lbv, lbv, s->key, s->nb, s->order) >> lbv;
         s->picked[p / 64] |= 1ull << (p % 64);
     }
     *how = "full";
@@ -272,7 +292,7 @@ static int verify_write(state_t *s, char *err, size_t len, const char **how)
         for (size_t k = 0; k < m; k++) { /* no branch on the placement: it is random */
             gmb_u64 i = i0 + k, q = i >> lb;
             gmb_u32 wr = (gmb_u32)(picked[q / 64] >> (q % 64)) & 1u;
-            gmb_u32 e = gmb_hash(wr ? wseed : seed, i), ok = v[k] == e;
+            gmb_u32 e = wr ? gmb_write_value(wseed, i) : gmb_hash(seed, i), ok = v[k] == e;
             if (!ok && !bad) {
                 first = i;
                 got = v[k];
@@ -422,8 +442,9 @@ static int check_options(gmb_ctx_t *c, const cfg_t *cfg)
 typedef struct pt_out {
     double bw;           /* median bandwidth, GB/s; NaN when it failed verification */
     double bw_lo, bw_hi; /* its 95% CI */
-    int filled;          /* a pass holds reads enough to fill the device: at least 4 per
-                          * resident work-item (1 when the device does not say how many are) */
+    int filled;          /* a pass holds reads enough to fill the device: at least 4 (random:
+                          * vector reads) per resident work-item (1 when the device does not say how many
+                          * are) */
     const char *where;   /* where the sectors a pass touches live */
     double *rate;        /* a confirmation's: each sample's bandwidth, GB/s (caller frees) */
     size_t n;            /* how many */
@@ -482,8 +503,10 @@ static int point_prep(state_t *s, pt_in_t *in)
             s->lb++;
         s->nb = (gmb_u32)(size / block); /* < 2^32: the buffer holds under 2^32 words */
         s->order = in_order ? ~0u : 0u;
-        s->nacc = (gmb_u64)s->nb << s->lb; /* the whole blocks' reads (writes) */
-        gmb_grid(c, s->write ? s->kwrite : s->krand, 0, 0, s->nacc, &s->geo);
+        s->lw = gmb_access_lw(s->lb);
+        s->nacc = (gmb_u64)s->nb << s->lb; /* the whole blocks' reads (writes), words */
+        s->nvec = s->nacc >> s->lw;        /* as vector accesses */
+        gmb_grid(c, s->write ? s->kwrite[s->lw] : s->krand[s->lw], 0, 0, s->nvec, &s->geo);
         if (s->write) { /* the words its launches write, from the first */
             s->nwords = size / WORD;
             s->dirty = s->nacc > s->dirty ? s->nacc : s->dirty;
@@ -542,7 +565,8 @@ static int point_done(state_t *s, const pt_in_t *in, gmb_series_t *ser_, pt_out_
     double bytes = (double)s->nacc * WORD * s->reps;
     const char *where = gmb_residence(&c->info, touched);
     uint64_t resident = (uint64_t)c->info.compute_units * (uint64_t)c->info.threads_per_cu;
-    o->filled = !resident || s->nacc >= 4 * resident;
+    /* accesses a pass makes (random: vector accesses) against the resident work-items */
+    o->filled = !resident || (s->random ? s->nvec : s->nacc) >= 4 * resident;
     o->where = where;
     json_t *params = json_pack("{s:s}", "pattern", pattern_names[pattern]);
     /* a confirmation's and a placement's own identity (gmb compare and plots key points by
@@ -571,6 +595,8 @@ static int point_done(state_t *s, const pt_in_t *in, gmb_series_t *ser_, pt_out_
     json_object_set_new(extra, "fills_device", json_boolean(o->filled));
     json_object_set_new(extra, "verified", json_string(vr ? "FAILED" : how));
     json_object_set_new(extra, "verify_step", json_integer((json_int_t)s->vstep));
+    if (s->random) /* the bytes of one access: 4, 8 (uint2) or 16 (uint4) */
+        json_object_set_new(extra, "vector_bytes", json_integer((json_int_t)(WORD << s->lw)));
     if (s->write && !vr) { /* the check's count: every word of the buffer, written or kept */
         json_object_set_new(extra, "words_written", json_integer((json_int_t)s->written));
         json_object_set_new(extra, "words_kept", json_integer((json_int_t)s->kept));
@@ -780,13 +806,24 @@ static void fmt_pct(double share, char *buf, size_t len)
     snprintf(buf, len, "%.*f%%", 100.0 * share < 9.95 ? 1 : 0, 100.0 * share);
 }
 
-/* The random or random-write pattern (pat) of one buffer: the contiguous reference (the
- * blocks in order, the same kernel and instructions; the smallest block size), then every
- * block size at random places. Appends the buffer's entry to rnd (results.random or
- * results.random_write) and its summary to sm: the bandwidth and share of contiguous of the
- * smallest, 32-, 256-byte and largest blocks, and the block from which every larger one gets
- * within 10% of contiguous. s4 (reads only; NULL for writes): the stride pattern's contiguous
- * reads of this buffer in this run (bw NaN: not measured or failed), kept beside and
+/* log2 of the words per vector access of a block of block bytes (a power of two >= 4) */
+static gmb_u32 block_lw(uint64_t block)
+{
+    gmb_u32 lb = 0;
+    while ((WORD << lb) < block)
+        lb++;
+    return gmb_access_lw(lb);
+}
+
+/* The random or random-write pattern (pat) of one buffer: the contiguous references (the
+ * blocks in order, the same kernel and instructions), one per vector width the block sizes
+ * use (4-byte words for 4-byte blocks, uint2 for 8, uint4 for 16 and more; each with the
+ * smallest block size of its width), then every block size at random places, each block's
+ * share of contiguous against the reference of its width. Appends the buffer's entry to rnd
+ * (results.random or results.random_write) and its summary to sm: the bandwidth and share of
+ * contiguous of the smallest, 32-, 256-byte and largest blocks, and the block from which every
+ * larger one gets within 10% of contiguous. s4 (reads only; NULL for writes): the stride pattern's
+ * contiguous reads of this buffer in this run (bw NaN: not measured or failed), kept beside and
  * compared. 0, GMB_EVERIFY (a point failed verification; the others still measured) or an
  * error. */
 static int random_buffer(state_t *s, int pat, uint64_t size, const pt_out_t *s4, json_t *rnd,
@@ -797,27 +834,51 @@ static int random_buffer(state_t *s, int pat, uint64_t size, const pt_out_t *s4,
     const cfg_t *cfg = s->c->cfg;
     size_t nbl = cfg->blocks.n;
     double bw[GMB_MAX_SWEEP], share[GMB_MAX_SWEEP];
-    pt_out_t ref, o;
-    int failed = 0, rc = run_point(s, pat, size, WORD, 0, cfg->blocks.v[0], PT_IN_ORDER, &ref);
-    if (rc && rc != GMB_EVERIFY)
-        return rc;
-    failed |= rc == GMB_EVERIFY;
-    int fills = ref.filled, same = 1;
-    const char *where = ref.where;
+    pt_out_t refs[3], o;
+    uint64_t refblock[3] = {0, 0, 0}; /* by width (lw): the reference's block, 0 none */
+    for (size_t i = 0; i < nbl; i++)
+        if (!refblock[block_lw(cfg->blocks.v[i])])
+            refblock[block_lw(cfg->blocks.v[i])] = cfg->blocks.v[i];
+    int failed = 0, rc = GMB_OK, fills = 1, same = 1, wide = 0, ref_failed = 0;
+    const char *where = NULL;
+    json_t *refj = json_array();
+    for (int w = 0; w < 3; w++) {
+        if (!refblock[w])
+            continue;
+        rc = run_point(s, pat, size, WORD, 0, refblock[w], PT_IN_ORDER, &refs[w]);
+        if (rc && rc != GMB_EVERIFY) {
+            json_decref(refj);
+            return rc;
+        }
+        failed |= rc == GMB_EVERIFY;
+        ref_failed |= refs[w].bw != refs[w].bw;
+        fills &= refs[w].filled;
+        same &= !where || !strcmp(refs[w].where, where);
+        where = where ? where : refs[w].where;
+        wide = w;
+        json_t *e = json_pack("{s:I, s:I}", "width_bytes", (json_int_t)(WORD << w), "block_bytes",
+                              (json_int_t)refblock[w]);
+        json_object_set_new(e, "contiguous_GBps",
+                            refs[w].bw == refs[w].bw ? json_real(refs[w].bw) : json_null());
+        json_array_append_new(refj, e);
+    }
+    const pt_out_t ref = refs[wide]; /* the widest: contiguous_GBps */
     json_t *blocks = json_array();
     for (size_t i = 0; i < nbl; i++) {
+        gmb_u32 lw = block_lw(cfg->blocks.v[i]);
         rc = run_point(s, pat, size, WORD, 0, cfg->blocks.v[i], 0, &o);
         if (rc && rc != GMB_EVERIFY) {
             json_decref(blocks);
+            json_decref(refj);
             return rc;
         }
         failed |= rc == GMB_EVERIFY;
         fills &= o.filled;
         same &= !strcmp(o.where, where);
         bw[i] = o.bw;
-        share[i] = o.bw / ref.bw; /* NaN when either failed verification */
-        json_t *e =
-            json_pack("{s:I, s:s}", "block_bytes", (json_int_t)cfg->blocks.v[i], "where", o.where);
+        share[i] = o.bw / refs[lw].bw; /* NaN when either failed verification */
+        json_t *e = json_pack("{s:I, s:s, s:I}", "block_bytes", (json_int_t)cfg->blocks.v[i],
+                              "where", o.where, "reference_width_bytes", (json_int_t)(WORD << lw));
         if (o.bw == o.bw) {
             json_object_set_new(e, "bw_GBps", json_real(o.bw));
             json_object_set_new(e, "bw_ci_lo_GBps", json_real(o.bw_lo));
@@ -834,6 +895,7 @@ static int random_buffer(state_t *s, int pat, uint64_t size, const pt_out_t *s4,
         json_pack("{s:I, s:s, s:b, s:f}", "size_bytes", (json_int_t)size, "where",
                   same ? where : "mixed", "fills_device", fills, "full_share", FULL_SHARE);
     json_object_set_new(ent, "contiguous_GBps", ref.bw == ref.bw ? json_real(ref.bw) : json_null());
+    json_object_set_new(ent, "references", refj);
     if (stride4 == stride4)
         json_object_set_new(ent, "stride4_GBps", json_real(stride4));
     size_t full = gmb_curve_held_from(share, nbl, FULL_SHARE);
@@ -863,17 +925,20 @@ static int random_buffer(state_t *s, int pat, uint64_t size, const pt_out_t *s4,
             gmb_text_add(sm, "%s GB/s", fmt_bw(bw[i], b1, sizeof b1));
         shown++;
     }
-    if (ref.bw != ref.bw)
+    /* the contiguous bandwidth quoted: the reference of the full block's width, else the
+     * largest block's */
+    double rbw = refs[block_lw(cfg->blocks.v[full < nbl ? full : nbl - 1])].bw;
+    if (ref_failed)
         gmb_text_add(sm, "; no share of contiguous (its %s failed verification).",
                      wr ? "writes" : "reads");
     else if (full < nbl)
         gmb_text_add(sm,
                      "; full bandwidth (within 10%% of contiguous, %s GB/s) from %llu-byte "
                      "blocks.",
-                     fmt_bw(ref.bw, b1, sizeof b1), (unsigned long long)cfg->blocks.v[full]);
+                     fmt_bw(rbw, b1, sizeof b1), (unsigned long long)cfg->blocks.v[full]);
     else
         gmb_text_add(sm, "; no block up to %llu bytes within 10%% of contiguous (%s GB/s).",
-                     (unsigned long long)cfg->blocks.v[nbl - 1], fmt_bw(ref.bw, b1, sizeof b1));
+                     (unsigned long long)cfg->blocks.v[nbl - 1], fmt_bw(rbw, b1, sizeof b1));
     /* the reference is this kernel's: its hash per read may hold it below what plain
      * contiguous reads get (then the large blocks' shares are of that): said when it is more
      * than 10% below and the two 95% CIs are disjoint */
@@ -914,8 +979,8 @@ static int access_run(gmb_ctx_t *c)
     uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
     state_t s = {.c = c, .seed = (gmb_u32)c->o.seed * 2654435761u + 7u};
     s.key = gmb_hash(s.seed, 0x6a09e667u); /* the random blocks' placement */
-    /* what random-write writes: another seed, so every word it writes changes (the hash's
-     * seed term is a bijection of the seed, and for one seed the hash one of the index) */
+    /* what random-write writes (gmb_write_value): another seed, so a word it writes changes
+     * but where the two hashes happen to agree (about 2^-32 a word) */
     s.wseed = gmb_hash(s.seed, 0xbb67ae85u);
     if (s.wseed == s.seed)
         s.wseed ^= 1u;
@@ -932,8 +997,12 @@ static int access_run(gmb_ctx_t *c)
         (rc = be->prog_load(c->dev, c->bench->kernels, variants[0].variant, &prog)) ||
         (rc = be->kern_get(prog, "access_init", &s.kinit)) ||
         (rc = be->kern_get(prog, "access_read", &s.kread)) ||
-        (rc = be->kern_get(prog, "access_random", &s.krand)) ||
-        (rc = be->kern_get(prog, "access_random_write", &s.kwrite)))
+        (rc = be->kern_get(prog, "access_random", &s.krand[0])) ||
+        (rc = be->kern_get(prog, "access_random2", &s.krand[1])) ||
+        (rc = be->kern_get(prog, "access_random4", &s.krand[2])) ||
+        (rc = be->kern_get(prog, "access_random_write", &s.kwrite[0])) ||
+        (rc = be->kern_get(prog, "access_random_write2", &s.kwrite[1])) ||
+        (rc = be->kern_get(prog, "access_random_write4", &s.kwrite[2])))
         goto out;
     if (do_write) { /* the read-back chunk; one bit per block of the smallest block size */
         size_t nbits = (size_t)(top / cfg->blocks.v[0] / 64 + 1);
@@ -949,10 +1018,12 @@ static int access_run(gmb_ctx_t *c)
      * differ) */
     gmb_launch_t gmax, grmax;
     gmb_grid(c, s.kread, 0, 0, top / WORD, &gmax);
-    gmb_grid(c, s.krand, 0, 0, top / WORD, &grmax);
     size_t G = gmax.groups * gmax.group_size;
-    if (grmax.groups * grmax.group_size > G)
-        G = grmax.groups * grmax.group_size;
+    for (int i = 0; i < 3; i++) {
+        gmb_grid(c, s.krand[i], 0, 0, top / WORD, &grmax);
+        if (grmax.groups * grmax.group_size > G)
+            G = grmax.groups * grmax.group_size;
+    }
     if (!(s.sums = malloc(G * sizeof *s.sums))) {
         gmb_error("out of host memory (%zu sums)", G);
         rc = GMB_ERUNTIME;

@@ -2,7 +2,8 @@
  * source the kernels and the host's verification share): the block picked is the hash scaled
  * by a multiply-high into [0, nb), uniform and with replacement (about 1 - 1/e of the blocks
  * read in a pass), independent of its neighbour's; a read keeps its word in the block, and in
- * order reads itself; and the rule that names the block of full bandwidth (curves.c). */
+ * order reads itself; the vector accesses read the words the word placement would, at every
+ * width; random-write's values; and the rule that names the block of full bandwidth (curves.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -120,6 +121,50 @@ static void block_word(void **state)
                 ((uint64_t)262143 << 14) + 5);
 }
 
+/* the vector accesses (words 2^lw: gmb_access_lw, 1 for 4-byte blocks, 2 for 8, 4 from 16):
+ * vector v's words are those the word placement reads for words v x 2^lw + k, written out
+ * here with a multiply (p x 2^lb + w mod 2^lb, p the block pick of w div 2^lb), for every
+ * width and in order */
+static void block_vec(void **state)
+{
+    (void)state;
+    const uint32_t lbs[] = {0, 1, 2, 3, 5, 14};
+    const uint32_t lws[] = {0, 1, 2, 2, 2, 2};
+    const uint32_t key = 0x243f6a88u;
+    for (size_t a = 0; a < sizeof lbs / sizeof *lbs; a++) {
+        uint32_t lb = lbs[a], lw = gmb_access_lw(lb), lbv = lb - lw, nb = 2999 + lb;
+        assert_int_equal(lw, lws[a]);
+        uint64_t nvec = (uint64_t)nb << lbv;
+        for (uint64_t v = 0; v < nvec; v += 1 + v / 5) {
+            uint64_t d = gmb_block_vec(v, lbv, key, nb, 0) << lw;
+            assert_true(gmb_block_vec(v, lbv, key, nb, ~0u) == v); /* in order: itself */
+            for (uint32_t k = 0; k < 1u << lw; k++) {
+                uint64_t w = (v << lw) + k;
+                uint64_t p = (uint64_t)ref_hash(key, (uint32_t)(w >> lb)) * nb >> 32;
+                assert_true(d + k == p * ((uint64_t)1 << lb) + w % ((uint64_t)1 << lb));
+            }
+        }
+    }
+}
+
+/* what random-write writes: per 4-word group one hash, the word's place in it times the
+ * golden ratio's 32 bits added (the uint4 kernel's h, h + s, h + 2s, h + 3s; the uint2
+ * kernel's halves of it), a function of the word alone */
+static void write_value(void **state)
+{
+    (void)state;
+    const uint32_t seeds[] = {0, 0xbb67ae85u};
+    for (size_t a = 0; a < 2; a++)
+        for (uint64_t d = 0; d < 0xffffffffull; d = d * 5 + 3) {
+            uint32_t want =
+                ref_hash(seeds[a], (uint32_t)(d >> 2)) + (uint32_t)(d & 3) * 0x9e3779b9u;
+            assert_int_equal(gmb_write_value(seeds[a], d), want);
+        }
+    /* the words of a group differ, and differ from the next group's first */
+    assert_true(gmb_write_value(7, 4) != gmb_write_value(7, 5));
+    assert_true(gmb_write_value(7, 7) != gmb_write_value(7, 8));
+}
+
 /* the block of full bandwidth: the first from which every later share reaches 0.9 */
 static void held_from(void **state)
 {
@@ -146,10 +191,9 @@ static void held_from(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(pick_is_scaled_hash),
-        cmocka_unit_test(picks_uniform_with_replacement),
-        cmocka_unit_test(block_word),
-        cmocka_unit_test(held_from),
+        cmocka_unit_test(pick_is_scaled_hash), cmocka_unit_test(picks_uniform_with_replacement),
+        cmocka_unit_test(block_word),          cmocka_unit_test(block_vec),
+        cmocka_unit_test(write_value),         cmocka_unit_test(held_from),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
