@@ -150,12 +150,6 @@ GMB_FN gmb_u32 gmb_access_lw(gmb_u32 lb)
     return lb < 2u ? lb : 2u;
 }
 
-/* The word that word w of a pass reads (one vector of a word each: lbv = lb). */
-GMB_FN gmb_u64 gmb_block_word(gmb_u64 w, gmb_u32 lb, gmb_u32 key, gmb_u32 nb, gmb_u32 order)
-{
-    return gmb_block_vec(w, lb, key, nb, order);
-}
-
 /* What gmb-access's random-write writes to word d: one hash per 4-word group (d >> 2) plus
  * the word's place in it times the golden ratio's 32 bits, a function of d alone (a block
  * drawn twice is written twice alike; the buffer after a launch does not depend on the order

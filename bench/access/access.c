@@ -396,6 +396,19 @@ static int default_sizes(gmb_ctx_t *c, cfg_t *cfg, int do_stride)
     return GMB_OK;
 }
 
+/* Whether the largest of --NAME's sizes (ascending) is more than the smallest buffer: then
+ * one line says so. */
+static int over_smallest(const char *name, const gmb_sweep_t *sw, const cfg_t *cfg)
+{
+    char a[32], b[32];
+    if (sw->v[sw->n - 1] <= cfg->sizes.v[0])
+        return 0;
+    gmb_error("--%s: %s is more than the smallest buffer (%s)", name,
+              gmb_fmt_size(sw->v[sw->n - 1], a, sizeof a),
+              gmb_fmt_size(cfg->sizes.v[0], b, sizeof b));
+    return 1;
+}
+
 static int check_options(gmb_ctx_t *c, const cfg_t *cfg)
 {
     char a[32], b[32];
@@ -417,24 +430,16 @@ static int check_options(gmb_ctx_t *c, const cfg_t *cfg)
         gmb_error("--sizes: %s is more than 2^32 words", gmb_fmt_size(top, a, sizeof a));
         return GMB_EUSAGE;
     }
-    if (cfg->strides.v[cfg->strides.n - 1] > cfg->sizes.v[0]) {
-        gmb_error("--strides: %s is more than the smallest buffer (%s)",
-                  gmb_fmt_size(cfg->strides.v[cfg->strides.n - 1], a, sizeof a),
-                  gmb_fmt_size(cfg->sizes.v[0], b, sizeof b));
+    if (over_smallest("strides", &cfg->strides, cfg))
         return GMB_EUSAGE;
-    }
     for (size_t i = 0; i < cfg->blocks.n; i++)
         if (cfg->blocks.v[i] & (cfg->blocks.v[i] - 1)) {
             gmb_error("--blocks: %llu bytes is not a power of two",
                       (unsigned long long)cfg->blocks.v[i]);
             return GMB_EUSAGE;
         }
-    if (cfg->blocks.v[cfg->blocks.n - 1] > cfg->sizes.v[0]) {
-        gmb_error("--blocks: %s is more than the smallest buffer (%s)",
-                  gmb_fmt_size(cfg->blocks.v[cfg->blocks.n - 1], a, sizeof a),
-                  gmb_fmt_size(cfg->sizes.v[0], b, sizeof b));
+    if (over_smallest("blocks", &cfg->blocks, cfg))
         return GMB_EUSAGE;
-    }
     return GMB_OK;
 }
 
@@ -449,6 +454,15 @@ typedef struct pt_out {
     double *rate;        /* a confirmation's: each sample's bandwidth, GB/s (caller frees) */
     size_t n;            /* how many */
 } pt_out_t;
+
+/* log2 of the 4-byte words of a block of block bytes (a power of two >= 4) */
+static gmb_u32 block_lb(uint64_t block)
+{
+    gmb_u32 lb = 0;
+    while ((WORD << lb) < block)
+        lb++;
+    return lb;
+}
 
 /* The bytes of 32-byte sectors (units of max(B, 32) bytes) a pass of nb random blocks of B
  * bytes is expected to touch: a unit holds k = units / B blocks, and escapes nb draws with
@@ -498,9 +512,7 @@ static int point_prep(state_t *s, pt_in_t *in)
     if (rc)
         return rc;
     if (s->random) {
-        s->lb = 0;
-        while ((WORD << s->lb) < block)
-            s->lb++;
+        s->lb = block_lb(block);
         s->nb = (gmb_u32)(size / block); /* < 2^32: the buffer holds under 2^32 words */
         s->order = in_order ? ~0u : 0u;
         s->lw = gmb_access_lw(s->lb);
@@ -809,10 +821,7 @@ static void fmt_pct(double share, char *buf, size_t len)
 /* log2 of the words per vector access of a block of block bytes (a power of two >= 4) */
 static gmb_u32 block_lw(uint64_t block)
 {
-    gmb_u32 lb = 0;
-    while ((WORD << lb) < block)
-        lb++;
-    return gmb_access_lw(lb);
+    return gmb_access_lw(block_lb(block));
 }
 
 /* The random or random-write pattern (pat) of one buffer: the contiguous references (the
@@ -836,9 +845,8 @@ static int random_buffer(state_t *s, int pat, uint64_t size, const pt_out_t *s4,
     double bw[GMB_MAX_SWEEP], share[GMB_MAX_SWEEP];
     pt_out_t refs[3], o;
     uint64_t refblock[3] = {0, 0, 0}; /* by width (lw): the reference's block, 0 none */
-    for (size_t i = 0; i < nbl; i++)
-        if (!refblock[block_lw(cfg->blocks.v[i])])
-            refblock[block_lw(cfg->blocks.v[i])] = cfg->blocks.v[i];
+    for (size_t i = nbl; i-- > 0;)    /* downwards: each width's smallest block stays */
+        refblock[block_lw(cfg->blocks.v[i])] = cfg->blocks.v[i];
     int failed = 0, rc = GMB_OK, fills = 1, same = 1, wide = 0, ref_failed = 0;
     const char *where = NULL;
     json_t *refj = json_array();

@@ -17,6 +17,12 @@
 #include "curves.h"
 #include "gmb_kernels.h"
 
+/* The word that word w of a pass reads: gmb_block_vec with a word a vector (lbv = lb). */
+static uint64_t gmb_block_word(uint64_t w, uint32_t lb, uint32_t key, uint32_t nb, uint32_t order)
+{
+    return gmb_block_vec(w, lb, key, nb, order);
+}
+
 /* the hash written out again (lowbias32 of the index, the seed mixed in): a change of
  * gmb_hash, or a pick that does not use it, shows */
 static uint32_t ref_hash(uint32_t seed, uint32_t q)
