@@ -69,7 +69,10 @@ GMB_CFLAGS += -DGMB_HAVE_CUDA=1 -isystem $(CUDA_HOME)/include
 LDLIBS     += -L$(CUDA_LIBDIR) -lcudart_static -lrt -lpthread -lstdc++
 GENCODE    := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
               -gencode arch=compute_$(lastword $(CUDA_ARCHS)),code=compute_$(lastword $(CUDA_ARCHS))
-NVFLAGS    ?= -O3 -std=c++17 -Xcompiler -Wall,-Wextra,-Werror -Werror all-warnings
+# ptxas: a kernel that spills registers or keeps an array in local memory is a build error
+# (-Werror all-warnings): it would measure its own stack traffic beside the memory it studies
+NVFLAGS    ?= -O3 -std=c++17 -Xcompiler -Wall,-Wextra,-Werror -Werror all-warnings \
+              -Xptxas -warn-spills,-warn-lmem-usage
 endif
 
 GIT_REV := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
