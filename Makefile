@@ -29,7 +29,10 @@ LDLIBS     := -lm -ldl
 # pkg-config when it is there; else (GPU images without it) a compile test of the header,
 # with the plain library name: headers and libraries then come from CPATH/LIBRARY_PATH
 has_pc   = $(shell $(PKG_CONFIG) --exists $(1) 2>/dev/null && echo 1)
-has_hdr  = $(shell printf '$(foreach h,$(1),\#include <$(h)>\n)' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
+# (the '#' comes from a variable: GNU make 4.3 on keeps a backslash before '#' inside a
+# function call, and '\#include' preprocesses without error, so every header was 'found')
+HASH    := \#
+has_hdr  = $(shell printf '$(foreach h,$(1),$(HASH)include <$(h)>\n)' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
 have     = $(if $(call has_pc,$(1)),1,$(if $(call has_hdr,$(2)),1,0))
 pc_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
 pc_libs  = $(if $(call has_pc,$(1)),$(shell $(PKG_CONFIG) --libs $(1)),$(2))

@@ -53,7 +53,9 @@ if ls .debs/*.deb >/dev/null 2>&1; then
     export PKG_CONFIG_PATH=$L/pkgconfig:$R/usr/share/pkgconfig PKG_CONFIG_SYSROOT_DIR=$R
     export LD_LIBRARY_PATH=$L${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:$R/fallback
     export LIBRARY_PATH=$L
-    export C_INCLUDE_PATH=$R/usr/include PATH=$R/usr/bin:$PATH
+    # (hwloc's autogen/config.h sits in the multiarch directory: pkg-config would name it,
+    # but the machine may have no pkg-config)
+    export C_INCLUDE_PATH=$R/usr/include:$R/usr/include/x86_64-linux-gnu PATH=$R/usr/bin:$PATH
     echo "unpacked $(ls .debs/*.deb | wc -l) carried packages into $R"
 fi
 ls /etc/OpenCL/vendors 2>/dev/null | sed 's/^/OpenCL vendor file: /'
