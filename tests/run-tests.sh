@@ -60,6 +60,19 @@ else
     fail "build: common/topo.c does not compile without hwloc"
     head -5 build/nohwloc.log
 fi
+# what the Makefile detects without pkg-config (GPU images lack it): a header test that finds
+# what is installed and nothing when the compiler sees no headers at all
+detected() { # make-args...: the values of the detection variables, one "NAME=V" per line
+    make --no-print-directory -s -n -p PKG_CONFIG=false "$@" help 2>/dev/null |
+        sed -nE 's/^(HAVE_JANSSON|HAVE_HWLOC|OPENCL) := ([01])$/\1=\2/p' | sort | tr '\n' ' '
+}
+d_with=$(detected) d_none=$(detected CC="${CC:-cc} -nostdinc")
+if [ "$d_with" = "HAVE_HWLOC=1 HAVE_JANSSON=1 OPENCL=1 " ] &&
+    [ "$d_none" = "HAVE_HWLOC=0 HAVE_JANSSON=0 OPENCL=0 " ]; then
+    pass "build: without pkg-config, headers found by test, absent ones not ($d_none)"
+else
+    fail "build: detection without pkg-config: '$d_with' with headers, '$d_none' without"
+fi
 run_unit build "$TAG"
 run_integration
 
