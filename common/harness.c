@@ -229,6 +229,13 @@ static int measure_k(gmb_ctx_t *c, gmb_sample_fn const *fn, void *const *arg, gm
         for (long i = 0; !s[q]->warmed && i < c->o.warmup; i++)
             if ((rc = fn[q](arg[q], &ns)))
                 return rc;
+    /* NVML's times below the application clocks at both ends of the sampling: how much
+     * of it ran capped (power, thermal, board limit), per point */
+    long long v0[GMB_VIOL_KINDS], v1[GMB_VIOL_KINDS];
+    unsigned sm = GMB_UNKNOWN;
+    double q0 = gmb_now_ns();
+    int clk = c->nvml && gmb_nvml_viol(c->info.pci_bus_id, v0, &sm);
+    c->nvml_ms += (gmb_now_ns() - q0) / 1e6;
     double t0 = gmb_now_ns(), target = c->o.ci_target_pct / 100.0;
     size_t minn = (size_t)c->o.min_samples, maxn = (size_t)c->o.max_samples;
     if (maxn < minn)
@@ -261,9 +268,25 @@ static int measure_k(gmb_ctx_t *c, gmb_sample_fn const *fn, void *const *arg, gm
         if (all || ((gmb_now_ns() - t0) / 1e9 > c->o.time_cap_s && !few))
             break;
     }
-    for (int q = 0; q < k; q++)
+    q0 = gmb_now_ns();
+    clk = clk && gmb_nvml_viol(c->info.pci_bus_id, v1, &sm);
+    double now = gmb_now_ns();
+    c->nvml_ms += (now - q0) / 1e6;
+    /* a sweep must not wait on NVML: once its queries have taken 20 ms and 1% of the run,
+     * the points after this one go without clocks */
+    if (c->nvml && c->nvml_ms > 20 && c->nvml_ms > 0.01 * (now - c->t_run) / 1e6) {
+        c->nvml = 0;
+        c->nvml_stopped = 1;
+    }
+    for (int q = 0; q < k; q++) {
         if ((rc = gmb_stats_compute(s[q]->ns, s[q]->n, minn, target, &s[q]->st)))
             return rc;
+        s[q]->clk_known = clk;
+        s[q]->sm_mhz = sm;
+        for (int i = 0; i < GMB_VIOL_KINDS; i++) /* a pair's series share one interval */
+            s[q]->capped_ms[i] =
+                clk && v0[i] >= 0 && v1[i] >= v0[i] ? (double)(v1[i] - v0[i]) / 1e6 : -1;
+    }
     return GMB_OK;
 }
 
@@ -299,13 +322,37 @@ json_t *gmb_json_rate_of(const gmb_ctx_t *c, const double *ns, size_t n, size_t 
     return r;
 }
 
+/* The point's clocks: SM clock at its end, how long NVML says the GPU was held below its
+ * application clocks while it was sampled, by limit, and the largest share of that time */
+static json_t *point_clocks(const gmb_series_t *s)
+{
+    static const char *const names[GMB_VIOL_KINDS] = GMB_VIOL_NAMES;
+    json_t *k = json_pack("{s:o, s:f}", "sm_MHz",
+                          s->sm_mhz == GMB_UNKNOWN ? json_null() : json_integer(s->sm_mhz),
+                          "wall_s", s->wall_s);
+    double most = -1;
+    for (int i = 0; i < GMB_VIOL_KINDS; i++) {
+        char key[48];
+        snprintf(key, sizeof key, "%s_capped_ms", names[i]);
+        double ms = s->capped_ms[i];
+        json_object_set_new(k, key, ms >= 0 ? json_real(ms) : json_null());
+        if (ms >= 0 && s->wall_s > 0 && ms / (s->wall_s * 1e3) > most)
+            most = ms / (s->wall_s * 1e3);
+    }
+    json_object_set_new(k, "capped_share", most >= 0 ? json_real(most) : json_null());
+    return k;
+}
+
 json_t *gmb_point_new(json_t *params, const gmb_series_t *s)
 {
     json_t *samples = json_array();
     for (size_t i = 0; i < s->n; i++)
         json_array_append_new(samples, json_real(s->ns[i]));
-    return json_pack("{s:o, s:{}, s:o, s:o, s:{}}", "params", params, "metrics", "time_ns",
-                     gmb_json_stats(&s->st), "samples_ns", samples, "extra");
+    json_t *pt = json_pack("{s:o, s:{}, s:o, s:o, s:{}}", "params", params, "metrics", "time_ns",
+                           gmb_json_stats(&s->st), "samples_ns", samples, "extra");
+    if (pt && s->clk_known)
+        json_object_set_new(pt, "clocks", point_clocks(s));
+    return pt;
 }
 
 void gmb_point_metric(json_t *point, const char *name, json_t *value)
@@ -414,6 +461,39 @@ void gmb_json_clocks_during(json_t *clocks, const gmb_clocks_t *a, const gmb_clo
                      names[i], ms, wall_s);
     }
     json_object_set_new(clocks, "during", d);
+}
+
+/* Points sampled while NVML says the GPU was held below its application clocks for more
+ * than 1% of the time: counted under clocks.during (points_clocked: those with clocks), and
+ * a note on stderr naming the first one. */
+static void points_capped(gmb_ctx_t *c)
+{
+    json_t *during = json_object_get(json_object_get(c->record, "clocks"), "during");
+    if (!during)
+        return;
+    size_t i, clocked = 0, capped = 0, first = 0;
+    json_t *pt;
+    json_array_foreach(c->points, i, pt)
+    {
+        json_t *k = json_object_get(pt, "clocks");
+        if (!k)
+            continue;
+        clocked++;
+        if (json_number_value(json_object_get(k, "capped_share")) > 0.01 && !capped++)
+            first = i;
+    }
+    json_object_set_new(during, "points_clocked", json_integer((json_int_t)clocked));
+    json_object_set_new(during, "points_capped", json_integer((json_int_t)capped));
+    json_object_set_new(during, "points_nvml_ms", json_real(c->nvml_ms));
+    if (c->nvml_stopped)
+        json_object_set_new(during, "points_stopped",
+                            json_string("NVML's answers took more than 1% of the run: the "
+                                        "points after the last with clocks have none"));
+    if (capped)
+        gmb_warn("%zu of %zu points were measured while the GPU was held below its application "
+                 "clocks for more than 1%% of their time (the first: point %zu); each point's "
+                 "clocks say by which limit and how long",
+                 capped, clocked, first);
 }
 
 static json_t *json_options(const gmb_opt_t *table, const void *cfg)
@@ -636,7 +716,9 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
     gmb_clocks_t k0, k;
     gmb_nvml_clocks(c.info.pci_bus_id, &k0);
     json_object_set_new(json_object_get(c.record, "clocks"), "before", json_clocks(&k0));
+    c.nvml = k0.available;
     double t_run = gmb_now_ns();
+    c.t_run = t_run;
 
     gmb_catch_stop(); /* Ctrl-C, gmb run's deadline: keep the points measured so far */
     rc = b->run(&c);
@@ -656,6 +738,7 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
     json_object_set_new(json_object_get(c.record, "clocks"), "after", json_clocks(&k));
     gmb_json_clocks_during(json_object_get(c.record, "clocks"), &k0, &k,
                            (gmb_now_ns() - t_run) / 1e9);
+    points_capped(&c);
     /* options as run, defaults the benchmark derived from the device included */
     json_object_set_new(c.record, "options", json_options(b->opts, c.cfg));
     json_object_set_new(c.record, "status",

@@ -59,6 +59,10 @@ struct gmb_ctx {
     char **argv;
     gmb_numa_t *numa;       /* host placement (hwloc; NULL without) */
     char host_binding[224]; /* where the host thread runs and allocates (gmb_numa_home) */
+    int nvml;               /* NVML answers for the device: points get their clocks */
+    int nvml_stopped;       /* 1: NVML took too long, later points got no clocks */
+    double nvml_ms;         /* time the points' NVML queries took so far */
+    double t_run;           /* gmb_now_ns() when the benchmark's run began */
 };
 
 /* Timing samples of one point and their summary. */
@@ -68,6 +72,10 @@ typedef struct gmb_series {
     gmb_stats_t st; /* summary (after gmb_measure) */
     double wall_s;  /* wall time spent sampling */
     int warmed;     /* set by the caller: warm-up done (samples pushed so far count) */
+    /* NVML across the sampling of gmb_measure (NVIDIA GPUs; the point's "clocks"): */
+    int clk_known;                    /* 1: NVML answered at both ends */
+    double capped_ms[GMB_VIOL_KINDS]; /* held below the application clocks, ms; <0 unknown */
+    unsigned sm_mhz;                  /* SM clock when sampling ended; GMB_UNKNOWN */
 } gmb_series_t;
 
 /* One timed sample: run the work once, put its device time in *ns. */

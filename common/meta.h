@@ -29,6 +29,10 @@ typedef struct gmb_clocks {
 /* Read the clocks of the NVIDIA GPU at PCI bus id (NVML through dlopen). Always returns 0;
  * out->available says whether it worked. */
 int gmb_nvml_clocks(const char *pci_bus_id, gmb_clocks_t *out);
+/* Only NVML's cumulative times below the application clocks (viol_ns, as in gmb_clocks_t)
+ * and the SM clock (GMB_UNKNOWN when not given), for a point's start and end: 1 when NVML
+ * answered for the device, else 0. */
+int gmb_nvml_viol(const char *pci_bus_id, long long viol_ns[GMB_VIOL_KINDS], unsigned *sm_mhz);
 /* The board's energy counter of the NVIDIA GPU at PCI bus id: millijoules since the driver
  * loaded (nvmlDeviceGetTotalEnergyConsumption, Volta on). 1 when read, else 0 with why. */
 int gmb_nvml_energy(const char *pci_bus_id, unsigned long long *mj, char *why, size_t len);

@@ -94,11 +94,43 @@ static int nvml_dev(const char *pci, nvml_dev_t *d, char *why, size_t len)
         snprintf(why, len, "device has no PCI bus id to find it in NVML");
         return 0;
     }
+    /* the last device found is kept: gmb_nvml_viol asks twice a point */
+    static char last[64];
+    static nvml_dev_t last_d;
+    if (last[0] && !strcmp(last, pci)) {
+        *d = last_d;
+        return 1;
+    }
     nvml_ret_t r = nv.by_pci(pci, d);
     if (r) {
         snprintf(why, len, "NVML does not know PCI device %s (NVML error %d)", pci, r);
         return 0;
     }
+    gmb_strlcpy(last, pci, sizeof last);
+    last_d = *d;
+    return 1;
+}
+
+/* NVML's cumulative times below the application clocks, by policy (nvmlPerfPolicyType_t:
+ * power 0, thermal 1, board limit 3); -1 where NVML does not answer */
+static void nvml_viol(nvml_dev_t d, long long viol_ns[GMB_VIOL_KINDS])
+{
+    static const int pol[GMB_VIOL_KINDS] = {0, 1, 3};
+    for (int i = 0; i < GMB_VIOL_KINDS; i++) {
+        nvml_viol_t v;
+        viol_ns[i] = nv.viol && !nv.viol(d, pol[i], &v) ? (long long)v.violation_ns : -1;
+    }
+}
+
+int gmb_nvml_viol(const char *pci_bus_id, long long viol_ns[GMB_VIOL_KINDS], unsigned *sm_mhz)
+{
+    nvml_dev_t d;
+    char why[160];
+    if (!nvml_dev(pci_bus_id, &d, why, sizeof why))
+        return 0;
+    nvml_viol(d, viol_ns);
+    if (nv.clock(d, NVML_CLOCK_SM, sm_mhz))
+        *sm_mhz = GMB_UNKNOWN;
     return 1;
 }
 
@@ -122,13 +154,8 @@ int gmb_nvml_clocks(const char *pci_bus_id, gmb_clocks_t *out)
         out->throttle = 0;
     if (!nv.temp || nv.temp(d, NVML_TEMPERATURE_GPU, &out->temp_c))
         out->temp_c = GMB_UNKNOWN;
-    /* cumulative times held below the application clocks, by policy (nvmlPerfPolicyType_t:
-     * power 0, thermal 1, board limit 3): a run's before/after difference covers all of it */
-    static const int pol[GMB_VIOL_KINDS] = {0, 1, 3};
-    for (int i = 0; i < GMB_VIOL_KINDS; i++) {
-        nvml_viol_t v;
-        out->viol_ns[i] = nv.viol && !nv.viol(d, pol[i], &v) ? (long long)v.violation_ns : -1;
-    }
+    /* a run's before/after difference of these covers all of it */
+    nvml_viol(d, out->viol_ns);
     unsigned mw;
     if (nv.power && !nv.power(d, &mw))
         out->power_w = mw / 1000.0;

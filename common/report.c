@@ -1083,6 +1083,10 @@ int gmb_table_build(const gmb_runset_t *rs, gmb_table_t *t)
             /* from a program stopped before its end: the points it finished */
             if (row->bench[0] && !strcmp(jstr(rec->j, "status"), "interrupted"))
                 c->note |= 8;
+            /* from a program some of whose points ran with the clocks held down */
+            const json_t *during = json_object_get(json_object_get(rec->j, "clocks"), "during");
+            if (row->bench[0] && json_integer_value(json_object_get(during, "points_capped")) > 0)
+                c->note |= 16;
             any = 1;
             t->notes |= c->note;
         }
@@ -1221,6 +1225,8 @@ static void cell_md(buf_t *b, const gmb_cell_t *c, int tex)
         bput(b, tex ? "\\textsuperscript{g}" : " ᵍ");
     if (c->note & 8)
         bput(b, tex ? "\\textsuperscript{i}" : " ⁱ");
+    if (c->note & 16)
+        bput(b, tex ? "\\textsuperscript{p}" : " ᵖ");
 }
 
 char *gmb_table_render(const gmb_table_t *t, const char *fmt)
@@ -1260,6 +1266,10 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
                      "use it).");
         if (t->notes & 8)
             bput(&b, " ⁱ: from a program stopped before its end (the points it finished).");
+        if (t->notes & 16)
+            bput(&b, " ᵖ: from a program with points that NVML saw held below the application "
+                     "clocks (power, thermal or board limit) for over 1%% of their time (the "
+                     "record's points say which).");
         bput(&b, "\n");
     } else if (!strcmp(fmt, "tex")) {
         bput(&b, "%% gmb table: needs \\usepackage{booktabs} and \\usepackage{siunitx}\n");
@@ -1297,6 +1307,9 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
                      "use it)");
         if (t->notes & 8)
             bput(&b, "; i: from a program stopped before its end (the points it finished)");
+        if (t->notes & 16)
+            bput(&b, "; p: from a program with points held below the application clocks for "
+                     "over 1%% of their time (NVML)");
         bput(&b, "\n");
     } else if (!strcmp(fmt, "csv")) {
         bput(&b, "metric,unit");

@@ -70,8 +70,9 @@ typedef struct gmb_cell {
     double v;       /* number: the median (or the value) */
     double lo, hi;  /* its 95% CI; NaN when the value has none */
     char text[128]; /* text cell */
-    int note;       /* stream: 1 from a cache-resident point (no DRAM point), 2 from a DRAM
-                       point between 4x and 16x the LLC; 0 else */
+    int note;       /* bits: 1 from a cache-resident point (no DRAM point), 2 from a DRAM
+                       point between 4x and 16x the LLC, 4 a peak given with --peak-bw, 8
+                       from an interrupted program, 16 from one with capped points */
 } gmb_cell_t;
 
 /* A row extractor: fill out from a record (the device for bench ""); 0 when it did. */

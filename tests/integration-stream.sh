@@ -172,6 +172,41 @@ else
                 "$(ls "$T"/en2/*.json)" "r['results']['energy']['available'], r['results']['energy']['why']")" = \
                 "False NVML's energy counter did not advance in 2 s (or every step was read too late)"
         fi
+        # --- each point's clocks: NVML's times below the application clocks over its sampling
+        check "stream with NVML: every point has its clocks, none capped" test "$(json "$rec" \
+            "all(p['clocks']['sm_MHz'] == 1980 and p['clocks']['capped_share'] == 0 and p['clocks']['power_capped_ms'] == 0 \
+            and 0 < p['clocks']['wall_s'] < 5 for p in r['points']), r['clocks']['during']['points_clocked'] == len(r['points']), \
+            r['clocks']['during']['points_capped']")" = "True True 0"
+        check "stream without NVML: no point clocks" test "$(json "$(ls "$T"/en0/*.json)" \
+            "any('clocks' in p for p in r['points']), 'during' in r['clocks']")" = "False False"
+        # a board held at its power limit half the time: every point says so, and stderr
+        if expect "stream, power-capped half the time" 0 env GMB_NVML_LIB="$STUB" \
+            GMB_TEST_NVML_PCI=0000:01:00.0 GMB_STUB_POWER_CAPPED=0.5 "$S" "${FAST[@]}" \
+            --sizes 1MiB,2MiB --kernels read --out "$T/cap"; then
+            rec=$(ls "$T"/cap/*-stream.json)
+            check "stream, power-capped: record validates" "$VALIDATE" "$SCHEMA" "$rec"
+            check "stream, power-capped: each point's share about a half, all counted" test "$(json "$rec" \
+                "all(0.3 < p['clocks']['capped_share'] < 0.7 and p['clocks']['thermal_capped_ms'] == 0 \
+                and abs(p['clocks']['power_capped_ms'] - p['clocks']['capped_share'] * p['clocks']['wall_s'] * 1e3) < 1e-6 \
+                for p in r['points']), r['clocks']['during']['points_capped'] == len(r['points']) == 2")" = "True True"
+            check "stream, power-capped: one line on stderr" grep -q \
+                "warning: 2 of 2 points were measured while the GPU was held below its application clocks for more than 1% of their time (the first: point 0)" "$T/err"
+            expect "stream, power-capped: table" 0 "$G" table "$T/cap" &&
+                check "stream, power-capped: its rows marked, the mark explained" bash -c \
+                    "grep -q '^| Read bandwidth | GB/s | .* ᵖ |' '$T/out' && grep -q ' ᵖ: from a program with points' '$T/out'"
+            # NVML slow to answer (5 ms a query: 30 ms a point): once its queries took 20 ms
+            # and 1% of the run, the points after go without clocks, and the record says so
+            if expect "stream, NVML slow to answer" 0 env GMB_NVML_LIB="$STUB" \
+                GMB_TEST_NVML_PCI=0000:01:00.0 GMB_STUB_VIOL_READ_US=5000 "$S" "${FAST[@]}" \
+                --sizes 1MiB:8MiB:x2 --kernels read --out "$T/slow"; then
+                check "stream, NVML slow to answer: the first point has clocks, the last none, and why" \
+                    test "$(json "$(ls "$T"/slow/*.json)" "'clocks' in r['points'][0], 'clocks' in r['points'][-1], \
+                    r['clocks']['during']['points_clocked'] < len(r['points']), r['clocks']['during']['points_nvml_ms'] >= 20, \
+                    r['clocks']['during']['points_stopped'].startswith('NVML')")" = "True False True True True"
+            fi
+            expect "stream, not capped: table" 0 "$G" table "$T/en" &&
+                check "stream, not capped: no mark" bash -c "! grep -q 'ᵖ' '$T/out'"
+        fi
     fi
 
     # --- stopped by a signal between samples: the finished points kept, marked --------------

@@ -174,12 +174,30 @@ struct viol {
     unsigned long long reference_us, violation_ns;
 };
 
+/* GMB_STUB_POWER_CAPPED=F: the power policy's counter (0) also grows by F of the time since
+ * the first query, a board held at its power limit that share of the time;
+ * GMB_STUB_VIOL_READ_US: each query takes that long */
 int nvmlDeviceGetViolationStatus(void *d, int policy, struct viol *v)
 {
     (void)d;
+    static double t0 = -1;
     if (nvml_stub.fail_viol || policy < 0 || policy >= 12)
         return ERR_NOT_SUPPORTED;
     v->reference_us = 1;
     v->violation_ns = nvml_stub.viol_ns[policy];
+    const char *slow = getenv("GMB_STUB_VIOL_READ_US"); /* a driver slow to answer */
+    if (slow) {
+        struct timespec nap = {0, atol(slow) * 1000L};
+        nanosleep(&nap, NULL);
+    }
+    const char *f = getenv("GMB_STUB_POWER_CAPPED");
+    if (f && policy == 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        double ns = ts.tv_sec * 1e9 + ts.tv_nsec;
+        if (t0 < 0)
+            t0 = ns;
+        v->violation_ns += (unsigned long long)(atof(f) * (ns - t0));
+    }
     return OK;
 }
