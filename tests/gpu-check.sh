@@ -424,6 +424,14 @@ if r:
     if "chase-cuda" in steps:
         rc, sec = steps['chase-cuda']
         print(f"issue 3: default chase sweep {sec:.1f} s, exit {rc} (target <= 30 s): {verdict(rc == 0 and sec <= 30)}")
+for bench in ("stream", "chase"):  # were the targets' numbers taken at full clocks? (NVML)
+    r = rec("cuda", bench)
+    d = (r or {}).get("clocks", {}).get("during")
+    if d:
+        ms = lambda k: "?" if d.get(k) is None else f"{d[k]:.0f}"
+        print(f"{bench}: {d.get('points_capped')} of {d.get('points_clocked')} points held below the application clocks"
+              f" for over 1% of their time; power {ms('power_capped_ms')} ms, thermal {ms('thermal_capped_ms')} ms"
+              f" in the {d['wall_s']:.1f} s run; NVML queries {d.get('points_nvml_ms', 0):.1f} ms {d.get('points_stopped', '')}")
 m = sorted(glob.glob(f"{out}/suite/*/*/run.json"))
 if m:
     j = json.load(open(m[-1]))
