@@ -72,7 +72,7 @@ static void svm_load(void)
 }
 
 /* OpenCL version of a CL_DEVICE_VERSION string ("OpenCL 3.0 ...") as 10 * major + minor. */
-static int cl_version(const char *v)
+static int version_of(const char *v)
 {
     int maj = 0, min = 0;
     if (sscanf(v, "OpenCL %d.%d", &maj, &min) != 2)
@@ -395,7 +395,7 @@ static unsigned svm_caps(cl_device_id d, gmb_dev_info_t *o)
     cl_bitfield svm = 0;
     unsigned caps = 0;
     dev_str(d, CL_DEVICE_VERSION, v, sizeof v);
-    int ver = cl_version(v);
+    int ver = version_of(v);
     svm_load();
     if (ver < 20 || !SVM.alloc ||
         clGetDeviceInfo(d, GMB_CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, NULL) ||
