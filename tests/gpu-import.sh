@@ -52,4 +52,14 @@ done
 bin/gmb report "$dest" >/dev/null
 cat "$dest/table.md"
 echo
+# what each program of the quick profile took there: the EST_S of plots/profiles.conf's GPU
+# lines are guesses until a run like this replaces them
+python3 - "$dest/run.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+print(f"quick profile on {m.get('device', {}).get('name', '?')}: {m.get('wall_s', 0):.1f} s in all")
+for p in m["programs"]:
+    print(f"  {p['name']:8s} {p.get('wall_s') or 0:6.1f} s (estimate {p.get('estimate_s') or 0:g} s)  {p['status']}")
+PY
+echo
 echo "publish with: git add -f $dest $check"

@@ -102,7 +102,8 @@ fi
 # --- tests/gpu-import.sh: a gpu-check tarball (here: the PoCL fixtures in its layout) ---------
 mkdir -p "$T/gc/suite/some-gpu/20261130T000000Z" "$T/gc/cuda"
 cp "$FX"/pocl/*.json "$T/gc/suite/some-gpu/20261130T000000Z/"
-printf '{"schema": "gmb-run", "schema_version": 1, "profile": "quick", "programs": []}\n' \
+printf '{"schema": "gmb-run", "schema_version": 1, "profile": "quick", "wall_s": 12.5, "programs": [%s]}\n' \
+    '{"name": "stream", "status": "ok", "wall_s": 12.5, "estimate_s": 10}' \
     >"$T/gc/suite/some-gpu/20261130T000000Z/run.json"
 cp "$FX"/pocl/*-stream.json "$T/gc/cuda/"
 echo "a log" >"$T/gc/stream-cuda.txt"
@@ -112,6 +113,8 @@ if expect "gpu-import: the run and the check's records" 0 tests/gpu-import.sh "$
         "$T/res/some-gpu/20261130T000000Z/table.tex" -a -s "$T/res/some-gpu/20261130T000000Z/report.md"
     check "gpu-import: the check's records and logs" test -s "$T/res/some-gpu/20261130T000000Z-gpu-check/stream-cuda.txt"
     check "gpu-import: says what to publish" grep -q "git add -f $T/res/some-gpu/20261130T000000Z" "$T/out"
+    check "gpu-import: each program's wall time beside its estimate" grep -q \
+        "^  stream     12.5 s (estimate 10 s)  ok$" "$T/out"
     expect "gpu-import: never over an earlier import" 1 tests/gpu-import.sh "$T/gc.tgz" "$T/res" &&
         check "gpu-import: says so" grep -q "exists: not overwritten" "$T/err"
 fi
