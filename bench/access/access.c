@@ -961,6 +961,107 @@ static int random_buffer(state_t *s, int pat, uint64_t size, const pt_out_t *s4,
     return failed ? GMB_EVERIFY : GMB_OK;
 }
 
+/* A part's outcome: 1 when the sweep goes on (0, or GMB_EVERIFY, which is remembered in
+ * *failed); else 0 with the error in *rc. */
+static int go_on(int part_rc, int *failed, int *rc)
+{
+    *failed |= part_rc == GMB_EVERIFY;
+    *rc = part_rc == GMB_EVERIFY ? GMB_OK : part_rc;
+    return !*rc;
+}
+
+/* The stride sweep of one buffer and the granularity read from its curve: points whose
+ * passes fill the device and touch sectors living where the contiguous reads' do (a large
+ * stride touches fewer: they may stay in a cache across passes). st and bw: room for every
+ * stride; *s4 gets the contiguous (4-byte stride) reads' point. Appends to gran (the
+ * granularity entry) and sm. 0, GMB_EVERIFY (a point failed; the others still measured) or
+ * an error. */
+static int stride_sweep(state_t *s, uint64_t size, double *st, double *bw, pt_out_t *s4,
+                        json_t *gran, gmb_text_t *sm)
+{
+    const cfg_t *cfg = s->c->cfg;
+    char sz[32], text[256];
+    gmb_fmt_size(size, sz, sizeof sz);
+    size_t n = 0, left_out = 0;
+    const char *where0 = NULL;
+    int failed = 0;
+    for (size_t i = 0; i < cfg->strides.n; i++) {
+        pt_out_t o;
+        int rc = run_point(s, P_STRIDE, size, cfg->strides.v[i], 0, 0, 0, &o);
+        if (rc && rc != GMB_EVERIFY)
+            return rc;
+        failed |= rc == GMB_EVERIFY;
+        bw[n] = o.bw;
+        if (cfg->strides.v[i] == WORD)
+            *s4 = o;
+        where0 = where0 ? where0 : o.where;
+        if (!o.filled || strcmp(o.where, where0)) {
+            left_out++;
+            continue;
+        }
+        st[n++] = (double)cfg->strides.v[i];
+    }
+    json_t *g = granularity(st, bw, n, text, sizeof text);
+    json_object_set_new(g, "size_bytes", json_integer((json_int_t)size));
+    json_object_set_new(g, "where", json_string(where0 ? where0 : "unknown"));
+    json_object_set_new(g, "points_used", json_integer((json_int_t)n));
+    json_object_set_new(g, "points_left_out", json_integer((json_int_t)left_out));
+    json_array_append_new(gran, g);
+    gmb_text_add(sm, "%s%s (%s): granularity %s.", sm->len ? " " : "", sz,
+                 where0 ? where0 : "unknown", text);
+    if (left_out)
+        gmb_text_add(sm,
+                     " %zu stride%s left out (a pass too small to fill the device, or its "
+                     "sectors in another level).",
+                     left_out, left_out > 1 ? "s" : "");
+    return failed ? GMB_EVERIFY : GMB_OK;
+}
+
+/* The offset sweep of one buffer: it selects the worst offset; fresh measurements of it and
+ * of the aligned reads then estimate how much worse it is (the lowest of several noisy
+ * medians is biased low: selected and estimated on the same samples, a device on which
+ * misalignment costs nothing would still show a loss). Appends to mis and sm. 0,
+ * GMB_EVERIFY or an error. */
+static int offset_sweep(state_t *s, uint64_t size, const long *offs, size_t noff, json_t *mis,
+                        gmb_text_t *sm)
+{
+    char sz[32], text[256];
+    gmb_fmt_size(size, sz, sizeof sz);
+    double aligned = NAN, worst = INFINITY;
+    long worst_off = -1;
+    int failed = 0, rc;
+    for (size_t i = 0; i < noff; i++) {
+        pt_out_t o;
+        if (size <= (uint64_t)offs[i] + WORD)
+            continue;
+        rc = run_point(s, P_OFFSET, size, WORD, offs[i], 0, 0, &o);
+        if (rc && rc != GMB_EVERIFY)
+            return rc;
+        failed |= rc == GMB_EVERIFY;
+        if (offs[i] == 0)
+            aligned = o.bw;
+        else if (o.bw < worst) {
+            worst = o.bw;
+            worst_off = offs[i];
+        }
+    }
+    if (!(aligned > 0) || worst_off < 0)
+        return failed ? GMB_EVERIFY : GMB_OK;
+    json_t *m = json_pack("{s:I, s:s, s:f, s:I, s:f}", "size_bytes", (json_int_t)size, "where",
+                          gmb_residence(&s->c->info, size), "aligned_GBps", aligned,
+                          "worst_offset_bytes", (json_int_t)worst_off, "worst_GBps", worst);
+    /* the sweep's own ratio (biased low: its worst is the lowest of several medians), kept
+     * apart from the confirmation's worst_over_aligned */
+    json_object_set_new(m, "sweep_worst_over_aligned", json_real(worst / aligned));
+    json_array_append_new(mis, m);
+    rc = confirm_offset(s, size, worst_off, m, text, sizeof text);
+    if (rc && rc != GMB_EVERIFY)
+        return rc;
+    failed |= rc == GMB_EVERIFY;
+    gmb_text_add(sm, "%s%s: misaligned by %ld B, %s.", sm->len ? " " : "", sz, worst_off, text);
+    return failed ? GMB_EVERIFY : GMB_OK;
+}
+
 static int access_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
@@ -1062,95 +1163,15 @@ static int access_run(gmb_ctx_t *c)
            "offset", "block", "GB/s", "+-CI%", "n", "reps", "where", "verified");
     int failed = 0;
     gmb_text_t sm = {{0}, 0};
-    for (size_t si = 0; si < cfg->sizes.n && (!rc || rc == GMB_EVERIFY); si++) {
+    for (size_t si = 0; si < cfg->sizes.n; si++) {
         uint64_t size = cfg->sizes.v[si];
-        char sz[32], text[256];
-        gmb_fmt_size(size, sz, sizeof sz);
-        /* the curve the granularity is read from: points whose passes fill the device and
-         * touch sectors living where the contiguous reads' do (a large stride touches fewer:
-         * they may stay in a cache across passes) */
-        size_t n = 0, left_out = 0;
-        const char *where0 = NULL;
         pt_out_t s4 = {.bw = NAN}; /* the contiguous reads of the stride sweep */
-        for (size_t i = 0; do_stride && i < cfg->strides.n; i++) {
-            pt_out_t o;
-            rc = run_point(&s, P_STRIDE, size, cfg->strides.v[i], 0, 0, 0, &o);
-            failed |= rc == GMB_EVERIFY;
-            if (rc && rc != GMB_EVERIFY)
-                goto out;
-            bw[n] = o.bw;
-            if (cfg->strides.v[i] == WORD)
-                s4 = o;
-            where0 = where0 ? where0 : o.where;
-            if (!o.filled || strcmp(o.where, where0)) {
-                left_out++;
-                continue;
-            }
-            st[n++] = (double)cfg->strides.v[i];
-        }
-        if (do_stride) {
-            json_t *g = granularity(st, bw, n, text, sizeof text);
-            json_object_set_new(g, "size_bytes", json_integer((json_int_t)size));
-            json_object_set_new(g, "where", json_string(where0 ? where0 : "unknown"));
-            json_object_set_new(g, "points_used", json_integer((json_int_t)n));
-            json_object_set_new(g, "points_left_out", json_integer((json_int_t)left_out));
-            json_array_append_new(gran, g);
-            gmb_text_add(&sm, "%s%s (%s): granularity %s.", sm.len ? " " : "", sz,
-                         where0 ? where0 : "unknown", text);
-            if (left_out)
-                gmb_text_add(&sm,
-                             " %zu stride%s left out (a pass too small to fill the device, "
-                             "or its sectors in another level).",
-                             left_out, left_out > 1 ? "s" : "");
-        }
-        /* the sweep selects the worst offset; fresh measurements of it and of the aligned
-         * reads estimate how much worse it is (the lowest of several noisy medians is biased
-         * low: selected and estimated on the same samples, a device on which misalignment
-         * costs nothing would still show a loss) */
-        double aligned = NAN, worst = INFINITY;
-        long worst_off = -1;
-        for (size_t i = 0; do_offset && i < noff; i++) {
-            pt_out_t o;
-            if (size <= (uint64_t)offs[i] + WORD)
-                continue;
-            rc = run_point(&s, P_OFFSET, size, WORD, offs[i], 0, 0, &o);
-            failed |= rc == GMB_EVERIFY;
-            if (rc && rc != GMB_EVERIFY)
-                goto out;
-            if (offs[i] == 0)
-                aligned = o.bw;
-            else if (o.bw < worst) {
-                worst = o.bw;
-                worst_off = offs[i];
-            }
-        }
-        if (do_offset && aligned > 0 && worst_off >= 0) {
-            json_t *m = json_pack("{s:I, s:s, s:f, s:I, s:f}", "size_bytes", (json_int_t)size,
-                                  "where", gmb_residence(&c->info, size), "aligned_GBps", aligned,
-                                  "worst_offset_bytes", (json_int_t)worst_off, "worst_GBps", worst);
-            /* the sweep's own ratio (biased low: its worst is the lowest of several medians),
-             * kept apart from the confirmation's worst_over_aligned */
-            json_object_set_new(m, "sweep_worst_over_aligned", json_real(worst / aligned));
-            json_array_append_new(mis, m);
-            rc = confirm_offset(&s, size, worst_off, m, text, sizeof text);
-            failed |= rc == GMB_EVERIFY;
-            if (rc && rc != GMB_EVERIFY)
-                goto out;
-            gmb_text_add(&sm, "%s%s: misaligned by %ld B, %s.", sm.len ? " " : "", sz, worst_off,
-                         text);
-        }
-        if (do_random) {
-            rc = random_buffer(&s, P_RANDOM, size, &s4, rnd, &sm);
-            failed |= rc == GMB_EVERIFY;
-            if (rc && rc != GMB_EVERIFY)
-                goto out;
-        }
-        if (do_write) {
-            rc = random_buffer(&s, P_RANDOM_WRITE, size, NULL, rwr, &sm);
-            failed |= rc == GMB_EVERIFY;
-            if (rc && rc != GMB_EVERIFY)
-                goto out;
-        }
+        if ((do_stride && !go_on(stride_sweep(&s, size, st, bw, &s4, gran, &sm), &failed, &rc)) ||
+            (do_offset && !go_on(offset_sweep(&s, size, offs, noff, mis, &sm), &failed, &rc)) ||
+            (do_random && !go_on(random_buffer(&s, P_RANDOM, size, &s4, rnd, &sm), &failed, &rc)) ||
+            (do_write &&
+             !go_on(random_buffer(&s, P_RANDOM_WRITE, size, NULL, rwr, &sm), &failed, &rc)))
+            goto out;
     }
     if (failed)
         rc = GMB_EVERIFY;
