@@ -1051,11 +1051,18 @@ static int ocl_host_end(gmb_buf_t *b, int s)
         return GMB_EUSAGE;
     if (!b->mapped)
         return GMB_OK;
-    cl_event ev;
-    CL_TRY(SVM.unmap(b->dev->qs[s], b->svm, 0, NULL, &ev));
+    /* The unmap's own event is not asked for (PoCL 6.0 crashes in clEnqueueSVMUnmap when it
+     * is): markers just before and after it, on the same in-order queue, stand for its start
+     * and its end in the span. */
+    cl_command_queue q = b->dev->qs[s];
+    cl_event before, after;
+    CL_TRY(clEnqueueMarkerWithWaitList(q, 0, NULL, &before));
+    span_add(b->dev, s, before);
+    CL_TRY(SVM.unmap(q, b->svm, 0, NULL, NULL));
     b->mapped = 0;
-    span_add(b->dev, s, ev);
-    CL_TRY(clFlush(b->dev->qs[s]));
+    CL_TRY(clEnqueueMarkerWithWaitList(q, 0, NULL, &after));
+    span_add(b->dev, s, after);
+    CL_TRY(clFlush(q));
     return GMB_OK;
 }
 
