@@ -105,11 +105,13 @@ GMB_KERNEL l2_write(GMB_GLOBAL uint4 *GMB_RESTRICT a, gmb_u64 n, gmb_u32 key, gm
 }
 
 #if defined(__CUDACC__)
-/* a[w] = w: every word points at itself, so that p = a[p] stays on one line */
+/* Each 32-byte sector a cycle of its 8 words (a[w] = the next word of w's sector), so that
+ * p = a[p] stays on the sector it starts on, and where a chase ends says how many loads it
+ * made (mod 8) */
 GMB_KERNEL l2_selfloop(gmb_u32 *a, gmb_u64 nwords)
 {
     for (gmb_u64 w = GMB_GID; w < nwords; w += GMB_GSIZE)
-        a[w] = (gmb_u32)w;
+        a[w] = (gmb_u32)((w & ~(gmb_u64)7) | ((w + 1) & 7));
 }
 
 static __device__ __forceinline__ gmb_u32 l2_ld32(const gmb_u32 *q)
@@ -121,8 +123,8 @@ static __device__ __forceinline__ gmb_u32 l2_ld32(const gmb_u32 *q)
 
 /* Latency from one SM to every line of a[]: the one work-item of the block that runs on SM
  * want_sm (and claims it first) loads each line once (into L2), then reps dependent loads of
- * the same line, timed with the SM clock. cyc[j] = cycles of the reps loads of line j,
- * fin[j] = the word the chase ended on (j x line_words when right). */
+ * the same sector, timed with the SM clock. cyc[j] = cycles of the reps loads of line j,
+ * fin[j] = the word the chase ended on (j x line_words + (1 + reps) mod 8 when right). */
 GMB_KERNEL l2_part_lat(const gmb_u32 *a, gmb_u32 nlines, gmb_u32 line_words, gmb_u32 reps,
                        gmb_u32 want_sm, gmb_u32 *claimed, gmb_u32 *cyc, gmb_u32 *fin)
 {
