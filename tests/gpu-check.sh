@@ -298,7 +298,8 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-l2.json")):
     q = res.get("persistence")
     if q:
         for c in q["configs"]:
-            print(f"  persistence set-aside {mib(c['setaside_bytes']):>10s} hitRatio {c['hit_ratio']:.2f}: {c['bw_GBps']:8.1f} GB/s +-{100 * c['ci_rel']:.1f}%")
+            print(f"  persistence set-aside {mib(c['setaside_bytes']):>10s} (granted {mib(c.get('setaside_granted_bytes', 0))})"
+                  f" hitRatio {c['hit_ratio']:.2f}: {c['bw_GBps']:8.1f} GB/s +-{100 * c['ci_rel']:.1f}%")
         if "gain" in q:
             print(f"  persistence gain {q['gain']:.2f}x (hot {mib(q['hot_bytes'])}, timer resolution {100 * q['timer_resolution_rel']:.1f}% of a sample), restored {q['restored']}")
     for s in res.get("skipped", []):

@@ -20,8 +20,8 @@ extern int gmb_l2_cuda_partition(int dev, size_t bytes, unsigned line_bytes, uns
 extern int gmb_l2_cuda_persist_open(int dev, size_t *hot_bytes, size_t cold_bytes, unsigned seed,
                                     void **h, size_t *max_setaside, size_t *max_window, char *why,
                                     size_t whylen) __attribute__((weak));
-extern int gmb_l2_cuda_persist_config(void *h, size_t setaside, size_t max_window, size_t *window,
-                                      double *hit_ratio) __attribute__((weak));
+extern int gmb_l2_cuda_persist_config(void *h, size_t setaside, size_t max_window, size_t *granted,
+                                      size_t *window, double *hit_ratio) __attribute__((weak));
 extern int gmb_l2_cuda_persist_sample(void *h, double *ns, unsigned *sum) __attribute__((weak));
 extern int gmb_l2_cuda_persist_close(void *h) __attribute__((weak));
 extern int gmb_l2_cuda_persist_empty(void *h, double *ns) __attribute__((weak));
@@ -849,10 +849,10 @@ static int run_persistence(state_t *s, json_t *res, gmb_text_t *sm, char *why, s
     }
     size_t sets[5] = {0, maxset / 4, maxset / 2, maxset / 4 * 3, maxset};
     for (int i = 0; i < 5 && !rc; i++) {
-        size_t win = 0;
+        size_t win = 0, got = 0;
         double hr = 0;
         gmb_series_t ser = {0};
-        if ((rc = gmb_l2_cuda_persist_config(p.h, sets[i], maxwin, &win, &hr)) ||
+        if ((rc = gmb_l2_cuda_persist_config(p.h, sets[i], maxwin, &got, &win, &hr)) ||
             (rc = gmb_measure(c, sample_persist, &p, &ser))) {
             gmb_series_free(&ser);
             break;
@@ -870,6 +870,7 @@ static int run_persistence(state_t *s, json_t *res, gmb_text_t *sm, char *why, s
         json_t *x = json_object_get(pt, "extra");
         json_object_set_new(x, "verified", json_string(bad ? "FAILED" : "full"));
         json_object_set_new(x, "window_bytes", json_integer((json_int_t)win));
+        json_object_set_new(x, "setaside_granted_bytes", json_integer((json_int_t)got));
         json_object_set_new(x, "hit_ratio", json_real(hr));
         gmb_add_point(c, pt);
         printf("%-10s %-9s set-aside %10s window %10s hitRatio %.2f: %10.2f GB/s +-%.2f%% n %zu "
@@ -879,8 +880,9 @@ static int run_persistence(state_t *s, json_t *res, gmb_text_t *sm, char *why, s
                bad ? "FAILED" : "full");
         fflush(stdout);
         json_array_append_new(cf,
-                              json_pack("{s:I, s:I, s:f, s:f, s:f}", "setaside_bytes",
-                                        (json_int_t)sets[i], "window_bytes", (json_int_t)win,
+                              json_pack("{s:I, s:I, s:I, s:f, s:f, s:f}", "setaside_bytes",
+                                        (json_int_t)sets[i], "setaside_granted_bytes",
+                                        (json_int_t)got, "window_bytes", (json_int_t)win,
                                         "hit_ratio", hr, "bw_GBps", bw, "ci_rel", ser.st.ci_rel));
         if (!sets[i]) {
             bw0 = bw;

@@ -133,6 +133,19 @@ extern "C" int gmb_l2_cuda_persist_open(int dev, size_t *hot_bytes, size_t cold_
         goto out;
     }
     L2_TRY(cudaDeviceGetLimit(&p->saved_limit, cudaLimitPersistingL2CacheSize));
+    { /* under MPS the limit cannot be set: a skip with the reason, not an error */
+        cudaError_t e = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, p->saved_limit);
+        if (e == cudaErrorUnsupportedLimit) {
+            (void)cudaGetLastError();
+            snprintf(why, whylen,
+                     "the persisting L2 set-aside cannot be set here (cudaDeviceSetLimit: %s; "
+                     "under MPS it cannot)",
+                     cudaGetErrorName(e));
+            rc = GMB_ESKIP;
+            goto out;
+        }
+        L2_TRY(e);
+    }
     p->limit_saved = 1;
     L2_TRY(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
     L2_TRY(cudaDeviceGetAttribute(&tpm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
@@ -162,13 +175,14 @@ out:
     return rc;
 }
 
-/* Set the persisting L2 set-aside to setaside bytes and the stream's access-policy window over
- * the hot buffer (hitRatio = set-aside / window, persisting hits, streaming misses); setaside
- * 0: no window, normal accesses. The persisting lines are reset, then one untimed pass loads
- * the hot buffer. *window = the window's bytes, *hit_ratio = its hitRatio.
- * 0 or GMB_ERUNTIME. */
+/* Ask for a persisting L2 set-aside of setaside bytes and set the stream's access-policy
+ * window over the hot buffer (hitRatio = the set-aside granted / window, persisting hits,
+ * streaming misses); setaside 0: no window, normal accesses. The persisting lines are reset,
+ * then one untimed pass loads the hot buffer. *granted = the set-aside the device then
+ * reports (the limit is a hint it may clamp), *window = the window's bytes, *hit_ratio = its
+ * hitRatio. 0 or GMB_ERUNTIME. */
 extern "C" int gmb_l2_cuda_persist_config(void *h, size_t setaside, size_t max_window,
-                                          size_t *window, double *hit_ratio)
+                                          size_t *granted, size_t *window, double *hit_ratio)
 {
     l2_persist_t *p = (l2_persist_t *)h;
     int rc = GMB_OK;
@@ -177,11 +191,13 @@ extern "C" int gmb_l2_cuda_persist_config(void *h, size_t setaside, size_t max_w
     size_t hot = p->hot_n * 16, win = hot < max_window ? hot : max_window;
     *window = 0;
     *hit_ratio = 0;
+    *granted = 0;
     L2_TRY(cudaSetDevice(p->dev));
     L2_TRY(cudaCtxResetPersistingL2Cache());
     L2_TRY(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, setaside));
+    L2_TRY(cudaDeviceGetLimit(granted, cudaLimitPersistingL2CacheSize));
     if (setaside) {
-        double r = (double)setaside / (double)win;
+        double r = (double)*granted / (double)win;
         attr.accessPolicyWindow.base_ptr = p->hot;
         attr.accessPolicyWindow.num_bytes = win;
         attr.accessPolicyWindow.hitRatio = (float)(r < 1 ? r : 1);

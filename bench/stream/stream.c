@@ -76,7 +76,7 @@ static const gmb_opt_t opts[] = {
      0},
     {"l2-prefetch", GMB_OPT_FLAG, O(l2_prefetch), NULL, NULL, 1, 0, NULL,
      "CUDA, 16-byte accesses: input loads ask L2 to fetch 256-byte blocks (PTX "
-     "ld.global.nc.L2::256B, sm_80 on; plain loads below)",
+     "ld.global.nc.L2::256B; compute capability 8.0 on, skipped below)",
      0},
     {"asm-loads", GMB_OPT_FLAG, O(asm_loads), NULL, NULL, 1, 0, NULL,
      "CUDA, 16-byte accesses: the inputs through the same inline-PTX loads as --l2-prefetch, "
@@ -792,6 +792,13 @@ static int stream_run(gmb_ctx_t *c)
             gmb_skip("%s: inline PTX loads: CUDA only", opt);
             return GMB_ESKIP;
         }
+        int sm = 0;
+        if (cfg->l2_prefetch && sscanf(c->info.arch, "sm_%d", &sm) == 1 && sm < 80) {
+            gmb_skip("--l2-prefetch: the L2::256B hint needs compute capability 8.0 or later "
+                     "(this device is %s): its loads would be plain ones",
+                     c->info.arch);
+            return GMB_ESKIP;
+        }
     }
     uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
     state_t s = {.c = c};
@@ -800,8 +807,7 @@ static int stream_run(gmb_ctx_t *c)
         gmb_add_result(c, "loads",
                        json_string(cfg->l2_prefetch
                                        ? "inputs loaded with PTX ld.global.nc.L2::256B (sm_80 "
-                                         "on, where ptxas may narrow the hint; plain loads on "
-                                         "older GPUs)"
+                                         "on, where ptxas may narrow the hint)"
                                        : "inputs loaded with PTX ld.global.nc, no hint (the "
                                          "control of --l2-prefetch; plain loads before sm_80)"));
     json_t *best = json_object();
