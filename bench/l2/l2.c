@@ -17,6 +17,7 @@ extern const gmb_cuda_fn_t gmb_bench_cuda_fns[] __attribute__((weak));
 extern int gmb_l2_cuda_partition(int dev, size_t bytes, unsigned line_bytes, unsigned reps, int sm,
                                  unsigned *cyc, unsigned *fin, double *ns, int *reached)
     __attribute__((weak));
+extern void gmb_l2_cuda_partition_done(void) __attribute__((weak));
 extern int gmb_l2_cuda_persist_open(int dev, size_t *hot_bytes, size_t cold_bytes, unsigned seed,
                                     void **h, size_t *max_setaside, size_t *max_window, char *why,
                                     size_t whylen) __attribute__((weak));
@@ -805,6 +806,8 @@ static int run_partitions(state_t *s, json_t *res, gmb_text_t *sm)
     json_object_set_new(res, "agreement", agree);
     per = NULL;
 out:
+    if (gmb_l2_cuda_partition_done) /* the buffer every SM's launches shared */
+        gmb_l2_cuda_partition_done();
     json_decref(per);
     free(cyc);
     free(fin);

@@ -31,61 +31,88 @@ extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
 
 /* ---- partitions ------------------------------------------------------------------------- */
 
+/* The partition experiment's device side, kept from one call to the next (the same buffer,
+ * so that line j is the same physical line for every SM and launch compared) until
+ * gmb_l2_cuda_partition_done. */
+static struct {
+    int dev;
+    size_t bytes;
+    unsigned line_bytes;
+    gmb_u32 *a, *d_claim, *d_cyc, *d_fin;
+    cudaStream_t st;
+    cudaEvent_t e0, e1;
+} P = {-1, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+
+/* Free what the partition experiment holds (nothing when it holds nothing). */
+extern "C" void gmb_l2_cuda_partition_done(void)
+{
+    if (P.dev >= 0)
+        (void)cudaSetDevice(P.dev);
+    cudaFree(P.a);
+    cudaFree(P.d_claim);
+    cudaFree(P.d_cyc);
+    cudaFree(P.d_fin);
+    if (P.e0)
+        cudaEventDestroy(P.e0);
+    if (P.e1)
+        cudaEventDestroy(P.e1);
+    if (P.st)
+        cudaStreamDestroy(P.st);
+    memset(&P, 0, sizeof P);
+    P.dev = -1;
+}
+
 /* Latency from SM sm of device dev to each line_bytes line of an L2-resident buffer of
  * bytes: reps dependent ld.global.cg loads per line after one that brings it into L2.
  * cyc[j] = cycles of line j's reps loads, fin[j] = the word its chase ended on, *ns = the
- * launch's device time, *reached = 0 when no block ran on that SM (after 8 launches).
- * 0 or GMB_ERUNTIME (logged). */
+ * launch's device time, *reached = 0 when no block ran on that SM (after 8 launches). The
+ * buffer is made at the first call and kept for the next ones with the same device and
+ * sizes (gmb_l2_cuda_partition_done frees it). 0 or GMB_ERUNTIME (logged). */
 extern "C" int gmb_l2_cuda_partition(int dev, size_t bytes, unsigned line_bytes, unsigned reps,
                                      int sm, unsigned *cyc, unsigned *fin, double *ns, int *reached)
 {
     int rc = GMB_OK, nsm = 0;
-    gmb_u32 *a = NULL, *d_claim = NULL, *d_cyc = NULL, *d_fin = NULL;
-    cudaStream_t st = NULL;
-    cudaEvent_t e0 = NULL, e1 = NULL;
     gmb_u32 lw = line_bytes / 4, nlines = (gmb_u32)(bytes / line_bytes), claim = 0;
     *reached = 0;
     L2_TRY(cudaSetDevice(dev));
     L2_TRY(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
-    L2_TRY(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-    L2_TRY(cudaEventCreate(&e0));
-    L2_TRY(cudaEventCreate(&e1));
-    L2_TRY(cudaMalloc(&a, bytes));
-    L2_TRY(cudaMalloc(&d_claim, sizeof *d_claim));
-    L2_TRY(cudaMalloc(&d_cyc, nlines * sizeof *d_cyc));
-    L2_TRY(cudaMalloc(&d_fin, nlines * sizeof *d_fin));
-    l2_selfloop<<<nsm * 4, 256, 0, st>>>(a, bytes / 4);
-    L2_TRY(cudaGetLastError());
+    if (P.dev != dev || P.bytes != bytes || P.line_bytes != line_bytes) {
+        gmb_l2_cuda_partition_done();
+        P.dev = dev;
+        P.bytes = bytes;
+        P.line_bytes = line_bytes;
+        L2_TRY(cudaStreamCreateWithFlags(&P.st, cudaStreamNonBlocking));
+        L2_TRY(cudaEventCreate(&P.e0));
+        L2_TRY(cudaEventCreate(&P.e1));
+        L2_TRY(cudaMalloc(&P.a, bytes));
+        L2_TRY(cudaMalloc(&P.d_claim, sizeof *P.d_claim));
+        L2_TRY(cudaMalloc(&P.d_cyc, nlines * sizeof *P.d_cyc));
+        L2_TRY(cudaMalloc(&P.d_fin, nlines * sizeof *P.d_fin));
+        l2_selfloop<<<nsm * 4, 256, 0, P.st>>>(P.a, bytes / 4);
+        L2_TRY(cudaGetLastError());
+    }
     for (int tries = 0; tries < 8 && !claim; tries++) {
         /* two one-warp blocks per SM: every SM gets one; the others return at once */
-        L2_TRY(cudaMemsetAsync(d_claim, 0, sizeof *d_claim, st));
-        L2_TRY(cudaEventRecord(e0, st));
-        l2_part_lat<<<nsm * 2, 32, 0, st>>>(a, nlines, lw, reps, (gmb_u32)sm, d_claim, d_cyc,
-                                            d_fin);
+        L2_TRY(cudaMemsetAsync(P.d_claim, 0, sizeof *P.d_claim, P.st));
+        L2_TRY(cudaEventRecord(P.e0, P.st));
+        l2_part_lat<<<nsm * 2, 32, 0, P.st>>>(P.a, nlines, lw, reps, (gmb_u32)sm, P.d_claim,
+                                              P.d_cyc, P.d_fin);
         L2_TRY(cudaGetLastError());
-        L2_TRY(cudaEventRecord(e1, st));
-        L2_TRY(cudaEventSynchronize(e1));
+        L2_TRY(cudaEventRecord(P.e1, P.st));
+        L2_TRY(cudaEventSynchronize(P.e1));
         float ms = 0;
-        L2_TRY(cudaEventElapsedTime(&ms, e0, e1));
+        L2_TRY(cudaEventElapsedTime(&ms, P.e0, P.e1));
         *ns = (double)ms * 1e6;
-        L2_TRY(cudaMemcpy(&claim, d_claim, sizeof claim, cudaMemcpyDeviceToHost));
+        L2_TRY(cudaMemcpy(&claim, P.d_claim, sizeof claim, cudaMemcpyDeviceToHost));
     }
     if (claim) {
         *reached = 1;
-        L2_TRY(cudaMemcpy(cyc, d_cyc, nlines * sizeof *cyc, cudaMemcpyDeviceToHost));
-        L2_TRY(cudaMemcpy(fin, d_fin, nlines * sizeof *fin, cudaMemcpyDeviceToHost));
+        L2_TRY(cudaMemcpy(cyc, P.d_cyc, nlines * sizeof *cyc, cudaMemcpyDeviceToHost));
+        L2_TRY(cudaMemcpy(fin, P.d_fin, nlines * sizeof *fin, cudaMemcpyDeviceToHost));
     }
 out:
-    cudaFree(a);
-    cudaFree(d_claim);
-    cudaFree(d_cyc);
-    cudaFree(d_fin);
-    if (e0)
-        cudaEventDestroy(e0);
-    if (e1)
-        cudaEventDestroy(e1);
-    if (st)
-        cudaStreamDestroy(st);
+    if (rc) /* a failed call leaves nothing half made for the next one */
+        gmb_l2_cuda_partition_done();
     return rc;
 }
 
