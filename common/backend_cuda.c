@@ -98,6 +98,15 @@ static void gate_open(gmb_dev_t *d, int s)
     }
 }
 
+/* Every stream's gate: before a call that waits for the device (a synchronisation, a UVM
+ * migration, a pageable copy), since host functions of different streams may run in any
+ * order, so one stream's gate may wait behind another's */
+static void gates_open(gmb_dev_t *d)
+{
+    for (int i = 0; i < GMB_STREAMS; i++)
+        gate_open(d, i);
+}
+
 /* A gate holds at most this many commands: behind a closed gate the stream's queue must never
  * fill, as a full queue blocks the host's next enqueue and the host would never open the gate
  * (a deadlock). Past it the gate opens and the rest is enqueued while the device runs. */
@@ -267,8 +276,7 @@ static void cu_close(gmb_dev_t *d)
 {
     if (!d)
         return;
-    for (int i = 0; i < GMB_STREAMS; i++)
-        gate_open(d, i);
+    gates_open(d);
     cudaSetDevice(d->idx);
     cudaStreamSynchronize(d->s);
     cudaEventDestroy(d->t0);
@@ -348,6 +356,7 @@ static void cu_free(gmb_buf_t *b)
         cudaFreeHost(b->ptr);
         break;
     case GMB_MEM_HOST_PAGEABLE: /* a kernel (HMM, ATS) or a copy may still read it */
+        gates_open(b->dev);
         cudaSetDevice(b->dev->idx);
         for (int i = 0; i < GMB_STREAMS; i++)
             cudaStreamSynchronize(b->dev->xs[i]);
@@ -611,9 +620,8 @@ static int cu_copy_async(gmb_dev_t *d, int s, gmb_buf_t *dst, size_t doff, gmb_b
     if (s < 0 || s >= GMB_STREAMS)
         return GMB_EUSAGE;
     CU_TRY(cudaSetDevice(d->idx));
-    if (pageable(dst, src)) /* host functions of different streams may run in any order */
-        for (int i = 0; i < GMB_STREAMS; i++)
-            gate_open(d, i);
+    if (pageable(dst, src))
+        gates_open(d);
     CU_TRY(cudaMemcpyAsync((char *)dst->ptr + doff, (char *)src->ptr + soff, bytes,
                            cudaMemcpyDefault, d->xs[s]));
     gate_count(d, s);
@@ -647,8 +655,8 @@ static int cu_span_wait(gmb_dev_t *d, int s, double *t0_ns, double *t1_ns)
     if (s < 0 || s >= GMB_STREAMS)
         return GMB_EUSAGE;
     float a = 0, b = 0;
-    gate_open(d, s); /* never wait behind a gate that no span_end opened */
-    gate_open(d, 0); /* nor behind queue 0's, whose begin event is waited on too */
+    gates_open(d); /* never wait behind a gate that no span_end opened (queue 0's begin event
+                    * is waited on too, and another queue's gate may hold this one's back) */
     CU_TRY(cudaSetDevice(d->idx));
     CU_TRY(cudaEventSynchronize(d->xe[s]));
     if (s)
@@ -694,6 +702,7 @@ static int cu_host_begin(gmb_buf_t *b, size_t bytes)
     if (bytes > b->bytes)
         return GMB_EUSAGE;
     CU_TRY(cudaSetDevice(b->dev->idx));
+    gates_open(b->dev);
     for (int i = 0; i < GMB_STREAMS; i++)
         CU_TRY(cudaStreamSynchronize(b->dev->xs[i]));
     if (!b->dev->cma) /* the host must not touch managed memory while any kernel runs */
@@ -742,8 +751,8 @@ static int cu_prefetch_async(gmb_buf_t *b, int s, size_t off, size_t bytes, int 
     if (!managed_ok(b, "prefetch", why, whylen))
         return GMB_ESKIP;
     CU_TRY(cudaSetDevice(b->dev->idx));
-    gate_open(b->dev, s); /* the UVM migration may wait on this thread for the stream's earlier
-                           * work (UVM_MIGRATE has no semaphore to wait on): never behind a gate */
+    gates_open(b->dev); /* the UVM migration may wait on this thread for the stream's earlier
+                         * work (UVM_MIGRATE has no semaphore to wait on): never behind a gate */
     CU_TRY(cudaMemPrefetchAsync((char *)b->ptr + off, bytes, loc_of(to_host, b->dev->idx), 0,
                                 b->dev->xs[s]));
     return GMB_OK;
@@ -755,6 +764,7 @@ static int cu_advise(gmb_buf_t *b, gmb_advice_t adv, char *why, size_t whylen)
         return GMB_ESKIP;
     struct cudaMemLocation dev = loc_of(0, b->dev->idx), host = loc_of(1, 0);
     CU_TRY(cudaSetDevice(b->dev->idx));
+    gates_open(b->dev);
     CU_TRY(cudaDeviceSynchronize());
     switch (adv) {
     case GMB_ADVISE_RESET:
