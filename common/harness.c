@@ -439,6 +439,31 @@ static json_t *json_clocks(const gmb_clocks_t *k)
 #undef KNOWN
 }
 
+/* The GPU's other users before the run; a note on stderr when there were any (a process
+ * with a compute context on it, or a kernel running for over 5% of NVML's last sample) */
+static json_t *json_busy(const gmb_busy_t *b)
+{
+    if (!b->available)
+        return json_pack("{s:b, s:s}", "available", 0, "reason", b->why);
+#define KNOWN(v) ((v) < 0 ? json_null() : json_integer(v))
+    json_t *j =
+        json_pack("{s:b, s:o, s:o, s:o}", "available", 1, "compute_processes", KNOWN(b->procs),
+                  "gpu_util_pct", KNOWN(b->util_gpu), "mem_util_pct", KNOWN(b->util_mem));
+#undef KNOWN
+    char who[128] = "";
+    if (b->procs > 0)
+        snprintf(who, sizeof who, "%d compute process%s on it", b->procs,
+                 b->procs == 1 ? "" : "es");
+    if (b->util_gpu > 5)
+        snprintf(who + strlen(who), sizeof who - strlen(who),
+                 "%skernels running %d%% of NVML's last sample", who[0] ? ", " : "", b->util_gpu);
+    if (who[0])
+        gmb_warn("the GPU was in use before this run (%s): its numbers may be shared with "
+                 "another program's",
+                 who);
+    return j;
+}
+
 /* What happened between two snapshots: how long the GPU was held below its application
  * clocks by power, thermal and board limits during the run (NVML's cumulative violation
  * times), under clocks.during; a note on stderr when that is more than 1% of the run. */
@@ -702,6 +727,9 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
         gmb_numa_home(c.numa, c.host_binding, sizeof c.host_binding);
     else
         snprintf(c.host_binding, sizeof c.host_binding, "not bound: %s", nwhy);
+    /* who else uses the GPU, asked before this program has a context on it */
+    gmb_busy_t busy;
+    gmb_nvml_busy(c.info.pci_bus_id, &busy);
     if ((rc = c.be->open((int)c.o.device, &c.dev)))
         goto out;
     char iso[32], stamp[32];
@@ -712,6 +740,7 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
         rc = GMB_ERUNTIME;
         goto out;
     }
+    json_object_set_new(c.record, "busy_before", json_busy(&busy));
     c.points = json_object_get(c.record, "points");
     gmb_clocks_t k0, k;
     gmb_nvml_clocks(c.info.pci_bus_id, &k0);

@@ -54,6 +54,17 @@ typedef struct gmb_pcie {
  * Always returns 0; out->available says whether it worked (fields 0 when unknown). */
 int gmb_nvml_pcie(const char *pci_bus_id, gmb_pcie_t *out);
 
+/* Who else was using the NVIDIA GPU at PCI bus id (NVML), asked before gmb opens it: the
+ * processes with a compute context on it and its utilization over NVML's last sample. */
+typedef struct gmb_busy {
+    int available; /* 0: NVML missing or did not know the device (see why) */
+    char why[160]; /* reason when not available */
+    int procs;     /* compute processes on the GPU; -1 unknown */
+    int util_gpu;  /* % of the last sample period a kernel ran; -1 unknown */
+    int util_mem;  /* % of it memory was read or written; -1 unknown */
+} gmb_busy_t;
+void gmb_nvml_busy(const char *pci_bus_id, gmb_busy_t *out);
+
 /* Names of the set throttle bits, comma-separated, into buf ("none" when zero). */
 void gmb_throttle_names(unsigned long long bits, char *buf, size_t len);
 

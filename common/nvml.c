@@ -17,6 +17,12 @@ typedef struct {
     unsigned long long reference_us, violation_ns;
 } nvml_viol_t;
 
+/* nvmlUtilization_t: percent of the last sample period a kernel ran, memory was accessed */
+typedef struct {
+    unsigned gpu, memory;
+} nvml_util_t;
+enum { NVML_ERROR_INSUFFICIENT_SIZE = 7 };
+
 static struct {
     int tried, ok;
     char why[128];
@@ -36,6 +42,8 @@ static struct {
     nvml_ret_t (*pcie_max_width)(nvml_dev_t, unsigned *);
     nvml_ret_t (*viol)(nvml_dev_t, int, nvml_viol_t *);
     nvml_ret_t (*energy)(nvml_dev_t, unsigned long long *);
+    nvml_ret_t (*procs)(nvml_dev_t, unsigned *, void *);
+    nvml_ret_t (*util)(nvml_dev_t, nvml_util_t *);
 } nv;
 
 static int nvml_load(void)
@@ -70,6 +78,10 @@ static int nvml_load(void)
     SYM(pcie_max_width, "nvmlDeviceGetMaxPcieLinkWidth");
     SYM(viol, "nvmlDeviceGetViolationStatus");
     SYM(energy, "nvmlDeviceGetTotalEnergyConsumption");
+    SYM(procs, "nvmlDeviceGetComputeRunningProcesses_v3");
+    if (!nv.procs)
+        SYM(procs, "nvmlDeviceGetComputeRunningProcesses_v2");
+    SYM(util, "nvmlDeviceGetUtilizationRates");
 #undef SYM
     if (!nv.init || !nv.by_pci || !nv.clock) {
         snprintf(nv.why, sizeof nv.why, "NVML library lacks nvmlInit_v2 or device queries");
@@ -251,4 +263,25 @@ void gmb_throttle_names(unsigned long long bits, char *buf, size_t len)
         }
     if (!buf[0])
         gmb_strlcpy(buf, "none", len);
+}
+
+void gmb_nvml_busy(const char *pci_bus_id, gmb_busy_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->procs = out->util_gpu = out->util_mem = -1;
+    nvml_dev_t d;
+    if (!nvml_dev(pci_bus_id, &d, out->why, sizeof out->why))
+        return;
+    out->available = 1;
+    /* only the count: asked with no room for the entries (whose layout differs between NVML
+     * versions), NVML says how many there are */
+    unsigned n = 0;
+    nvml_ret_t r = nv.procs ? nv.procs(d, &n, NULL) : -1;
+    if (r == 0 || r == NVML_ERROR_INSUFFICIENT_SIZE)
+        out->procs = (int)n;
+    nvml_util_t u;
+    if (nv.util && !nv.util(d, &u)) {
+        out->util_gpu = (int)u.gpu;
+        out->util_mem = (int)u.memory;
+    }
 }

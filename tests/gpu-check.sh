@@ -425,8 +425,11 @@ if r:
     if "chase-cuda" in steps:
         rc, sec = steps['chase-cuda']
         print(f"issue 3: default chase sweep {sec:.1f} s, exit {rc} (target <= 30 s): {verdict(rc == 0 and sec <= 30)}")
-for bench in ("stream", "chase"):  # were the targets' numbers taken at full clocks? (NVML)
+for bench in ("stream", "chase"):  # were the targets' numbers taken at full clocks, alone? (NVML)
     r = rec("cuda", bench)
+    b = (r or {}).get("busy_before", {})
+    if b.get("available"):
+        print(f"{bench}: before the run {b['compute_processes']} other compute processes, kernels {b['gpu_util_pct']}% busy")
     d = (r or {}).get("clocks", {}).get("during")
     if d:
         ms = lambda k: "?" if d.get(k) is None else f"{d[k]:.0f}"

@@ -204,6 +204,19 @@ else
                     r['clocks']['during']['points_clocked'] < len(r['points']), r['clocks']['during']['points_nvml_ms'] >= 20, \
                     r['clocks']['during']['points_stopped'].startswith('NVML')")" = "True False True True True"
             fi
+            # another program on the GPU before the run: said on stderr and in the record
+            check "stream with NVML, the GPU idle before: recorded as idle" test "$(json "$(ls "$T"/en/*-stream.json)" \
+                "r['busy_before']")" = "{'available': True, 'compute_processes': 0, 'gpu_util_pct': 0, 'mem_util_pct': 0}"
+            if expect "stream, the GPU in use before" 0 env GMB_NVML_LIB="$STUB" \
+                GMB_TEST_NVML_PCI=0000:01:00.0 GMB_STUB_PROCS=2 GMB_STUB_UTIL=40 "$S" "${FAST[@]}" \
+                --sizes 1MiB --kernels read --out "$T/busy"; then
+                check "stream, the GPU in use before: recorded" test "$(json "$(ls "$T"/busy/*-stream.json)" \
+                    "r['busy_before']['compute_processes'], r['busy_before']['gpu_util_pct']")" = "2 40"
+                check "stream, the GPU in use before: one line on stderr" grep -q \
+                    "warning: the GPU was in use before this run (2 compute processes on it, kernels running 40% of NVML's last sample)" "$T/err"
+            fi
+            check "stream without NVML: busy_before says why not" test "$(json "$(ls "$T"/en0/*.json)" \
+                "r['busy_before']['available'], 'reason' in r['busy_before']")" = "False True"
             expect "stream, not capped: table" 0 "$G" table "$T/en" &&
                 check "stream, not capped: no mark" bash -c "! grep -q 'ᵖ' '$T/out'"
         fi

@@ -201,3 +201,27 @@ int nvmlDeviceGetViolationStatus(void *d, int policy, struct viol *v)
     }
     return OK;
 }
+
+/* GMB_STUB_PROCS=N: N processes with a compute context on the GPU (only the count is asked) */
+int nvmlDeviceGetComputeRunningProcesses_v3(void *d, unsigned *n, void *infos)
+{
+    (void)d;
+    (void)infos;
+    const char *e = getenv("GMB_STUB_PROCS");
+    unsigned want = e ? (unsigned)atoi(e) : 0;
+    if (*n < want) {
+        *n = want;
+        return 7; /* NVML_ERROR_INSUFFICIENT_SIZE */
+    }
+    *n = want;
+    return OK;
+}
+
+/* GMB_STUB_UTIL=P: kernels ran P% of the last sample period (memory too) */
+int nvmlDeviceGetUtilizationRates(void *d, unsigned *u)
+{
+    (void)d;
+    const char *e = getenv("GMB_STUB_UTIL");
+    u[0] = u[1] = e ? (unsigned)atoi(e) : 0;
+    return OK;
+}
