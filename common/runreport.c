@@ -5,6 +5,7 @@
 #include "tools.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +90,71 @@ static void put_summary(FILE *f, const gmb_runset_t *rs, const json_t *p)
         return;
     }
     fputs("–", f);
+}
+
+/* How each record's points were taken (NVML): other users of the GPU before the program,
+ * points held below the application clocks, the SM clock at the points' ends. One sentence
+ * when no record has any of it (NVML absent: a CPU, another vendor's GPU). */
+static void put_conditions(FILE *f, const gmb_runset_t *rs)
+{
+    int any = 0;
+    for (size_t i = 0; i < rs->nrecs && !any; i++)
+        any = json_is_true(gmb_jpath(rs->recs[i].j, "busy_before.available")) ||
+              json_is_object(gmb_jpath(rs->recs[i].j, "clocks.during"));
+    if (!any) {
+        const char *why = rs->nrecs ? str_or(rs->recs[0].j, "busy_before.reason", NULL) : NULL;
+        fputs("NVML gave nothing on this device", f);
+        if (why) {
+            fputs(" (", f);
+            put_text(f, why);
+            fputs(")", f);
+        }
+        fputs(": no clocks per point, no other users recorded.\n", f);
+        return;
+    }
+    fputs("| Program | The GPU before it | Points held below the clocks | SM clock at the points' "
+          "ends (MHz) |\n|---|---|---:|---|\n",
+          f);
+    for (size_t i = 0; i < rs->nrecs; i++) {
+        const json_t *r = rs->recs[i].j;
+        fputs("| ", f);
+        put_text(f, rs->recs[i].bench ? rs->recs[i].bench : "?");
+        fputs(" | ", f);
+        const json_t *b = json_object_get(r, "busy_before");
+        double procs = gmb_jnum(b, "compute_processes"), util = gmb_jnum(b, "gpu_util_pct");
+        if (!json_is_true(json_object_get(b, "available")))
+            fputs("not known", f);
+        else if (!(procs > 0) && !(util > 5))
+            fputs("idle", f);
+        else {
+            put_num(f, "%.0f compute processes, ", procs);
+            put_num(f, "kernels %.0f%% busy", util);
+        }
+        fputs(" | ", f);
+        const json_t *d = gmb_jpath(r, "clocks.during");
+        if (json_object_get(d, "points_clocked")) {
+            put_num(f, "%.0f", gmb_jnum(d, "points_capped"));
+            put_num(f, " of %.0f", gmb_jnum(d, "points_clocked"));
+        } else
+            fputs("–", f);
+        fputs(" | ", f);
+        double lo = INFINITY, hi = -INFINITY;
+        size_t k;
+        const json_t *pt;
+        json_array_foreach(json_object_get(r, "points"), k, pt)
+        {
+            double mhz = gmb_jnum(pt, "clocks.sm_MHz");
+            lo = mhz < lo ? mhz : lo;
+            hi = mhz > hi ? mhz : hi;
+        }
+        if (lo > hi)
+            fputs("–", f);
+        else if (lo == hi)
+            fprintf(f, "%.0f", lo);
+        else
+            fprintf(f, "%.0f–%.0f", lo, hi);
+        fputs(" |\n", f);
+    }
 }
 
 /* The figures gmb plot drew (the PNGs in DIR/figures), as images linked under figs, sorted
@@ -180,6 +246,11 @@ int gmb_run_report(const char *dir, const char *figs, FILE *f)
     gmb_xcheck_t x[8];
     if (have)
         xmd = gmb_crosscheck_md(x, gmb_crosscheck(&rs, 0, x, sizeof x / sizeof *x));
+    fputs("\n## Conditions\n\n", f);
+    if (have)
+        put_conditions(f, &rs);
+    else
+        fputs("No record could be read.\n", f);
     gmb_runset_free(&rs);
     fprintf(f, "\n## Table\n\n%s", md ? md : "No record could be read.\n");
     fputs("\n## Cross-checks\n\nOne quantity measured by different programs, each with its own "

@@ -335,6 +335,21 @@ else
             check "report: no figures yet, said so" grep -q "^No figures: \`gmb plot\`" "$rep"
             check "report: cross-checks, none with bank alone, said so" bash -c \
                 "grep -A4 '^## Cross-checks' '$rep' | grep -qx 'No quantity was measured by two programs in this run.'"
+            check "report: conditions, none from NVML here, said so" bash -c \
+                "grep -A2 '^## Conditions' '$rep' | grep -q '^NVML gave nothing on this device'"
+        fi
+        # the conditions from NVML (the stand-in): another process on the GPU before, every
+        # point held below the clocks half its time
+        STUB="$PWD/build/tests/stub/libnvidia-ml.so.1"
+        [ "$TAG" = san ] && STUB="$PWD/build/san/tests/stub/libnvidia-ml.so.1"
+        mkdir -p "$T/crun"
+        cp "$m" "$T/crun/run.json"
+        if [ -f "$STUB" ] && GMB_NVML_LIB="$STUB" GMB_TEST_NVML_PCI=0000:01:00.0 GMB_STUB_PROCS=1 \
+            GMB_STUB_POWER_CAPPED=0.5 expect "report: a stream record with NVML" 0 "$PWD/$BIN/gmb-stream" \
+            --backend opencl --sizes 1MiB,2MiB --kernels read --warmup 0 --max-samples 3 --out "$T/crun" &&
+            expect "report: a run with NVML's conditions" 0 "$G" report "$T/crun"; then
+            check "report: the conditions, a row per record" grep -qx \
+                "| stream | 1 compute processes, kernels 0% busy | 2 of 2 | 1980 |" "$T/crun/report.md"
         fi
         # cross-checks from real records: l2's cache capacity against the driver's LLC figure
         mkdir -p "$T/xrun"
