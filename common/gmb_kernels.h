@@ -7,21 +7,22 @@
 #if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
 typedef uint gmb_u32;
 typedef ulong gmb_u64;
-#define GMB_FN          inline
-#define GMB_KERNEL      __kernel void
-#define GMB_GLOBAL      __global
-#define GMB_SHARED      __local
-#define GMB_LOCAL_AS    __local /* address space of a pointer into GMB_SHARED memory */
-#define GMB_RESTRICT    restrict
-#define GMB_GID         ((gmb_u64)get_global_id(0))
-#define GMB_GSIZE       ((gmb_u64)get_global_size(0))
-#define GMB_LID         ((gmb_u32)get_local_id(0))
-#define GMB_LSIZE       ((gmb_u32)get_local_size(0))
-#define GMB_GROUP       ((gmb_u32)get_group_id(0))
-#define GMB_BARRIER()   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
-#define GMB_AS_FLOAT(u) as_float(u)
-#define GMB_HAVE_CLOCK  0 /* OpenCL C has no cycle counter: cycles are derived from ns */
-#define GMB_CLOCK()     ((gmb_u64)0)
+#define GMB_FN                    inline
+#define GMB_KERNEL                __kernel void
+#define GMB_GLOBAL                __global
+#define GMB_SHARED                __local
+#define GMB_LOCAL_AS              __local /* address space of a pointer into GMB_SHARED memory */
+#define GMB_RESTRICT              restrict
+#define GMB_GID                   ((gmb_u64)get_global_id(0))
+#define GMB_GSIZE                 ((gmb_u64)get_global_size(0))
+#define GMB_LID                   ((gmb_u32)get_local_id(0))
+#define GMB_LSIZE                 ((gmb_u32)get_local_size(0))
+#define GMB_GROUP                 ((gmb_u32)get_group_id(0))
+#define GMB_BARRIER()             barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+#define GMB_AS_FLOAT(u)           as_float(u)
+#define GMB_HAVE_CLOCK            0 /* OpenCL C has no cycle counter: cycles are derived from ns */
+#define GMB_CLOCK()               ((gmb_u64)0)
+#define GMB_CLOCK_FENCE(T, lv, v) ((lv) = (v)) /* no clock to order: a plain store */
 /* dynamic shared memory (gmb_launch_t.shared_bytes): a trailing kernel parameter here */
 #define GMB_DYN_SHARED_PARAM(T, name) , __local T *name
 #define GMB_DYN_SHARED(T, name)
@@ -36,18 +37,22 @@ typedef unsigned long long gmb_u64;
 #define GMB_FN     static __device__ inline
 #define GMB_KERNEL __global__ void
 #define GMB_GLOBAL
-#define GMB_SHARED      __shared__
-#define GMB_LOCAL_AS    /* CUDA: generic pointers reach shared memory */
-#define GMB_RESTRICT    __restrict__
-#define GMB_GID         ((gmb_u64)blockIdx.x * blockDim.x + threadIdx.x)
-#define GMB_GSIZE       ((gmb_u64)gridDim.x * blockDim.x)
-#define GMB_LID         ((gmb_u32)threadIdx.x)
-#define GMB_LSIZE       ((gmb_u32)blockDim.x)
-#define GMB_GROUP       ((gmb_u32)blockIdx.x)
-#define GMB_BARRIER()   __syncthreads()
-#define GMB_AS_FLOAT(u) __uint_as_float(u)
-#define GMB_HAVE_CLOCK  1 /* the SM's cycle counter */
-#define GMB_CLOCK()     ((gmb_u64)clock64())
+#define GMB_SHARED                __shared__
+#define GMB_LOCAL_AS              /* CUDA: generic pointers reach shared memory */
+#define GMB_RESTRICT              __restrict__
+#define GMB_GID                   ((gmb_u64)blockIdx.x * blockDim.x + threadIdx.x)
+#define GMB_GSIZE                 ((gmb_u64)gridDim.x * blockDim.x)
+#define GMB_LID                   ((gmb_u32)threadIdx.x)
+#define GMB_LSIZE                 ((gmb_u32)blockDim.x)
+#define GMB_GROUP                 ((gmb_u32)blockIdx.x)
+#define GMB_BARRIER()             __syncthreads()
+#define GMB_AS_FLOAT(u)           __uint_as_float(u)
+#define GMB_HAVE_CLOCK            1 /* the SM's cycle counter */
+#define GMB_CLOCK()               ((gmb_u64)clock64())
+/* GMB_CLOCK_FENCE(T, lv, v): lv = v, a store of the last load's value just before a clock
+ * read: GPUs issue in order, so the clock is read only once that load is back. volatile,
+ * since a later store to lv makes it dead to the compiler, which could then drop it. */
+#define GMB_CLOCK_FENCE(T, lv, v) (*(volatile T *)&(lv) = (v))
 /* dynamic shared memory (gmb_launch_t.shared_bytes): the launch's extern __shared__ array */
 #define GMB_DYN_SHARED_PARAM(T, name)
 #define GMB_DYN_SHARED(T, name)                                                                    \

@@ -57,7 +57,7 @@
     gmb_u32 j = e[0], key = e[4], acc = 0;                                                         \
     /* a store that needs j and key: the clock is read only once their global loads are back       \
      * (GPUs issue in order); likewise the final store before the second read */                   \
-    sum[GMB_GID] = j ^ key;                                                                        \
+    GMB_CLOCK_FENCE(gmb_u32, sum[GMB_GID], j ^ key);                                               \
     gmb_u64 t0 = GMB_CLOCK();                                                                      \
     for (gmb_u32 r = 0; r < iters; r += 4) {                                                       \
         BANK_STEP(j, acc);                                                                         \
@@ -76,7 +76,8 @@
     GMB_GLOBAL const gmb_u32 *e = tab + (gmb_u64)GMB_LID * BANK_TAB;                               \
     gmb_u32 j0 = e[0], j1 = e[1], j2 = e[2], j3 = e[3], key = e[4];                                \
     gmb_u32 a0 = 0, a1 = 0, a2 = 0, a3 = 0;                                                        \
-    sum[GMB_GID] = j0 ^ j1 ^ j2 ^ j3 ^ key; /* wait for the global loads (see BANK_LAT_LOOP) */    \
+    /* wait for the global loads (see BANK_LAT_LOOP) */                                            \
+    GMB_CLOCK_FENCE(gmb_u32, sum[GMB_GID], j0 ^ j1 ^ j2 ^ j3 ^ key);                               \
     gmb_u64 t0 = GMB_CLOCK();                                                                      \
     for (gmb_u32 r = 0; r < iters; r++) {                                                          \
         BANK_STEP(j0, a0);                                                                         \

@@ -11,7 +11,7 @@
     gmb_u32 p = start;                                                                             \
     for (gmb_u32 i = 0; i < warm; i++)                                                             \
         p = LOAD(p);                                                                               \
-    out[0] = p;                                                                                    \
+    GMB_CLOCK_FENCE(gmb_u64, out[0], p);                                                           \
     gmb_u64 t0 = GMB_CLOCK();                                                                      \
     for (gmb_u32 i = 0; i < steps; i++)                                                            \
         p = LOAD(p);                                                                               \
@@ -121,7 +121,7 @@ static __device__ __forceinline__ const gmb_u64 *chase_ld_ptr_cg(const gmb_u64 *
     GMB_GLOBAL const gmb_u64 *p = (GMB_GLOBAL const gmb_u64 *)(a + start);                         \
     for (gmb_u32 i = 0; i < warm; i++)                                                             \
         p = LOAD(p);                                                                               \
-    out[0] = (gmb_u64)(size_t)p;                                                                   \
+    GMB_CLOCK_FENCE(gmb_u64, out[0], (gmb_u64)(size_t)p);                                          \
     gmb_u64 t0 = GMB_CLOCK();                                                                      \
     for (gmb_u32 i = 0; i < steps; i++)                                                            \
         p = LOAD(p);                                                                               \
@@ -182,11 +182,11 @@ GMB_KERNEL chase_shared_ptr(const gmb_u32 *a, gmb_u64 *out, gmb_u32 start, gmb_u
         gmb_u32 p = base + start * 4u;
         for (gmb_u32 i = 0; i < warm; i++)
             p = chase_ld_shared_ptr(p);
-        out[0] = p;
+        GMB_CLOCK_FENCE(gmb_u64, out[0], p);
         gmb_u64 t0 = GMB_CLOCK();
         for (gmb_u32 i = 0; i < steps; i++)
             p = chase_ld_shared_ptr(p);
-        out[0] = p;
+        GMB_CLOCK_FENCE(gmb_u64, out[0], p);
         gmb_u64 t1 = GMB_CLOCK();
         out[1] = t1 - t0;
         out[0] = (p - base) / 4u;

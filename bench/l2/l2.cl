@@ -134,7 +134,8 @@ GMB_KERNEL l2_part_lat(const gmb_u32 *a, gmb_u32 nlines, gmb_u32 line_words, gmb
         return;
     for (gmb_u32 j = 0; j < nlines; j++) {
         gmb_u32 p = l2_ld32(a + (gmb_u64)j * line_words);
-        fin[j] = p; /* the store waits for the warm-up load: the clock starts after it */
+        /* the store waits for the warm-up load: the clock starts after it */
+        GMB_CLOCK_FENCE(gmb_u32, fin[j], p);
         gmb_u64 t0 = GMB_CLOCK();
         for (gmb_u32 r = 0; r < reps; r++)
             p = l2_ld32(a + p);

@@ -108,7 +108,8 @@ GMB_KERNEL loaded_run(GMB_GLOBAL const gmb_u32 *a, gmb_u32 start, gmb_u32 warm, 
             started = ctl[LOADED_START];
         }
         out[2] = started;
-        out[0] = p; /* the clock read waits for this store, which waits for the last load */
+        /* the clock read waits for this store, which waits for the last load */
+        GMB_CLOCK_FENCE(gmb_u64, out[0], p);
         gmb_u64 t0 = GMB_CLOCK();
         for (gmb_u32 done = 0; done < steps;) {
             gmb_u32 m = steps - done < LOADED_TICK ? steps - done : LOADED_TICK;
