@@ -500,6 +500,21 @@ static int cmd_compare(int argc, char **argv)
             if (st && !strcmp(st, "interrupted"))
                 printf("%s: %s was interrupted: only the points it finished\n", side ? "B" : "A",
                        rs->recs[i].bench);
+            /* conditions that move numbers: clocks held down, another program on the GPU */
+            const json_t *r = rs->recs[i].j;
+            double capped = gmb_jnum(r, "clocks.during.points_capped");
+            double procs = gmb_jnum(r, "busy_before.compute_processes");
+            double util = gmb_jnum(r, "busy_before.gpu_util_pct");
+            if (capped > 0)
+                printf("%s: %s had %.0f of %.0f points held below the application clocks for "
+                       "over 1%% of their time (their clocks say which)\n",
+                       side ? "B" : "A", rs->recs[i].bench, capped,
+                       gmb_jnum(r, "clocks.during.points_clocked"));
+            if (procs > 0 || util > 5)
+                printf("%s: %s found the GPU in use before it (%.0f compute processes, kernels "
+                       "%.0f%% busy)\n",
+                       side ? "B" : "A", rs->recs[i].bench, procs > 0 ? procs : 0,
+                       util > 0 ? util : 0);
         }
     }
     printf("%-7s %-44s %-22s %-7s %11s %11s %7s %8s %9s  %s\n", "bench", "point", "metric", "unit",

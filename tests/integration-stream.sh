@@ -217,6 +217,13 @@ else
             fi
             check "stream without NVML: busy_before says why not" test "$(json "$(ls "$T"/en0/*.json)" \
                 "r['busy_before']['available'], 'reason' in r['busy_before']")" = "False True"
+            expect "compare: a capped run against one that was not" 0 "$G" compare "$T/en" "$T/cap" &&
+                check "compare: says which side had capped points" bash -c \
+                    "grep -qx 'B: stream had 2 of 2 points held below the application clocks for over 1% of their time (their clocks say which)' '$T/out' &&
+                     ! grep -q '^A: stream had' '$T/out'"
+            expect "compare: a busy GPU's run" 0 "$G" compare "$T/busy" "$T/en" &&
+                check "compare: says which side found the GPU in use" grep -qx \
+                    "A: stream found the GPU in use before it (2 compute processes, kernels 40% busy)" "$T/out"
             expect "stream, not capped: table" 0 "$G" table "$T/en" &&
                 check "stream, not capped: no mark" bash -c "! grep -q 'ᵖ' '$T/out'"
         fi
