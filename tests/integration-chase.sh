@@ -67,6 +67,17 @@ else
         check "chase: latency at 64 MiB is over twice that at 4 KiB" test "$(json "$rec" \
             "r['points'][1]['metrics']['lat_ns']['median'] > 2 * r['points'][0]['metrics']['lat_ns']['median']")" = True
     fi
+    # the in-launch warm-up: a whole traversal of up to 4096 elements; 1024 loads for a set
+    # whose lines outgrow the last-level cache (512 MiB here: more than the LLC PoCL reports
+    # on most machines; the expectation follows the record's LLC either way)
+    if expect "chase 4 KiB and 512 MiB" 0 "$C" "${FAST[@]}" --sizes 4KiB,512MiB --mode random \
+        --spaces global --max-samples 3 --out "$T/warm"; then
+        check "chase: warm-up loads by the set's size against the LLC, timed loads at least twice" \
+            test "$(json "$(ls "$T"/warm/*.json)" "[(lambda n, llc: (p['extra']['loads_warmup'] == \
+            (min(n, 1024) if llc and n * 128 > llc else min(n, 4096)), p['extra']['loads_timed'] >= 2 * p['extra']['loads_warmup'])) \
+            (p['params']['size_bytes'] // 128, r['device']['llc_bytes']) for p in r['points']]")" = \
+            "[(True, True), (True, True)]"
+    fi
     if expect "chase dense sweep for levels" 0 "$C" "${FAST[@]}" --sizes 1KiB:8MiB:4/oct \
         --mode random --spaces global --out "$T/lev"; then
         rec=$(ls "$T"/lev/*.json)

@@ -29,6 +29,7 @@ static const gmb_cl_variant_t variants[] = {
 
 #define CONST_BYTES (64u << 10) /* constant memory chased: CUDA's and OpenCL's guaranteed size */
 #define WARM_MAX    4096u       /* in-kernel warm-up loads before the timed ones (at most) */
+#define WARM_BIG    1024u       /* ... for a set larger than the last-level cache */
 #define MAX_STEPS   (1u << 30)  /* most timed loads per sample */
 #define WORD        4u          /* bytes per chain element word */
 
@@ -143,7 +144,9 @@ static const char help[] =
     "none), up to a quarter of it. Their levels are numbered, the last named host or peer\n"
     "memory when the sweep reaches 4x the last-level cache (whether the device caches such\n"
     "loads is what the curve shows).\n"
-    "One work-item chases after up to 4096 warm-up loads in the same launch. A sample is the\n"
+    "One work-item chases after up to 4096 warm-up loads in the same launch (1024 when the\n"
+    "set's lines outgrow the last-level cache: the launches before have left it in its steady\n"
+    "state). A sample is the\n"
     "kernel time (device events) less the baseline, the fastest of 5 runs of the same launch\n"
     "with no timed loads (launch overhead and warm-up; a launch below it is repeated, and when\n"
     "they keep coming the baseline is measured again and every sample of the point taken\n"
@@ -445,7 +448,14 @@ static int run_point(state_t *s, curve_t *cv, uint64_t size, int clock)
     if (s->space == S_CONSTANT && (rc = load_constant(s, size)))
         return rc;
     const cfg_t *cfg = c->cfg;
+    /* The warm-up: a whole traversal of up to WARM_MAX elements, so that a set a cache can
+     * hold is in it. A set whose lines outgrow the last-level cache cannot be held, and the
+     * launches before the timed ones (calibration, baseline, the harness's warm-up) have left
+     * it in its steady state: WARM_BIG loads then, so that the timed loads (at least twice
+     * the warm-up) need not be 8192 memory latencies a launch. */
     s->warm = (gmb_u32)(s->n < WARM_MAX ? s->n : WARM_MAX);
+    if (c->info.llc_bytes && (uint64_t)s->n * cfg->stride > c->info.llc_bytes && s->warm > WARM_BIG)
+        s->warm = WARM_BIG;
     if ((rc = gmb_chase_calibrate(c, sample, s, s->warm, &s->steps, &s->base_ns, cfg->min_sample_us,
                                   (gmb_u32)cfg->accesses, MAX_STEPS)))
         return rc;
