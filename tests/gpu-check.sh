@@ -230,6 +230,20 @@ done
 # board energy per bit (NVML's energy counter): read, copy, triad at 2 GiB per array, 3 s each
 step stream-energy-cuda 40 bin/gmb-stream --backend cuda --device 0 --kernels read,copy,triad \
     --sizes 2GiB --energy 3 --out "$OUTDIR/cuda-energy"
+# the bytes stream counts against the bytes DRAM moved: Nsight Compute's counters (hardware
+# counters: the lent machine's runtime allows them; the clocks are left alone) over a few
+# launches of read, fill, copy and triad at 512 MiB an array (over 4x the L2)
+NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+if [ -n "$NCU" ]; then # (informative: a profiler that fails says why below, status kept)
+    step counters-cuda 60 bash -c '"$@" || echo "ncu: exit $? (its log: ncu.csv)"' _ \
+        "$NCU" --clock-control none --print-units base --csv \
+        --log-file "$OUTDIR/ncu.csv" --metrics dram__bytes_read.sum,dram__bytes_write.sum \
+        --kernel-name regex:'stream_(read|fill|copy|triad)' --launch-count 16 \
+        bin/gmb-stream --backend cuda --device 0 --kernels read,fill,copy,triad --sizes 512MiB \
+        --warmup 0 --min-samples 2 --max-samples 3 --no-record
+else
+    printf '%-24s skipped: no ncu (Nsight Compute) here\n' counters-cuda
+fi
 nvidia-smi -q >"$OUTDIR/nvidia-smi-after.txt" 2>&1
 
 echo "== stream: best DRAM bandwidth per kernel (median GB/s, % of nominal peak)"
@@ -376,6 +390,35 @@ echo "== atomic: distinct addresses against one address"
 grep -h "^# atomic" "$OUTDIR"/atomic-*.txt 2>/dev/null || echo "(not run)"
 echo "== stream --energy: board power and energy per bit (NVML)"
 grep -h "^# energy" "$OUTDIR"/stream-energy-cuda.txt 2>/dev/null || echo "(not run)"
+echo "== stream: bytes counted against bytes DRAM moved (Nsight Compute counters, 512 MiB an array)"
+python3 - "$OUTDIR/ncu.csv" <<'PY'
+import csv, os, re, statistics, sys
+f = sys.argv[1]
+if not os.path.exists(f):
+    print("(not run)")
+    sys.exit(0)
+rows = list(csv.reader(l for l in open(f, errors="replace") if l.startswith('"')))
+if not rows:
+    print("(no counters: " + " ".join(open(f, errors="replace").read().split()[-30:]) + ")")
+    sys.exit(0)
+head, got = rows[0], {}
+k, m, v = head.index("Kernel Name"), head.index("Metric Name"), head.index("Metric Value")
+for r in rows[1:]:
+    name = re.search(r"stream_(read|fill|copy|triad)", r[k])
+    if name:
+        scale = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9}.get(r[head.index("Metric Unit")], 1)
+        got.setdefault((name.group(1), r[m]), []).append(scale * float(r[v].replace(",", "")))
+size = 512 * 2**20  # bytes an array; the kernels' reads and writes in arrays
+want = {"read": (1, 0), "fill": (0, 1), "copy": (1, 1), "triad": (2, 1)}
+for kern, (nr, nw) in want.items():
+    rd, wr = got.get((kern, "dram__bytes_read.sum")), got.get((kern, "dram__bytes_write.sum"))
+    if not rd or not wr:
+        print(f"  {kern:6s} no counters")
+        continue
+    rd, wr = statistics.median(rd), statistics.median(wr)
+    fmt = lambda b, n: f"{b / (n * size):.3f}x of the {n * size / 2**20:g} MiB counted" if n else f"{b / 2**20:.1f} MiB (none counted)"
+    print(f"  {kern:6s} DRAM read {fmt(rd, nr)}; written {fmt(wr, nw)}  ({len(got[(kern, 'dram__bytes_read.sum')])} launches)")
+PY
 echo "== the issues' GPU targets (H100/H200 class), from the CUDA runs above"
 python3 - "$OUTDIR" <<'PY'
 import glob, json, os, sys
