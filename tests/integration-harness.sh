@@ -122,6 +122,22 @@ rm -rf "$T/gc/suite"
 tar czf "$T/gc2.tgz" -C "$T/gc" .
 expect "gpu-import: a tarball without a gmb run" 1 tests/gpu-import.sh "$T/gc2.tgz" "$T/res2"
 
+# --- tests/gpu-check.sh itself, where it can run: no GPU (exit 1, said so), one OpenCL step on
+# PoCL, every summary (no Python traceback), the tarball and log in $OUT -----------------------
+if [ "$TAG" = normal ] && have_opencl; then
+    mkdir -p "$T/gco"
+    # (the Makefile's own architectures: the build is the one the tests use, not rebuilt)
+    if OUT="$T/gco" CUDA_ARCHS="$(sed -n 's/^CUDA_ARCHS *?= *//p' Makefile)" GMB_CHECK_ONLY=stream-opencl \
+        GMB_CHECK_SIZES=64KiB GMB_CHECK_BUDGET=60 expect "gpu-check without a GPU" 1 bash tests/gpu-check.sh; then
+        check "gpu-check: says CUDA is missing, runs the step asked for, ends with its status" bash -c \
+            "grep -q '^CUDA device 0 missing' '$T/out' && grep -qE '^stream-opencl +exit 0 ' '$T/out' &&
+             grep -qE '^total wall time [0-9.]+ s; status 1$' '$T/out'"
+        check "gpu-check: the stream summary from the OpenCL record, no traceback" bash -c \
+            "grep -A1 '^== stream: best DRAM' '$T/out' | grep -q '^opencl: .*status ok' && ! grep -q Traceback '$T/out'"
+        check "gpu-check: its log and tarball in \$OUT" test -s "$T/gco/gmb-check.log" -a -s "$T/gco/gmb-check.tgz"
+    fi
+fi
+
 # --- records found by fuzzing (tests/fixtures/records/fuzz) ------------------------------------
 # a device name with CR, LF and quotes: the table CSV stays one line per row, properly quoted
 if expect "table --format csv of a crafted device name" 0 "$G" table "$FX/fuzz/csv-cells" \
