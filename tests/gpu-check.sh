@@ -460,6 +460,10 @@ if r:
             if lo_hi and cyc is not None:
                 print(f"issue 3: {lv['name']:8s} {cyc:6.0f} cycles, {lv['lat_ns']:7.1f} ns, up to {lv['capacity_bytes'] / 2**20:.3g} MiB"
                       f" (expected {lo_hi[0]}-{lo_hi[1]}): {verdict(lo_hi[0] <= cyc <= lo_hi[1])}")
+    cy = r["results"].get("cycles", {})
+    if "measured_MHz" in cy:  # the clock the cycles were counted at, against NVML's
+        print(f"issue 3: the chase's cycles over its ns: {cy['measured_MHz']:.0f} MHz; NVML's SM clock at its points' ends:"
+              f" {cy.get('nvml_MHz', float('nan')):.0f} MHz; the device's nominal {cy.get('clock_MHz')} MHz")
     p = rec("cuda-ptr", "chase")
     for cv in (p or {}).get("results", {}).get("levels", []):
         if cv["mode"] == "random" and cv["space"] == "global":

@@ -503,6 +503,8 @@ static int run_point(state_t *s, curve_t *cv, uint64_t size, int clock)
     json_object_set_new(extra, "cycles",
                         json_string(clock ? "clock64" : "derived from ns x max clock"));
     double ns = ser.st.median / loads;
+    if (clock && cyc > 0 && ns > 0) /* the clock the cycles were counted at: cycles per ns */
+        json_object_set_new(extra, "clock_MHz", json_real(1e3 * cyc / ns));
     char sz[32], pg[32] = "-", cy[32] = "-";
     if (cv->page)
         gmb_fmt_size(cv->page, pg, sizeof pg);
@@ -706,6 +708,38 @@ static uint64_t host_cap(const gmb_ctx_t *c, uint64_t top)
     if (pages > 0 && pg > 0 && (uint64_t)pages * (uint64_t)pg / 4 < cap)
         cap = (uint64_t)pages * (uint64_t)pg / 4;
     return cap < top ? cap : top;
+}
+
+/* The SM clock the chase ran at, two ways, under results.cycles: measured_MHz, the median
+ * over its verified points of their cycles (clock64) over their nanoseconds (events), and
+ * nvml_MHz, the median of the SM clock NVML gave at each point's end (when it did). */
+static void clock_results(gmb_ctx_t *c)
+{
+    size_t np = json_array_size(c->points), nm = 0, nn = 0, i;
+    double *m = malloc((np ? np : 1) * sizeof *m), *v = malloc((np ? np : 1) * sizeof *v);
+    json_t *pt, *cy = json_object_get(json_object_get(c->record, "results"), "cycles");
+    if (m && v && cy)
+        json_array_foreach(c->points, i, pt)
+        {
+            const json_t *x = json_object_get(pt, "extra");
+            double mhz = json_number_value(json_object_get(x, "clock_MHz"));
+            double smi =
+                json_number_value(json_object_get(json_object_get(pt, "clocks"), "sm_MHz"));
+            if (mhz > 0 && !strcmp(json_string_value(json_object_get(x, "verified")), "full"))
+                m[nm++] = mhz;
+            if (smi > 0)
+                v[nn++] = smi;
+        }
+    if (nm) {
+        qsort(m, nm, sizeof *m, gmb_cmp_double);
+        json_object_set_new(cy, "measured_MHz", json_real(gmb_median_sorted(m, nm)));
+    }
+    if (nn) {
+        qsort(v, nn, sizeof *v, gmb_cmp_double);
+        json_object_set_new(cy, "nvml_MHz", json_real(gmb_median_sorted(v, nn)));
+    }
+    free(m);
+    free(v);
 }
 
 static int chase_run(gmb_ctx_t *c)
@@ -954,6 +988,8 @@ static int chase_run(gmb_ctx_t *c)
     gmb_add_result(c, "levels", levels);
     gmb_add_result(c, "skipped", skipped);
     levels = skipped = NULL;
+    if (clock)
+        clock_results(c);
 out:
     json_decref(levels);
     json_decref(skipped);

@@ -269,12 +269,14 @@ static void test_crosscheck(void **state)
                            "{\"largest\":{\"resident\":{\"bw_GBps\":9999,\"size_bytes\":"
                            "67108864}}}"),
                    "a/um.json", "a");
-    /* the chase's memory level 680 ns; its L2 up to 49 MiB */
+    /* the chase's memory level 680 ns; its L2 up to 49 MiB; its cycles over its ns say 1950
+     * MHz, NVML 1980 */
     gmb_runset_add(&rs,
                    gpu_rec("chase", "[]",
                            "{\"levels\":[{\"mode\":\"random\",\"space\":\"global\",\"levels\":["
                            "{\"name\":\"L2\",\"lat_ns\":150,\"capacity_bytes\":51380224},"
-                           "{\"name\":\"DRAM\",\"lat_ns\":680}]}]}"),
+                           "{\"name\":\"DRAM\",\"lat_ns\":680}]}],"
+                           "\"cycles\":{\"measured_MHz\":1950,\"nvml_MHz\":1980}}"),
                    "a/ch.json", "a");
     /* an SM copy kernel over 1 GiB: 2000 GB/s copied; stream's copy is a cache point only, so
      * the copy bandwidth has one figure */
@@ -286,7 +288,7 @@ static void test_crosscheck(void **state)
     gmb_runset_label(&rs);
     gmb_xcheck_t x[8];
     size_t n = gmb_crosscheck(&rs, 0, x, 8);
-    assert_int_equal(n, 3); /* read bandwidth, latency, capacity; copy has one figure (none) */
+    assert_int_equal(n, 4); /* read bandwidth, latency, capacity, clock; copy has one figure */
     assert_string_equal(x[0].quantity, "Memory read bandwidth");
     assert_int_equal(x[0].n, 3);          /* stream, l2, loaded; um's small buffer left out */
     assert_near(x[0].vals[0].v, 4000, 0); /* in the order of the check's sources */
@@ -304,6 +306,10 @@ static void test_crosscheck(void **state)
     assert_near(x[2].vals[1].v, 49, 1e-12); /* chase */
     assert_near(x[2].vals[2].v, 48, 1e-12); /* l2 */
     assert_true(x[2].agree);
+    assert_string_equal(x[3].quantity, "SM clock during the chase");
+    assert_near(x[3].vals[0].v, 1950, 0); /* cycles over ns */
+    assert_near(x[3].vals[1].v, 1980, 0); /* NVML */
+    assert_true(x[3].agree);              /* within 5% */
     /* at most max */
     assert_int_equal(gmb_crosscheck(&rs, 0, x, 1), 1);
     char *md = gmb_crosscheck_md(x, n);
