@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The few NVML declarations gmb uses (stable C ABI of libnvidia-ml.so.1). */
 typedef int nvml_ret_t;
@@ -273,12 +274,26 @@ void gmb_nvml_busy(const char *pci_bus_id, gmb_busy_t *out)
     if (!nvml_dev(pci_bus_id, &d, out->why, sizeof out->why))
         return;
     out->available = 1;
-    /* only the count: asked with no room for the entries (whose layout differs between NVML
-     * versions), NVML says how many there are */
+    /* the count first: asked with no room for the entries, NVML says how many there are;
+     * then the entries (nvmlProcessInfo_t of _v2 and _v3), to leave this process out should
+     * it have a context already (were the layout another, no pid would match: the count
+     * stands) */
     unsigned n = 0;
     nvml_ret_t r = nv.procs ? nv.procs(d, &n, NULL) : -1;
     if (r == 0 || r == NVML_ERROR_INSUFFICIENT_SIZE)
         out->procs = (int)n;
+    struct {
+        unsigned pid;
+        unsigned long long used_bytes;
+        unsigned gpu_instance, compute_instance;
+    } *e = n ? calloc(n + 4, sizeof *e) : NULL;
+    unsigned cap = n + 4;
+    if (e && !nv.procs(d, &cap, e)) {
+        out->procs = 0;
+        for (unsigned i = 0; i < cap && i < n + 4; i++)
+            out->procs += e[i].pid != (unsigned)getpid();
+    }
+    free(e);
     nvml_util_t u;
     if (nv.util && !nv.util(d, &u)) {
         out->util_gpu = (int)u.gpu;

@@ -215,6 +215,13 @@ else
                 check "stream, the GPU in use before: one line on stderr" grep -q \
                     "warning: the GPU was in use before this run (2 compute processes on it, kernels running 40% of NVML's last sample)" "$T/err"
             fi
+            # this program's own context (were it made before the question) is not another's
+            if expect "stream, the GPU's one process is this one" 0 env GMB_NVML_LIB="$STUB" \
+                GMB_TEST_NVML_PCI=0000:01:00.0 GMB_STUB_PROCS=2 GMB_STUB_PROCS_SELF=1 "$S" "${FAST[@]}" \
+                --sizes 1MiB --kernels read --out "$T/busy2"; then
+                check "stream, this process left out of the count" test "$(json "$(ls "$T"/busy2/*-stream.json)" \
+                    "r['busy_before']['compute_processes']")" = 1
+            fi
             check "stream without NVML: busy_before says why not" test "$(json "$(ls "$T"/en0/*.json)" \
                 "r['busy_before']['available'], 'reason' in r['busy_before']")" = "False True"
             expect "compare: a capped run against one that was not" 0 "$G" compare "$T/en" "$T/cap" &&

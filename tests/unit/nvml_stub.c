@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <time.h>
+#include <unistd.h>
 
 struct nvml_stub {
     int fail_clock, fail_temp, fail_reasons, fail_viol, fail_bus, fail_energy;
@@ -202,16 +203,26 @@ int nvmlDeviceGetViolationStatus(void *d, int policy, struct viol *v)
     return OK;
 }
 
-/* GMB_STUB_PROCS=N: N processes with a compute context on the GPU (only the count is asked) */
-int nvmlDeviceGetComputeRunningProcesses_v3(void *d, unsigned *n, void *infos)
+/* GMB_STUB_PROCS=N: N processes with a compute context on the GPU (pids 1000, 1001, ...);
+ * GMB_STUB_PROCS_SELF=1: the last of them is the caller */
+struct proc_info {
+    unsigned pid;
+    unsigned long long used;
+    unsigned gi, ci;
+};
+int nvmlDeviceGetComputeRunningProcesses_v3(void *d, unsigned *n, struct proc_info *infos)
 {
     (void)d;
-    (void)infos;
-    const char *e = getenv("GMB_STUB_PROCS");
+    const char *e = getenv("GMB_STUB_PROCS"), *self = getenv("GMB_STUB_PROCS_SELF");
     unsigned want = e ? (unsigned)atoi(e) : 0;
     if (*n < want) {
         *n = want;
         return 7; /* NVML_ERROR_INSUFFICIENT_SIZE */
+    }
+    for (unsigned i = 0; i < want; i++) {
+        infos[i].pid = self && i + 1 == want ? (unsigned)getpid() : 1000u + i;
+        infos[i].used = 1u << 20;
+        infos[i].gi = infos[i].ci = 0xffffffffu;
     }
     *n = want;
     return OK;
