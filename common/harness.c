@@ -454,10 +454,10 @@ static json_t *json_busy(const gmb_busy_t *b)
     if (b->procs > 0)
         snprintf(who, sizeof who, "%d compute process%s on it", b->procs,
                  b->procs == 1 ? "" : "es");
-    if (b->util_gpu > 5)
+    if (b->util_gpu > GMB_BUSY_UTIL_PCT)
         snprintf(who + strlen(who), sizeof who - strlen(who),
                  "%skernels running %d%% of NVML's last sample", who[0] ? ", " : "", b->util_gpu);
-    if (who[0])
+    if (gmb_busy_in_use(b->procs, b->util_gpu))
         gmb_warn("the GPU was in use before this run (%s): its numbers may be shared with "
                  "another program's",
                  who);

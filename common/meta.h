@@ -64,6 +64,13 @@ typedef struct gmb_busy {
     int util_mem;  /* % of it memory was read or written; -1 unknown */
 } gmb_busy_t;
 void gmb_nvml_busy(const char *pci_bus_id, gmb_busy_t *out);
+/* The GPU was in use before a run: a compute process on it, or kernels running more than
+ * GMB_BUSY_UTIL_PCT % of NVML's last sample (unknown values, negative or NaN, say no). */
+#define GMB_BUSY_UTIL_PCT 5
+static inline int gmb_busy_in_use(double procs, double util_pct)
+{
+    return procs > 0 || util_pct > GMB_BUSY_UTIL_PCT;
+}
 
 /* Names of the set throttle bits, comma-separated, into buf ("none" when zero). */
 void gmb_throttle_names(unsigned long long bits, char *buf, size_t len);

@@ -2,6 +2,7 @@
  * records only: the device and host, each program's status and summary, the table, the
  * cross-checks (one quantity measured by several programs), the figures gmb plot drew. */
 #include "gmb.h"
+#include "meta.h"
 #include "tools.h"
 
 #include <dirent.h>
@@ -124,7 +125,7 @@ static void put_conditions(FILE *f, const gmb_runset_t *rs)
         double procs = gmb_jnum(b, "compute_processes"), util = gmb_jnum(b, "gpu_util_pct");
         if (!json_is_true(json_object_get(b, "available")))
             fputs("not known", f);
-        else if (!(procs > 0) && !(util > 5))
+        else if (!gmb_busy_in_use(procs, util))
             fputs("idle", f);
         else {
             put_num(f, "%.0f compute processes, ", procs);
