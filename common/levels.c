@@ -50,6 +50,21 @@ typedef struct span {
     size_t a, b; /* first and last valid index */
 } span_t;
 
+/* Keeps the runs sp[0..np) (with their pm[], when given) whose drift is within tol; returns
+ * how many are kept. */
+static size_t drop_slopes(const double *ly, span_t *sp, double *pm, size_t np, double tol)
+{
+    size_t q = 0;
+    for (size_t p = 0; p < np; p++)
+        if (drift(ly, sp[p].a, sp[p].b) <= tol) {
+            sp[q] = sp[p];
+            if (pm)
+                pm[q] = pm[p];
+            q++;
+        }
+    return q;
+}
+
 int gmb_levels_detect(const double *size, const double *lat, size_t n, const gmb_levels_cfg_t *cfg,
                       gmb_level_t *out, size_t max, double *noise)
 {
@@ -118,7 +133,11 @@ int gmb_levels_detect(const double *size, const double *lat, size_t n, const gmb
     }
     /* neighbours are two levels only when the step between them is above the tolerance and
      * above twice the drift within either (else a slope was cut into pieces, or a blip split
-     * one plateau): merge them, transition points included, until every step qualifies */
+     * one plateau): merge them, transition points included, until every step qualifies.
+     * Except where a run that is a slope by itself (drifts by more than the tolerance) sits
+     * over 2 tolerances from a flat run (drifting by half a tolerance at most): that run is a
+     * transition, say three points through a far cache partition, and is dropped, not merged
+     * into the level beside it, whose merged run would drift and be dropped as a slope too. */
     double *pm = d; /* reuse: median log latency of each plateau */
     for (size_t p = 0; p < np; p++)
         pm[p] = median_of(ly + sp[p].a, sp[p].b - sp[p].a + 1, tmp);
@@ -126,9 +145,18 @@ int gmb_levels_detect(const double *size, const double *lat, size_t n, const gmb
         merged = 0;
         for (size_t p = 0; p + 1 < np; p++) {
             double s = fabs(pm[p + 1] - pm[p]);
-            double dr = fmax(drift(ly, sp[p].a, sp[p].b), drift(ly, sp[p + 1].a, sp[p + 1].b));
-            if (s > tol && s > 2 * dr)
+            double d0 = drift(ly, sp[p].a, sp[p].b), d1 = drift(ly, sp[p + 1].a, sp[p + 1].b);
+            if (s > tol && s > 2 * fmax(d0, d1))
                 continue;
+            if (s > 2 * tol && fmax(d0, d1) > tol && fmin(d0, d1) <= tol / 2) {
+                /* a transition beside a flat level, a step of over 2 tolerances away */
+                size_t x = d0 > tol ? p : p + 1;
+                memmove(sp + x, sp + x + 1, (np - x - 1) * sizeof *sp);
+                memmove(pm + x, pm + x + 1, (np - x - 1) * sizeof *pm);
+                np--;
+                merged = 1;
+                break;
+            }
             sp[p].b = sp[p + 1].b;
             pm[p] = median_of(ly + sp[p].a, sp[p].b - sp[p].a + 1, tmp);
             memmove(sp + p + 1, sp + p + 2, (np - p - 2) * sizeof *sp);
@@ -138,14 +166,8 @@ int gmb_levels_detect(const double *size, const double *lat, size_t n, const gmb
             break;
         }
     }
-    /* a run that rises by more than the tolerance is a slope, not a level */
-    size_t q = 0;
-    for (size_t p = 0; p < np; p++)
-        if (drift(ly, sp[p].a, sp[p].b) <= tol) {
-            sp[q] = sp[p];
-            pm[q++] = pm[p];
-        }
-    np = q;
+    /* pieces of a slope, merged, are one slope again */
+    np = drop_slopes(ly, sp, pm, np, tol);
     if (np < 2) /* one plateau (or none) is not a hierarchy: no clear level */
         goto out;
     for (size_t p = 0; p < np && (size_t)rc < max; p++) {

@@ -220,6 +220,37 @@ static void test_edges(void **state)
     assert_int_equal(gmb_levels_detect(sizes, lats, NPTS, NULL, L, 2, NULL), 2);
 }
 
+/* A measured curve (gmb-chase, CUDA, random global chase, on an NVIDIA H200, 2026-11-30; ns,
+ * 4 points per octave from 1 KiB to 4 GiB): L1 up to 215 KiB, the near L2 up to 28 MiB,
+ * three points of transition through the far L2 that fall rather than level (310, 280,
+ * 266 ns), then DRAM creeping up 2 percent over 6 octaves. The falling transition is a slope
+ * of its own: merged into DRAM's plateau, the merged run's drift made a slope of DRAM too. */
+static void test_measured_h200(void **state)
+{
+    (void)state;
+    static const double ns[] = {
+        20.6,  20.6,  20.6,  20.6,  20.5,  20.6,  20.5,  20.5,  20.6,  20.5,  20.5,  20.5,  20.5,
+        20.5,  20.5,  20.5,  20.5,  20.5,  20.6,  20.4,  20.4,  20.5,  20.6,  20.6,  20.5,  20.6,
+        20.6,  20.6,  20.5,  20.6,  20.5,  20.5,  87.3,  139.9, 146.1, 146.0, 146.1, 146.1, 145.2,
+        146.1, 145.1, 146.1, 146.2, 146.3, 145.7, 145.1, 146.4, 146.1, 146.0, 145.6, 145.3, 145.6,
+        146.1, 146.4, 144.8, 145.3, 145.5, 145.1, 146.3, 148.4, 252.6, 309.7, 279.7, 266.3, 348.2,
+        351.7, 349.6, 351.2, 348.6, 352.2, 351.2, 353.9, 352.8, 353.4, 351.2, 352.6, 357.3, 355.1,
+        355.9, 354.6, 356.4, 355.6, 354.9, 355.7, 355.0, 354.9, 355.7, 353.7, 355.2,
+    };
+    enum { N = sizeof ns / sizeof ns[0] };
+    double sz[N];
+    for (int i = 0; i < N; i++)
+        sz[i] = 1024.0 * pow(2.0, i / 4.0);
+    gmb_level_t L[MAXLEV];
+    int n = gmb_levels_detect(sz, ns, N, NULL, L, MAXLEV, NULL);
+    assert_int_equal(n, 3);
+    check_level(&L[2], 353.5, 0.01, 0);
+    assert_true(fabs(L[0].lat - 20.5) < 0.2 && fabs(L[1].lat - 146.0) < 1.0);
+    assert_true(L[0].size_hi > 210e3 && L[0].size_hi < 230e3); /* L1: 215 KiB */
+    assert_true(L[1].size_hi > 27e6 && L[1].size_hi < 29e6);   /* the near L2: 28 MiB */
+    assert_true(L[2].size_lo > 60e6 && L[2].size_lo < 70e6);   /* DRAM from 64 MiB */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -227,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_outlier),         cmocka_unit_test(test_gradual),
         cmocka_unit_test(test_split_l2),        cmocka_unit_test(test_flat_no_levels),
         cmocka_unit_test(test_slope_no_levels), cmocka_unit_test(test_edges),
+        cmocka_unit_test(test_measured_h200),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
