@@ -73,6 +73,7 @@ typedef struct cfg {
     long accesses;          /* timed loads per sample; 0: enough for min_sample_us */
     double min_sample_us;   /* shortest timed sample */
     int pointers;           /* global spaces: 64-bit address chains (p = *p) */
+    int indices;            /* word-index chains everywhere (CUDA's default chases addresses) */
     long peer;              /* the peer space's device; -1: the next one */
 } cfg_t;
 
@@ -100,8 +101,11 @@ static const gmb_opt_t opts[] = {
      "shortest timed sample: the chase runs long enough to dwarf launch and timer", 0},
     {"pointers", GMB_OPT_FLAG, O(pointers), NULL, NULL, 1, 0, NULL,
      "chase addresses (p = *p), no arithmetic between loads: global spaces (64-bit; stride a "
-     "multiple of 8; OpenCL: in shared virtual memory) and, on CUDA, shared memory (32-bit)",
+     "multiple of 8; OpenCL: in shared virtual memory) and, on CUDA, shared memory (32-bit) "
+     "[CUDA default: global, global-cg and shared; OpenCL default: off]",
      0},
+    {"indices", GMB_OPT_FLAG, O(indices), NULL, NULL, 1, 0, NULL,
+     "chase word indices (p = a[p]) in every space, CUDA's global and shared spaces too", 0},
     {"peer", GMB_OPT_INT, O(peer), "N", "-1", -1, 4096, NULL,
      "peer space: the device (same backend) whose memory is chased; -1 = the next one", 0},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
@@ -115,7 +119,11 @@ static const char help[] =
     "NVIDIA GPUs an IMAD.WIDE after each load). --pointers removes it in the global spaces: the\n"
     "chain is rewritten on the device into 64-bit addresses (p = *p), one load a step (OpenCL:\n"
     "in shared virtual memory, whose addresses hold across launches); and on CUDA in shared\n"
-    "memory, whose copy-in writes 32-bit shared addresses (ld.shared). random: one cycle\n"
+    "memory, whose copy-in writes 32-bit shared addresses (ld.shared). On CUDA the global,\n"
+    "global-cg and shared spaces chase addresses by default (the load-to-use latency, as the\n"
+    "published figures are; --indices for word indices), the other spaces word indices; on\n"
+    "OpenCL, where addresses need shared virtual memory, word indices unless --pointers. Each\n"
+    "point's extra.chain says which it chased. random: one cycle\n"
     "through every element in a uniformly random order (Sattolo's distribution); stride:\n"
     "elements in address order; page: one line per page (line e mod lines-per-page of page e),\n"
     "pages in random order, so the span grows the TLB's work while the cached lines stay few. A\n"
@@ -307,6 +315,10 @@ static int check_options(gmb_ctx_t *c, cfg_t *cfg)
     int global_sp = 0;
     for (size_t i = 0; i < cfg->spaces.n; i++)
         global_sp |= GLOBAL_LOADS(cfg->spaces.idx[i]);
+    if (cfg->pointers && cfg->indices) {
+        gmb_error("--pointers and --indices: one chain or the other");
+        return GMB_EUSAGE;
+    }
     if (cfg->pointers && global_sp && st % 8) { /* 64-bit addresses in global memory */
         gmb_error("--pointers: the stride (%llu bytes) must be a multiple of 8, the size of an "
                   "address",
@@ -760,6 +772,9 @@ static int chase_run(gmb_ctx_t *c)
     }
     int clock = cuda && (c->info.caps & GMB_CAP_CLOCK);
     uint64_t top = cfg->sizes.v[cfg->sizes.n - 1], st = cfg->stride;
+    /* CUDA's default: addresses in the global, global-cg and shared spaces (a stride that
+     * holds no 64-bit address keeps word indices) */
+    int auto_ptr = cuda && !cfg->pointers && !cfg->indices && st % 8 == 0;
     uint64_t minpage = cfg->page_sizes.v[0];
     uint64_t nrand = has(&cfg->modes, M_RANDOM) ? top / st : 1;
     uint64_t npage = has(&cfg->modes, M_PAGE) ? top / minpage : 1;
@@ -914,8 +929,10 @@ static int chase_run(gmb_ctx_t *c)
                     }
                 }
                 s.chain = xchain[sp] ? xchain[sp] : main_chain;
-                s.ptr = cfg->pointers && GLOBAL_LOADS(sp);
-                s.sptr = cfg->pointers && cuda && sp == S_SHARED; /* addresses made in-kernel */
+                s.ptr = (cfg->pointers && GLOBAL_LOADS(sp)) ||
+                        (auto_ptr && (sp == S_GLOBAL || sp == S_GLOBAL_CG));
+                /* shared-window addresses, made in-kernel */
+                s.sptr = (cfg->pointers || auto_ptr) && cuda && sp == S_SHARED;
                 if ((rc = be->kern_get(s.prog,
                                        s.ptr    ? space_kernel_ptr[sp]
                                        : s.sptr ? "chase_shared_ptr"
