@@ -19,6 +19,8 @@ static const gmb_cl_variant_t variants[] = {
     {"w16", "-DGMB_LANES=4"},
     {"w16p", "-DGMB_LANES=4"}, /* CUDA: --l2-prefetch (never loaded on OpenCL) */
     {"w16a", "-DGMB_LANES=4"}, /* CUDA: --asm-loads, its control (never loaded on OpenCL) */
+    {"w16s", "-DGMB_LANES=4"}, /* CUDA: --evict-first stores (never loaded on OpenCL) */
+    {"w16e", "-DGMB_LANES=4"}, /* CUDA: --evict-first all (never loaded on OpenCL) */
     {NULL, NULL},
 };
 
@@ -55,10 +57,12 @@ typedef struct cfg {
     double min_sample_us; /* shortest sample: cache-sized arrays repeat in-kernel up to it */
     int l2_prefetch;      /* CUDA: loads with the L2::256B prefetch hint */
     int asm_loads;        /* CUDA: the same inline-PTX loads without the hint (the control) */
+    const char *evict;    /* CUDA: "stores" or "all" accesses with the evict-first hint */
     double energy_s;      /* > 0: board energy per byte, each kernel streaming this long */
 } cfg_t;
 
 #define O(field) offsetof(cfg_t, field)
+static const char *const evict_choices[] = {"stores", "all", NULL};
 static const gmb_opt_t opts[] = {
     {"sizes", GMB_OPT_SWEEP, O(sizes), "LIST", NULL, 16, 0x1p62, NULL,
      "bytes per array: sizes, ranges A:B[:x2|:+S|:N/oct] [default 4KiB:min(2GiB,mem/4):x2]", 0},
@@ -81,6 +85,10 @@ static const gmb_opt_t opts[] = {
     {"asm-loads", GMB_OPT_FLAG, O(asm_loads), NULL, NULL, 1, 0, NULL,
      "CUDA, 16-byte accesses: the inputs through the same inline-PTX loads as --l2-prefetch, "
      "without the hint (its A/B control: the same SASS schedule)",
+     0},
+    {"evict-first", GMB_OPT_STR, O(evict), "WHICH", NULL, 0, 0, evict_choices,
+     "CUDA, 16-byte accesses: stores (st.global.cs) or all accesses (and ld.global.cs loads) "
+     "with the evict-first streaming hint [default: none]",
      0},
     {"energy", GMB_OPT_DOUBLE, O(energy_s), "S", NULL, 0.1, 600, NULL,
      "after the sweep, each kernel streams its best point for S seconds while NVML's "
@@ -776,11 +784,14 @@ static int stream_run(gmb_ctx_t *c)
                   c->info.max_group_size);
         return GMB_EUSAGE;
     }
-    if (cfg->l2_prefetch || cfg->asm_loads) {
-        const char *opt = cfg->l2_prefetch ? "--l2-prefetch" : "--asm-loads";
-        if (cfg->l2_prefetch && cfg->asm_loads) {
-            gmb_error("--l2-prefetch and --asm-loads: one or the other (--asm-loads is the "
-                      "control of --l2-prefetch)");
+    int evict = !cfg->evict ? 0 : !strcmp(cfg->evict, "stores") ? 1 : 2;
+    if (cfg->l2_prefetch || cfg->asm_loads || evict) {
+        const char *opt = cfg->l2_prefetch ? "--l2-prefetch"
+                          : cfg->asm_loads ? "--asm-loads"
+                                           : "--evict-first";
+        if (!!cfg->l2_prefetch + !!cfg->asm_loads + !!evict > 1) {
+            gmb_error("--l2-prefetch, --asm-loads and --evict-first: one at a time (each its own "
+                      "build of the kernels; --asm-loads is the control of --l2-prefetch)");
             return GMB_EUSAGE;
         }
         for (size_t wi = 0; wi < cfg->widths.n; wi++)
@@ -789,7 +800,7 @@ static int stream_run(gmb_ctx_t *c)
                 return GMB_EUSAGE;
             }
         if (strcmp(be->name, "cuda")) {
-            gmb_skip("%s: inline PTX loads: CUDA only", opt);
+            gmb_skip("%s: PTX cache hints: CUDA only", opt);
             return GMB_ESKIP;
         }
         int sm = 0;
@@ -810,6 +821,11 @@ static int stream_run(gmb_ctx_t *c)
                                          "on, where ptxas may narrow the hint)"
                                        : "inputs loaded with PTX ld.global.nc, no hint (the "
                                          "control of --l2-prefetch; plain loads before sm_80)"));
+    if (evict)
+        gmb_add_result(c, "evict_first",
+                       json_string(evict == 1 ? "stores: st.global.cs (__stcs)"
+                                              : "loads and stores: ld.global.cs (__ldcs) and "
+                                                "st.global.cs (__stcs)"));
     json_t *best = json_object();
     int injected = 0;
     size_t max_groups = (size_t)c->info.compute_units * 1024 + 1;
@@ -834,7 +850,10 @@ static int stream_run(gmb_ctx_t *c)
     int inited = 0;
     for (size_t wi = 0; wi < cfg->widths.n && !rc; wi++) {
         int v = cfg->widths.idx[wi], w = width_bytes[v];
-        const char *var = cfg->l2_prefetch ? "w16p" : cfg->asm_loads ? "w16a" : variants[v].variant;
+        const char *var = cfg->l2_prefetch ? "w16p"
+                          : cfg->asm_loads ? "w16a"
+                          : evict          ? (evict == 1 ? "w16s" : "w16e")
+                                           : variants[v].variant;
         if ((rc = be->prog_load(c->dev, c->bench->kernels, var, &prog[v])))
             break;
         if (!inited) { /* the same scalars for every width: initialise once */

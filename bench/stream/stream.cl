@@ -67,8 +67,18 @@ static __device__ __forceinline__ float4 stream_ld(const float4 *p)
     return v;
 }
 #define STREAM_LD(p, k) stream_ld((p) + (k))
+#elif defined(__CUDACC__) && defined(GMB_EVICT_FIRST) && GMB_EVICT_FIRST == 2
+#define STREAM_LD(p, k) __ldcs((p) + (k)) /* w16e: ld.global.cs, evict-first */
 #else
 #define STREAM_LD(p, k) (p)[k]
+#endif
+/* Stores of the output c[]: plain, or (CUDA, GMB_EVICT_FIRST: w16s, w16e) st.global.cs, the
+ * evict-first streaming store */
+#undef STREAM_ST
+#if defined(__CUDACC__) && defined(GMB_EVICT_FIRST) && GMB_EVICT_FIRST
+#define STREAM_ST(p, k, v) __stcs((p) + (k), (v))
+#else
+#define STREAM_ST(p, k, v) ((p)[k] = (v))
 #endif
 
 #ifndef STREAM_MAX_WG
@@ -93,13 +103,13 @@ GMB_KERNEL stream_init(GMB_GLOBAL T *GMB_RESTRICT a, gmb_u64 n, gmb_u32 seed)
             gmb_u64 i = GMB_GID;                                                                   \
             for (; i + 3 * g < n; i += 4 * g) {                                                    \
                 T x0 = OP(i), x1 = OP(i + g), x2 = OP(i + 2 * g), x3 = OP(i + 3 * g);              \
-                c[i] = x0;                                                                         \
-                c[i + g] = x1;                                                                     \
-                c[i + 2 * g] = x2;                                                                 \
-                c[i + 3 * g] = x3;                                                                 \
+                STREAM_ST(c, i, x0);                                                               \
+                STREAM_ST(c, i + g, x1);                                                           \
+                STREAM_ST(c, i + 2 * g, x2);                                                       \
+                STREAM_ST(c, i + 3 * g, x3);                                                       \
             }                                                                                      \
             for (; i < n; i += g)                                                                  \
-                c[i] = OP(i);                                                                      \
+                STREAM_ST(c, i, OP(i));                                                            \
             if (reps > 1)                                                                          \
                 GMB_BARRIER();                                                                     \
         }                                                                                          \

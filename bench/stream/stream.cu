@@ -36,6 +36,22 @@ namespace w16a /* the same inline-asm loads without the hint: --l2-prefetch's co
 #undef GMB_L2_PREFETCH
 #undef GMB_LANES
 } // namespace w16a
+namespace w16s /* --evict-first stores: st.global.cs */
+{
+#define GMB_LANES       4
+#define GMB_EVICT_FIRST 1
+#include "stream.cl"
+#undef GMB_EVICT_FIRST
+#undef GMB_LANES
+} // namespace w16s
+namespace w16e /* --evict-first all: ld.global.cs and st.global.cs */
+{
+#define GMB_LANES       4
+#define GMB_EVICT_FIRST 2
+#include "stream.cl"
+#undef GMB_EVICT_FIRST
+#undef GMB_LANES
+} // namespace w16e
 
 #define STREAM_FNS(ns, v)                                                                          \
     {v, "stream_init", (const void *)ns::stream_init},                                             \
@@ -51,4 +67,5 @@ namespace w16a /* the same inline-asm loads without the hint: --l2-prefetch's co
 
 extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
     STREAM_FNS(w4, "w4"),     STREAM_FNS(w8, "w8"),     STREAM_FNS(w16, "w16"),
-    STREAM_FNS(w16p, "w16p"), STREAM_FNS(w16a, "w16a"), {NULL, NULL, NULL}};
+    STREAM_FNS(w16p, "w16p"), STREAM_FNS(w16a, "w16a"), STREAM_FNS(w16s, "w16s"),
+    STREAM_FNS(w16e, "w16e"), {NULL, NULL, NULL}};
