@@ -195,6 +195,10 @@ tune efst-gpc1024 --evict-first stores --groups-per-cu 1024
 tune efall-gpc4 --evict-first all --groups-per-cu 4
 tune w8 --widths 8
 tune w4 --widths 4
+# (after the first tuning run: the tiled layout; one-pass grids, no longer repeated in-kernel)
+tune tiled --tiled
+tune tiled-gpc2 --tiled --groups-per-cu 2
+tune gs1024gpc1024 --group-size 1024 --groups-per-cu 1024
 # a program that hangs: its threads' stacks after 20 s (cuda-gdb attaches to host code)
 diag() { # name args...
     local name=$1 pid i

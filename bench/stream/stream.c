@@ -21,6 +21,7 @@ static const gmb_cl_variant_t variants[] = {
     {"w16a", "-DGMB_LANES=4"}, /* CUDA: --asm-loads, its control (never loaded on OpenCL) */
     {"w16s", "-DGMB_LANES=4"}, /* CUDA: --evict-first stores (never loaded on OpenCL) */
     {"w16e", "-DGMB_LANES=4"}, /* CUDA: --evict-first all (never loaded on OpenCL) */
+    {"w16t", "-DGMB_LANES=4 -DGMB_TILED=1"}, /* the tiled element-wise kernels */
     {NULL, NULL},
 };
 
@@ -58,6 +59,9 @@ typedef struct cfg {
     int l2_prefetch;      /* CUDA: loads with the L2::256B prefetch hint */
     int asm_loads;        /* CUDA: the same inline-PTX loads without the hint (the control) */
     const char *evict;    /* CUDA: "stores" or "all" accesses with the evict-first hint */
+    int tiled;            /* the tiled layout of the element-wise kernels */
+    int no_tune;          /* no tuning of layout and occupancy */
+    int tune;             /* tuning on any device, at any largest size */
     double energy_s;      /* > 0: board energy per byte, each kernel streaming this long */
 } cfg_t;
 
@@ -86,6 +90,14 @@ static const gmb_opt_t opts[] = {
      "CUDA, 16-byte accesses: the inputs through the same inline-PTX loads as --l2-prefetch, "
      "without the hint (its A/B control: the same SASS schedule)",
      0},
+    {"tiled", GMB_OPT_FLAG, O(tiled), NULL, NULL, 1, 0, NULL,
+     "16-byte accesses: the element-wise kernels in the tiled layout (groups take tiles of 4 x "
+     "group size elements in turn) instead of grid-stride; no tuning",
+     0},
+    {"no-tune", GMB_OPT_FLAG, O(no_tune), NULL, NULL, 1, 0, NULL,
+     "no tuning: every kernel grid-stride with the most resident groups (see Tuning below)", 0},
+    {"tune", GMB_OPT_FLAG, O(tune), NULL, NULL, 1, 0, NULL,
+     "tuning on any device (CPUs too) whatever the largest size (see Tuning below)", 0},
     {"evict-first", GMB_OPT_STR, O(evict), "WHICH", NULL, 0, 0, evict_choices,
      "CUDA, 16-byte accesses: stores (st.global.cs) or all accesses (and ld.global.cs loads) "
      "with the evict-first streaming hint [default: none]",
@@ -118,6 +130,12 @@ static const char help[] =
     "measures the L2 with L1 bypassed). Each kernel's best DRAM figure (results.best) is taken\n"
     "from 16x the LLC on (tier 2: at most 1/16 of a repetition's bytes fits in the cache), else\n"
     "from 4x (tier 1), else from the cache points (tier 0, dram false).\n"
+    "Tuning (GPUs, 16-byte accesses, no --group-size, --groups-per-cu, --tiled or cache hint,\n"
+    "a largest array of 4x the LLC or more): before its sweep, each kernel is timed at the\n"
+    "largest size (3 samples, one pass each) with groups of 256 work-items, grid-stride with the\n"
+    "most resident groups, 4 and 2 per compute unit, and (element-wise kernels) the same in the\n"
+    "tiled layout; the fastest runs the sweep (results.tuning: every candidate; each point's\n"
+    "extra.layout). --no-tune: grid-stride, the most resident groups.\n"
     "--energy S (NVIDIA): the board's total energy counter (NVML) is read where it steps,\n"
     "around S idle seconds (the idle power), then around S seconds of each kernel streaming\n"
     "its best point (results.best: DRAM, else the cache, marked dram false) back to back in\n"
@@ -138,16 +156,19 @@ static const char help[] =
 #define CHUNK_BYTES (256u << 10)
 
 typedef struct state {
-    gmb_ctx_t *c;     /* the run */
-    gmb_buf_t *a, *b; /* inputs */
-    gmb_buf_t *out;   /* element-wise output */
-    gmb_buf_t *part;  /* per-group partial sums of the reductions */
-    gmb_kern_t *k;    /* kernel of the current point */
-    gmb_launch_t geo; /* its launch */
-    int reduce;       /* 1 for read and dot */
-    int lanes;        /* floats per element (width / 4) */
-    gmb_u64 n;        /* elements of the current point */
-    gmb_u32 reps;     /* in-kernel repetitions per sample */
+    gmb_ctx_t *c;       /* the run */
+    gmb_buf_t *a, *b;   /* inputs */
+    gmb_buf_t *out;     /* element-wise output */
+    gmb_buf_t *part;    /* per-group partial sums of the reductions */
+    gmb_kern_t *k;      /* kernel of the current point */
+    gmb_launch_t geo;   /* its launch */
+    int reduce;         /* 1 for read and dot */
+    int lanes;          /* floats per element (width / 4) */
+    gmb_u64 n;          /* elements of the current point */
+    gmb_u32 reps;       /* in-kernel repetitions per sample */
+    int one_pass;       /* the grid is more than the device holds at once: no in-kernel reps */
+    long per_cu;        /* groups per compute unit: the tuned choice, else --groups-per-cu */
+    const char *layout; /* of the element-wise kernels: "grid-stride" or "tiled" */
 } state_t;
 
 static int sample(void *arg, double *ns)
@@ -252,7 +273,8 @@ static int verify_reduce(state_t *s, const kinfo_t *k, char *err, size_t errlen,
         goto out;
     size_t check[4];
     size_t ncheck;
-    if (n * (gmb_u64)s->lanes <= FULL_VERIFY / sizeof(float)) {
+    int full = n * (gmb_u64)s->lanes <= FULL_VERIFY / sizeof(float);
+    if (full) {
         *how = "full";
         for (gmb_u64 i = 0; i < n; i++)
             exp[(i % G) / L] += term(k, sa, sb, i, s->lanes);
@@ -277,7 +299,7 @@ static int verify_reduce(state_t *s, const kinfo_t *k, char *err, size_t errlen,
     double ulps = (double)s->reps * (per_item + 4.0) + log2((double)L) + 8.0;
     rc = GMB_OK;
     for (size_t q = 0; q < ncheck; q++) {
-        size_t g = ncheck == groups ? q : check[q];
+        size_t g = full ? q : check[q]; /* (sampled: 4 groups of maybe 4) */
         double e = exp[g] * s->reps, tol = ulps * 0x1p-24 * e + 1e-30;
         if (!(fabs((double)got[g] - e) <= tol)) {
             snprintf(err, errlen, "partial sum of group %zu: got %.9g, expected %.9g (+-%.3g)", g,
@@ -352,7 +374,16 @@ static void set_point(state_t *s, const kinfo_t *k, int w, uint64_t size)
     s->n = size / (uint64_t)w;
     s->lanes = w / 4;
     s->reduce = k->reduce;
-    gmb_grid(s->c, s->k, cfg->group_size, cfg->groups_per_cu, s->n, &s->geo);
+    gmb_grid(s->c, s->k, cfg->group_size, s->per_cu, s->n, &s->geo);
+    /* In-kernel repetitions re-read the whole array only while every group is resident (a
+     * grid-stride loop spreads each group's elements over it). A grid of more groups than the
+     * device holds at once (--groups-per-cu above what fits) runs each group's repetitions
+     * back to back over its own few elements, from cache: such grids sample one pass. */
+    int res = 0;
+    s->one_pass = 0;
+    if (s->per_cu && s->c->be->kern_occupancy &&
+        !s->c->be->kern_occupancy(s->k, s->geo.group_size, 0, &res) && res > 0)
+        s->one_pass = s->geo.groups > (size_t)res * (size_t)s->c->info.compute_units;
 }
 
 /* Poison what kernel k must write, so that a kernel that skips work fails its check. */
@@ -380,7 +411,7 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
     gmb_series_t ser = {.warmed = 1};
     if (t1 >= want && (rc = gmb_series_push(&ser, t1))) /* long enough: a sample like others */
         return rc;
-    for (int it = 0; it < 4 && t1 < want && s->reps < (1u << 24); it++) {
+    for (int it = 0; it < 4 && t1 < want && s->reps < (1u << 24) && !s->one_pass; it++) {
         double f = fmax(2.0, 1.1 * want / fmax(t1, 1.0));
         s->reps = (gmb_u32)fmin((double)s->reps * f, (double)(1u << 24));
         if ((rc = sample(s, &t1)))
@@ -421,6 +452,11 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
     json_t *extra = json_object_get(pt, "extra");
     json_object_set_new(extra, "where", json_string(where));
     json_object_set_new(extra, "verified", json_string(rc == GMB_OK ? how : "FAILED"));
+    json_object_set_new(extra, "layout", json_string(k->reduce ? "grid-stride" : s->layout));
+    if (s->one_pass)
+        json_object_set_new(extra, "one_pass",
+                            json_string("more groups than the device holds "
+                                        "at once: no in-kernel repetitions"));
     double bw = bytes / ser.st.median;
     char sz[32], pct[16] = "-";
     if (peak > 0)
@@ -554,7 +590,7 @@ static int energy_kernel(state_t *s, gmb_prog_t **prog, const kinfo_t *k, const 
         return rc;
     /* launches of ~0.2 s: host gaps between them weigh nothing, and no launch is long
      * enough for a display watchdog */
-    s->reps = (gmb_u32)fmax(1.0, fmin(0.2e9 / fmax(t1, 1.0), (double)(1u << 24)));
+    s->reps = s->one_pass ? 1 : (gmb_u32)fmax(1.0, fmin(0.2e9 / fmax(t1, 1.0), (double)(1u << 24)));
     /* poisoned after the calibration: the check below sees what the timed launches wrote */
     if ((rc = poison(s, k, size)))
         return rc;
@@ -736,6 +772,68 @@ static int energy_part(state_t *s, gmb_prog_t **prog, const json_t *best)
 }
 
 /* The summary: each kernel's best point (results.best), printed and recorded. */
+/* Tuning of kernel k (see the help): the candidates' GB/s at size bytes, the fastest left in
+ * s (per_cu) and *chosen (its program); one entry of results.tuning added to tuning. */
+static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_prog_t *grid_p,
+                       gmb_prog_t *tile_p, gmb_prog_t **chosen, json_t *tuning)
+{
+    static const long occ[] = {0, 4, 2}; /* groups per compute unit; 0: the most resident */
+    const gmb_backend_t *be = s->c->be;
+    json_t *cands = json_array();
+    double best = -1;
+    int best_l = 0, rc = GMB_OK;
+    long best_o = 0;
+    size_t seen[6], nseen = 0;
+    for (int l = 0; l < (k->reduce || !tile_p ? 1 : 2) && !rc; l++) {
+        nseen = 0;
+        for (size_t o = 0; o < sizeof occ / sizeof occ[0] && !rc; o++) {
+            if ((rc = be->kern_get(l ? tile_p : grid_p, k->kernel, &s->k)))
+                break;
+            s->per_cu = occ[o];
+            set_point(s, k, w, size);
+            int dup = 0; /* fewer resident groups than asked: a grid already timed */
+            for (size_t q = 0; q < nseen; q++)
+                dup |= seen[q] == s->geo.groups;
+            if (dup || s->one_pass)
+                continue;
+            seen[nseen++] = s->geo.groups;
+            s->reps = 1;
+            double t[4];
+            for (int i = 0; i < 4 && !rc; i++) /* the first: warm-up */
+                rc = sample(s, &t[i]);
+            if (rc)
+                break;
+            qsort(t + 1, 3, sizeof t[0], gmb_cmp_double);
+            double gbps = (double)(k->reads + k->writes) * (double)size / t[2];
+            json_array_append_new(cands,
+                                  json_pack("{s:s, s:I, s:I, s:f}", "layout",
+                                            l ? "tiled" : "grid-stride", "groups_per_cu",
+                                            (json_int_t)(s->geo.groups / s->c->info.compute_units),
+                                            "groups", (json_int_t)s->geo.groups, "bw_GBps", gbps));
+            if (gbps > best) {
+                best = gbps;
+                best_l = l;
+                best_o = occ[o];
+            }
+        }
+    }
+    if (rc || best < 0) {
+        json_decref(cands);
+        return rc ? rc : GMB_ERUNTIME;
+    }
+    s->per_cu = best_o;
+    *chosen = best_l ? tile_p : grid_p;
+    char sz[32];
+    printf("# tuned %s: %s, %s groups per compute unit (%.0f GB/s at %s; %zu candidates)\n",
+           k->name, best_l ? "tiled" : "grid-stride", best_o ? (best_o == 4 ? "4" : "2") : "most",
+           best, gmb_fmt_size(size, sz, sizeof sz), json_array_size(cands));
+    json_object_set_new(tuning, k->name,
+                        json_pack("{s:I, s:s, s:I, s:o}", "size_bytes", (json_int_t)size, "layout",
+                                  best_l ? "tiled" : "grid-stride", "groups_per_cu",
+                                  (json_int_t)best_o, "candidates", cands));
+    return GMB_OK;
+}
+
 static void summarise(gmb_ctx_t *c, const cfg_t *cfg, const json_t *best)
 {
     gmb_text_t sm = {{0}, 0};
@@ -785,6 +883,21 @@ static int stream_run(gmb_ctx_t *c)
         return GMB_EUSAGE;
     }
     int evict = !cfg->evict ? 0 : !strcmp(cfg->evict, "stores") ? 1 : 2;
+    if (cfg->tune && (cfg->no_tune || cfg->tiled || cfg->group_size || cfg->groups_per_cu ||
+                      cfg->l2_prefetch || cfg->asm_loads || evict)) {
+        gmb_error("--tune chooses the layout and the groups itself: not with --no-tune, --tiled, "
+                  "--group-size, --groups-per-cu or a cache hint");
+        return GMB_EUSAGE;
+    }
+    if (cfg->tiled && (cfg->l2_prefetch || cfg->asm_loads || evict)) {
+        gmb_error("--tiled and a cache hint: one at a time (each its own build of the kernels)");
+        return GMB_EUSAGE;
+    }
+    for (size_t wi = 0; wi < cfg->widths.n && cfg->tiled; wi++)
+        if (width_bytes[cfg->widths.idx[wi]] != 16) {
+            gmb_error("--tiled: 16-byte accesses only (--widths 16)");
+            return GMB_EUSAGE;
+        }
     if (cfg->l2_prefetch || cfg->asm_loads || evict) {
         const char *opt = cfg->l2_prefetch ? "--l2-prefetch"
                           : cfg->asm_loads ? "--asm-loads"
@@ -812,8 +925,13 @@ static int stream_run(gmb_ctx_t *c)
         }
     }
     uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
-    state_t s = {.c = c};
-    gmb_prog_t *prog[3] = {NULL, NULL, NULL};
+    state_t s = {.c = c, .per_cu = cfg->groups_per_cu};
+    gmb_prog_t *prog[3] = {NULL, NULL, NULL}, *tprog = NULL; /* tprog: the tiled layout */
+    int tune = !cfg->no_tune && !cfg->tiled && !cfg->group_size && !cfg->groups_per_cu &&
+               !cfg->l2_prefetch && !cfg->asm_loads && !evict &&
+               (cfg->tune ||
+                (strcmp(c->info.type, "cpu") && c->info.llc_bytes && top >= 4 * c->info.llc_bytes));
+    json_t *tuning = tune ? json_object() : NULL;
     if (cfg->l2_prefetch || cfg->asm_loads)
         gmb_add_result(c, "loads",
                        json_string(cfg->l2_prefetch
@@ -870,9 +988,17 @@ static int stream_run(gmb_ctx_t *c)
                 break;
             inited = 1;
         }
+        if (w == 16 && (tune || cfg->tiled) && !tprog &&
+            (rc = be->prog_load(c->dev, c->bench->kernels, "w16t", &tprog)))
+            break;
         for (size_t ki = 0; ki < cfg->kernels.n && !rc; ki++) {
             const kinfo_t *k = &K[cfg->kernels.idx[ki]];
-            if ((rc = be->kern_get(prog[v], k->kernel, &s.k)))
+            gmb_prog_t *kp = w == 16 && cfg->tiled && !k->reduce ? tprog : prog[v];
+            s.per_cu = cfg->groups_per_cu;
+            if (w == 16 && tune && (rc = tune_kernel(&s, k, w, top, prog[v], tprog, &kp, tuning)))
+                break;
+            s.layout = kp == tprog ? "tiled" : "grid-stride";
+            if ((rc = be->kern_get(kp, k->kernel, &s.k)))
                 break;
             for (size_t p = 0; p < cfg->sizes.n && !rc; p++)
                 rc = run_point(&s, k, w, cfg->sizes.v[p], &injected, &best);
@@ -880,12 +1006,19 @@ static int stream_run(gmb_ctx_t *c)
     }
     if (!rc)
         summarise(c, cfg, best);
+    s.per_cu = cfg->groups_per_cu; /* the energy part: grid-stride, the most resident groups */
     if (!rc && cfg->energy_s > 0)
         rc = energy_part(&s, prog, best);
+    if (tuning) {
+        gmb_add_result(c, "tuning", tuning);
+        tuning = NULL;
+    }
     gmb_add_result(c, "best", best);
     best = NULL;
 out:
     json_decref(best);
+    json_decref(tuning);
+    be->prog_free(tprog);
     for (int i = 0; i < 3; i++)
         be->prog_free(prog[i]);
     be->free(s.a);

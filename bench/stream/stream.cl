@@ -93,7 +93,34 @@ GMB_KERNEL stream_init(GMB_GLOBAL T *GMB_RESTRICT a, gmb_u64 n, gmb_u32 seed)
 }
 
 /* The element-wise kernels: c[k] = OP(k), repeated reps times (reps > 1 only for sizes that
- * sit in a cache, so a sample is long enough to time); the barrier keeps repetitions apart. */
+ * sit in a cache, so a sample is long enough to time); the barrier keeps repetitions apart.
+ * Two layouts: grid-stride (default), element i in work-item i mod (global size), a group's
+ * four accesses in flight a grid apart; and tiled (GMB_TILED), groups take tiles of 4 x group
+ * size elements in turn, a group's four accesses one group size apart in one tile. */
+#undef STREAM_ELEMENTWISE
+#if defined(GMB_TILED) && GMB_TILED
+#define STREAM_ELEMENTWISE(NAME, OP)                                                               \
+    GMB_KERNEL NAME(GMB_GLOBAL const T *GMB_RESTRICT a, GMB_GLOBAL const T *GMB_RESTRICT b,        \
+                    GMB_GLOBAL T *GMB_RESTRICT c, gmb_u64 n, float s, gmb_u32 reps)                \
+    {                                                                                              \
+        const gmb_u64 L = GMB_LSIZE, TL = 4 * L, step = (GMB_GSIZE / L) * TL;                      \
+        for (gmb_u32 r = 0; r < reps; r++) {                                                       \
+            gmb_u64 base = (gmb_u64)GMB_GROUP * TL;                                                \
+            for (; base + TL <= n; base += step) {                                                 \
+                gmb_u64 i = base + GMB_LID;                                                        \
+                T x0 = OP(i), x1 = OP(i + L), x2 = OP(i + 2 * L), x3 = OP(i + 3 * L);              \
+                STREAM_ST(c, i, x0);                                                               \
+                STREAM_ST(c, i + L, x1);                                                           \
+                STREAM_ST(c, i + 2 * L, x2);                                                       \
+                STREAM_ST(c, i + 3 * L, x3);                                                       \
+            }                                                                                      \
+            for (gmb_u64 i = base + GMB_LID; i < n && i < base + TL; i += L) /* a part tile */     \
+                STREAM_ST(c, i, OP(i));                                                            \
+            if (reps > 1)                                                                          \
+                GMB_BARRIER();                                                                     \
+        }                                                                                          \
+    }
+#else
 #define STREAM_ELEMENTWISE(NAME, OP)                                                               \
     GMB_KERNEL NAME(GMB_GLOBAL const T *GMB_RESTRICT a, GMB_GLOBAL const T *GMB_RESTRICT b,        \
                     GMB_GLOBAL T *GMB_RESTRICT c, gmb_u64 n, float s, gmb_u32 reps)                \
@@ -114,6 +141,7 @@ GMB_KERNEL stream_init(GMB_GLOBAL T *GMB_RESTRICT a, gmb_u64 n, gmb_u32 seed)
                 GMB_BARRIER();                                                                     \
         }                                                                                          \
     }
+#endif
 
 #define OP_FILL(k)  T_FILL(s, k)
 #define OP_COPY(k)  STREAM_LD(a, k)

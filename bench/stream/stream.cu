@@ -52,6 +52,14 @@ namespace w16e /* --evict-first all: ld.global.cs and st.global.cs */
 #undef GMB_EVICT_FIRST
 #undef GMB_LANES
 } // namespace w16e
+namespace w16t /* the tiled layout of the element-wise kernels (--tiled, and tuning) */
+{
+#define GMB_LANES 4
+#define GMB_TILED 1
+#include "stream.cl"
+#undef GMB_TILED
+#undef GMB_LANES
+} // namespace w16t
 
 #define STREAM_FNS(ns, v)                                                                          \
     {v, "stream_init", (const void *)ns::stream_init},                                             \
@@ -68,4 +76,4 @@ namespace w16e /* --evict-first all: ld.global.cs and st.global.cs */
 extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
     STREAM_FNS(w4, "w4"),     STREAM_FNS(w8, "w8"),     STREAM_FNS(w16, "w16"),
     STREAM_FNS(w16p, "w16p"), STREAM_FNS(w16a, "w16a"), STREAM_FNS(w16s, "w16s"),
-    STREAM_FNS(w16e, "w16e"), {NULL, NULL, NULL}};
+    STREAM_FNS(w16e, "w16e"), STREAM_FNS(w16t, "w16t"), {NULL, NULL, NULL}};
