@@ -132,10 +132,12 @@ static const char help[] =
     "from 4x (tier 1), else from the cache points (tier 0, dram false).\n"
     "Tuning (GPUs, 16-byte accesses, no --group-size, --groups-per-cu, --tiled or cache hint,\n"
     "a largest array of 4x the LLC or more): before its sweep, each kernel is timed at the\n"
-    "largest size (3 samples, one pass each) with groups of 256 work-items, grid-stride with the\n"
-    "most resident groups, 4 and 2 per compute unit, and (element-wise kernels) the same in the\n"
-    "tiled layout; the fastest runs the sweep (results.tuning: every candidate; each point's\n"
-    "extra.layout). --no-tune: grid-stride, the most resident groups.\n"
+    "largest size (3 samples, timed as the sweep times them) with groups of 256 work-items,\n"
+    "grid-stride with the most resident groups, 4 and 2 per compute unit, and one pass (as many\n"
+    "groups as the size needs, up to 1024 a compute unit: no in-kernel repetition), and for the\n"
+    "element-wise kernels the same in the tiled layout; the fastest runs the DRAM-sized points,\n"
+    "the most resident grid-stride one the others (results.tuning: every candidate; each\n"
+    "point's extra.layout and params.groups). --no-tune: the most resident, grid-stride.\n"
     "--energy S (NVIDIA): the board's total energy counter (NVML) is read where it steps,\n"
     "around S idle seconds (the idle power), then around S seconds of each kernel streaming\n"
     "its best point (results.best: DRAM, else the cache, marked dram false) back to back in\n"
@@ -169,6 +171,10 @@ typedef struct state {
     int one_pass;       /* the grid is more than the device holds at once: no in-kernel reps */
     long per_cu;        /* groups per compute unit: the tuned choice, else --groups-per-cu */
     const char *layout; /* of the element-wise kernels: "grid-stride" or "tiled" */
+    gmb_kern_t *k_base; /* the kernel of cache-sized points (grid-stride) */
+    gmb_kern_t *k_dram; /* the tuned kernel of DRAM-sized points; NULL: no tuning */
+    long per_cu_dram;   /* its groups per compute unit */
+    const char *layout_dram;
 } state_t;
 
 static int sample(void *arg, double *ns)
@@ -399,6 +405,14 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
     gmb_ctx_t *c = s->c;
     const cfg_t *cfg = c->cfg;
     int rc;
+    /* the tuned choice serves DRAM-sized points; cache-sized ones keep the resident grid,
+     * whose in-kernel repetitions a one-pass grid could not make */
+    int dram = !strcmp(gmb_residence(&c->info, (uint64_t)(k->reads + k->writes) * size), "dram");
+    if (s->k_base) {
+        s->k = dram && s->k_dram ? s->k_dram : s->k_base;
+        s->per_cu = dram && s->k_dram ? s->per_cu_dram : cfg->groups_per_cu;
+        s->layout = dram && s->k_dram ? s->layout_dram : "grid-stride";
+    }
     set_point(s, k, w, size);
     if ((rc = poison(s, k, size)))
         return rc;
@@ -777,13 +791,16 @@ static int energy_part(state_t *s, gmb_prog_t **prog, const json_t *best)
 static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_prog_t *grid_p,
                        gmb_prog_t *tile_p, gmb_prog_t **chosen, json_t *tuning)
 {
-    static const long occ[] = {0, 4, 2}; /* groups per compute unit; 0: the most resident */
+    /* groups per compute unit; 0: the most resident; 1024: one pass (as many as the size
+     * needs, up to 1024 a compute unit, each work-item a few elements) */
+    static const long occ[] = {0, 4, 2, 1024};
     const gmb_backend_t *be = s->c->be;
     json_t *cands = json_array();
     double best = -1;
     int best_l = 0, rc = GMB_OK;
     long best_o = 0;
-    size_t seen[6], nseen = 0;
+    size_t seen[8], nseen = 0;
+    double want = ((const cfg_t *)s->c->cfg)->min_sample_us * 1e3;
     for (int l = 0; l < (k->reduce || !tile_p ? 1 : 2) && !rc; l++) {
         nseen = 0;
         for (size_t o = 0; o < sizeof occ / sizeof occ[0] && !rc; o++) {
@@ -794,26 +811,36 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
             int dup = 0; /* fewer resident groups than asked: a grid already timed */
             for (size_t q = 0; q < nseen; q++)
                 dup |= seen[q] == s->geo.groups;
-            if (dup || s->one_pass)
+            if (dup)
                 continue;
             seen[nseen++] = s->geo.groups;
+            /* timed as the sweep will time it: in-kernel repetitions up to a sample of
+             * --min-sample-us, except on a one-pass grid */
             s->reps = 1;
             double t[4];
-            for (int i = 0; i < 4 && !rc; i++) /* the first: warm-up */
+            if ((rc = sample(s, &t[0])) || (rc = sample(s, &t[0])))
+                break;
+            for (int it = 0; it < 4 && t[0] < want && !s->one_pass; it++) {
+                s->reps = (gmb_u32)fmin(s->reps * fmax(2.0, 1.1 * want / fmax(t[0], 1.0)), 1 << 24);
+                if ((rc = sample(s, &t[0])))
+                    break;
+            }
+            for (int i = 1; i < 4 && !rc; i++)
                 rc = sample(s, &t[i]);
             if (rc)
                 break;
             qsort(t + 1, 3, sizeof t[0], gmb_cmp_double);
-            double gbps = (double)(k->reads + k->writes) * (double)size / t[2];
+            double gbps = (double)(k->reads + k->writes) * (double)size * s->reps / t[2];
             json_array_append_new(cands,
-                                  json_pack("{s:s, s:I, s:I, s:f}", "layout",
+                                  json_pack("{s:s, s:I, s:I, s:b, s:i, s:f}", "layout",
                                             l ? "tiled" : "grid-stride", "groups_per_cu",
                                             (json_int_t)(s->geo.groups / s->c->info.compute_units),
-                                            "groups", (json_int_t)s->geo.groups, "bw_GBps", gbps));
+                                            "groups", (json_int_t)s->geo.groups, "one_pass",
+                                            s->one_pass, "reps", (int)s->reps, "bw_GBps", gbps));
             if (gbps > best) {
                 best = gbps;
                 best_l = l;
-                best_o = occ[o];
+                best_o = s->one_pass ? 1024 : occ[o];
             }
         }
     }
@@ -825,7 +852,10 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
     *chosen = best_l ? tile_p : grid_p;
     char sz[32];
     printf("# tuned %s: %s, %s groups per compute unit (%.0f GB/s at %s; %zu candidates)\n",
-           k->name, best_l ? "tiled" : "grid-stride", best_o ? (best_o == 4 ? "4" : "2") : "most",
+           k->name, best_l ? "tiled" : "grid-stride",
+           best_o == 1024 ? "one pass: as many"
+           : best_o       ? (best_o == 4 ? "4" : "2")
+                          : "most",
            best, gmb_fmt_size(size, sz, sizeof sz), json_array_size(cands));
     json_object_set_new(tuning, k->name,
                         json_pack("{s:I, s:s, s:I, s:o}", "size_bytes", (json_int_t)size, "layout",
@@ -998,6 +1028,14 @@ static int stream_run(gmb_ctx_t *c)
             if (w == 16 && tune && (rc = tune_kernel(&s, k, w, top, prog[v], tprog, &kp, tuning)))
                 break;
             s.layout = kp == tprog ? "tiled" : "grid-stride";
+            s.k_base = s.k_dram = NULL;
+            if (tuning && json_object_get(tuning, k->name)) { /* DRAM points: the choice */
+                s.layout_dram = s.layout;
+                s.per_cu_dram = s.per_cu;
+                if ((rc = be->kern_get(kp, k->kernel, &s.k_dram)) ||
+                    (rc = be->kern_get(prog[v], k->kernel, &s.k_base)))
+                    break;
+            }
             if ((rc = be->kern_get(kp, k->kernel, &s.k)))
                 break;
             for (size_t p = 0; p < cfg->sizes.n && !rc; p++)
