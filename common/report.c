@@ -523,16 +523,24 @@ static int ex_chase_lat(const json_t *rec, const char *arg, gmb_cell_t *c)
  * with the CI of the point nearest it. */
 static int ex_chase_onchip(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
-    char space[16], unit[16], buf[48];
-    if (sscanf(arg, "%15s %15s", space, unit) != 2)
+    char space[16], unit[16], buf[48], chain[16] = "";
+    if (sscanf(arg, "%15s %15s %15s", space, unit, chain) < 2)
         return -1;
+    /* "indices": only a curve chased by word indices (like bank's), none of addresses */
+    const json_t *p;
+    size_t i;
+    json_array_foreach(json_object_get(rec, "points"), i, p)
+    {
+        if (chain[0] && !strcmp(jstr(p, "params.space"), space) &&
+            strncmp(jstr(p, "extra.chain"), "word indices", 12))
+            return -1;
+    }
     snprintf(buf, sizeof buf, "%s:level 1 %s", space, unit);
     if (!ex_chase_lat(rec, buf, c))
         return 0;
     const char *metric = !strcmp(unit, "cycles") ? "lat_cycles" : "lat_ns";
     double v[4096], med; /* a sweep's points at most (GMB_MAX_SWEEP) */
-    size_t n = 0, i;
-    const json_t *p;
+    size_t n = 0;
     json_array_foreach(json_object_get(rec, "points"), i, p)
     {
         double m = gmb_jnum(json_object_get(json_object_get(p, "metrics"), metric), "median");
@@ -1416,7 +1424,8 @@ static const xcheck_t xchecks[] = {
     {"Shared-memory latency",
      "ns",
      0.15,
-     {{"chase", "chase: shared memory, one work-item", ex_chase_onchip, "shared ns", 1, NULL, NULL},
+     {{"chase", "chase: shared memory, one work-item, word indices", ex_chase_onchip,
+       "shared ns indices", 1, NULL, NULL},
       {"bank", "bank: latency mode, stride 1, 4-byte words (one logic operation more)",
        ex_bank_point, "latency stride 4 1 ns_per_access", 1, NULL, NULL}}},
 };
