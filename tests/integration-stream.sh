@@ -309,6 +309,32 @@ else
     bad "--l2-prefetch on OpenCL (a PTX qualifier)" 77 --l2-prefetch --sizes 4KiB
     bad "--asm-loads on OpenCL" 77 --asm-loads --sizes 4KiB
     bad "--l2-prefetch with --asm-loads" 2 --l2-prefetch --asm-loads --sizes 4KiB
+    bad "--evict-first on OpenCL (a PTX qualifier)" 77 --evict-first stores --sizes 4KiB
+    bad "--evict-first garbage" 2 --evict-first some --sizes 4KiB
+    bad "--tiled with 4-byte accesses" 2 --tiled --widths 4 --sizes 4KiB
+    bad "--tune with --groups-per-cu" 2 --tune --groups-per-cu 2 --sizes 4KiB
+    bad "--tune with --no-tune" 2 --tune --no-tune --sizes 4KiB
+
+    # --- the tiled layout and the tuning (forced on the CPU: correctness, not timings) ------
+    if expect "stream --tiled, every kernel, odd sizes" 0 "$S" "${FAST[@]}" --tiled \
+        --sizes 4KiB,100000,1MiB --out "$T/tiled"; then
+        rec=$(ls "$T"/tiled/*-stream.json)
+        check "--tiled: every point verified" test "$(json "$rec" \
+            "sum(p['extra']['verified'] in ('full','sampled') for p in r['points'])")" = 21
+        check "--tiled: element-wise points say tiled, reductions grid-stride" test "$(json "$rec" \
+            "sorted(set((p['params']['kernel'] in ('read','dot'), p['extra']['layout']) for p in r['points']))")" = \
+            "[(False, 'tiled'), (True, 'grid-stride')]"
+    fi
+    if expect "stream --tune" 0 "$S" "${FAST[@]}" --tune --kernels copy,dot --sizes 64KiB,100000 \
+        --out "$T/tune"; then
+        rec=$(ls "$T"/tune/*-stream.json)
+        check "--tune: a '# tuned' line per kernel" test "$(grep -c '^# tuned' "$T/out")" = 2
+        check "--tune: results.tuning names each kernel's choice and candidates" test "$(json "$rec" \
+            "sorted((k, len(v['candidates']) >= 1, v['layout'] in ('grid-stride','tiled')) for k, v in r['results']['tuning'].items())")" = \
+            "[('copy', True, True), ('dot', True, True)]"
+        check "--tune: dot's candidates are grid-stride only" test "$(json "$rec" \
+            "set(c['layout'] for c in r['results']['tuning']['dot']['candidates'])")" = "{'grid-stride'}"
+    fi
     # the default record directory is not created either
     (cd "$T" && "$S" --backend opencl --sizes 0 >/dev/null 2>&1)
     check "bad input: no results/ directory created" test ! -e "$T/results"
