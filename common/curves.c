@@ -229,7 +229,6 @@ int gmb_grain_infer(const double *stride, const double *bw, size_t n, double wor
         return GMB_EUSAGE;
     static const unsigned cands[GMB_GRAIN_CANDIDATES] = {32, 64, 128, 256};
     memset(out, 0, sizeof *out);
-    size_t best = 0;
     double first = INFINITY, last = 0;
     for (size_t i = 0; i < n; i++)
         if (bw[i] > 0 && bw[i] < INFINITY && stride[i] > 0) {
@@ -237,35 +236,42 @@ int gmb_grain_infer(const double *stride, const double *bw, size_t n, double wor
             first = fmin(first, stride[i]);
             last = fmax(last, stride[i]);
         }
+    int best = -1;
     for (size_t g = 0; g < GMB_GRAIN_CANDIDATES; g++) {
-        double lo = INFINITY, hi = 0;
+        /* under g: the strides up to g (its head) fetch at the memory's rate, flat; past g
+         * the rate may fall (each read its own g bytes: a request rate can bind first) but
+         * never rise above the head's (no memory fetches faster than its contiguous reads) */
+        double lo = INFINITY, hi = 0, all = 0;
+        size_t head = 0;
         for (size_t i = 0; i < n; i++) {
             if (!(bw[i] > 0 && bw[i] < INFINITY && stride[i] > 0))
                 continue;
             double f = bw[i] * fmin(stride[i], (double)cands[g]) / word;
-            lo = fmin(lo, f);
-            hi = fmax(hi, f);
+            all = fmax(all, f);
+            if (stride[i] <= cands[g]) {
+                lo = fmin(lo, f);
+                hi = fmax(hi, f);
+                head++;
+            }
         }
         out->candidate[g] = cands[g];
         out->lo[g] = hi > 0 ? lo : NAN;
         out->hi[g] = hi > 0 ? hi : NAN;
         out->spread[g] = hi > 0 ? hi / lo : INFINITY;
-        if (out->spread[g] < out->spread[best])
-            best = g;
+        out->over[g] = hi > 0 ? all / hi : INFINITY;
+        if (head >= 3 && out->spread[g] < GMB_GRAIN_FLAT && out->over[g] <= GMB_GRAIN_OVER)
+            best = (int)g; /* the largest that holds: a smaller one is flat in its head too */
     }
-    out->best_spread = out->spread[best];
-    out->next_spread = INFINITY;
-    for (size_t g = 0; g < GMB_GRAIN_CANDIDATES; g++)
-        if (g != best)
-            out->next_spread = fmin(out->next_spread, out->spread[g]);
+    out->best = best;
+    out->best_spread = best >= 0 ? out->spread[best] : INFINITY;
     if (out->n < 3)
         out->why = "fewer than 3 strides measured";
-    else if (first > word || last < 2.0 * cands[best])
-        out->why = "the strides do not run from one word to twice the candidate";
-    else if (!(out->best_spread < 1.5))
-        out->why = "no candidate flattens the fetched bandwidth";
-    else if (!(out->next_spread > 1.25 * out->best_spread))
-        out->why = "two candidates flatten it alike";
+    else if (first > word)
+        out->why = "the strides do not start at one word";
+    else if (best < 0)
+        out->why = "no candidate is flat up to its own size without a faster point beyond";
+    else if (last < 2.0 * cands[best])
+        out->why = "the strides stop before twice the candidate, which could then be larger";
     else {
         out->found = 1;
         out->granularity = cands[best];

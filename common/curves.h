@@ -84,24 +84,33 @@ size_t gmb_curve_held_from(const double *v, size_t n, double want);
 
 /* The access granularity a stride curve shows: bw[i] is the bandwidth used by word-byte reads
  * whose neighbours (a warp's work-items) are stride[i] bytes apart (strides ascending). Under a
- * granularity g the memory system fetches min(stride, g) bytes per read, so bw x min(s, g) /
- * word is flat over the strides under the true g while the memory system is the limit. */
-#define GMB_GRAIN_CANDIDATES 4 /* 32, 64, 128, 256 bytes */
+ * granularity g the memory system fetches min(stride, g) bytes per read, so the fetched
+ * bandwidth bw x min(s, g) / word is flat over the strides up to g (its head) while the memory
+ * is the limit; past g each read costs g bytes and a request rate may bind first, so it may
+ * fall there, but under the true g it never rises above the head (a larger g would have the
+ * memory fetch faster than its contiguous reads: the H200, 2026-11-30, fell from 64-byte
+ * strides on, so no g flattened the whole curve). */
+#define GMB_GRAIN_CANDIDATES 4    /* 32, 64, 128, 256 bytes */
+#define GMB_GRAIN_FLAT       1.25 /* the head's max / min below this: flat */
+#define GMB_GRAIN_OVER       1.15 /* no stride's fetched rate above the head's max x this */
 typedef struct gmb_grain {
-    int found;                                /* 1: one candidate flattens the curve clearly */
+    int found;                                /* 1: a candidate holds (see gmb_grain_infer) */
     unsigned granularity;                     /* bytes (0 when not found) */
     unsigned candidate[GMB_GRAIN_CANDIDATES]; /* the candidates, bytes */
-    double spread[GMB_GRAIN_CANDIDATES];      /* max / min of the fetched bandwidth under each */
-    double lo[GMB_GRAIN_CANDIDATES];          /* and its min, max (unit of bw) */
+    double spread[GMB_GRAIN_CANDIDATES];      /* max / min of the fetched bandwidth, its head */
+    double lo[GMB_GRAIN_CANDIDATES];          /* and the head's min, max (unit of bw) */
     double hi[GMB_GRAIN_CANDIDATES];
-    double best_spread, next_spread; /* the flattest candidate's spread, the next one's */
-    size_t n;                        /* points used (bw a positive number) */
-    const char *why;                 /* when not found: why, one phrase */
+    double over[GMB_GRAIN_CANDIDATES]; /* the fastest fetched rate of any stride / the head's */
+    double best_spread;                /* the chosen candidate's spread */
+    int best;                          /* its index; -1: none holds */
+    size_t n;                          /* points used (bw a positive number) */
+    const char *why;                   /* when not found: why, one phrase */
 } gmb_grain_t;
 
-/* Infer it: found when at least 3 points were measured, the strides run from at most word
- * bytes to at least twice the best candidate, the best spread is below 1.5 and the next best
- * is over 1.25 times it. Returns 0 or GMB_EUSAGE (NULL arguments, word 0). */
+/* Infer it: the largest candidate whose head (strides up to it, 3 points or more) is flat
+ * (spread below GMB_GRAIN_FLAT) and which no stride's fetched rate exceeds by more than
+ * GMB_GRAIN_OVER; found when at least 3 points were measured, from one word, and the strides
+ * reach twice it. Returns 0 or GMB_EUSAGE (NULL arguments, word 0). */
 int gmb_grain_infer(const double *stride, const double *bw, size_t n, double word,
                     gmb_grain_t *out);
 

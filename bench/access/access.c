@@ -76,8 +76,9 @@ static const char help[] =
     "program uses, not what the memory system moves) / median kernel time, GB/s.\n"
     "Granularity: for each g of 32, 64, 128,\n"
     "256 bytes, the bytes fetched per second under g (bandwidth x min(s, g) / 4) over the\n"
-    "strides; the g under which it is flattest (max / min over the strides) is the inferred\n"
-    "granularity when that spread is under 1.5 and clearly below the other g's, else none is\n"
+    "strides: under the true g flat up to s = g, past it falling or flat, never above. The\n"
+    "inferred granularity is the largest g flat (max / min < 1.25) over 3 or more strides up\n"
+    "to it that no stride exceeds by over 1.15x, when the strides reach 2g; else none is\n"
     "claimed. offset: stride 4, the first word offset bytes past an aligned start (a warp's\n"
     "128 bytes then straddle two lines). The sweep selects the offset of lowest bandwidth; the\n"
     "aligned reads and that offset are then measured again (fresh samples, taken in turn:\n"
@@ -700,6 +701,7 @@ static json_t *granularity(const double *stride, const double *bw, size_t n, cha
             json_object_set_new(e, "spread", json_real(g.spread[k]));
             json_object_set_new(e, "fetched_GBps_min", json_real(g.lo[k]));
             json_object_set_new(e, "fetched_GBps_max", json_real(g.hi[k]));
+            json_object_set_new(e, "over", json_real(g.over[k]));
         }
         json_object_set_new(cand, key, e);
     }
@@ -708,9 +710,13 @@ static json_t *granularity(const double *stride, const double *bw, size_t n, cha
     if (g.found) {
         json_object_set_new(o, "granularity_bytes", json_integer(g.granularity));
         json_object_set_new(o, "spread", json_real(g.best_spread));
-        json_object_set_new(o, "next_spread", json_real(g.next_spread));
-        snprintf(text, len, "%u B (fetched bandwidth within %.2fx over the strides; next %.2fx)",
-                 g.granularity, g.best_spread, g.next_spread);
+        char nx[96] = ""; /* what rules out the next larger candidate */
+        int b = g.best + 1;
+        if (b < GMB_GRAIN_CANDIDATES && g.lo[b] == g.lo[b])
+            snprintf(nx, sizeof nx, "; under %u B: %.2fx up to it, %.2fx its top past it",
+                     g.candidate[b], g.spread[b], g.over[b]);
+        snprintf(text, len, "%u B (fetched bandwidth within %.2fx over strides up to it%s)",
+                 g.granularity, g.best_spread, nx);
     } else {
         json_object_set_new(o, "why", json_string(g.why));
         snprintf(text, len, "none claimed (%s)", g.why);

@@ -275,9 +275,20 @@ static void grain_inference(void **state)
             assert_int_equal(gmb_grain_infer(st, bw, n, 4.0, &g), GMB_OK);
             assert_int_equal(g.found, 1);
             assert_int_equal(g.granularity, truth[t]);
-            assert_true(g.best_spread < 1.2 && g.next_spread > 1.5);
+            assert_true(g.best_spread < 1.2);
+            size_t nx = t + 1; /* the next larger candidate, ruled out: not flat, or too fast */
+            assert_true(g.spread[nx] >= GMB_GRAIN_FLAT || g.over[nx] > GMB_GRAIN_OVER);
         }
     }
+    /* the H200's DRAM curve (gmb-access, CUDA, 3.75 GiB, 2026-11-30): flat fetched bandwidth
+     * under 64 B up to 64-byte strides, then a falling request rate; 128 B would fetch 7.8 TB/s
+     * at 128-byte strides, over the 4.5 TB/s of contiguous reads */
+    double hs[] = {4, 8, 16, 32, 64, 128, 256, 512};
+    double hb[] = {4488.8, 2288.9, 1151.4, 577.7, 288.9, 242.5, 174.2, 174.0};
+    assert_int_equal(gmb_grain_infer(hs, hb, 8, 4.0, &g), GMB_OK);
+    assert_int_equal(g.found, 1);
+    assert_int_equal(g.granularity, 64);
+    assert_true(g.spread[2] > 1.5); /* 128 B: its head is not flat (7.8 against 4.5 TB/s) */
     /* a flat curve (no coalescing effect: a cache serving each word alike) claims none */
     size_t n = grain_curve(4, 100.0, 0.0, st, bw);
     assert_int_equal(gmb_grain_infer(st, bw, n, 4.0, &g), GMB_OK);
