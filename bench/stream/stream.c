@@ -399,6 +399,24 @@ static int poison(state_t *s, const kinfo_t *k, uint64_t size)
                      : s->c->be->fill(s->out, 0, 0xff, size);
 }
 
+/* In-kernel repetitions (s->reps) so that a sample lasts want ns at least (launch overhead
+ * is in the first estimates, so refined a few times; a one-pass grid keeps 1), after a
+ * warm-up; *t1 the last sample's ns. */
+static int calibrate(state_t *s, double want, double *t1)
+{
+    int rc;
+    s->reps = 1;
+    if ((rc = sample(s, t1)) || (rc = sample(s, t1)))
+        return rc;
+    for (int it = 0; it < 4 && *t1 < want && s->reps < (1u << 24) && !s->one_pass; it++) {
+        double f = fmax(2.0, 1.1 * want / fmax(*t1, 1.0));
+        s->reps = (gmb_u32)fmin((double)s->reps * f, (double)(1u << 24));
+        if ((rc = sample(s, t1)))
+            return rc;
+    }
+    return GMB_OK;
+}
+
 static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *injected,
                      json_t **best)
 {
@@ -416,21 +434,13 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
     set_point(s, k, w, size);
     if ((rc = poison(s, k, size)))
         return rc;
-    /* repetitions: a sample lasts at least min_sample_us (launch overhead included in the
-     * first estimates, so refine a few times) */
     double t1, want = cfg->min_sample_us * 1e3;
-    s->reps = 1;
-    if ((rc = sample(s, &t1)) || (rc = sample(s, &t1))) /* the first is the warm-up */
+    if ((rc = calibrate(s, want, &t1)))
         return rc;
     gmb_series_t ser = {.warmed = 1};
-    if (t1 >= want && (rc = gmb_series_push(&ser, t1))) /* long enough: a sample like others */
+    /* one repetition long enough: its sample counts like the others */
+    if (s->reps == 1 && t1 >= want && (rc = gmb_series_push(&ser, t1)))
         return rc;
-    for (int it = 0; it < 4 && t1 < want && s->reps < (1u << 24) && !s->one_pass; it++) {
-        double f = fmax(2.0, 1.1 * want / fmax(t1, 1.0));
-        s->reps = (gmb_u32)fmin((double)s->reps * f, (double)(1u << 24));
-        if ((rc = sample(s, &t1)))
-            return rc;
-    }
     if ((rc = gmb_measure(c, sample, s, &ser))) {
         gmb_series_free(&ser);
         return rc;
@@ -814,17 +824,9 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
             if (dup)
                 continue;
             seen[nseen++] = s->geo.groups;
-            /* timed as the sweep will time it: in-kernel repetitions up to a sample of
-             * --min-sample-us, except on a one-pass grid */
-            s->reps = 1;
-            double t[4];
-            if ((rc = sample(s, &t[0])) || (rc = sample(s, &t[0])))
+            double t[4]; /* timed as the sweep will time it */
+            if ((rc = calibrate(s, want, &t[0])))
                 break;
-            for (int it = 0; it < 4 && t[0] < want && !s->one_pass; it++) {
-                s->reps = (gmb_u32)fmin(s->reps * fmax(2.0, 1.1 * want / fmax(t[0], 1.0)), 1 << 24);
-                if ((rc = sample(s, &t[0])))
-                    break;
-            }
             for (int i = 1; i < 4 && !rc; i++)
                 rc = sample(s, &t[i]);
             if (rc)
