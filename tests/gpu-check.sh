@@ -108,17 +108,19 @@ if ! grep -A1 '^opencl *0 ' "$OUTDIR/devices.txt" | grep -q 'gpu; NVIDIA'; then
     echo "OpenCL device 0 is not NVIDIA's GPU (devices above): the OpenCL steps test nothing"
     status=1
 fi
+wanted() { # name: is the step asked for? GMB_CHECK_ONLY: names or glob patterns (stream-tune-*)
+    local w
+    [ -z "${GMB_CHECK_ONLY:-}" ] && return 0
+    for w in $GMB_CHECK_ONLY; do
+        # shellcheck disable=SC2053 # (a pattern on purpose)
+        [[ $1 == $w ]] && return 0
+    done
+    return 1
+}
 step() { # name max_s args...: run a program under the deadline, keep its output, note failures
     local name=$1 max=$2 t0 rc lim
     shift 2
-    if [ -n "${GMB_CHECK_ONLY:-}" ]; then # names or glob patterns (stream-tune-*)
-        local w hit=0
-        for w in $GMB_CHECK_ONLY; do
-            # shellcheck disable=SC2053 # (a pattern on purpose)
-            [[ $name == $w ]] && hit=1
-        done
-        [ "$hit" = 1 ] || return 0
-    fi
+    wanted "$name" || return 0
     lim=$(($(left) - 15)) # keep time to summarise and pack
     [ "$lim" -gt "$max" ] && lim=$max
     if [ "$lim" -lt 10 ]; then
@@ -199,13 +201,13 @@ tune w4 --widths 4
 tune tiled --tiled
 tune tiled-gpc2 --tiled --groups-per-cu 2
 tune gs1024gpc1024 --group-size 1024 --groups-per-cu 1024
-# a program that hangs: its threads' stacks after 20 s (cuda-gdb attaches to host code)
+# a program that hangs: its threads' stacks after 20 s (cuda-gdb attaches to host code); run
+# only when GMB_CHECK_ONLY names it
 diag() { # name args...
     local name=$1 pid i
     shift
-    if [ -n "${GMB_CHECK_ONLY:-}" ] && [[ " $GMB_CHECK_ONLY " != *" $name "* ]]; then
-        return 0
-    fi
+    # (asked for by name only: a diagnosis, not a measurement)
+    [[ " ${GMB_CHECK_ONLY:-} " == *" $name "* ]] || return 0
     "$@" >"$OUTDIR/$name.txt" 2>&1 &
     pid=$!
     for i in $(seq 20); do
