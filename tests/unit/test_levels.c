@@ -251,6 +251,34 @@ static void test_measured_h200(void **state)
     assert_true(L[2].size_lo > 60e6 && L[2].size_lo < 70e6);   /* DRAM from 64 MiB */
 }
 
+/* The same chase's next run, in cycles (clock64 around the timed loads alone; its ns carry the
+ * subtraction of a warm-up launch, which scattered them at the far L2's points): L1 32, the
+ * near L2 280 up to 26 MiB, the far L2 525-534 from 38 to 53 MiB, DRAM 662-693 from 64 MiB. */
+static void test_measured_h200_cycles(void **state)
+{
+    (void)state;
+    static const double cyc[] = {
+        32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,
+        32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,
+        32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  164.3, 268.5, 280.4, 280.6, 280.8, 279.8, 280.1,
+        280.3, 279.7, 280.2, 279.9, 280.2, 279.9, 279.9, 280.1, 280.0, 280.0, 280.1, 280.0, 280.0,
+        280.0, 279.9, 280.0, 280.0, 280.0, 280.0, 280.0, 286.6, 425.4, 524.6, 534.3, 533.7, 662.4,
+        657.8, 675.5, 675.1, 681.8, 679.2, 682.7, 685.4, 682.2, 684.9, 687.9, 690.6, 688.7, 689.9,
+        688.2, 690.9, 690.6, 690.2, 689.8, 690.0, 692.8, 689.5, 692.0, 691.9, 692.8,
+    };
+    enum { N = sizeof cyc / sizeof cyc[0] };
+    double sz[N];
+    for (int i = 0; i < N; i++)
+        sz[i] = 1024.0 * pow(2.0, i / 4.0);
+    gmb_level_t L[MAXLEV];
+    int n = gmb_levels_detect(sz, cyc, N, NULL, L, MAXLEV, NULL);
+    assert_int_equal(n, 4);
+    assert_true(fabs(L[0].lat - 32) < 0.5 && fabs(L[1].lat - 280) < 1);
+    assert_true(fabs(L[2].lat - 534) < 10 && fabs(L[3].lat - 688) < 10);
+    assert_true(L[1].size_hi > 26e6 && L[1].size_hi < 29e6); /* the near L2: 26.9 MiB */
+    assert_true(L[2].size_lo > 38e6 && L[2].size_hi < 57e6); /* the far L2: 38 .. 53 MiB */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -258,7 +286,7 @@ int main(void)
         cmocka_unit_test(test_outlier),         cmocka_unit_test(test_gradual),
         cmocka_unit_test(test_split_l2),        cmocka_unit_test(test_flat_no_levels),
         cmocka_unit_test(test_slope_no_levels), cmocka_unit_test(test_edges),
-        cmocka_unit_test(test_measured_h200),
+        cmocka_unit_test(test_measured_h200),   cmocka_unit_test(test_measured_h200_cycles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
