@@ -335,6 +335,15 @@ else
         check "--tune: dot's candidates are grid-stride only" test "$(json "$rec" \
             "set(c['layout'] for c in r['results']['tuning']['dot']['candidates'])")" = "{'grid-stride'}"
     fi
+    # the choice serves DRAM-sized points only (3 x 384 MiB a repetition: DRAM-sized where the
+    # last-level cache is 288 MiB or less), cache-sized ones keep the resident grid-stride grid
+    if expect "stream --tune, a cache-sized and a DRAM-sized point" 0 "$S" "${FAST[@]}" --tune \
+        --kernels triad --sizes 4KiB,384MiB --out "$T/tune2"; then
+        rec=$(ls "$T"/tune2/*-stream.json)
+        check "--tune: DRAM-sized points run the chosen grid and layout, cache-sized the resident" \
+            test "$(json "$rec" "[(p['params']['size_bytes'] >> 20, p['extra']['where'] == 'dram', (p['extra']['layout'], p['params']['groups']) == ((t['layout'], t['groups']) if p['extra']['where'] == 'dram' else ('grid-stride', p['params']['groups']))) for t in [r['results']['tuning']['triad']] for p in r['points']]")" = \
+            "[(0, False, True), (384, $(json "$rec" "r['device']['llc_bytes'] > 0 and 3 * 384 * 2**20 >= 4 * r['device']['llc_bytes']"), True)]"
+    fi
     # the default record directory is not created either
     (cd "$T" && "$S" --backend opencl --sizes 0 >/dev/null 2>&1)
     check "bad input: no results/ directory created" test ! -e "$T/results"

@@ -385,11 +385,13 @@ static void set_point(state_t *s, const kinfo_t *k, int w, uint64_t size)
      * grid-stride loop spreads each group's elements over it). A grid of more groups than the
      * device holds at once (--groups-per-cu above what fits) runs each group's repetitions
      * back to back over its own few elements, from cache: such grids sample one pass. */
-    int res = 0;
-    s->one_pass = 0;
-    if (s->per_cu && s->c->be->kern_occupancy &&
-        !s->c->be->kern_occupancy(s->k, s->geo.group_size, 0, &res) && res > 0)
-        s->one_pass = s->geo.groups > (size_t)res * (size_t)s->c->info.compute_units;
+    int res = 0; /* groups a compute unit holds: the kernel's occupancy, else its thread slots */
+    if (!s->c->be->kern_occupancy || s->c->be->kern_occupancy(s->k, s->geo.group_size, 0, &res) ||
+        res <= 0) {
+        int slots = s->c->info.threads_per_cu ? s->c->info.threads_per_cu : 2048;
+        res = slots / (int)s->geo.group_size > 0 ? slots / (int)s->geo.group_size : 1;
+    }
+    s->one_pass = s->per_cu && s->geo.groups > (size_t)res * (size_t)s->c->info.compute_units;
 }
 
 /* Poison what kernel k must write, so that a kernel that skips work fails its check. */
@@ -809,7 +811,7 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
     double best = -1;
     int best_l = 0, rc = GMB_OK;
     long best_o = 0;
-    size_t seen[8], nseen = 0;
+    size_t seen[8], nseen = 0, best_g = 0;
     double want = ((const cfg_t *)s->c->cfg)->min_sample_us * 1e3;
     for (int l = 0; l < (k->reduce || !tile_p ? 1 : 2) && !rc; l++) {
         nseen = 0;
@@ -843,6 +845,7 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
                 best = gbps;
                 best_l = l;
                 best_o = s->one_pass ? 1024 : occ[o];
+                best_g = s->geo.groups;
             }
         }
     }
@@ -860,9 +863,10 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
                           : "most",
            best, gmb_fmt_size(size, sz, sizeof sz), json_array_size(cands));
     json_object_set_new(tuning, k->name,
-                        json_pack("{s:I, s:s, s:I, s:o}", "size_bytes", (json_int_t)size, "layout",
-                                  best_l ? "tiled" : "grid-stride", "groups_per_cu",
-                                  (json_int_t)best_o, "candidates", cands));
+                        json_pack("{s:I, s:s, s:I, s:I, s:o}", "size_bytes", (json_int_t)size,
+                                  "layout", best_l ? "tiled" : "grid-stride", "groups_per_cu",
+                                  (json_int_t)best_o, "groups", (json_int_t)best_g, "candidates",
+                                  cands));
     return GMB_OK;
 }
 
