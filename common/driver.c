@@ -510,7 +510,7 @@ static int cmd_compare(int argc, char **argv)
                        "over 1%% of their time (their clocks say which)\n",
                        side ? "B" : "A", rs->recs[i].bench, capped,
                        gmb_jnum(r, "clocks.during.points_clocked"));
-            if (gmb_busy_in_use(procs, util))
+            if (gmb_rec_busy(r))
                 printf("%s: %s found the GPU in use before it (%.0f compute processes, kernels "
                        "%.0f%% busy)\n",
                        side ? "B" : "A", rs->recs[i].bench, procs > 0 ? procs : 0,

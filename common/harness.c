@@ -450,14 +450,18 @@ static json_t *json_busy(const gmb_busy_t *b)
         json_pack("{s:b, s:o, s:o, s:o}", "available", 1, "compute_processes", KNOWN(b->procs),
                   "gpu_util_pct", KNOWN(b->util_gpu), "mem_util_pct", KNOWN(b->util_mem));
 #undef KNOWN
+    const char *prev = getenv(GMB_AFTER_PROGRAM_ENV); /* gmb run's previous program */
+    int after = prev && prev[0];
+    if (after)
+        json_object_set_new(j, "after_gmb_program", json_string(prev));
     char who[128] = "";
     if (b->procs > 0)
         snprintf(who, sizeof who, "%d compute process%s on it", b->procs,
                  b->procs == 1 ? "" : "es");
-    if (b->util_gpu > GMB_BUSY_UTIL_PCT)
+    if (b->util_gpu > GMB_BUSY_UTIL_PCT && !after)
         snprintf(who + strlen(who), sizeof who - strlen(who),
                  "%skernels running %d%% of NVML's last sample", who[0] ? ", " : "", b->util_gpu);
-    if (gmb_busy_in_use(b->procs, b->util_gpu))
+    if (gmb_busy_in_use(b->procs, b->util_gpu, after))
         gmb_warn("the GPU was in use before this run (%s): its numbers may be shared with "
                  "another program's",
                  who);

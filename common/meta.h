@@ -65,12 +65,16 @@ typedef struct gmb_busy {
 } gmb_busy_t;
 void gmb_nvml_busy(const char *pci_bus_id, gmb_busy_t *out);
 /* The GPU was in use before a run: a compute process on it, or kernels running more than
- * GMB_BUSY_UTIL_PCT % of NVML's last sample (unknown values, negative or NaN, say no). */
+ * GMB_BUSY_UTIL_PCT % of NVML's last sample (unknown values, negative or NaN, say no), unless
+ * the program came after another of the same gmb run (after_gmb): that sample then holds the
+ * previous program's own kernels (on the H200, 10-69% between the quick profile's programs). */
 #define GMB_BUSY_UTIL_PCT 5
-static inline int gmb_busy_in_use(double procs, double util_pct)
+static inline int gmb_busy_in_use(double procs, double util_pct, int after_gmb)
 {
-    return procs > 0 || util_pct > GMB_BUSY_UTIL_PCT;
+    return procs > 0 || (!after_gmb && util_pct > GMB_BUSY_UTIL_PCT);
 }
+/* gmb run tells each program after its first the name of the one before in this variable */
+#define GMB_AFTER_PROGRAM_ENV "GMB_AFTER_PROGRAM"
 
 /* Names of the set throttle bits, comma-separated, into buf ("none" when zero). */
 void gmb_throttle_names(unsigned long long bits, char *buf, size_t len);

@@ -1,6 +1,7 @@
 /* report.c - records read back for gmb plot/table/compare: run sets, the table of row
  * extractors and its Markdown/LaTeX/CSV rendering, and the per-point comparison. */
 #include "gmb.h"
+#include "meta.h"
 #include "record.h"
 #include "stats.h"
 #include "tools.h"
@@ -40,6 +41,14 @@ double gmb_jnum(const json_t *j, const char *path)
 {
     const json_t *v = gmb_jpath(j, path);
     return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+int gmb_rec_busy(const json_t *rec)
+{
+    const json_t *b = json_object_get(rec, "busy_before");
+    return json_is_true(json_object_get(b, "available")) &&
+           gmb_busy_in_use(gmb_jnum(b, "compute_processes"), gmb_jnum(b, "gpu_util_pct"),
+                           json_is_string(json_object_get(b, "after_gmb_program")));
 }
 
 static const char *jstr(const json_t *j, const char *path)

@@ -2,6 +2,7 @@
  * progress on stderr, one run directory with every record and a run.json manifest. */
 #include "gmb.h"
 #include "harness.h"
+#include "meta.h"
 #include "tools.h"
 
 #include <dirent.h>
@@ -701,7 +702,13 @@ int gmb_suite_run(gmb_suite_opts_t *o)
                     prof[i].args[0] ? prof[i].args : ", the benchmark's defaults");
         char reason[512];
         double limit = o->timeout_s > 0 ? o->timeout_s : fmax(300.0, 10.0 * prof[i].est_s);
+        /* the GPU's recent load is the previous program's (busy_before.after_gmb_program) */
+        if (i > 0)
+            setenv(GMB_AFTER_PROGRAM_ENV, names[i - 1], 1);
+        else
+            unsetenv(GMB_AFTER_PROGRAM_ENV);
         int st = run_child(path, argv, logpath, &v, limit, reason, sizeof reason);
+        unsetenv(GMB_AFTER_PROGRAM_ENV);
         double wall = (gmb_now_ns() - v.t0) / 1e9;
         bar_clear(&v);
         if (st >= 0 && prof[i].est_s > 0) {

@@ -51,6 +51,8 @@ const gmb_rec_t *gmb_runset_find(const gmb_runset_t *rs, size_t run, const char 
 const json_t *gmb_jpath(const json_t *j, const char *path);
 /* A number (integer or real) at a path, or NaN. */
 double gmb_jnum(const json_t *j, const char *path);
+/* Whether a record's busy_before says the GPU was in use before it (gmb_busy_in_use). */
+int gmb_rec_busy(const json_t *rec);
 /* Short device label: "Intel Xeon Processor (PoCL CPU)", "NVIDIA H200 (CUDA)". */
 void gmb_device_label(const json_t *device, const char *backend, char *out, size_t len);
 

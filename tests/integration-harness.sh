@@ -367,6 +367,17 @@ else
             check "report: the conditions, a row per record" grep -qx \
                 "| stream | 1 compute processes, kernels 0% busy | 2 of 2 | 1980 |" "$T/crun/report.md"
         fi
+        # after another program of the same run: NVML's utilization is that program's
+        mkdir -p "$T/arun"
+        cp "$m" "$T/arun/run.json"
+        if [ -f "$STUB" ] && GMB_NVML_LIB="$STUB" GMB_TEST_NVML_PCI=0000:01:00.0 GMB_STUB_UTIL=40 \
+            GMB_AFTER_PROGRAM=chase expect "report: a record after another program" 0 \
+            "$PWD/$BIN/gmb-stream" --backend opencl --sizes 1MiB --kernels read --warmup 0 \
+            --max-samples 3 --out "$T/arun" &&
+            expect "report: a run after another program" 0 "$G" report "$T/arun"; then
+            check "report: the utilization put on the previous program, not another user" grep -q \
+                "^| stream | idle (kernels 40% busy: chase, just before it) |" "$T/arun/report.md"
+        fi
         # cross-checks from real records: l2's cache capacity against the driver's LLC figure
         mkdir -p "$T/xrun"
         cp "$m" "$T/xrun/run.json"
@@ -421,6 +432,17 @@ else
         check "run --timeout: the reason says so" grep -q "timed out after 1 s" "$m"
     fi
     rm -f "$T/bin/gmb-hang"
+    # each program after the first is told the one before it (its kernels are NVML's recent load)
+    STUB="$PWD/build/tests/stub/libnvidia-ml.so.1"
+    [ "$TAG" = san ] && STUB="$PWD/build/san/tests/stub/libnvidia-ml.so.1"
+    if [ -f "$STUB" ] && GMB_NVML_LIB="$STUB" GMB_TEST_NVML_PCI=0000:01:00.0 GMB_PLOTS="$PWD/plots" \
+        expect "run: two programs, NVML there" 0 "$G" run --backend opencl \
+        --results "$T/after" --only bank,stream -- "${FASTC[@]}"; then
+        dir=$(tail -1 "$T/out")
+        check "run: the second program's busy_before names the first, the first's none" \
+            test "$(json "$(ls "$dir"/*-stream.json)" "r['busy_before'].get('after_gmb_program')")$(json \
+            "$(ls "$dir"/*-bank.json)" "r['busy_before'].get('after_gmb_program')")" = "bankNone"
+    fi
     # a nominal peak given to every benchmark describes the device of the manifest too
     if GMB_PLOTS="$PWD/plots" expect "run -- --peak-bw" 0 "$T/bin/gmb" run --backend opencl \
         --results "$T/peak" --only bank -- "${FASTC[@]}" --peak-bw 100; then

@@ -215,6 +215,14 @@ else
                 check "stream, the GPU in use before: one line on stderr" grep -q \
                     "warning: the GPU was in use before this run (2 compute processes on it, kernels running 40% of NVML's last sample)" "$T/err"
             fi
+            # after another program of the same gmb run, NVML's last sample holds that program's
+            # kernels: the utilization alone is not another user (processes still are)
+            if expect "stream after another gmb program, kernels 40% busy" 0 env GMB_NVML_LIB="$STUB" \
+                GMB_TEST_NVML_PCI=0000:01:00.0 GMB_STUB_UTIL=40 GMB_AFTER_PROGRAM=chase "$S" \
+                "${FAST[@]}" --sizes 1MiB --kernels read --out "$T/after"; then
+                check "stream after another gmb program: recorded, no warning" bash -c \
+                    "test \"\$(python3 -c \"import json,glob; b=json.load(open(glob.glob('$T/after/*-stream.json')[0]))['busy_before']; print(b['gpu_util_pct'], b['after_gmb_program'])\")\" = '40 chase' && ! grep -q 'in use before' '$T/err'"
+            fi
             # this program's own context (were it made before the question) is not another's
             if expect "stream, the GPU's one process is this one" 0 env GMB_NVML_LIB="$STUB" \
                 GMB_TEST_NVML_PCI=0000:01:00.0 GMB_STUB_PROCS=2 GMB_STUB_PROCS_SELF=1 "$S" "${FAST[@]}" \
