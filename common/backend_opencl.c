@@ -589,6 +589,26 @@ static void ocl_close(gmb_dev_t *d)
  * mapped once for their host pointer and kept mapped. Mapped ones are also kernel arguments:
  * the device then reads host memory through the mapping (zero-copy). The same allocation
  * serves both kinds; what differs is how a benchmark uses it. */
+/* Fill bytes of device buffer or shared virtual memory b from off with byte and wait: with
+ * the widest pattern (16, 4 or 1 bytes) that off and bytes allow, in pieces of at most
+ * 256 MiB (NVIDIA's OpenCL stalled for over 20 s in one 1-byte-pattern fill of 3.75 GiB on an
+ * H200, then failed). The first error, or CL_SUCCESS. */
+static cl_int fill_wide(cl_command_queue q, gmb_buf_t *b, size_t off, unsigned char byte,
+                        size_t bytes)
+{
+    cl_uchar pat[16];
+    memset(pat, byte, sizeof pat);
+    size_t w = off % 16 == 0 && bytes % 16 == 0 ? 16 : off % 4 == 0 && bytes % 4 == 0 ? 4 : 1;
+    const size_t piece = (size_t)256 << 20;
+    cl_int e = CL_SUCCESS;
+    for (size_t at = 0; at < bytes && e == CL_SUCCESS; at += piece) {
+        size_t len = bytes - at < piece ? bytes - at : piece;
+        e = b->svm ? SVM.fill(q, (char *)b->svm + off + at, pat, w, len, 0, NULL, NULL)
+                   : clEnqueueFillBuffer(q, b->mem, pat, w, off + at, len, 0, NULL, NULL);
+    }
+    return e == CL_SUCCESS ? clFinish(q) : e;
+}
+
 static int ocl_alloc(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, gmb_buf_t **out)
 {
     if (kind == GMB_MEM_MANAGED && !(d->caps & GMB_CAP_MANAGED)) {
@@ -643,18 +663,8 @@ static int ocl_alloc(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, gmb_buf_t 
         *out = b;
         return GMB_OK;
     }
-    /* touch it so that allocation failures show here, not in a timed kernel: zeros, with the
-     * widest pattern the size allows, in pieces of at most 256 MiB (NVIDIA's OpenCL stalled
-     * for over 20 s in one 1-byte-pattern fill of 3.75 GiB on an H200, then failed) */
-    static const cl_uchar z[16] = {0};
-    size_t pat = bytes % 16 == 0 ? 16 : bytes % 4 == 0 ? 4 : 1;
-    e = CL_SUCCESS;
-    for (size_t off = 0; off < bytes && e == CL_SUCCESS; off += (size_t)256 << 20) {
-        size_t len = bytes - off < ((size_t)256 << 20) ? bytes - off : (size_t)256 << 20;
-        e = clEnqueueFillBuffer(d->q, b->mem, z, pat, off, len, 0, NULL, NULL);
-    }
-    if (e == CL_SUCCESS)
-        e = clFinish(d->q);
+    /* touch it so that allocation failures show here, not in a timed kernel */
+    e = fill_wide(d->q, b, 0, 0, bytes);
     if (e != CL_SUCCESS) {
         clReleaseMemObject(b->mem);
         free(b);
@@ -731,18 +741,10 @@ static int ocl_read(gmb_buf_t *b, size_t off, void *dst, size_t bytes)
 
 static int ocl_fill(gmb_buf_t *b, size_t off, unsigned char byte, size_t bytes)
 {
-    if (b->svm) {
-        cl_uchar v = byte;
-        CL_TRY(SVM.fill(b->dev->q, (char *)b->svm + off, &v, 1, bytes, 0, NULL, NULL));
-        CL_TRY(clFinish(b->dev->q));
-        return GMB_OK;
-    }
-    int h = host_side(b);
+    int h = b->svm ? 0 : host_side(b);
     if (h)
         return h < 0 ? h : (memset((char *)b->host + off, byte, bytes), GMB_OK);
-    cl_uchar v = byte;
-    CL_TRY(clEnqueueFillBuffer(b->dev->q, b->mem, &v, 1, off, bytes, 0, NULL, NULL));
-    CL_TRY(clFinish(b->dev->q));
+    CL_TRY(fill_wide(b->dev->q, b, off, byte, bytes));
     return GMB_OK;
 }
 
