@@ -65,6 +65,9 @@ echo "== build"
 t0=$(date +%s.%N)
 # (another gcc or CUDA there may warn where ours does not: then once more without -Werror)
 MK=(CUDA_ARCHS="${CUDA_ARCHS:-90}") # what the build that worked was made with
+# the records' gmb.git: the commit tests/gpu-debs.sh wrote here before the call (git describe
+# on this machine sees the checkout the session started from)
+[ -s .debs/REV ] && MK+=(GIT_REV="$(cat .debs/REV)") && echo "tree of commit $(cat .debs/REV)"
 make -j"$(nproc)" "${MK[@]}" all >"$OUTDIR/build.log" 2>&1 || {
     tail -30 "$OUTDIR/build.log"
     echo "BUILD FAILED with -Werror: once more without it"

@@ -13,3 +13,8 @@ apt-get "${o[@]}" download libjansson4 libjansson-dev libhwloc15 libhwloc-dev hw
     libxml2 libudev1 ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers \
     opencl-clhpp-headers make
 ls -1 "$PWD"
+# the commit of the tree that travels: the lending tool sends the working tree over the
+# checkout the session started from, where git describe sees that one (run this again just
+# before each call; gpu-check builds with it)
+git -C .. describe --always --dirty --abbrev=12 >REV
+echo "REV: $(cat REV)"
