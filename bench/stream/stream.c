@@ -797,7 +797,6 @@ static int energy_part(state_t *s, gmb_prog_t **prog, const json_t *best)
     return rc;
 }
 
-/* The summary: each kernel's best point (results.best), printed and recorded. */
 /* Tuning of kernel k (see the help): the candidates' GB/s at size bytes, the fastest left in
  * s (per_cu) and *chosen (its program); one entry of results.tuning added to tuning. */
 static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_prog_t *grid_p,
@@ -870,6 +869,7 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
     return GMB_OK;
 }
 
+/* The summary: each kernel's best point (results.best), printed and recorded. */
 static void summarise(gmb_ctx_t *c, const cfg_t *cfg, const json_t *best)
 {
     gmb_text_t sm = {{0}, 0};
