@@ -133,11 +133,12 @@ static const char help[] =
     "Tuning (GPUs, 16-byte accesses, no --group-size, --groups-per-cu, --tiled or cache hint,\n"
     "a largest array of 4x the LLC or more): before its sweep, each kernel is timed at the\n"
     "largest size (3 samples, timed as the sweep times them) with groups of 256 work-items,\n"
-    "grid-stride with the most resident groups, 4 and 2 per compute unit, and one pass (as many\n"
-    "groups as the size needs, up to 1024 a compute unit: no in-kernel repetition), and for the\n"
-    "element-wise kernels the same in the tiled layout; the fastest runs the DRAM-sized points,\n"
-    "the most resident grid-stride one the others (results.tuning: every candidate; each\n"
-    "point's extra.layout and params.groups). --no-tune: the most resident, grid-stride.\n"
+    "grid-stride with the most resident groups, 4 and 2 per compute unit, and 16, 64, 256 and\n"
+    "1024 a compute unit (capped at what the size needs; past what the device holds, waves of\n"
+    "groups timed one pass, no in-kernel repetition), and for the element-wise kernels the same\n"
+    "in the tiled layout; the fastest runs the DRAM-sized points, the most resident\n"
+    "grid-stride one the others (results.tuning: every candidate; each point's extra.layout\n"
+    "and params.groups). --no-tune: the most resident, grid-stride.\n"
     "--energy S (NVIDIA): the board's total energy counter (NVML) is read where it steps,\n"
     "around S idle seconds (the idle power), then around S seconds of each kernel streaming\n"
     "its best point (results.best: DRAM, else the cache, marked dram false) back to back in\n"
@@ -802,15 +803,17 @@ static int energy_part(state_t *s, gmb_prog_t **prog, const json_t *best)
 static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_prog_t *grid_p,
                        gmb_prog_t *tile_p, gmb_prog_t **chosen, json_t *tuning)
 {
-    /* groups per compute unit; 0: the most resident; 1024: one pass (as many as the size
-     * needs, up to 1024 a compute unit, each work-item a few elements) */
-    static const long occ[] = {0, 4, 2, 1024};
+    /* groups per compute unit; 0: the most resident; past what a compute unit holds, waves of
+     * groups (one pass: no in-kernel repetition), up to 1024 (as many as the size needs, each
+     * work-item a few elements) */
+    static const long occ[] = {0, 4, 2, 16, 64, 256, 1024};
     const gmb_backend_t *be = s->c->be;
     json_t *cands = json_array();
     double best = -1;
     int best_l = 0, rc = GMB_OK;
     long best_o = 0;
-    size_t seen[8], nseen = 0, best_g = 0;
+    size_t seen[sizeof occ / sizeof occ[0]], nseen = 0, best_g = 0;
+    int best_pass = 0;
     double want = ((const cfg_t *)s->c->cfg)->min_sample_us * 1e3;
     for (int l = 0; l < (k->reduce || !tile_p ? 1 : 2) && !rc; l++) {
         nseen = 0;
@@ -843,8 +846,9 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
             if (gbps > best) {
                 best = gbps;
                 best_l = l;
-                best_o = s->one_pass ? 1024 : occ[o];
+                best_o = occ[o];
                 best_g = s->geo.groups;
+                best_pass = s->one_pass;
             }
         }
     }
@@ -855,12 +859,13 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
     s->per_cu = best_o;
     *chosen = best_l ? tile_p : grid_p;
     char sz[32];
-    printf("# tuned %s: %s, %s groups per compute unit (%.0f GB/s at %s; %zu candidates)\n",
-           k->name, best_l ? "tiled" : "grid-stride",
-           best_o == 1024 ? "one pass: as many"
-           : best_o       ? (best_o == 4 ? "4" : "2")
-                          : "most",
-           best, gmb_fmt_size(size, sz, sizeof sz), json_array_size(cands));
+    char per[64] = "the most resident groups";
+    if (best_o)
+        snprintf(per, sizeof per, "%zu groups (%s)", best_g,
+                 best_pass ? "more than the device holds: one pass" : "resident");
+    printf("# tuned %s: %s, %s (%.0f GB/s at %s; %zu candidates)\n", k->name,
+           best_l ? "tiled" : "grid-stride", per, best, gmb_fmt_size(size, sz, sizeof sz),
+           json_array_size(cands));
     json_object_set_new(tuning, k->name,
                         json_pack("{s:I, s:s, s:I, s:I, s:o}", "size_bytes", (json_int_t)size,
                                   "layout", best_l ? "tiled" : "grid-stride", "groups_per_cu",
