@@ -97,6 +97,17 @@ GMB_KERNEL stream_init(GMB_GLOBAL T *GMB_RESTRICT a, gmb_u64 n, gmb_u32 seed)
  * Two layouts: grid-stride (default), element i in work-item i mod (global size), a group's
  * four accesses in flight a grid apart; and tiled (GMB_TILED), groups take tiles of 4 x group
  * size elements in turn, a group's four accesses one group size apart in one tile. */
+/* Four elements d apart from i: the four loads first, then the four stores (c[k] = OP(k)) */
+#undef STREAM_FOUR
+#define STREAM_FOUR(OP, i, d)                                                                      \
+    do {                                                                                           \
+        const gmb_u64 i0_ = (i);                                                                   \
+        T x0 = OP(i0_), x1 = OP(i0_ + (d)), x2 = OP(i0_ + 2 * (d)), x3 = OP(i0_ + 3 * (d));        \
+        STREAM_ST(c, i0_, x0);                                                                     \
+        STREAM_ST(c, i0_ + (d), x1);                                                               \
+        STREAM_ST(c, i0_ + 2 * (d), x2);                                                           \
+        STREAM_ST(c, i0_ + 3 * (d), x3);                                                           \
+    } while (0)
 #undef STREAM_ELEMENTWISE
 #if defined(GMB_TILED) && GMB_TILED
 #define STREAM_ELEMENTWISE(NAME, OP)                                                               \
@@ -107,12 +118,7 @@ GMB_KERNEL stream_init(GMB_GLOBAL T *GMB_RESTRICT a, gmb_u64 n, gmb_u32 seed)
         for (gmb_u32 r = 0; r < reps; r++) {                                                       \
             gmb_u64 base = (gmb_u64)GMB_GROUP * TL;                                                \
             for (; base + TL <= n; base += step) {                                                 \
-                gmb_u64 i = base + GMB_LID;                                                        \
-                T x0 = OP(i), x1 = OP(i + L), x2 = OP(i + 2 * L), x3 = OP(i + 3 * L);              \
-                STREAM_ST(c, i, x0);                                                               \
-                STREAM_ST(c, i + L, x1);                                                           \
-                STREAM_ST(c, i + 2 * L, x2);                                                       \
-                STREAM_ST(c, i + 3 * L, x3);                                                       \
+                STREAM_FOUR(OP, base + GMB_LID, L);                                                \
             }                                                                                      \
             for (gmb_u64 i = base + GMB_LID; i < n && i < base + TL; i += L) /* a part tile */     \
                 STREAM_ST(c, i, OP(i));                                                            \
@@ -129,11 +135,7 @@ GMB_KERNEL stream_init(GMB_GLOBAL T *GMB_RESTRICT a, gmb_u64 n, gmb_u32 seed)
         for (gmb_u32 r = 0; r < reps; r++) {                                                       \
             gmb_u64 i = GMB_GID;                                                                   \
             for (; i + 3 * g < n; i += 4 * g) {                                                    \
-                T x0 = OP(i), x1 = OP(i + g), x2 = OP(i + 2 * g), x3 = OP(i + 3 * g);              \
-                STREAM_ST(c, i, x0);                                                               \
-                STREAM_ST(c, i + g, x1);                                                           \
-                STREAM_ST(c, i + 2 * g, x2);                                                       \
-                STREAM_ST(c, i + 3 * g, x3);                                                       \
+                STREAM_FOUR(OP, i, g);                                                             \
             }                                                                                      \
             for (; i < n; i += g)                                                                  \
                 STREAM_ST(c, i, OP(i));                                                            \

@@ -220,6 +220,18 @@ static void test_edges(void **state)
     assert_int_equal(gmb_levels_detect(sizes, lats, NPTS, NULL, L, 2, NULL), 2);
 }
 
+/* A measured curve of NPTS points (4 a octave from 1 KiB, as make() samples) into sizes and
+ * lats, then its levels. */
+static int detect_measured(const double *y, size_t n, gmb_level_t *L)
+{
+    assert_int_equal(n, NPTS);
+    for (unsigned i = 0; i < NPTS; i++) {
+        sizes[i] = KiB * pow(2.0, i / 4.0);
+        lats[i] = y[i];
+    }
+    return gmb_levels_detect(sizes, lats, NPTS, NULL, L, MAXLEV, NULL);
+}
+
 /* A measured curve (gmb-chase, CUDA, random global chase, on an NVIDIA H200, 2026-11-30; ns,
  * 4 points per octave from 1 KiB to 4 GiB): L1 up to 215 KiB, the near L2 up to 28 MiB,
  * three points of transition through the far L2 that fall rather than level (310, 280,
@@ -237,12 +249,8 @@ static void test_measured_h200(void **state)
         351.7, 349.6, 351.2, 348.6, 352.2, 351.2, 353.9, 352.8, 353.4, 351.2, 352.6, 357.3, 355.1,
         355.9, 354.6, 356.4, 355.6, 354.9, 355.7, 355.0, 354.9, 355.7, 353.7, 355.2,
     };
-    enum { N = sizeof ns / sizeof ns[0] };
-    double sz[N];
-    for (int i = 0; i < N; i++)
-        sz[i] = 1024.0 * pow(2.0, i / 4.0);
     gmb_level_t L[MAXLEV];
-    int n = gmb_levels_detect(sz, ns, N, NULL, L, MAXLEV, NULL);
+    int n = detect_measured(ns, sizeof ns / sizeof ns[0], L);
     assert_int_equal(n, 3);
     check_level(&L[2], 353.5, 0.01, 0);
     assert_true(fabs(L[0].lat - 20.5) < 0.2 && fabs(L[1].lat - 146.0) < 1.0);
@@ -266,12 +274,8 @@ static void test_measured_h200_cycles(void **state)
         657.8, 675.5, 675.1, 681.8, 679.2, 682.7, 685.4, 682.2, 684.9, 687.9, 690.6, 688.7, 689.9,
         688.2, 690.9, 690.6, 690.2, 689.8, 690.0, 692.8, 689.5, 692.0, 691.9, 692.8,
     };
-    enum { N = sizeof cyc / sizeof cyc[0] };
-    double sz[N];
-    for (int i = 0; i < N; i++)
-        sz[i] = 1024.0 * pow(2.0, i / 4.0);
     gmb_level_t L[MAXLEV];
-    int n = gmb_levels_detect(sz, cyc, N, NULL, L, MAXLEV, NULL);
+    int n = detect_measured(cyc, sizeof cyc / sizeof cyc[0], L);
     assert_int_equal(n, 4);
     assert_true(fabs(L[0].lat - 32) < 0.5 && fabs(L[1].lat - 280) < 1);
     assert_true(fabs(L[2].lat - 534) < 10 && fabs(L[3].lat - 688) < 10);
