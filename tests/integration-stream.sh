@@ -351,6 +351,9 @@ else
         check "--tune: DRAM-sized points run the chosen grid and layout, cache-sized the resident" \
             test "$(json "$rec" "[(p['params']['size_bytes'] >> 20, p['extra']['where'] == 'dram', (p['extra']['layout'], p['params']['groups']) == ((t['layout'], t['groups']) if p['extra']['where'] == 'dram' else ('grid-stride', p['params']['groups']))) for t in [r['results']['tuning']['triad']] for p in r['points']]")" = \
             "[(0, False, True), (384, $(json "$rec" "r['device']['llc_bytes'] > 0 and 3 * 384 * 2**20 >= 4 * r['device']['llc_bytes']"), True)]"
+        check "--tune: one-pass candidates of 1 to 64 elements a work-item, tiled from 4" test \
+            "$(json "$rec" "sorted(set((c['layout'], c['elements_per_item'], c['elements_per_item'] == 0 or c['groups'] == -(-384 * 2**20 // 16 // (256 * c['elements_per_item']))) for c in r['results']['tuning']['triad']['candidates'] if c['elements_per_item']))")" = \
+            "[('grid-stride', 1, True), ('grid-stride', 2, True), ('grid-stride', 4, True), ('grid-stride', 8, True), ('grid-stride', 16, True), ('grid-stride', 64, True), ('tiled', 4, True), ('tiled', 8, True), ('tiled', 16, True), ('tiled', 64, True)]"
     fi
     # the default record directory is not created either
     (cd "$T" && "$S" --backend opencl --sizes 0 >/dev/null 2>&1)

@@ -131,14 +131,17 @@ static const char help[] =
     "from 16x the LLC on (tier 2: at most 1/16 of a repetition's bytes fits in the cache), else\n"
     "from 4x (tier 1), else from the cache points (tier 0, dram false).\n"
     "Tuning (GPUs, 16-byte accesses, no --group-size, --groups-per-cu, --tiled or cache hint,\n"
-    "a largest array of 4x the LLC or more): before its sweep, each kernel is timed at the\n"
-    "largest size (3 samples, timed as the sweep times them) with groups of 256 work-items,\n"
-    "grid-stride with the most resident groups, 4 and 2 per compute unit, and 16, 64, 256 and\n"
-    "1024 a compute unit (capped at what the size needs; past what the device holds, waves of\n"
-    "groups timed one pass, no in-kernel repetition), and for the element-wise kernels the same\n"
-    "in the tiled layout; the fastest runs the DRAM-sized points, the most resident\n"
-    "grid-stride one the others (results.tuning: every candidate; each point's extra.layout\n"
-    "and params.groups). --no-tune: the most resident, grid-stride.\n"
+    "a largest array of 4x the LLC or more): the device first streams until its clocks have\n"
+    "settled (its rate stops rising: 0.2 to 2 s); then, before its sweep, each kernel is timed\n"
+    "at the largest size (3 samples, timed as the sweep times them) with groups of 256\n"
+    "work-items: grid-stride with the most resident groups, 4 and 2 per compute unit (each\n"
+    "work-item looping over the array), and one-pass grids of 1, 2, 4, 8, 16 or 64 elements a\n"
+    "work-item (as many groups as that takes: past what the device holds, waves of groups,\n"
+    "timed one pass, no in-kernel repetition); for the element-wise kernels the same in the\n"
+    "tiled layout (one-pass grids of 4 elements a work-item or more). The fastest runs the\n"
+    "DRAM-sized points (a one-pass choice keeps its elements a work-item at each size), the\n"
+    "most resident grid-stride one the others (results.tuning: every candidate; each point's\n"
+    "extra.layout and params.groups). --no-tune: the most resident, grid-stride.\n"
     "--energy S (NVIDIA): the board's total energy counter (NVML) is read where it steps,\n"
     "around S idle seconds (the idle power), then around S seconds of each kernel streaming\n"
     "its best point (results.best: DRAM, else the cache, marked dram false) back to back in\n"
@@ -171,10 +174,13 @@ typedef struct state {
     gmb_u32 reps;       /* in-kernel repetitions per sample */
     int one_pass;       /* the grid is more than the device holds at once: no in-kernel reps */
     long per_cu;        /* groups per compute unit: the tuned choice, else --groups-per-cu */
+    long epi;           /* > 0: a one-pass grid of epi elements a work-item (tuning), not per_cu */
     const char *layout; /* of the element-wise kernels: "grid-stride" or "tiled" */
     gmb_kern_t *k_base; /* the kernel of cache-sized points (grid-stride) */
     gmb_kern_t *k_dram; /* the tuned kernel of DRAM-sized points; NULL: no tuning */
     long per_cu_dram;   /* its groups per compute unit */
+    long epi_dram;      /* its elements a work-item (0: per_cu_dram groups a compute unit) */
+    int warmed;         /* the device has streamed long enough for its clocks to settle */
     const char *layout_dram;
 } state_t;
 
@@ -381,7 +387,13 @@ static void set_point(state_t *s, const kinfo_t *k, int w, uint64_t size)
     s->n = size / (uint64_t)w;
     s->lanes = w / 4;
     s->reduce = k->reduce;
-    gmb_grid(s->c, s->k, cfg->group_size, s->per_cu, s->n, &s->geo);
+    gmb_grid(s->c, s->k, cfg->group_size, s->epi ? 1 : s->per_cu, s->n, &s->geo);
+    if (s->epi) { /* as many groups as epi elements a work-item need: the size sets the grid */
+        uint64_t per_group = (uint64_t)s->geo.group_size * (uint64_t)s->epi;
+        s->geo.groups = (size_t)((s->n + per_group - 1) / per_group);
+        if (!s->geo.groups)
+            s->geo.groups = 1;
+    }
     /* In-kernel repetitions re-read the whole array only while every group is resident (a
      * grid-stride loop spreads each group's elements over it). A grid of more groups than the
      * device holds at once (--groups-per-cu above what fits) runs each group's repetitions
@@ -392,7 +404,8 @@ static void set_point(state_t *s, const kinfo_t *k, int w, uint64_t size)
         int slots = s->c->info.threads_per_cu ? s->c->info.threads_per_cu : 2048;
         res = slots / (int)s->geo.group_size > 0 ? slots / (int)s->geo.group_size : 1;
     }
-    s->one_pass = s->per_cu && s->geo.groups > (size_t)res * (size_t)s->c->info.compute_units;
+    s->one_pass =
+        (s->per_cu || s->epi) && s->geo.groups > (size_t)res * (size_t)s->c->info.compute_units;
 }
 
 /* Poison what kernel k must write, so that a kernel that skips work fails its check. */
@@ -432,6 +445,7 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
     if (s->k_base) {
         s->k = dram && s->k_dram ? s->k_dram : s->k_base;
         s->per_cu = dram && s->k_dram ? s->per_cu_dram : cfg->groups_per_cu;
+        s->epi = dram && s->k_dram ? s->epi_dram : 0;
         s->layout = dram && s->k_dram ? s->layout_dram : "grid-stride";
     }
     set_point(s, k, w, size);
@@ -798,30 +812,62 @@ static int energy_part(state_t *s, gmb_prog_t **prog, const json_t *best)
     return rc;
 }
 
+/* The device's clocks ramp up under load (an idle H200 sits at 345 MHz): tuning's first
+ * candidates would be timed on the way up. The current point is sampled until its rate has
+ * stopped rising: at least 200 ms and 20 samples, the last 5 within 0.5% of the best before
+ * them, at most 2 s. */
+static int warm_up(state_t *s)
+{
+    double want = ((const cfg_t *)s->c->cfg)->min_sample_us * 1e3, t, spent = 0, best = 0;
+    int rc, n = 0, flat = 0;
+    if ((rc = calibrate(s, want, &t)))
+        return rc;
+    while (spent < 2e9) {
+        if ((rc = sample(s, &t)))
+            return rc;
+        spent += t;
+        n++;
+        double rate = s->reps / fmax(t, 1.0);
+        flat = rate > best * 1.005 ? 0 : flat + 1;
+        best = fmax(best, rate);
+        if (n >= 20 && spent >= 2e8 && flat >= 5)
+            break;
+    }
+    s->warmed = 1;
+    return GMB_OK;
+}
+
 /* Tuning of kernel k (see the help): the candidates' GB/s at size bytes, the fastest left in
- * s (per_cu) and *chosen (its program); one entry of results.tuning added to tuning. */
+ * s (per_cu, epi) and *chosen (its program); one entry of results.tuning added to tuning. */
 static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_prog_t *grid_p,
                        gmb_prog_t *tile_p, gmb_prog_t **chosen, json_t *tuning)
 {
-    /* groups per compute unit; 0: the most resident; past what a compute unit holds, waves of
-     * groups (one pass: no in-kernel repetition), up to 1024 (as many as the size needs, each
-     * work-item a few elements) */
-    static const long occ[] = {0, 4, 2, 16, 64, 256, 1024};
+    /* resident grids: groups per compute unit (0: the most resident), each work-item looping
+     * over the array; one-pass grids: as many groups as epi elements a work-item need (past
+     * what the device holds, waves of groups: no in-kernel repetition) */
+    static const struct {
+        long per_cu, epi;
+    } cand[] = {{0, 0}, {4, 0}, {2, 0}, {0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 64}};
+    enum { NC = sizeof cand / sizeof cand[0] };
     const gmb_backend_t *be = s->c->be;
     json_t *cands = json_array();
     double best = -1;
-    int best_l = 0, rc = GMB_OK;
-    long best_o = 0;
-    size_t seen[sizeof occ / sizeof occ[0]], nseen = 0, best_g = 0;
-    int best_pass = 0;
+    int best_l = 0, rc = GMB_OK, best_pass = 0;
+    long best_o = 0, best_e = 0;
+    size_t seen[NC], nseen = 0, best_g = 0;
     double want = ((const cfg_t *)s->c->cfg)->min_sample_us * 1e3;
     for (int l = 0; l < (k->reduce || !tile_p ? 1 : 2) && !rc; l++) {
         nseen = 0;
-        for (size_t o = 0; o < sizeof occ / sizeof occ[0] && !rc; o++) {
+        for (size_t o = 0; o < NC && !rc; o++) {
+            if (l && cand[o].epi && cand[o].epi < 4)
+                continue; /* a tile is 4 elements a work-item: fewer leaves groups idle */
             if ((rc = be->kern_get(l ? tile_p : grid_p, k->kernel, &s->k)))
                 break;
-            s->per_cu = occ[o];
+            s->per_cu = cand[o].per_cu;
+            s->epi = cand[o].epi;
             set_point(s, k, w, size);
+            if (!s->warmed && (rc = warm_up(s)))
+                break;
             int dup = 0; /* fewer resident groups than asked: a grid already timed */
             for (size_t q = 0; q < nseen; q++)
                 dup |= seen[q] == s->geo.groups;
@@ -838,15 +884,17 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
             qsort(t + 1, 3, sizeof t[0], gmb_cmp_double);
             double gbps = (double)(k->reads + k->writes) * (double)size * s->reps / t[2];
             json_array_append_new(cands,
-                                  json_pack("{s:s, s:I, s:I, s:b, s:i, s:f}", "layout",
+                                  json_pack("{s:s, s:I, s:I, s:I, s:b, s:i, s:f}", "layout",
                                             l ? "tiled" : "grid-stride", "groups_per_cu",
                                             (json_int_t)(s->geo.groups / s->c->info.compute_units),
-                                            "groups", (json_int_t)s->geo.groups, "one_pass",
-                                            s->one_pass, "reps", (int)s->reps, "bw_GBps", gbps));
+                                            "elements_per_item", (json_int_t)s->epi, "groups",
+                                            (json_int_t)s->geo.groups, "one_pass", s->one_pass,
+                                            "reps", (int)s->reps, "bw_GBps", gbps));
             if (gbps > best) {
                 best = gbps;
                 best_l = l;
-                best_o = occ[o];
+                best_o = cand[o].per_cu;
+                best_e = cand[o].epi;
                 best_g = s->geo.groups;
                 best_pass = s->one_pass;
             }
@@ -857,20 +905,24 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
         return rc ? rc : GMB_ERUNTIME;
     }
     s->per_cu = best_o;
+    s->epi = best_e;
     *chosen = best_l ? tile_p : grid_p;
     char sz[32];
-    char per[64] = "the most resident groups";
-    if (best_o)
+    char per[96] = "the most resident groups";
+    if (best_e)
+        snprintf(per, sizeof per, "%ld elements a work-item, %zu groups (%s)", best_e, best_g,
+                 best_pass ? "more than the device holds: one pass" : "resident");
+    else if (best_o)
         snprintf(per, sizeof per, "%zu groups (%s)", best_g,
                  best_pass ? "more than the device holds: one pass" : "resident");
     printf("# tuned %s: %s, %s (%.0f GB/s at %s; %zu candidates)\n", k->name,
            best_l ? "tiled" : "grid-stride", per, best, gmb_fmt_size(size, sz, sizeof sz),
            json_array_size(cands));
     json_object_set_new(tuning, k->name,
-                        json_pack("{s:I, s:s, s:I, s:I, s:o}", "size_bytes", (json_int_t)size,
+                        json_pack("{s:I, s:s, s:I, s:I, s:I, s:o}", "size_bytes", (json_int_t)size,
                                   "layout", best_l ? "tiled" : "grid-stride", "groups_per_cu",
-                                  (json_int_t)best_o, "groups", (json_int_t)best_g, "candidates",
-                                  cands));
+                                  (json_int_t)best_o, "elements_per_item", (json_int_t)best_e,
+                                  "groups", (json_int_t)best_g, "candidates", cands));
     return GMB_OK;
 }
 
@@ -987,7 +1039,14 @@ static int stream_run(gmb_ctx_t *c)
                                                 "st.global.cs (__stcs)"));
     json_t *best = json_object();
     int injected = 0;
+    /* partial sums: the most groups of any grid (a tuned one-pass one: one element each) */
     size_t max_groups = (size_t)c->info.compute_units * 1024 + 1;
+    if (tune) {
+        gmb_launch_t g1;
+        gmb_grid(c, NULL, cfg->group_size, 1, 1, &g1);
+        size_t one = (size_t)(top / 16 / g1.group_size) + 1;
+        max_groups = one > max_groups ? one : max_groups;
+    }
     if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, top, &s.a)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, top, &s.b)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, top, &s.out)) ||
@@ -1036,6 +1095,7 @@ static int stream_run(gmb_ctx_t *c)
             const kinfo_t *k = &K[cfg->kernels.idx[ki]];
             gmb_prog_t *kp = w == 16 && cfg->tiled && !k->reduce ? tprog : prog[v];
             s.per_cu = cfg->groups_per_cu;
+            s.epi = 0;
             if (w == 16 && tune && (rc = tune_kernel(&s, k, w, top, prog[v], tprog, &kp, tuning)))
                 break;
             s.layout = kp == tprog ? "tiled" : "grid-stride";
@@ -1043,6 +1103,7 @@ static int stream_run(gmb_ctx_t *c)
             if (tuning && json_object_get(tuning, k->name)) { /* DRAM points: the choice */
                 s.layout_dram = s.layout;
                 s.per_cu_dram = s.per_cu;
+                s.epi_dram = s.epi;
                 if ((rc = be->kern_get(kp, k->kernel, &s.k_dram)) ||
                     (rc = be->kern_get(prog[v], k->kernel, &s.k_base)))
                     break;
@@ -1055,6 +1116,7 @@ static int stream_run(gmb_ctx_t *c)
     }
     if (!rc)
         summarise(c, cfg, best);
+    s.epi = 0;
     s.per_cu = cfg->groups_per_cu; /* the energy part: grid-stride, the most resident groups */
     if (!rc && cfg->energy_s > 0)
         rc = energy_part(&s, prog, best);
