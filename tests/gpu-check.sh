@@ -204,10 +204,6 @@ tune w4 --widths 4
 tune tiled --tiled
 tune tiled-gpc2 --tiled --groups-per-cu 2
 tune gs1024gpc1024 --group-size 1024 --groups-per-cu 1024
-# the second build: read at 32 registers on sm_90 (8 groups of 256 resident against 5), the
-# most resident grid-stride grid (read 94.3-94.7% of peak on a 692-2G520-0282-001 board,
-# gmb-loaded's streamers 96.5% on the same board, 2026-11-30)
-tune capped --capped
 # a program that hangs: its threads' stacks after 20 s (cuda-gdb attaches to host code); run
 # only when GMB_CHECK_ONLY names it
 diag() { # name args...

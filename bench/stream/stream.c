@@ -21,8 +21,7 @@ static const gmb_cl_variant_t variants[] = {
     {"w16a", "-DGMB_LANES=4"}, /* CUDA: --asm-loads, its control (never loaded on OpenCL) */
     {"w16s", "-DGMB_LANES=4"}, /* CUDA: --evict-first stores (never loaded on OpenCL) */
     {"w16e", "-DGMB_LANES=4"}, /* CUDA: --evict-first all (never loaded on OpenCL) */
-    {"w16t", "-DGMB_LANES=4 -DGMB_TILED=1"},  /* the tiled element-wise kernels */
-    {"w16c", "-DGMB_LANES=4 -DGMB_CAPPED=1"}, /* CUDA: the read kernel capped at 32 registers */
+    {"w16t", "-DGMB_LANES=4 -DGMB_TILED=1"}, /* the tiled element-wise kernels */
     {NULL, NULL},
 };
 
@@ -59,7 +58,6 @@ typedef struct cfg {
     double min_sample_us; /* shortest sample: cache-sized arrays repeat in-kernel up to it */
     int l2_prefetch;      /* CUDA: loads with the L2::256B prefetch hint */
     int asm_loads;        /* CUDA: the same inline-PTX loads without the hint (the control) */
-    int capped;           /* the second build (w16c): one-accumulator reductions, read capped */
     const char *evict;    /* CUDA: "stores" or "all" accesses with the evict-first hint */
     int tiled;            /* the tiled layout of the element-wise kernels */
     int no_tune;          /* no tuning of layout and occupancy */
@@ -91,10 +89,6 @@ static const gmb_opt_t opts[] = {
     {"asm-loads", GMB_OPT_FLAG, O(asm_loads), NULL, NULL, 1, 0, NULL,
      "CUDA, 16-byte accesses: the inputs through the same inline-PTX loads as --l2-prefetch, "
      "without the hint (its A/B control: the same SASS schedule)",
-     0},
-    {"capped", GMB_OPT_FLAG, O(capped), NULL, NULL, 1, 0, NULL,
-     "16-byte accesses: the kernels' second build (tuning's other candidate): the reductions sum "
-     "into one accumulator, and on CUDA sm_90/sm_100 read is capped at 32 registers; no tuning",
      0},
     {"tiled", GMB_OPT_FLAG, O(tiled), NULL, NULL, 1, 0, NULL,
      "16-byte accesses: the element-wise kernels in the tiled layout (groups take tiles of 4 x "
@@ -144,13 +138,10 @@ static const char help[] =
     "work-item looping over the array), and one-pass grids of 1, 2, 4, 8, 16 or 64 elements a\n"
     "work-item (as many groups as that takes: past what the device holds, waves of groups,\n"
     "timed one pass, no in-kernel repetition); for the element-wise kernels the same in the\n"
-    "tiled layout (one-pass grids of 4 elements a work-item or more), and (CUDA) for a kernel\n"
-    "whose second build leaves more groups resident (read on sm_90 and sm_100: 32 registers,\n"
-    "one accumulator, 8 groups against 5) the same grids of that build (registers_capped).\n"
-    "The fastest runs the DRAM-sized points (a one-pass choice keeps its elements a work-item\n"
-    "at each size), the most resident grid-stride one the others (results.tuning: every\n"
-    "candidate; each point's extra.layout and params.groups). --no-tune: the most resident,\n"
-    "grid-stride.\n"
+    "tiled layout (one-pass grids of 4 elements a work-item or more). The fastest runs the\n"
+    "DRAM-sized points (a one-pass choice keeps its elements a work-item at each size), the\n"
+    "most resident grid-stride one the others (results.tuning: every candidate; each point's\n"
+    "extra.layout and params.groups). --no-tune: the most resident, grid-stride.\n"
     "--energy S (NVIDIA): the board's total energy counter (NVML) is read where it steps,\n"
     "around S idle seconds (the idle power), then around S seconds of each kernel streaming\n"
     "its best point (results.best: DRAM, else the cache, marked dram false) back to back in\n"
@@ -849,7 +840,7 @@ static int warm_up(state_t *s)
 /* Tuning of kernel k (see the help): the candidates' GB/s at size bytes, the fastest left in
  * s (per_cu, epi) and *chosen (its program); one entry of results.tuning added to tuning. */
 static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_prog_t *grid_p,
-                       gmb_prog_t *tile_p, gmb_prog_t *cap_p, gmb_prog_t **chosen, json_t *tuning)
+                       gmb_prog_t *tile_p, gmb_prog_t **chosen, json_t *tuning)
 {
     /* resident grids: groups per compute unit (0: the most resident), each work-item looping
      * over the array; one-pass grids: as many groups as epi elements a work-item need (past
@@ -865,25 +856,12 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
     long best_o = 0, best_e = 0;
     size_t seen[NC], nseen = 0, best_g = 0;
     double want = ((const cfg_t *)s->c->cfg)->min_sample_us * 1e3;
-    /* the builds and layouts: 0 grid-stride, 1 tiled (element-wise kernels), 2 grid-stride
-     * from the capped build (where it leaves more groups resident than the plain one) */
-    gmb_prog_t *progs[3] = {grid_p, k->reduce ? NULL : tile_p, NULL};
-    if (cap_p && be->kern_occupancy) {
-        gmb_kern_t *kp, *kc;
-        int rp = 0, rcap = 0;
-        size_t L = 256; /* tuning's group size */
-        if (!be->kern_get(grid_p, k->kernel, &kp) && !be->kern_get(cap_p, k->kernel, &kc) &&
-            !be->kern_occupancy(kp, L, 0, &rp) && !be->kern_occupancy(kc, L, 0, &rcap) && rcap > rp)
-            progs[2] = cap_p;
-    }
-    for (int l = 0; l < 3 && !rc; l++) {
-        if (!progs[l])
-            continue;
+    for (int l = 0; l < (k->reduce || !tile_p ? 1 : 2) && !rc; l++) {
         nseen = 0;
         for (size_t o = 0; o < NC && !rc; o++) {
-            if (l == 1 && cand[o].epi && cand[o].epi < 4)
+            if (l && cand[o].epi && cand[o].epi < 4)
                 continue; /* a tile is 4 elements a work-item: fewer leaves groups idle */
-            if ((rc = be->kern_get(progs[l], k->kernel, &s->k)))
+            if ((rc = be->kern_get(l ? tile_p : grid_p, k->kernel, &s->k)))
                 break;
             s->per_cu = cand[o].per_cu;
             s->epi = cand[o].epi;
@@ -906,9 +884,8 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
             qsort(t + 1, 3, sizeof t[0], gmb_cmp_double);
             double gbps = (double)(k->reads + k->writes) * (double)size * s->reps / t[2];
             json_array_append_new(cands,
-                                  json_pack("{s:s, s:b, s:I, s:I, s:I, s:b, s:i, s:f}", "layout",
-                                            l == 1 ? "tiled" : "grid-stride", "registers_capped",
-                                            l == 2, "groups_per_cu",
+                                  json_pack("{s:s, s:I, s:I, s:I, s:b, s:i, s:f}", "layout",
+                                            l ? "tiled" : "grid-stride", "groups_per_cu",
                                             (json_int_t)(s->geo.groups / s->c->info.compute_units),
                                             "elements_per_item", (json_int_t)s->epi, "groups",
                                             (json_int_t)s->geo.groups, "one_pass", s->one_pass,
@@ -929,7 +906,7 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
     }
     s->per_cu = best_o;
     s->epi = best_e;
-    *chosen = progs[best_l];
+    *chosen = best_l ? tile_p : grid_p;
     char sz[32];
     char per[96] = "the most resident groups";
     if (best_e)
@@ -938,14 +915,12 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
     else if (best_o)
         snprintf(per, sizeof per, "%zu groups (%s)", best_g,
                  best_pass ? "more than the device holds: one pass" : "resident");
-    printf("# tuned %s: %s%s, %s (%.0f GB/s at %s; %zu candidates)\n", k->name,
-           best_l == 1 ? "tiled" : "grid-stride",
-           best_l == 2 ? " (registers capped at 32: more groups resident)" : "", per, best,
-           gmb_fmt_size(size, sz, sizeof sz), json_array_size(cands));
+    printf("# tuned %s: %s, %s (%.0f GB/s at %s; %zu candidates)\n", k->name,
+           best_l ? "tiled" : "grid-stride", per, best, gmb_fmt_size(size, sz, sizeof sz),
+           json_array_size(cands));
     json_object_set_new(tuning, k->name,
-                        json_pack("{s:I, s:s, s:b, s:I, s:I, s:I, s:o}", "size_bytes",
-                                  (json_int_t)size, "layout", best_l == 1 ? "tiled" : "grid-stride",
-                                  "registers_capped", best_l == 2, "groups_per_cu",
+                        json_pack("{s:I, s:s, s:I, s:I, s:I, s:o}", "size_bytes", (json_int_t)size,
+                                  "layout", best_l ? "tiled" : "grid-stride", "groups_per_cu",
                                   (json_int_t)best_o, "elements_per_item", (json_int_t)best_e,
                                   "groups", (json_int_t)best_g, "candidates", cands));
     return GMB_OK;
@@ -1002,20 +977,18 @@ static int stream_run(gmb_ctx_t *c)
     }
     int evict = !cfg->evict ? 0 : !strcmp(cfg->evict, "stores") ? 1 : 2;
     if (cfg->tune && (cfg->no_tune || cfg->tiled || cfg->group_size || cfg->groups_per_cu ||
-                      cfg->l2_prefetch || cfg->asm_loads || evict || cfg->capped)) {
-        gmb_error("--tune chooses the build, the layout and the groups itself: not with "
-                  "--no-tune, --tiled, --capped, --group-size, --groups-per-cu or a cache hint");
+                      cfg->l2_prefetch || cfg->asm_loads || evict)) {
+        gmb_error("--tune chooses the layout and the groups itself: not with --no-tune, --tiled, "
+                  "--group-size, --groups-per-cu or a cache hint");
         return GMB_EUSAGE;
     }
-    if (!!cfg->tiled + !!cfg->capped + !!(cfg->l2_prefetch || cfg->asm_loads || evict) > 1) {
-        gmb_error("--tiled, --capped and a cache hint: one at a time (each its own build of the "
-                  "kernels)");
+    if (cfg->tiled && (cfg->l2_prefetch || cfg->asm_loads || evict)) {
+        gmb_error("--tiled and a cache hint: one at a time (each its own build of the kernels)");
         return GMB_EUSAGE;
     }
-    for (size_t wi = 0; wi < cfg->widths.n && (cfg->tiled || cfg->capped); wi++)
+    for (size_t wi = 0; wi < cfg->widths.n && cfg->tiled; wi++)
         if (width_bytes[cfg->widths.idx[wi]] != 16) {
-            gmb_error("%s: 16-byte accesses only (--widths 16)",
-                      cfg->tiled ? "--tiled" : "--capped");
+            gmb_error("--tiled: 16-byte accesses only (--widths 16)");
             return GMB_EUSAGE;
         }
     if (cfg->l2_prefetch || cfg->asm_loads || evict) {
@@ -1047,16 +1020,11 @@ static int stream_run(gmb_ctx_t *c)
     uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
     state_t s = {.c = c, .per_cu = cfg->groups_per_cu};
     gmb_prog_t *prog[3] = {NULL, NULL, NULL}, *tprog = NULL; /* tprog: the tiled layout */
-    gmb_prog_t *cprog = NULL; /* the capped build (CUDA: the read kernel at 32 registers) */
     int tune = !cfg->no_tune && !cfg->tiled && !cfg->group_size && !cfg->groups_per_cu &&
-               !cfg->l2_prefetch && !cfg->asm_loads && !evict && !cfg->capped &&
+               !cfg->l2_prefetch && !cfg->asm_loads && !evict &&
                (cfg->tune ||
                 (strcmp(c->info.type, "cpu") && c->info.llc_bytes && top >= 4 * c->info.llc_bytes));
     json_t *tuning = tune ? json_object() : NULL;
-    if (cfg->capped)
-        gmb_add_result(c, "build",
-                       json_string("capped: the reductions sum into one accumulator; CUDA "
-                                   "sm_90/sm_100: read's launch bounds allow 32 registers"));
     if (cfg->l2_prefetch || cfg->asm_loads)
         gmb_add_result(c, "loads",
                        json_string(cfg->l2_prefetch
@@ -1103,7 +1071,6 @@ static int stream_run(gmb_ctx_t *c)
         const char *var = cfg->l2_prefetch ? "w16p"
                           : cfg->asm_loads ? "w16a"
                           : evict          ? (evict == 1 ? "w16s" : "w16e")
-                          : cfg->capped    ? "w16c"
                                            : variants[v].variant;
         if ((rc = be->prog_load(c->dev, c->bench->kernels, var, &prog[v])))
             break;
@@ -1124,16 +1091,12 @@ static int stream_run(gmb_ctx_t *c)
         if (w == 16 && (tune || cfg->tiled) && !tprog &&
             (rc = be->prog_load(c->dev, c->bench->kernels, "w16t", &tprog)))
             break;
-        if (w == 16 && tune && !cprog && !strcmp(be->name, "cuda") &&
-            (rc = be->prog_load(c->dev, c->bench->kernels, "w16c", &cprog)))
-            break;
         for (size_t ki = 0; ki < cfg->kernels.n && !rc; ki++) {
             const kinfo_t *k = &K[cfg->kernels.idx[ki]];
             gmb_prog_t *kp = w == 16 && cfg->tiled && !k->reduce ? tprog : prog[v];
             s.per_cu = cfg->groups_per_cu;
             s.epi = 0;
-            if (w == 16 && tune &&
-                (rc = tune_kernel(&s, k, w, top, prog[v], tprog, cprog, &kp, tuning)))
+            if (w == 16 && tune && (rc = tune_kernel(&s, k, w, top, prog[v], tprog, &kp, tuning)))
                 break;
             s.layout = kp == tprog ? "tiled" : "grid-stride";
             s.k_base = s.k_dram = NULL;
@@ -1167,7 +1130,6 @@ out:
     json_decref(best);
     json_decref(tuning);
     be->prog_free(tprog);
-    be->prog_free(cprog);
     for (int i = 0; i < 3; i++)
         be->prog_free(prog[i]);
     be->free(s.a);

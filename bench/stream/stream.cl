@@ -157,40 +157,10 @@ STREAM_ELEMENTWISE(stream_add, OP_ADD)
 STREAM_ELEMENTWISE(stream_triad, OP_TRIAD)
 
 /* The reductions: each work-group writes the sum of its work-items' terms to part[group]
- * (group size: a power of two <= STREAM_MAX_WG). BOUNDS: the read kernel's launch bounds in
- * the GMB_CAPPED build (CUDA, w16c), sm_90 and sm_100: 8 groups of 256 resident, so at most
- * 32 registers (the plain build takes 44 on sm_90, which leaves 5 groups resident); that
- * build also sums into one accumulator. Tuning times both builds where the capped one leaves
- * more groups resident, in groups of 256. */
-#undef STREAM_READ_BOUNDS
-#if defined(__CUDACC__) && defined(GMB_CAPPED) && GMB_CAPPED && defined(__CUDA_ARCH__) &&          \
-    __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
-#define STREAM_READ_BOUNDS __launch_bounds__(256, 8) /* 2048 threads a multiprocessor */
-#else /* (sm_80 would spill at 32 registers; the others hold fewer threads) */
-#define STREAM_READ_BOUNDS
-#endif
-/* Four terms g apart: into four accumulators, or (GMB_CAPPED) into one, 12 registers fewer */
-#undef STREAM_ACC4
-#if defined(GMB_CAPPED) && GMB_CAPPED
-#define STREAM_ACC4(TERM, i, g)                                                                    \
-    do {                                                                                           \
-        T x0_ = TERM(i), x1_ = TERM((i) + (g)), x2_ = TERM((i) + 2 * (g)),                         \
-          x3_ = TERM((i) + 3 * (g));                                                               \
-        s0 = s0 + ((x0_ + x1_) + (x2_ + x3_));                                                     \
-    } while (0)
-#else
-#define STREAM_ACC4(TERM, i, g)                                                                    \
-    do {                                                                                           \
-        s0 = s0 + TERM(i);                                                                         \
-        s1 = s1 + TERM((i) + (g));                                                                 \
-        s2 = s2 + TERM((i) + 2 * (g));                                                             \
-        s3 = s3 + TERM((i) + 3 * (g));                                                             \
-    } while (0)
-#endif
-#undef STREAM_REDUCE
-#define STREAM_REDUCE(NAME, TERM, BOUNDS)                                                          \
-    GMB_KERNEL BOUNDS NAME(GMB_GLOBAL const T *GMB_RESTRICT a, GMB_GLOBAL const T *GMB_RESTRICT b, \
-                           GMB_GLOBAL float *GMB_RESTRICT part, gmb_u64 n, gmb_u32 reps)           \
+ * (group size: a power of two <= STREAM_MAX_WG). */
+#define STREAM_REDUCE(NAME, TERM)                                                                  \
+    GMB_KERNEL NAME(GMB_GLOBAL const T *GMB_RESTRICT a, GMB_GLOBAL const T *GMB_RESTRICT b,        \
+                    GMB_GLOBAL float *GMB_RESTRICT part, gmb_u64 n, gmb_u32 reps)                  \
     {                                                                                              \
         GMB_SHARED float red[STREAM_MAX_WG];                                                       \
         const gmb_u64 g = GMB_GSIZE;                                                               \
@@ -199,7 +169,10 @@ STREAM_ELEMENTWISE(stream_triad, OP_TRIAD)
             T s0 = T_ZERO, s1 = T_ZERO, s2 = T_ZERO, s3 = T_ZERO;                                  \
             gmb_u64 i = GMB_GID;                                                                   \
             for (; i + 3 * g < n; i += 4 * g) {                                                    \
-                STREAM_ACC4(TERM, i, g);                                                           \
+                s0 = s0 + TERM(i);                                                                 \
+                s1 = s1 + TERM(i + g);                                                             \
+                s2 = s2 + TERM(i + 2 * g);                                                         \
+                s3 = s3 + TERM(i + 3 * g);                                                         \
             }                                                                                      \
             for (; i < n; i += g)                                                                  \
                 s0 = s0 + TERM(i);                                                                 \
@@ -220,5 +193,5 @@ STREAM_ELEMENTWISE(stream_triad, OP_TRIAD)
 
 #define TERM_READ(k) STREAM_LD(a, k)
 #define TERM_DOT(k)  (STREAM_LD(a, k) * STREAM_LD(b, k))
-STREAM_REDUCE(stream_read, TERM_READ, STREAM_READ_BOUNDS)
-STREAM_REDUCE(stream_dot, TERM_DOT, )
+STREAM_REDUCE(stream_read, TERM_READ)
+STREAM_REDUCE(stream_dot, TERM_DOT)

@@ -61,15 +61,6 @@ namespace w16t /* the tiled layout of the element-wise kernels (--tiled, and tun
 #undef GMB_LANES
 } // namespace w16t
 
-namespace w16c /* the read kernel capped at 32 registers (tuning's other build) */
-{
-#define GMB_LANES  4
-#define GMB_CAPPED 1
-#include "stream.cl"
-#undef GMB_CAPPED
-#undef GMB_LANES
-} // namespace w16c
-
 #define STREAM_FNS(ns, v)                                                                          \
     {v, "stream_init", (const void *)ns::stream_init},                                             \
         {v, "stream_fill", (const void *)ns::stream_fill},                                         \
@@ -85,5 +76,4 @@ namespace w16c /* the read kernel capped at 32 registers (tuning's other build) 
 extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
     STREAM_FNS(w4, "w4"),     STREAM_FNS(w8, "w8"),     STREAM_FNS(w16, "w16"),
     STREAM_FNS(w16p, "w16p"), STREAM_FNS(w16a, "w16a"), STREAM_FNS(w16s, "w16s"),
-    STREAM_FNS(w16e, "w16e"), STREAM_FNS(w16t, "w16t"), STREAM_FNS(w16c, "w16c"),
-    {NULL, NULL, NULL}};
+    STREAM_FNS(w16e, "w16e"), STREAM_FNS(w16t, "w16t"), {NULL, NULL, NULL}};
