@@ -31,6 +31,7 @@ typedef ulong gmb_u64;
 #define GMB_UINT2(a, b)        ((uint2)((a), (b)))
 #define GMB_UINT4(a, b, c, d)  ((uint4)((a), (b), (c), (d)))
 #define GMB_MULHI32(a, b)      mul_hi((gmb_u32)(a), (gmb_u32)(b))
+#define GMB_ATOMIC_INC(p)      atomic_inc((volatile __global gmb_u32 *)(p)) /* old value */
 #elif defined(__CUDACC__)
 typedef unsigned int gmb_u32;
 typedef unsigned long long gmb_u64;
@@ -63,6 +64,7 @@ typedef unsigned long long gmb_u64;
 #define GMB_UINT2(a, b)        make_uint2((a), (b))
 #define GMB_UINT4(a, b, c, d)  make_uint4((a), (b), (c), (d))
 #define GMB_MULHI32(a, b)      __umulhi((a), (b))
+#define GMB_ATOMIC_INC(p)      atomicAdd((p), 1u) /* the old value */
 /* the vector arithmetic OpenCL C has built in */
 static __device__ inline float2 operator+(float2 a, float2 b)
 {
@@ -88,7 +90,7 @@ static __device__ inline float4 operator*(float s, float4 a)
 {
     return make_float4(s * a.x, s * a.y, s * a.z, s * a.w);
 }
-#else /* host C */
+#else                                             /* host C */
 #include <stdint.h>
 #include <string.h>
 typedef uint32_t gmb_u32;

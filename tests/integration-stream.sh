@@ -322,6 +322,9 @@ else
     bad "--tiled with 4-byte accesses" 2 --tiled --widths 4 --sizes 4KiB
     bad "--tune with --groups-per-cu" 2 --tune --groups-per-cu 2 --sizes 4KiB
     bad "--tune with --no-tune" 2 --tune --no-tune --sizes 4KiB
+    bad "--dynamic with --tiled" 2 --dynamic --tiled --sizes 4KiB
+    bad "--dynamic with 8-byte accesses" 2 --dynamic --widths 8 --sizes 4KiB
+    bad "--tune with --dynamic" 2 --tune --dynamic --sizes 4KiB
 
     # --- the tiled layout and the tuning (forced on the CPU: correctness, not timings) ------
     if expect "stream --tiled, every kernel, odd sizes" 0 "$S" "${FAST[@]}" --tiled \
@@ -333,6 +336,19 @@ else
             "sorted(set((p['params']['kernel'] in ('read','dot'), p['extra']['layout']) for p in r['points']))")" = \
             "[(False, 'tiled'), (True, 'grid-stride')]"
     fi
+    # the dynamic layout: groups claim chunks; the reductions are checked against the chunks
+    # each group took (owner[]), sampled beyond 32 MiB
+    if expect "stream --dynamic, every kernel, odd sizes" 0 "$S" "${FAST[@]}" --dynamic \
+        --sizes 4KiB,100000,1MiB,40MiB --out "$T/dynamic"; then
+        rec=$(ls "$T"/dynamic/*-stream.json)
+        check "--dynamic: every point verified, every point says dynamic" test "$(json "$rec" \
+            "(sum(p['extra']['verified'] in ('full','sampled') for p in r['points']), set(p['extra']['layout'] for p in r['points']))")" = "(28, {'dynamic'})"
+    fi
+    for k in read copy; do
+        expect "--dynamic: planted error in $k exits 1" 1 "$S" "${FAST[@]}" --dynamic \
+            --sizes 40MiB --kernels "$k" --inject-error --out "$T/dyn-inj-$k" &&
+            check "--dynamic: planted error in $k is reported" grep -q "verification failed: $k" "$T/err"
+    done
     if expect "stream --tune" 0 "$S" "${FAST[@]}" --tune --kernels copy,dot --sizes 64KiB,100000 \
         --out "$T/tune"; then
         rec=$(ls "$T"/tune/*-stream.json)
@@ -340,8 +356,8 @@ else
         check "--tune: results.tuning names each kernel's choice and candidates" test "$(json "$rec" \
             "sorted((k, len(v['candidates']) >= 1, v['layout'] in ('grid-stride','tiled')) for k, v in r['results']['tuning'].items())")" = \
             "[('copy', True, True), ('dot', True, True)]"
-        check "--tune: dot's candidates are grid-stride only" test "$(json "$rec" \
-            "set(c['layout'] for c in r['results']['tuning']['dot']['candidates'])")" = "{'grid-stride'}"
+        check "--tune: dot's candidates are grid-stride and dynamic" test "$(json "$rec" \
+            "sorted(set(c['layout'] for c in r['results']['tuning']['dot']['candidates']))")" = "['dynamic', 'grid-stride']"
     fi
     # the choice serves DRAM-sized points only (3 x 384 MiB a repetition: DRAM-sized where the
     # last-level cache is 288 MiB or less), cache-sized ones keep the resident grid-stride grid

@@ -21,7 +21,8 @@ static const gmb_cl_variant_t variants[] = {
     {"w16a", "-DGMB_LANES=4"}, /* CUDA: --asm-loads, its control (never loaded on OpenCL) */
     {"w16s", "-DGMB_LANES=4"}, /* CUDA: --evict-first stores (never loaded on OpenCL) */
     {"w16e", "-DGMB_LANES=4"}, /* CUDA: --evict-first all (never loaded on OpenCL) */
-    {"w16t", "-DGMB_LANES=4 -DGMB_TILED=1"}, /* the tiled element-wise kernels */
+    {"w16t", "-DGMB_LANES=4 -DGMB_TILED=1"},   /* the tiled element-wise kernels */
+    {"w16d", "-DGMB_LANES=4 -DGMB_DYNAMIC=1"}, /* the dynamic layout: chunks claimed */
     {NULL, NULL},
 };
 
@@ -60,6 +61,7 @@ typedef struct cfg {
     int asm_loads;        /* CUDA: the same inline-PTX loads without the hint (the control) */
     const char *evict;    /* CUDA: "stores" or "all" accesses with the evict-first hint */
     int tiled;            /* the tiled layout of the element-wise kernels */
+    int dynamic;          /* the dynamic layout: groups claim chunks from a counter */
     int no_tune;          /* no tuning of layout and occupancy */
     int tune;             /* tuning on any device, at any largest size */
     double energy_s;      /* > 0: board energy per byte, each kernel streaming this long */
@@ -89,6 +91,10 @@ static const gmb_opt_t opts[] = {
     {"asm-loads", GMB_OPT_FLAG, O(asm_loads), NULL, NULL, 1, 0, NULL,
      "CUDA, 16-byte accesses: the inputs through the same inline-PTX loads as --l2-prefetch, "
      "without the hint (its A/B control: the same SASS schedule)",
+     0},
+    {"dynamic", GMB_OPT_FLAG, O(dynamic), NULL, NULL, 1, 0, NULL,
+     "16-byte accesses: every kernel in the dynamic layout (a resident grid whose groups claim "
+     "chunks of 16 x group size elements from a counter until none is left); no tuning",
      0},
     {"tiled", GMB_OPT_FLAG, O(tiled), NULL, NULL, 1, 0, NULL,
      "16-byte accesses: the element-wise kernels in the tiled layout (groups take tiles of 4 x "
@@ -175,7 +181,12 @@ typedef struct state {
     int one_pass;       /* the grid is more than the device holds at once: no in-kernel reps */
     long per_cu;        /* groups per compute unit: the tuned choice, else --groups-per-cu */
     long epi;           /* > 0: a one-pass grid of epi elements a work-item (tuning), not per_cu */
-    const char *layout; /* of the element-wise kernels: "grid-stride" or "tiled" */
+    const char *layout; /* "grid-stride", "tiled" (element-wise kernels) or "dynamic" */
+    int dyn;            /* the current kernel is the dynamic layout's: ctr and owner passed */
+    int dyn_dram;       /* the tuned kernel of DRAM-sized points is */
+    gmb_buf_t *ctr;     /* the dynamic layout's claim counter (zeroed before each launch) */
+    gmb_buf_t *owner;   /* owner[t]: the group that took claim t */
+    size_t owner_cap;   /* claims owner holds */
     gmb_kern_t *k_base; /* the kernel of cache-sized points (grid-stride) */
     gmb_kern_t *k_dram; /* the tuned kernel of DRAM-sized points; NULL: no tuning */
     long per_cu_dram;   /* its groups per compute unit */
@@ -189,14 +200,19 @@ static int sample(void *arg, double *ns)
     state_t *s = arg;
     const gmb_backend_t *be = s->c->be;
     float sc = SCALAR;
+    int rc;
+    /* the dynamic layout: the counter zeroed (before the launch, outside its timing) */
+    if (s->dyn && (rc = be->fill(s->ctr, 0, 0, sizeof(gmb_u32))))
+        return rc;
     if (s->reduce) {
-        gmb_arg_t av[] = {GMB_A_BUF(s->a), GMB_A_BUF(s->b), GMB_A_BUF(s->part), GMB_A_VAL(s->n),
-                          GMB_A_VAL(s->reps)};
-        return be->launch(s->k, &s->geo, av, 5, ns);
+        gmb_arg_t av[] = {GMB_A_BUF(s->a),    GMB_A_BUF(s->b),    GMB_A_BUF(s->part),
+                          GMB_A_VAL(s->n),    GMB_A_VAL(s->reps), GMB_A_BUF(s->ctr),
+                          GMB_A_BUF(s->owner)};
+        return be->launch(s->k, &s->geo, av, s->dyn ? 7 : 5, ns);
     }
-    gmb_arg_t av[] = {GMB_A_BUF(s->a), GMB_A_BUF(s->b), GMB_A_BUF(s->out),
-                      GMB_A_VAL(s->n), GMB_A_VAL(sc),   GMB_A_VAL(s->reps)};
-    return be->launch(s->k, &s->geo, av, 6, ns);
+    gmb_arg_t av[] = {GMB_A_BUF(s->a), GMB_A_BUF(s->b),    GMB_A_BUF(s->out), GMB_A_VAL(s->n),
+                      GMB_A_VAL(sc),   GMB_A_VAL(s->reps), GMB_A_BUF(s->ctr), GMB_A_BUF(s->owner)};
+    return be->launch(s->k, &s->geo, av, s->dyn ? 8 : 6, ns);
 }
 
 /* Expected value of scalar j of an element-wise kernel's output. */
@@ -272,8 +288,84 @@ static double term(const kinfo_t *k, gmb_u32 sa, gmb_u32 sb, gmb_u64 i, int lane
     return t;
 }
 
+#define DYN_J 16 /* the dynamic layout's elements a work-item per chunk (stream.cl) */
+
+/* Claims of a dynamic-layout launch of the current point: chunks x reps */
+static uint64_t dyn_claims(const state_t *s, gmb_u32 reps)
+{
+    uint64_t CL = (uint64_t)DYN_J * s->geo.group_size;
+    return (s->n + CL - 1) / CL * reps;
+}
+
+/* The dynamic layout's reductions: every claim taken by a group of the grid; the partial sums
+ * of the first, the last and two random groups (every group up to FULL_VERIFY bytes), each
+ * recomputed from the chunks that group took (owner[]). */
+static int verify_reduce_dyn(state_t *s, const kinfo_t *k, char *err, size_t errlen,
+                             const char **how)
+{
+    size_t groups = s->geo.groups, L = s->geo.group_size;
+    uint64_t CL = (uint64_t)DYN_J * L, n = s->n, nc = (n + CL - 1) / CL;
+    uint64_t total = dyn_claims(s, s->reps);
+    gmb_u32 sa = SEED_A(s->c), sb = SEED_B(s->c);
+    float *got = malloc(groups * sizeof *got);
+    gmb_u32 *own = malloc(total * sizeof *own);
+    double *chunk = malloc(nc * sizeof *chunk); /* each chunk's sum, NAN until needed */
+    int rc = GMB_ERUNTIME;
+    if (!got || !own || !chunk)
+        goto out;
+    if ((rc = s->c->be->read(s->part, 0, got, groups * sizeof *got)) ||
+        (rc = s->c->be->read(s->owner, 0, own, total * sizeof *own)))
+        goto out;
+    for (uint64_t t = 0; t < total; t++)
+        if (own[t] >= groups) {
+            snprintf(err, errlen, "claim %llu of %llu: no group of %zu took it (owner %u)",
+                     (unsigned long long)t, (unsigned long long)total, groups, own[t]);
+            rc = GMB_EVERIFY;
+            goto out;
+        }
+    for (uint64_t q = 0; q < nc; q++)
+        chunk[q] = NAN;
+    int full = n * (gmb_u64)s->lanes <= FULL_VERIFY / sizeof(float);
+    size_t check[4] = {0, groups - 1, gmb_hash(sa, 11) % groups, gmb_hash(sa, 13) % groups};
+    size_t ncheck = full ? groups : 4;
+    *how = full ? "full" : "sampled";
+    for (size_t q = 0; q < ncheck && !rc; q++) {
+        size_t g = full ? q : check[q];
+        double e = 0;
+        uint64_t mine = 0;
+        for (uint64_t t = 0; t < total; t++) {
+            if (own[t] != g)
+                continue;
+            uint64_t c = t % nc;
+            if (isnan(chunk[c])) {
+                chunk[c] = 0;
+                for (uint64_t i = c * CL; i < n && i < (c + 1) * CL; i++)
+                    chunk[c] += term(k, sa, sb, i, s->lanes);
+            }
+            e += chunk[c];
+            mine++;
+        }
+        /* float summation bound: (terms per work-item + lanes + tree depth) ulps */
+        double ulps = (double)mine * DYN_J * s->lanes + 4.0 + log2((double)L) + 8.0;
+        double tol = ulps * 0x1p-24 * e + 1e-30;
+        if (!(fabs((double)got[g] - e) <= tol)) {
+            snprintf(err, errlen,
+                     "partial sum of group %zu (%llu chunks): got %.9g, expected %.9g (+-%.3g)", g,
+                     (unsigned long long)mine, (double)got[g], e, tol);
+            rc = GMB_EVERIFY;
+        }
+    }
+out:
+    free(got);
+    free(own);
+    free(chunk);
+    return rc;
+}
+
 static int verify_reduce(state_t *s, const kinfo_t *k, char *err, size_t errlen, const char **how)
 {
+    if (s->dyn)
+        return verify_reduce_dyn(s, k, err, errlen, how);
     size_t groups = s->geo.groups, L = s->geo.group_size;
     gmb_u64 G = (gmb_u64)(groups * L), n = s->n;
     gmb_u32 sa = SEED_A(s->c), sb = SEED_B(s->c);
@@ -411,6 +503,9 @@ static void set_point(state_t *s, const kinfo_t *k, int w, uint64_t size)
 /* Poison what kernel k must write, so that a kernel that skips work fails its check. */
 static int poison(state_t *s, const kinfo_t *k, uint64_t size)
 {
+    int rc = s->dyn ? s->c->be->fill(s->owner, 0, 0xff, s->owner_cap * sizeof(gmb_u32)) : GMB_OK;
+    if (rc)
+        return rc;
     return k->reduce ? s->c->be->fill(s->part, 0, 0xff, s->geo.groups * sizeof(float))
                      : s->c->be->fill(s->out, 0, 0xff, size);
 }
@@ -424,9 +519,12 @@ static int calibrate(state_t *s, double want, double *t1)
     s->reps = 1;
     if ((rc = sample(s, t1)) || (rc = sample(s, t1)))
         return rc;
-    for (int it = 0; it < 4 && *t1 < want && s->reps < (1u << 24) && !s->one_pass; it++) {
+    /* the dynamic layout: as many claims as owner[] holds */
+    double most = s->dyn ? (double)(s->owner_cap / dyn_claims(s, 1)) : (double)(1u << 24);
+    most = fmax(1.0, fmin(most, (double)(1u << 24)));
+    for (int it = 0; it < 4 && *t1 < want && s->reps < most && !s->one_pass; it++) {
         double f = fmax(2.0, 1.1 * want / fmax(*t1, 1.0));
-        s->reps = (gmb_u32)fmin((double)s->reps * f, (double)(1u << 24));
+        s->reps = (gmb_u32)fmin((double)s->reps * f, most);
         if ((rc = sample(s, t1)))
             return rc;
     }
@@ -447,6 +545,7 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
         s->per_cu = dram && s->k_dram ? s->per_cu_dram : cfg->groups_per_cu;
         s->epi = dram && s->k_dram ? s->epi_dram : 0;
         s->layout = dram && s->k_dram ? s->layout_dram : "grid-stride";
+        s->dyn = dram && s->k_dram ? s->dyn_dram : 0;
     }
     set_point(s, k, w, size);
     if ((rc = poison(s, k, size)))
@@ -493,7 +592,10 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
     json_t *extra = json_object_get(pt, "extra");
     json_object_set_new(extra, "where", json_string(where));
     json_object_set_new(extra, "verified", json_string(rc == GMB_OK ? how : "FAILED"));
-    json_object_set_new(extra, "layout", json_string(k->reduce ? "grid-stride" : s->layout));
+    json_object_set_new(extra, "layout",
+                        json_string(s->dyn      ? "dynamic"
+                                    : k->reduce ? "grid-stride"
+                                                : s->layout));
     if (s->one_pass)
         json_object_set_new(extra, "one_pass",
                             json_string("more groups than the device holds "
@@ -840,8 +942,9 @@ static int warm_up(state_t *s)
 /* Tuning of kernel k (see the help): the candidates' GB/s at size bytes, the fastest left in
  * s (per_cu, epi) and *chosen (its program); one entry of results.tuning added to tuning. */
 static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_prog_t *grid_p,
-                       gmb_prog_t *tile_p, gmb_prog_t **chosen, json_t *tuning)
+                       gmb_prog_t *tile_p, gmb_prog_t *dyn_p, gmb_prog_t **chosen, json_t *tuning)
 {
+    static const char *const lname[] = {"grid-stride", "tiled", "dynamic"};
     /* resident grids: groups per compute unit (0: the most resident), each work-item looping
      * over the array; one-pass grids: as many groups as epi elements a work-item need (past
      * what the device holds, waves of groups: no in-kernel repetition) */
@@ -856,12 +959,20 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
     long best_o = 0, best_e = 0;
     size_t seen[NC], nseen = 0, best_g = 0;
     double want = ((const cfg_t *)s->c->cfg)->min_sample_us * 1e3;
-    for (int l = 0; l < (k->reduce || !tile_p ? 1 : 2) && !rc; l++) {
+    /* 0 grid-stride, 1 tiled (element-wise kernels), 2 dynamic (resident grids only: its
+     * groups claim the work) */
+    gmb_prog_t *progs[3] = {grid_p, k->reduce ? NULL : tile_p, dyn_p};
+    for (int l = 0; l < 3 && !rc; l++) {
+        if (!progs[l])
+            continue;
         nseen = 0;
+        s->dyn = l == 2;
         for (size_t o = 0; o < NC && !rc; o++) {
-            if (l && cand[o].epi && cand[o].epi < 4)
+            if (l == 1 && cand[o].epi && cand[o].epi < 4)
                 continue; /* a tile is 4 elements a work-item: fewer leaves groups idle */
-            if ((rc = be->kern_get(l ? tile_p : grid_p, k->kernel, &s->k)))
+            if (l == 2 && cand[o].epi)
+                continue;
+            if ((rc = be->kern_get(progs[l], k->kernel, &s->k)))
                 break;
             s->per_cu = cand[o].per_cu;
             s->epi = cand[o].epi;
@@ -885,7 +996,7 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
             double gbps = (double)(k->reads + k->writes) * (double)size * s->reps / t[2];
             json_array_append_new(cands,
                                   json_pack("{s:s, s:I, s:I, s:I, s:b, s:i, s:f}", "layout",
-                                            l ? "tiled" : "grid-stride", "groups_per_cu",
+                                            lname[l], "groups_per_cu",
                                             (json_int_t)(s->geo.groups / s->c->info.compute_units),
                                             "elements_per_item", (json_int_t)s->epi, "groups",
                                             (json_int_t)s->geo.groups, "one_pass", s->one_pass,
@@ -906,7 +1017,8 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
     }
     s->per_cu = best_o;
     s->epi = best_e;
-    *chosen = best_l ? tile_p : grid_p;
+    *chosen = progs[best_l];
+    s->dyn = best_l == 2;
     char sz[32];
     char per[96] = "the most resident groups";
     if (best_e)
@@ -915,14 +1027,13 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
     else if (best_o)
         snprintf(per, sizeof per, "%zu groups (%s)", best_g,
                  best_pass ? "more than the device holds: one pass" : "resident");
-    printf("# tuned %s: %s, %s (%.0f GB/s at %s; %zu candidates)\n", k->name,
-           best_l ? "tiled" : "grid-stride", per, best, gmb_fmt_size(size, sz, sizeof sz),
-           json_array_size(cands));
+    printf("# tuned %s: %s, %s (%.0f GB/s at %s; %zu candidates)\n", k->name, lname[best_l], per,
+           best, gmb_fmt_size(size, sz, sizeof sz), json_array_size(cands));
     json_object_set_new(tuning, k->name,
                         json_pack("{s:I, s:s, s:I, s:I, s:I, s:o}", "size_bytes", (json_int_t)size,
-                                  "layout", best_l ? "tiled" : "grid-stride", "groups_per_cu",
-                                  (json_int_t)best_o, "elements_per_item", (json_int_t)best_e,
-                                  "groups", (json_int_t)best_g, "candidates", cands));
+                                  "layout", lname[best_l], "groups_per_cu", (json_int_t)best_o,
+                                  "elements_per_item", (json_int_t)best_e, "groups",
+                                  (json_int_t)best_g, "candidates", cands));
     return GMB_OK;
 }
 
@@ -976,19 +1087,21 @@ static int stream_run(gmb_ctx_t *c)
         return GMB_EUSAGE;
     }
     int evict = !cfg->evict ? 0 : !strcmp(cfg->evict, "stores") ? 1 : 2;
-    if (cfg->tune && (cfg->no_tune || cfg->tiled || cfg->group_size || cfg->groups_per_cu ||
-                      cfg->l2_prefetch || cfg->asm_loads || evict)) {
+    if (cfg->tune && (cfg->no_tune || cfg->tiled || cfg->dynamic || cfg->group_size ||
+                      cfg->groups_per_cu || cfg->l2_prefetch || cfg->asm_loads || evict)) {
         gmb_error("--tune chooses the layout and the groups itself: not with --no-tune, --tiled, "
-                  "--group-size, --groups-per-cu or a cache hint");
+                  "--dynamic, --group-size, --groups-per-cu or a cache hint");
         return GMB_EUSAGE;
     }
-    if (cfg->tiled && (cfg->l2_prefetch || cfg->asm_loads || evict)) {
-        gmb_error("--tiled and a cache hint: one at a time (each its own build of the kernels)");
+    if (!!cfg->tiled + !!cfg->dynamic + !!(cfg->l2_prefetch || cfg->asm_loads || evict) > 1) {
+        gmb_error("--tiled, --dynamic and a cache hint: one at a time (each its own build of the "
+                  "kernels)");
         return GMB_EUSAGE;
     }
-    for (size_t wi = 0; wi < cfg->widths.n && cfg->tiled; wi++)
+    for (size_t wi = 0; wi < cfg->widths.n && (cfg->tiled || cfg->dynamic); wi++)
         if (width_bytes[cfg->widths.idx[wi]] != 16) {
-            gmb_error("--tiled: 16-byte accesses only (--widths 16)");
+            gmb_error("%s: 16-byte accesses only (--widths 16)",
+                      cfg->tiled ? "--tiled" : "--dynamic");
             return GMB_EUSAGE;
         }
     if (cfg->l2_prefetch || cfg->asm_loads || evict) {
@@ -1020,8 +1133,9 @@ static int stream_run(gmb_ctx_t *c)
     uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
     state_t s = {.c = c, .per_cu = cfg->groups_per_cu};
     gmb_prog_t *prog[3] = {NULL, NULL, NULL}, *tprog = NULL; /* tprog: the tiled layout */
-    int tune = !cfg->no_tune && !cfg->tiled && !cfg->group_size && !cfg->groups_per_cu &&
-               !cfg->l2_prefetch && !cfg->asm_loads && !evict &&
+    gmb_prog_t *dprog = NULL;                                /* the dynamic layout */
+    int tune = !cfg->no_tune && !cfg->tiled && !cfg->dynamic && !cfg->group_size &&
+               !cfg->groups_per_cu && !cfg->l2_prefetch && !cfg->asm_loads && !evict &&
                (cfg->tune ||
                 (strcmp(c->info.type, "cpu") && c->info.llc_bytes && top >= 4 * c->info.llc_bytes));
     json_t *tuning = tune ? json_object() : NULL;
@@ -1052,6 +1166,12 @@ static int stream_run(gmb_ctx_t *c)
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, top, &s.out)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, max_groups * sizeof(float), &s.part)))
         goto out;
+    if (tune || cfg->dynamic) { /* the dynamic layout's counter and claim owners */
+        s.owner_cap = 4u << 20;
+        if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, 256, &s.ctr)) ||
+            (rc = be->alloc(c->dev, GMB_MEM_DEVICE, s.owner_cap * sizeof(gmb_u32), &s.owner)))
+            goto out;
+    }
     gmb_declare_metric(c, "bw_GBps", "GB/s", "higher",
                        "bytes counted per element x elements x reps / kernel time (1e9 B/s)");
     if (c->info.peak_bw_gbps > 0)
@@ -1091,18 +1211,26 @@ static int stream_run(gmb_ctx_t *c)
         if (w == 16 && (tune || cfg->tiled) && !tprog &&
             (rc = be->prog_load(c->dev, c->bench->kernels, "w16t", &tprog)))
             break;
+        if (w == 16 && (tune || cfg->dynamic) && !dprog &&
+            (rc = be->prog_load(c->dev, c->bench->kernels, "w16d", &dprog)))
+            break;
         for (size_t ki = 0; ki < cfg->kernels.n && !rc; ki++) {
             const kinfo_t *k = &K[cfg->kernels.idx[ki]];
-            gmb_prog_t *kp = w == 16 && cfg->tiled && !k->reduce ? tprog : prog[v];
+            gmb_prog_t *kp = w == 16 && cfg->tiled && !k->reduce ? tprog
+                             : w == 16 && cfg->dynamic           ? dprog
+                                                                 : prog[v];
+            s.dyn = kp == dprog;
             s.per_cu = cfg->groups_per_cu;
             s.epi = 0;
-            if (w == 16 && tune && (rc = tune_kernel(&s, k, w, top, prog[v], tprog, &kp, tuning)))
+            if (w == 16 && tune &&
+                (rc = tune_kernel(&s, k, w, top, prog[v], tprog, dprog, &kp, tuning)))
                 break;
-            s.layout = kp == tprog ? "tiled" : "grid-stride";
+            s.layout = kp == tprog ? "tiled" : kp == dprog ? "dynamic" : "grid-stride";
             s.k_base = s.k_dram = NULL;
             if (tuning && json_object_get(tuning, k->name)) { /* DRAM points: the choice */
                 s.layout_dram = s.layout;
                 s.per_cu_dram = s.per_cu;
+                s.dyn_dram = s.dyn;
                 s.epi_dram = s.epi;
                 if ((rc = be->kern_get(kp, k->kernel, &s.k_dram)) ||
                     (rc = be->kern_get(prog[v], k->kernel, &s.k_base)))
@@ -1117,6 +1245,7 @@ static int stream_run(gmb_ctx_t *c)
     if (!rc)
         summarise(c, cfg, best);
     s.epi = 0;
+    s.dyn = 0;
     s.per_cu = cfg->groups_per_cu; /* the energy part: grid-stride, the most resident groups */
     if (!rc && cfg->energy_s > 0)
         rc = energy_part(&s, prog, best);
@@ -1130,12 +1259,15 @@ out:
     json_decref(best);
     json_decref(tuning);
     be->prog_free(tprog);
+    be->prog_free(dprog);
     for (int i = 0; i < 3; i++)
         be->prog_free(prog[i]);
     be->free(s.a);
     be->free(s.b);
     be->free(s.out);
     be->free(s.part);
+    be->free(s.ctr);
+    be->free(s.owner);
     return rc;
 }
 

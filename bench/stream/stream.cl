@@ -108,8 +108,53 @@ GMB_KERNEL stream_init(GMB_GLOBAL T *GMB_RESTRICT a, gmb_u64 n, gmb_u32 seed)
         STREAM_ST(c, i0_ + 2 * (d), x2);                                                           \
         STREAM_ST(c, i0_ + 3 * (d), x3);                                                           \
     } while (0)
+/* The dynamic layout (GMB_DYNAMIC): a resident grid whose groups claim chunks of DYN_J x
+ * group size elements (reps x chunks claims in all) from a counter (*ctr, zeroed before each
+ * launch) until none is left: the groups a multiprocessor runs slowly take fewer chunks, so
+ * none waits idle at the end as a fixed share of the array would make it. A group's next
+ * claim is in flight while it streams its chunk; owner[t] = the group that took claim t. */
+#define DYN_J 16
+#undef STREAM_CLAIMS
+#define STREAM_CLAIMS(BODY)                                                                        \
+    GMB_SHARED gmb_u32 nxt_[2];                                                                    \
+    const gmb_u64 CL = (gmb_u64)DYN_J * GMB_LSIZE;                                                 \
+    const gmb_u32 nc = (gmb_u32)((n + CL - 1) / CL), total = nc * reps;                            \
+    if (GMB_LID == 0)                                                                              \
+        nxt_[0] = GMB_ATOMIC_INC(ctr);                                                             \
+    GMB_BARRIER();                                                                                 \
+    gmb_u32 t = nxt_[0], p_ = 0;                                                                   \
+    while (t < total) {                                                                            \
+        gmb_u32 nt_ = 0;                                                                           \
+        if (GMB_LID == 0) {                                                                        \
+            nt_ = GMB_ATOMIC_INC(ctr);                                                             \
+            owner[t] = GMB_GROUP;                                                                  \
+        }                                                                                          \
+        const gmb_u64 base = (gmb_u64)(t % nc) * CL;                                               \
+        BODY;                                                                                      \
+        if (GMB_LID == 0)                                                                          \
+            nxt_[p_ ^ 1u] = nt_;                                                                   \
+        GMB_BARRIER();                                                                             \
+        p_ ^= 1u;                                                                                  \
+        t = nxt_[p_];                                                                              \
+    }
 #undef STREAM_ELEMENTWISE
-#if defined(GMB_TILED) && GMB_TILED
+#if defined(GMB_DYNAMIC) && GMB_DYNAMIC
+#define STREAM_ELEMENTWISE(NAME, OP)                                                               \
+    GMB_KERNEL NAME(GMB_GLOBAL const T *GMB_RESTRICT a, GMB_GLOBAL const T *GMB_RESTRICT b,        \
+                    GMB_GLOBAL T *GMB_RESTRICT c, gmb_u64 n, float s, gmb_u32 reps,                \
+                    GMB_GLOBAL gmb_u32 *ctr, GMB_GLOBAL gmb_u32 *owner)                            \
+    {                                                                                              \
+        const gmb_u64 L = GMB_LSIZE;                                                               \
+        STREAM_CLAIMS(                                                                             \
+            if (base + CL <= n) {                                                                  \
+                for (gmb_u32 j = 0; j < DYN_J; j += 4)                                             \
+                    STREAM_FOUR(OP, base + j * L + GMB_LID, L);                                    \
+            } else {                                                                               \
+                for (gmb_u64 i = base + GMB_LID; i < n; i += L) /* the part chunk */               \
+                    STREAM_ST(c, i, OP(i));                                                        \
+            })                                                                                     \
+    }
+#elif defined(GMB_TILED) && GMB_TILED
 #define STREAM_ELEMENTWISE(NAME, OP)                                                               \
     GMB_KERNEL NAME(GMB_GLOBAL const T *GMB_RESTRICT a, GMB_GLOBAL const T *GMB_RESTRICT b,        \
                     GMB_GLOBAL T *GMB_RESTRICT c, gmb_u64 n, float s, gmb_u32 reps)                \
@@ -158,6 +203,44 @@ STREAM_ELEMENTWISE(stream_triad, OP_TRIAD)
 
 /* The reductions: each work-group writes the sum of its work-items' terms to part[group]
  * (group size: a power of two <= STREAM_MAX_WG). */
+/* The group's sum of red[] into part[group] */
+#undef STREAM_TREE
+#define STREAM_TREE()                                                                              \
+    GMB_BARRIER();                                                                                 \
+    for (gmb_u32 w = GMB_LSIZE / 2; w > 0; w >>= 1) {                                              \
+        if (GMB_LID < w)                                                                           \
+            red[GMB_LID] += red[GMB_LID + w];                                                      \
+        GMB_BARRIER();                                                                             \
+    }                                                                                              \
+    if (GMB_LID == 0)                                                                              \
+        part[GMB_GROUP] = red[0];
+#undef STREAM_REDUCE
+#if defined(GMB_DYNAMIC) && GMB_DYNAMIC
+#define STREAM_REDUCE(NAME, TERM)                                                                  \
+    GMB_KERNEL NAME(GMB_GLOBAL const T *GMB_RESTRICT a, GMB_GLOBAL const T *GMB_RESTRICT b,        \
+                    GMB_GLOBAL float *GMB_RESTRICT part, gmb_u64 n, gmb_u32 reps,                  \
+                    GMB_GLOBAL gmb_u32 *ctr, GMB_GLOBAL gmb_u32 *owner)                            \
+    {                                                                                              \
+        GMB_SHARED float red[STREAM_MAX_WG];                                                       \
+        const gmb_u64 L = GMB_LSIZE;                                                               \
+        T s0 = T_ZERO, s1 = T_ZERO, s2 = T_ZERO, s3 = T_ZERO;                                      \
+        STREAM_CLAIMS(                                                                             \
+            if (base + CL <= n) {                                                                  \
+                for (gmb_u32 j = 0; j < DYN_J; j += 4) {                                           \
+                    const gmb_u64 i = base + j * L + GMB_LID;                                      \
+                    s0 = s0 + TERM(i);                                                             \
+                    s1 = s1 + TERM(i + L);                                                         \
+                    s2 = s2 + TERM(i + 2 * L);                                                     \
+                    s3 = s3 + TERM(i + 3 * L);                                                     \
+                }                                                                                  \
+            } else {                                                                               \
+                for (gmb_u64 i = base + GMB_LID; i < n; i += L) /* the part chunk */               \
+                    s0 = s0 + TERM(i);                                                             \
+            })                                                                                     \
+        red[GMB_LID] = T_HSUM((s0 + s1) + (s2 + s3));                                              \
+        STREAM_TREE()                                                                              \
+    }
+#else
 #define STREAM_REDUCE(NAME, TERM)                                                                  \
     GMB_KERNEL NAME(GMB_GLOBAL const T *GMB_RESTRICT a, GMB_GLOBAL const T *GMB_RESTRICT b,        \
                     GMB_GLOBAL float *GMB_RESTRICT part, gmb_u64 n, gmb_u32 reps)                  \
@@ -181,16 +264,10 @@ STREAM_ELEMENTWISE(stream_triad, OP_TRIAD)
                 GMB_BARRIER();                                                                     \
         }                                                                                          \
         red[GMB_LID] = acc;                                                                        \
-        GMB_BARRIER();                                                                             \
-        for (gmb_u32 w = GMB_LSIZE / 2; w > 0; w >>= 1) {                                          \
-            if (GMB_LID < w)                                                                       \
-                red[GMB_LID] += red[GMB_LID + w];                                                  \
-            GMB_BARRIER();                                                                         \
-        }                                                                                          \
-        if (GMB_LID == 0)                                                                          \
-            part[GMB_GROUP] = red[0];                                                              \
+        STREAM_TREE()                                                                              \
     }
 
+#endif
 #define TERM_READ(k) STREAM_LD(a, k)
 #define TERM_DOT(k)  (STREAM_LD(a, k) * STREAM_LD(b, k))
 STREAM_REDUCE(stream_read, TERM_READ)

@@ -61,6 +61,15 @@ namespace w16t /* the tiled layout of the element-wise kernels (--tiled, and tun
 #undef GMB_LANES
 } // namespace w16t
 
+namespace w16d /* the dynamic layout: groups claim chunks from a counter (--dynamic, tuning) */
+{
+#define GMB_LANES   4
+#define GMB_DYNAMIC 1
+#include "stream.cl"
+#undef GMB_DYNAMIC
+#undef GMB_LANES
+} // namespace w16d
+
 #define STREAM_FNS(ns, v)                                                                          \
     {v, "stream_init", (const void *)ns::stream_init},                                             \
         {v, "stream_fill", (const void *)ns::stream_fill},                                         \
@@ -76,4 +85,5 @@ namespace w16t /* the tiled layout of the element-wise kernels (--tiled, and tun
 extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
     STREAM_FNS(w4, "w4"),     STREAM_FNS(w8, "w8"),     STREAM_FNS(w16, "w16"),
     STREAM_FNS(w16p, "w16p"), STREAM_FNS(w16a, "w16a"), STREAM_FNS(w16s, "w16s"),
-    STREAM_FNS(w16e, "w16e"), STREAM_FNS(w16t, "w16t"), {NULL, NULL, NULL}};
+    STREAM_FNS(w16e, "w16e"), STREAM_FNS(w16t, "w16t"), STREAM_FNS(w16d, "w16d"),
+    {NULL, NULL, NULL}};
