@@ -120,7 +120,18 @@ if expect "gpu-import: the run and the check's records" 0 tests/gpu-import.sh "$
 fi
 rm -rf "$T/gc/suite"
 tar czf "$T/gc2.tgz" -C "$T/gc" .
-expect "gpu-import: a tarball without a gmb run" 1 tests/gpu-import.sh "$T/gc2.tgz" "$T/res2"
+if expect "gpu-import: a check without a gmb run: its records alone" 0 tests/gpu-import.sh \
+    "$T/gc2.tgz" "$T/res2"; then
+    slug=$(json "$(ls "$T"/gc/cuda/*-stream.json | head -1)" \
+        "__import__('re').sub('-+', '-', __import__('re').sub('[^a-z0-9]+', '-', r['device']['name'].lower())).strip('-')")
+    stamp=$(basename "$(ls "$T"/gc/cuda/*-stream.json | head -1)")
+    check "gpu-import: the records under the device's directory and the earliest record's time" \
+        test -s "$T/res2/$slug/${stamp%%-*}-gpu-check/cuda/$stamp"
+    check "gpu-import: no run directory made" test "$(ls "$T/res2/$slug")" = "${stamp%%-*}-gpu-check"
+fi
+rm -rf "$T/gc/cuda"
+tar czf "$T/gc3.tgz" -C "$T/gc" .
+expect "gpu-import: a tarball without a gmb run or a record" 1 tests/gpu-import.sh "$T/gc3.tgz" "$T/res3"
 
 # --- tests/gpu-check.sh itself, where it can run: no GPU (exit 1, said so), one OpenCL step on
 # PoCL, every summary (no Python traceback), the tarball and log in $OUT -----------------------
