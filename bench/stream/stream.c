@@ -1028,7 +1028,8 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
     char sz[32];
     char per[96] = "the most resident groups";
     if (best_e)
-        snprintf(per, sizeof per, "%ld elements a work-item, %zu groups (%s)", best_e, best_g,
+        snprintf(per, sizeof per, "%ld element%s a work-item, %zu groups (%s)", best_e,
+                 best_e == 1 ? "" : "s", best_g,
                  best_pass ? "more than the device holds: one pass" : "resident");
     else if (best_o)
         snprintf(per, sizeof per, "%zu groups (%s)", best_g,
