@@ -25,7 +25,9 @@ pack() { tar czf "$RET/gmb-check.tgz.part" -C "$OUTDIR" . 2>/dev/null &&
 # stream at its default sizes (issue 2 times that sweep: < 20 s on an H100/H200), unless
 # GMB_CHECK_SIZES names others
 SIZES=(${GMB_CHECK_SIZES:+--sizes "$GMB_CHECK_SIZES"})
-echo "== gmb gpu-check $(git describe --always --dirty 2>/dev/null) on $(hostname), $(date -u +%FT%TZ), budget ${BUDGET} s"
+# (the tree's commit: .debs/REV where tests/gpu-debs.sh wrote it; git describe here sees the
+# checkout the session started from)
+echo "== gmb gpu-check $(cat .debs/REV 2>/dev/null || git describe --always --dirty 2>/dev/null) on $(hostname), $(date -u +%FT%TZ), budget ${BUDGET} s"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,pcie.link.gen.current,pcie.link.width.current \
     --format=csv 2>/dev/null || echo "(nvidia-smi not available)"
 nvidia-smi -q >"$OUTDIR/nvidia-smi-before.txt" 2>&1

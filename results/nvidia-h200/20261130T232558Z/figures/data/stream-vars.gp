@@ -1,0 +1,20 @@
+# results/nvidia-h200/20261130T232558Z/figures/data/stream-vars.gp: made by gmb plot from the records; data for /work/main/plots/stream.gp
+NRUNS = 1
+array run_label[1] = ["NVIDIA H200 (CUDA)"]
+array run_peak[1] = [4814.3040000000001]
+array run_e_read[1] = [NaN]
+array run_e_copy[1] = [NaN]
+array run_e_triad[1] = [NaN]
+array run_a_read[1] = [NaN]
+array run_a_copy[1] = [NaN]
+array run_a_triad[1] = [NaN]
+NS = 3
+array s_file[3] = ["results/nvidia-h200/20261130T232558Z/figures/data/stream-r1-s1.csv", "results/nvidia-h200/20261130T232558Z/figures/data/stream-r1-s2.csv", "results/nvidia-h200/20261130T232558Z/figures/data/stream-r1-s3.csv"]
+array s_label[3] = ["read 16", "copy 16", "triad 16"]
+array s_run[3] = [1, 1, 1]
+array s_sub[3] = [1, 2, 3]
+array s_kernel[3] = ["read", "copy", "triad"]
+array s_width_bytes[3] = ["16", "16", "16"]
+X_MIN = 4096
+X_MAX = 1073741824
+OUTBASE = "results/nvidia-h200/20261130T232558Z/figures/stream"
