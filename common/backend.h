@@ -64,6 +64,8 @@ typedef struct gmb_dev_info {
     char runtime_version[64]; /* CUDA runtime / OpenCL version of the device */
     char arch[32];            /* "sm_90" or the OpenCL device version */
     char pci_bus_id[32];      /* "0000:17:00.0", "" when unknown */
+    char serial[32];          /* the board's serial number (NVML), "" when unknown */
+    char board_part[64];      /* the board's part number (NVML), "" when unknown */
     uint64_t mem_bytes;       /* global memory */
     uint64_t max_alloc_bytes; /* largest single allocation */
     uint64_t llc_bytes;       /* last-level cache the device reports (L2), 0 unknown */

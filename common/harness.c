@@ -97,7 +97,7 @@ json_t *gmb_json_device(const gmb_dev_info_t *d)
 {
     return json_pack(
         "{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:s, "
-        "s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:s, s:b, s:s, s:s, s:f, s:s, s:s}",
+        "s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:s, s:b, s:s, s:s, s:f, s:s, s:s, s:s, s:s}",
         "backend", d->backend, "index", d->index, "name", d->name, "vendor", d->vendor, "type",
         d->type, "platform", d->platform, "driver_version", d->driver_version, "runtime_version",
         d->runtime_version, "arch", d->arch, "pci_bus_id", d->pci_bus_id, "mem_bytes",
@@ -112,7 +112,8 @@ json_t *gmb_json_device(const gmb_dev_info_t *d)
         : d->ecc   ? "on"
                    : "off",
         "timer_res_ns", d->timer_res_ns, "timer", d->timer, "managed_memory",
-        d->managed[0] ? d->managed : "none");
+        d->managed[0] ? d->managed : "none", "serial", d->serial[0] ? d->serial : "unknown",
+        "board_part_number", d->board_part[0] ? d->board_part : "unknown");
 }
 
 int gmb_print_devices(FILE *f)
@@ -149,6 +150,10 @@ int gmb_print_devices(FILE *f)
                               : "off");
             fprintf(f, "%-7s %3s  %s; %s; %s; peak = %s\n", "", "", d.type, d.platform,
                     d.driver_version, d.peak_source);
+            if (d.board_part[0] || d.serial[0]) /* NVML: which board (revisions differ) */
+                fprintf(f, "%-7s %3s  board %s, serial %s\n", "", "",
+                        d.board_part[0] ? d.board_part : "unknown",
+                        d.serial[0] ? d.serial : "unknown");
             gmb_locality_t loc; /* where the host side goes by default; one topology load */
             char tw[160];
             if (!topo && !topo_tried++)

@@ -37,6 +37,8 @@ static struct {
     nvml_ret_t (*bus_width)(nvml_dev_t, unsigned *);
     nvml_ret_t (*ecc)(nvml_dev_t, int *, int *);
     nvml_ret_t (*driver)(char *, unsigned);
+    nvml_ret_t (*serial)(nvml_dev_t, char *, unsigned);
+    nvml_ret_t (*board_part)(nvml_dev_t, char *, unsigned);
     nvml_ret_t (*pcie_gen)(nvml_dev_t, unsigned *);
     nvml_ret_t (*pcie_width)(nvml_dev_t, unsigned *);
     nvml_ret_t (*pcie_max_gen)(nvml_dev_t, unsigned *);
@@ -73,6 +75,8 @@ static int nvml_load(void)
     SYM(bus_width, "nvmlDeviceGetMemoryBusWidth");
     SYM(ecc, "nvmlDeviceGetEccMode");
     SYM(driver, "nvmlSystemGetDriverVersion");
+    SYM(serial, "nvmlDeviceGetSerial");
+    SYM(board_part, "nvmlDeviceGetBoardPartNumber");
     SYM(pcie_gen, "nvmlDeviceGetCurrPcieLinkGeneration");
     SYM(pcie_width, "nvmlDeviceGetCurrPcieLinkWidth");
     SYM(pcie_max_gen, "nvmlDeviceGetMaxPcieLinkGeneration");
@@ -214,6 +218,12 @@ int gmb_nvml_fill_info(gmb_dev_info_t *info)
     char drv[80];
     if (nv.driver && !nv.driver(drv, sizeof drv))
         gmb_strlcpy(info->driver_version, drv, sizeof info->driver_version);
+    /* which board this is: two H200 board revisions read 2 points of peak apart */
+    char txt[80];
+    if (nv.serial && !nv.serial(d, txt, sizeof txt))
+        gmb_strlcpy(info->serial, txt, sizeof info->serial);
+    if (nv.board_part && !nv.board_part(d, txt, sizeof txt))
+        gmb_strlcpy(info->board_part, txt, sizeof info->board_part);
     return GMB_OK;
 }
 

@@ -103,6 +103,24 @@ int nvmlDeviceGetEccMode(void *d, int *cur, int *pend)
     return OK;
 }
 
+int nvmlDeviceGetSerial(void *d, char *buf, unsigned len)
+{
+    (void)d;
+    if (len < 30)
+        return ERR_NOT_SUPPORTED;
+    strcpy(buf, "1654124045436");
+    return OK;
+}
+
+int nvmlDeviceGetBoardPartNumber(void *d, char *buf, unsigned len)
+{
+    (void)d;
+    if (len < 30)
+        return ERR_NOT_SUPPORTED;
+    strcpy(buf, "692-2G520-0282-001");
+    return OK;
+}
+
 int nvmlSystemGetDriverVersion(char *buf, unsigned len)
 {
     if (len < 16)

@@ -149,6 +149,8 @@ static void fills_device_facts(void **state)
     assert_int_equal(d.core_clock_mhz, 1980);
     assert_int_equal(d.ecc, 1);
     assert_string_equal(d.driver_version, "580.159.04");
+    assert_string_equal(d.serial, "1654124045436");
+    assert_string_equal(d.board_part, "692-2G520-0282-001");
     gmb_dev_info_derive(&d);
     assert_true(d.peak_bw_gbps > 4916.0 && d.peak_bw_gbps < 4918.0); /* 2 x 3201 x 6144 / 8 */
     assert_string_equal(d.mem_type, "HBM");
