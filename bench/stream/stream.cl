@@ -1,7 +1,9 @@
 /* stream.cl - streaming kernels (OpenCL C and, through gmb_kernels.h, CUDA): one source.
  * Built once per element width: GMB_LANES = 1, 2, 4 floats (4, 8, 16-byte accesses).
- * Every loop is grid-stride with 4 independent accesses in flight per work-item; element i
- * always belongs to work-item i mod (global size), which host verification relies on. */
+ * Every loop has 4 independent accesses in flight per work-item. Three layouts: grid-stride
+ * (element i belongs to work-item i mod (global size), which the reductions' verification
+ * relies on), tiled (GMB_TILED, element-wise kernels) and dynamic (GMB_DYNAMIC: chunks
+ * claimed from a counter; the reductions' verification reads which group took each). */
 #undef T
 #undef T_ZERO
 #undef T_HSUM
