@@ -257,6 +257,12 @@ for b in cuda opencl; do
     step "um-$b" 45 bin/gmb-um --backend "$b" --device 0 --out "$OUTDIR/$b" \
         --sizes 16MiB:1GiB:x4 --time-cap 0.3 --max-samples 10
 done
+# the copy kernel: one-pass (the default) against the resident grid-stride grid, every
+# direction it runs (d2d, mapped h2d/d2h/bidir)
+for g in one-pass resident; do
+    step "copy-sm-$g-cuda" 30 bin/gmb-copy --backend cuda --device 0 --engines sm --sm-grid "$g" \
+        --time-cap 0.3 --max-samples 20 --out "$OUTDIR/cuda-sm-$g"
+done
 # latency under load: the DRAM chase beside 0 .. every resident streaming group
 for b in cuda opencl; do
     step "loaded-$b" 45 bin/gmb-loaded --backend "$b" --device 0 --out "$OUTDIR/$b" \

@@ -6,7 +6,7 @@ if ! have_opencl; then
     skip "$TAG integration copy: no OpenCL device (install pocl-opencl-icd)"
 else
     expect "gmb-copy --help" 0 "$C" --help && check "help names the engines" \
-        grep -q "sm = a grid-stride float4 copy" "$T/out"
+        grep -q "sm = a float4 copy kernel" "$T/out"
     expect "gmb list names copy" 0 "$G" list && check "gmb list has copy" grep -q "^copy " "$T/out"
 
     # --- every direction x kind x engine, small sizes, verified, recorded --------------------
@@ -31,6 +31,9 @@ else
             "bidir/mapped/ce bidir/mapped/sm bidir/pageable/ce bidir/pinned/ce d2d/device/ce d2d/device/sm d2h/mapped/ce d2h/mapped/sm d2h/pageable/ce d2h/pinned/ce h2d/mapped/ce h2d/mapped/sm h2d/pageable/ce h2d/pinned/ce"
         check "copy record: bidir points carry both directions" test "$(json "$rec" \
             "all('h2d_bw_GBps' in p['metrics'] and 'd2h_bw_GBps' in p['metrics'] and p['params']['streams'] == 2 for p in r['points'] if p['params']['direction'] == 'bidir')")" = True
+        check "copy record: one copy kernel a work-item per element, bidir half the resident grid" \
+            test "$(json "$rec" "sorted(set((p['params']['direction'], p['params']['groups'] == -(-p['params']['size_bytes'] // 16 // 256)) for p in r['points'] if p['params']['engine'] == 'sm' and (p['params']['direction'] != 'bidir' or p['params']['size_bytes'] == 262144)))")" = \
+            "[('bidir', False), ('d2d', True), ('d2h', True), ('h2d', True)]"
         check "copy record: bandwidth and latency positive" test "$(json "$rec" \
             "all(p['metrics']['bw_GBps']['median'] > 0 and p['metrics']['lat_us']['median'] > 0 for p in r['points'])")" = True
         check "copy record: p2p skipped with a reason on one device" test "$(json "$rec" \
@@ -146,6 +149,14 @@ PY
     check "copy: a failed run keeps its record, marked" test "$(json "$(ls "$T"/inj/*.json | head -1)" \
         "r['status']")" = verification_failed
 
+    # --- the copy kernel on the resident grid (--sm-grid resident): verified, its grid ------
+    if expect "copy --sm-grid resident" 0 "$C" "${FAST[@]}" --directions d2d --engines sm \
+        --sizes 4KiB,1MiB --sm-grid resident --out "$T/resident"; then
+        check "copy --sm-grid resident: verified, no more groups than a one-pass grid" test "$(json \
+            "$(ls "$T"/resident/*-copy.json)" "[(p['extra']['verified'], p['params']['groups'] <= -(-p['params']['size_bytes'] // 16 // 256)) for p in r['points']]")" = \
+            "[('full', True), ('full', True)]"
+    fi
+
     # --- bad input: one line on stderr, exit 2, nothing written -----------------------------
     cbad() { bad_input copy "$1" "$T/bad" "$C" "${FAST[@]}" --out "$T/bad" "${@:2}"; } # name args...
     cbad "--sizes 0" --sizes 0
@@ -154,6 +165,7 @@ PY
     cbad "--sizes 8 (under 16 bytes)" --sizes 8
     cbad "--directions nope" --directions nope
     cbad "--kinds nope" --kinds nope
+    cbad "--sm-grid nope" --sm-grid nope
     cbad "--engines nope" --engines nope
     cbad "--device 99" --device 99
     cbad "unknown option" --frobnicate
