@@ -344,10 +344,13 @@ else
         check "--dynamic: every point verified, every point says dynamic" test "$(json "$rec" \
             "(sum(p['extra']['verified'] in ('full','sampled') for p in r['points']), set(p['extra']['layout'] for p in r['points']))")" = "(28, {'dynamic'})"
     fi
-    for k in read copy; do
+    # (read: a wrong partial sum; dot: a claim no group took, in owner[]; copy: an element)
+    for k in read dot copy; do
         expect "--dynamic: planted error in $k exits 1" 1 "$S" "${FAST[@]}" --dynamic \
             --sizes 40MiB --kernels "$k" --inject-error --out "$T/dyn-inj-$k" &&
             check "--dynamic: planted error in $k is reported" grep -q "verification failed: $k" "$T/err"
+        [ "$k" = dot ] && check "--dynamic: dot's planted error is a claim no group took" \
+            grep -q "no group of" "$T/err"
     done
     if expect "stream --tune" 0 "$S" "${FAST[@]}" --tune --kernels copy,dot --sizes 64KiB,100000 \
         --out "$T/tune"; then

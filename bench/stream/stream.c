@@ -571,7 +571,13 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
         float bad = -1.0f;
         /* the last element: checked by full and by sampled verification alike */
         size_t off = k->reduce ? 0 : (size_t)(s->n * (gmb_u64)s->lanes - 1) * sizeof bad;
-        rc = c->be->write(k->reduce ? s->part : s->out, off, &bad, sizeof bad);
+        if (s->dyn && k->reads == 2) { /* dot, dynamic layout: the last claim taken by none */
+            gmb_u32 none = UINT32_MAX;
+            rc = c->be->write(s->owner, (size_t)(dyn_claims(s, s->reps) - 1) * sizeof none, &none,
+                              sizeof none);
+        } else {
+            rc = c->be->write(k->reduce ? s->part : s->out, off, &bad, sizeof bad);
+        }
         *injected = 1;
         if (rc) {
             gmb_series_free(&ser);
