@@ -200,6 +200,16 @@ void gmb_grid(const gmb_ctx_t *c, gmb_kern_t *k, long group_size, long groups_pe
         g->groups = 1;
 }
 
+void gmb_grid_pass(const gmb_ctx_t *c, long group_size, uint64_t per_item, uint64_t n,
+                   gmb_launch_t *g)
+{
+    gmb_grid(c, NULL, group_size, 1, n, g);
+    uint64_t per_group = (uint64_t)g->group_size * (per_item ? per_item : 1);
+    g->groups = (size_t)((n + per_group - 1) / per_group);
+    if (!g->groups)
+        g->groups = 1;
+}
+
 /* ---- measurement ----------------------------------------------------------------------- */
 
 int gmb_series_push(gmb_series_t *s, double ns)

@@ -139,6 +139,10 @@ void gmb_summary(gmb_ctx_t *ctx, const char *prefix, const char *label, const ch
  * be NULL. */
 void gmb_grid(const gmb_ctx_t *ctx, gmb_kern_t *k, long group_size, long groups_per_cu, uint64_t n,
               gmb_launch_t *g);
+/* A one-pass grid for n items: groups as gmb_grid sizes them, as many as per_item items a
+ * work-item need (past what the device holds, they run in waves). */
+void gmb_grid_pass(const gmb_ctx_t *ctx, long group_size, uint64_t per_item, uint64_t n,
+                   gmb_launch_t *g);
 
 /* JSON of a device description. */
 json_t *gmb_json_device(const gmb_dev_info_t *d);

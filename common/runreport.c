@@ -123,14 +123,15 @@ static void put_conditions(FILE *f, const gmb_runset_t *rs)
         fputs(" | ", f);
         const json_t *b = json_object_get(r, "busy_before");
         double procs = gmb_jnum(b, "compute_processes"), util = gmb_jnum(b, "gpu_util_pct");
+        int busy = gmb_rec_busy(r);
         if (!json_is_true(json_object_get(b, "available")))
             fputs("not known", f);
-        else if (!gmb_rec_busy(r) && json_is_string(json_object_get(b, "after_gmb_program")) &&
+        else if (!busy && json_is_string(json_object_get(b, "after_gmb_program")) &&
                  util > GMB_BUSY_UTIL_PCT) {
             put_num(f, "idle (kernels %.0f%% busy: ", util);
             put_text(f, json_string_value(json_object_get(b, "after_gmb_program")));
             fputs(", just before it)", f);
-        } else if (!gmb_rec_busy(r))
+        } else if (!busy)
             fputs("idle", f);
         else {
             put_num(f, "%.0f compute processes, ", procs);

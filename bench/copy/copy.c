@@ -378,12 +378,8 @@ static int run_series(state_t *s, job_t *jobs, int njobs, const char *dir, const
                 p.job[j].geo.groups = (p.job[j].geo.groups + 1) / 2;
             /* one copy: by default a work-item per element (on an H200 stream's copy read and
              * wrote 88.8% of the peak so, 81-82% on the resident grid-stride grid) */
-            if (p.job[j].k && njobs == 1 && !strcmp(cfg->sm_grid, "one-pass")) {
-                size_t L = p.job[j].geo.group_size;
-                p.job[j].geo.groups = (size_t)((p.n4 + L - 1) / L);
-                if (!p.job[j].geo.groups)
-                    p.job[j].geo.groups = 1;
-            }
+            if (p.job[j].k && njobs == 1 && !strcmp(cfg->sm_grid, "one-pass"))
+                gmb_grid_pass(s->c, 0, 1, p.n4, &p.job[j].geo);
         }
         rc = run_point(s, &p, dir, kind, engine, host_link);
         free(p.each_ns);

@@ -188,8 +188,6 @@ typedef struct state {
     long per_cu;        /* groups per compute unit: the tuned choice, else --groups-per-cu */
     long epi;           /* > 0: a one-pass grid of epi elements a work-item (tuning), not per_cu */
     const char *layout; /* "grid-stride", "tiled" (element-wise kernels) or "dynamic" */
-    int dyn;            /* the current kernel is the dynamic layout's: ctr and owner passed */
-    int dyn_dram;       /* the tuned kernel of DRAM-sized points is */
     gmb_buf_t *ctr;     /* the dynamic layout's claim counter (zeroed before each launch) */
     gmb_buf_t *owner;   /* owner[t]: the group that took claim t */
     size_t owner_cap;   /* claims owner holds */
@@ -201,6 +199,12 @@ typedef struct state {
     const char *layout_dram;
 } state_t;
 
+/* The current kernel is the dynamic layout's (it takes the counter and the owners) */
+static int is_dyn(const state_t *s)
+{
+    return s->layout && !strcmp(s->layout, "dynamic");
+}
+
 static int sample(void *arg, double *ns)
 {
     state_t *s = arg;
@@ -208,17 +212,17 @@ static int sample(void *arg, double *ns)
     float sc = SCALAR;
     int rc;
     /* the dynamic layout: the counter zeroed (before the launch, outside its timing) */
-    if (s->dyn && (rc = be->fill(s->ctr, 0, 0, sizeof(gmb_u32))))
+    if (is_dyn(s) && (rc = be->fill(s->ctr, 0, 0, sizeof(gmb_u32))))
         return rc;
     if (s->reduce) {
         gmb_arg_t av[] = {GMB_A_BUF(s->a),    GMB_A_BUF(s->b),    GMB_A_BUF(s->part),
                           GMB_A_VAL(s->n),    GMB_A_VAL(s->reps), GMB_A_BUF(s->ctr),
                           GMB_A_BUF(s->owner)};
-        return be->launch(s->k, &s->geo, av, s->dyn ? 7 : 5, ns);
+        return be->launch(s->k, &s->geo, av, is_dyn(s) ? 7 : 5, ns);
     }
     gmb_arg_t av[] = {GMB_A_BUF(s->a), GMB_A_BUF(s->b),    GMB_A_BUF(s->out), GMB_A_VAL(s->n),
                       GMB_A_VAL(sc),   GMB_A_VAL(s->reps), GMB_A_BUF(s->ctr), GMB_A_BUF(s->owner)};
-    return be->launch(s->k, &s->geo, av, s->dyn ? 8 : 6, ns);
+    return be->launch(s->k, &s->geo, av, is_dyn(s) ? 8 : 6, ns);
 }
 
 /* Expected value of scalar j of an element-wise kernel's output. */
@@ -313,51 +317,54 @@ static int verify_reduce_dyn(state_t *s, const kinfo_t *k, char *err, size_t err
     uint64_t CL = (uint64_t)DYN_J * L, n = s->n, nc = (n + CL - 1) / CL;
     uint64_t total = dyn_claims(s, s->reps);
     gmb_u32 sa = SEED_A(s->c), sb = SEED_B(s->c);
+    int full = n * (gmb_u64)s->lanes <= FULL_VERIFY / sizeof(float);
+    size_t check[4] = {0, groups - 1, gmb_hash(sa, 11) % groups, gmb_hash(sa, 13) % groups};
+    size_t ncheck = full ? groups : 4;
     float *got = malloc(groups * sizeof *got);
     gmb_u32 *own = malloc(total * sizeof *own);
-    double *chunk = malloc(nc * sizeof *chunk); /* each chunk's sum, NAN until needed */
+    double *chunk = malloc(nc * sizeof *chunk);    /* each chunk's sum, NAN until needed */
+    double *exp = calloc(groups, sizeof *exp);     /* a checked group's chunks, summed */
+    uint64_t *mine = calloc(groups, sizeof *mine); /* and how many it took */
+    char *want = calloc(groups, 1);                /* the groups checked */
     int rc = GMB_ERUNTIME;
-    if (!got || !own || !chunk)
+    if (!got || !own || !chunk || !exp || !mine || !want)
         goto out;
     if ((rc = s->c->be->read(s->part, 0, got, groups * sizeof *got)) ||
         (rc = s->c->be->read(s->owner, 0, own, total * sizeof *own)))
         goto out;
-    for (uint64_t t = 0; t < total; t++)
-        if (own[t] >= groups) {
+    for (size_t q = 0; q < ncheck; q++)
+        want[full ? q : check[q]] = 1;
+    for (uint64_t q = 0; q < nc; q++)
+        chunk[q] = NAN;
+    *how = full ? "full" : "sampled";
+    for (uint64_t t = 0; t < total; t++) { /* one pass over the claims */
+        gmb_u32 g = own[t];
+        if (g >= groups) {
             snprintf(err, errlen, "claim %llu of %llu: no group of %zu took it (owner %u)",
-                     (unsigned long long)t, (unsigned long long)total, groups, own[t]);
+                     (unsigned long long)t, (unsigned long long)total, groups, g);
             rc = GMB_EVERIFY;
             goto out;
         }
-    for (uint64_t q = 0; q < nc; q++)
-        chunk[q] = NAN;
-    int full = n * (gmb_u64)s->lanes <= FULL_VERIFY / sizeof(float);
-    size_t check[4] = {0, groups - 1, gmb_hash(sa, 11) % groups, gmb_hash(sa, 13) % groups};
-    size_t ncheck = full ? groups : 4;
-    *how = full ? "full" : "sampled";
+        if (!want[g])
+            continue;
+        uint64_t c = t % nc;
+        if (isnan(chunk[c])) {
+            chunk[c] = 0;
+            for (uint64_t i = c * CL; i < n && i < (c + 1) * CL; i++)
+                chunk[c] += term(k, sa, sb, i, s->lanes);
+        }
+        exp[g] += chunk[c];
+        mine[g]++;
+    }
     for (size_t q = 0; q < ncheck && !rc; q++) {
         size_t g = full ? q : check[q];
-        double e = 0;
-        uint64_t mine = 0;
-        for (uint64_t t = 0; t < total; t++) {
-            if (own[t] != g)
-                continue;
-            uint64_t c = t % nc;
-            if (isnan(chunk[c])) {
-                chunk[c] = 0;
-                for (uint64_t i = c * CL; i < n && i < (c + 1) * CL; i++)
-                    chunk[c] += term(k, sa, sb, i, s->lanes);
-            }
-            e += chunk[c];
-            mine++;
-        }
         /* float summation bound: (terms per work-item + lanes + tree depth) ulps */
-        double ulps = (double)mine * DYN_J * s->lanes + 4.0 + log2((double)L) + 8.0;
-        double tol = ulps * 0x1p-24 * e + 1e-30;
-        if (!(fabs((double)got[g] - e) <= tol)) {
+        double ulps = (double)mine[g] * DYN_J * s->lanes + 4.0 + log2((double)L) + 8.0;
+        double tol = ulps * 0x1p-24 * exp[g] + 1e-30;
+        if (!(fabs((double)got[g] - exp[g]) <= tol)) {
             snprintf(err, errlen,
                      "partial sum of group %zu (%llu chunks): got %.9g, expected %.9g (+-%.3g)", g,
-                     (unsigned long long)mine, (double)got[g], e, tol);
+                     (unsigned long long)mine[g], (double)got[g], exp[g], tol);
             rc = GMB_EVERIFY;
         }
     }
@@ -365,12 +372,15 @@ out:
     free(got);
     free(own);
     free(chunk);
+    free(exp);
+    free(mine);
+    free(want);
     return rc;
 }
 
 static int verify_reduce(state_t *s, const kinfo_t *k, char *err, size_t errlen, const char **how)
 {
-    if (s->dyn)
+    if (is_dyn(s))
         return verify_reduce_dyn(s, k, err, errlen, how);
     size_t groups = s->geo.groups, L = s->geo.group_size;
     gmb_u64 G = (gmb_u64)(groups * L), n = s->n;
@@ -485,13 +495,10 @@ static void set_point(state_t *s, const kinfo_t *k, int w, uint64_t size)
     s->n = size / (uint64_t)w;
     s->lanes = w / 4;
     s->reduce = k->reduce;
-    gmb_grid(s->c, s->k, cfg->group_size, s->epi ? 1 : s->per_cu, s->n, &s->geo);
-    if (s->epi) { /* as many groups as epi elements a work-item need: the size sets the grid */
-        uint64_t per_group = (uint64_t)s->geo.group_size * (uint64_t)s->epi;
-        s->geo.groups = (size_t)((s->n + per_group - 1) / per_group);
-        if (!s->geo.groups)
-            s->geo.groups = 1;
-    }
+    if (s->epi) /* as many groups as epi elements a work-item need: the size sets the grid */
+        gmb_grid_pass(s->c, cfg->group_size, (uint64_t)s->epi, s->n, &s->geo);
+    else
+        gmb_grid(s->c, s->k, cfg->group_size, s->per_cu, s->n, &s->geo);
     /* In-kernel repetitions re-read the whole array only while every group is resident (a
      * grid-stride loop spreads each group's elements over it). A grid of more groups than the
      * device holds at once (--groups-per-cu above what fits) runs each group's repetitions
@@ -509,7 +516,7 @@ static void set_point(state_t *s, const kinfo_t *k, int w, uint64_t size)
 /* Poison what kernel k must write, so that a kernel that skips work fails its check. */
 static int poison(state_t *s, const kinfo_t *k, uint64_t size)
 {
-    int rc = s->dyn ? s->c->be->fill(s->owner, 0, 0xff, s->owner_cap * sizeof(gmb_u32)) : GMB_OK;
+    int rc = is_dyn(s) ? s->c->be->fill(s->owner, 0, 0xff, s->owner_cap * sizeof(gmb_u32)) : GMB_OK;
     if (rc)
         return rc;
     return k->reduce ? s->c->be->fill(s->part, 0, 0xff, s->geo.groups * sizeof(float))
@@ -526,7 +533,7 @@ static int calibrate(state_t *s, double want, double *t1)
     if ((rc = sample(s, t1)) || (rc = sample(s, t1)))
         return rc;
     /* the dynamic layout: as many claims as owner[] holds */
-    double most = s->dyn ? (double)(s->owner_cap / dyn_claims(s, 1)) : (double)(1u << 24);
+    double most = is_dyn(s) ? (double)(s->owner_cap / dyn_claims(s, 1)) : (double)(1u << 24);
     most = fmax(1.0, fmin(most, (double)(1u << 24)));
     for (int it = 0; it < 4 && *t1 < want && s->reps < most && !s->one_pass; it++) {
         double f = fmax(2.0, 1.1 * want / fmax(*t1, 1.0));
@@ -551,7 +558,6 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
         s->per_cu = dram && s->k_dram ? s->per_cu_dram : cfg->groups_per_cu;
         s->epi = dram && s->k_dram ? s->epi_dram : 0;
         s->layout = dram && s->k_dram ? s->layout_dram : "grid-stride";
-        s->dyn = dram && s->k_dram ? s->dyn_dram : 0;
     }
     set_point(s, k, w, size);
     if ((rc = poison(s, k, size)))
@@ -571,7 +577,7 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
         float bad = -1.0f;
         /* the last element: checked by full and by sampled verification alike */
         size_t off = k->reduce ? 0 : (size_t)(s->n * (gmb_u64)s->lanes - 1) * sizeof bad;
-        if (s->dyn && k->reads == 2) { /* dot, dynamic layout: the last claim taken by none */
+        if (is_dyn(s) && k->reads == 2) { /* dot, dynamic layout: the last claim taken by none */
             gmb_u32 none = UINT32_MAX;
             rc = c->be->write(s->owner, (size_t)(dyn_claims(s, s->reps) - 1) * sizeof none, &none,
                               sizeof none);
@@ -604,10 +610,7 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
     json_t *extra = json_object_get(pt, "extra");
     json_object_set_new(extra, "where", json_string(where));
     json_object_set_new(extra, "verified", json_string(rc == GMB_OK ? how : "FAILED"));
-    json_object_set_new(extra, "layout",
-                        json_string(s->dyn      ? "dynamic"
-                                    : k->reduce ? "grid-stride"
-                                                : s->layout));
+    json_object_set_new(extra, "layout", json_string(s->layout));
     if (s->one_pass)
         json_object_set_new(extra, "one_pass",
                             json_string("more groups than the device holds "
@@ -978,7 +981,7 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
         if (!progs[l])
             continue;
         nseen = 0;
-        s->dyn = l == 2;
+        s->layout = lname[l];
         for (size_t o = 0; o < NC && !rc; o++) {
             if (l == 1 && cand[o].epi && cand[o].epi < 4)
                 continue; /* a tile is 4 elements a work-item: fewer leaves groups idle */
@@ -1030,7 +1033,6 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
     s->per_cu = best_o;
     s->epi = best_e;
     *chosen = progs[best_l];
-    s->dyn = best_l == 2;
     char sz[32];
     char per[96] = "the most resident groups";
     if (best_e)
@@ -1232,7 +1234,6 @@ static int stream_run(gmb_ctx_t *c)
             gmb_prog_t *kp = w == 16 && cfg->tiled && !k->reduce ? tprog
                              : w == 16 && cfg->dynamic           ? dprog
                                                                  : prog[v];
-            s.dyn = kp == dprog;
             s.per_cu = cfg->groups_per_cu;
             s.epi = 0;
             if (w == 16 && tune &&
@@ -1243,7 +1244,6 @@ static int stream_run(gmb_ctx_t *c)
             if (tuning && json_object_get(tuning, k->name)) { /* DRAM points: the choice */
                 s.layout_dram = s.layout;
                 s.per_cu_dram = s.per_cu;
-                s.dyn_dram = s.dyn;
                 s.epi_dram = s.epi;
                 if ((rc = be->kern_get(kp, k->kernel, &s.k_dram)) ||
                     (rc = be->kern_get(prog[v], k->kernel, &s.k_base)))
@@ -1258,7 +1258,7 @@ static int stream_run(gmb_ctx_t *c)
     if (!rc)
         summarise(c, cfg, best);
     s.epi = 0;
-    s.dyn = 0;
+    s.layout = "grid-stride";
     s.per_cu = cfg->groups_per_cu; /* the energy part: grid-stride, the most resident groups */
     if (!rc && cfg->energy_s > 0)
         rc = energy_part(&s, prog, best);

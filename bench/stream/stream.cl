@@ -115,7 +115,7 @@ GMB_KERNEL stream_init(GMB_GLOBAL T *GMB_RESTRICT a, gmb_u64 n, gmb_u32 seed)
  * launch) until none is left: the groups a multiprocessor runs slowly take fewer chunks, so
  * none waits idle at the end as a fixed share of the array would make it. A group's next
  * claim is in flight while it streams its chunk; owner[t] = the group that took claim t. */
-#define DYN_J 16
+#define DYN_J 16 /* stream.c's DYN_J: the host counts claims and checks chunks by it */
 #undef STREAM_CLAIMS
 #define STREAM_CLAIMS(BODY)                                                                        \
     GMB_SHARED gmb_u32 nxt_[2];                                                                    \

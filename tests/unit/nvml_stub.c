@@ -103,30 +103,30 @@ int nvmlDeviceGetEccMode(void *d, int *cur, int *pend)
     return OK;
 }
 
+/* A string answer: v into buf when len holds at least need bytes (NVML's own minimum) */
+static int stub_text(char *buf, unsigned len, unsigned need, const char *v)
+{
+    if (len < need)
+        return ERR_NOT_SUPPORTED;
+    strcpy(buf, v);
+    return OK;
+}
+
 int nvmlDeviceGetSerial(void *d, char *buf, unsigned len)
 {
     (void)d;
-    if (len < 30)
-        return ERR_NOT_SUPPORTED;
-    strcpy(buf, "1654124045436");
-    return OK;
+    return stub_text(buf, len, 30, "1654124045436");
 }
 
 int nvmlDeviceGetBoardPartNumber(void *d, char *buf, unsigned len)
 {
     (void)d;
-    if (len < 30)
-        return ERR_NOT_SUPPORTED;
-    strcpy(buf, "692-2G520-0282-001");
-    return OK;
+    return stub_text(buf, len, 30, "692-2G520-0282-001");
 }
 
 int nvmlSystemGetDriverVersion(char *buf, unsigned len)
 {
-    if (len < 16)
-        return ERR_NOT_SUPPORTED;
-    strcpy(buf, "580.159.04");
-    return OK;
+    return stub_text(buf, len, 16, "580.159.04");
 }
 
 int nvmlDeviceGetCurrPcieLinkGeneration(void *d, unsigned *v)
