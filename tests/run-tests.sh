@@ -31,9 +31,10 @@ run_unit() { # build-dir tag
 }
 
 # every tests/integration-*.sh, with the helpers of tests/lib.sh
+# (GMB_TEST_ONLY=WORD: only the files whose name holds WORD, for a quick look at one part)
 run_integration() {
     local f
-    for f in tests/integration-*.sh; do
+    for f in tests/integration-*${GMB_TEST_ONLY:-}*.sh; do
         . tests/lib.sh
         . "$f"
         rm -rf "$T"
