@@ -78,6 +78,16 @@ NVFLAGS    ?= -O3 -std=c++17 -Xcompiler -Wall,-Wextra,-Werror -Werror all-warnin
               -Xptxas -warn-spills,-warn-lmem-usage
 endif
 
+# kbuild's convention: one short line a target, V=1 for the full commands
+V ?= 0
+ifeq ($(V),1)
+Q   :=
+say :=
+else
+Q   := @
+say = printf '  %-6s %s\n' '$(1)' '$(2)';
+endif
+
 GIT_REV := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 
 # ---- sources -------------------------------------------------------------------------------
@@ -103,7 +113,7 @@ all: deps-check $(PROGRAMS)
 
 help:
 	@echo "make [all] | check | run | install [PREFIX= DESTDIR=] | format | deps | clean"
-	@echo "  CUDA=0|1 OPENCL=0|1 CUDA_ARCHS='90' SAN=1 (ASan+UBSan build in build/san)"
+	@echo "  CUDA=0|1 OPENCL=0|1 CUDA_ARCHS='90' SAN=1 (ASan+UBSan build in build/san) V=1"
 
 deps-check:
 	@if [ "$(HAVE_JANSSON)" != 1 ]; then \
@@ -111,6 +121,8 @@ deps-check:
 	  exit 1; fi
 	@[ "$(OPENCL)" = 1 ] || echo "note: OpenCL headers/loader not found: OpenCL backend skipped (make deps)"
 	@[ "$(CUDA)" = 1 ] || echo "note: nvcc not found: CUDA backend and kernels skipped"
+	@[ "$(CUDA)" != 1 ] || echo "note: CUDA kernels built for $(words $(CUDA_ARCHS)) architectures \
+	  ($(CUDA_ARCHS)); one GPU's: CUDA_ARCHS=90 (Hopper), none: CUDA=0; V=1: full commands"
 	@[ "$(HAVE_HWLOC)" = 1 ] || echo "note: hwloc not found: device locality will read 'unknown'"
 
 $(BUILD)/gen/gitrev: FORCE
@@ -134,49 +146,49 @@ $(BUILD)/common/host.o: GMB_CFLAGS += -DGMB_GIT_REV='"$(GIT_REV)"'
 
 $(BUILD)/%.o: %.c $(wildcard common/*.h) $(BUILD)/gen/config
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(GMB_CFLAGS) -c -o $@ $<
+	$(Q)$(call say,CC,$@)$(CC) $(CFLAGS) $(GMB_CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)$(call say,AR,$@)ar rcs $@ $^
 
 # Per benchmark: OpenCL sources embedded (the shared preludes, then its kernels), CUDA objects
 # (one build serves both SAN=0 and SAN=1), the program.
 define BENCH_RULES
 $(BUILD)/gen/$(1)_cl.c: common/gmb_kernels.h common/gmb_chain_kernels.h bench/$(1)/$(1).cl
 	@mkdir -p $$(@D)
-	{ echo '/* generated from $$^ */'; echo 'const char gmb_bench_cl_source[] ='; \
+	$(Q)$$(call say,GEN,$$@){ echo '/* generated from $$^ */'; echo 'const char gmb_bench_cl_source[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$$$/\\n"/' $$^; echo ';'; } > $$@
 $(BUILD)/gen/$(1)_cl.o: $(BUILD)/gen/$(1)_cl.c
-	$$(CC) $$(CFLAGS) $$(GMB_CFLAGS) -c -o $$@ $$<
+	$(Q)$$(call say,CC,$$@)$$(CC) $$(CFLAGS) $$(GMB_CFLAGS) -c -o $$@ $$<
 build/cu/$(1).o: bench/$(1)/$(1).cu bench/$(1)/$(1).cl common/gmb_kernels.h common/gmb_chain_kernels.h \
                   common/backend.h build/cu/config
 	@mkdir -p $$(@D)
-	$$(NVCC) $$(NVFLAGS) $$(GENCODE) -Icommon -Ibench/$(1) -c -o $$@ $$<
+	$(Q)$$(call say,NVCC,$$@ ($(words $(CUDA_ARCHS)) architectures))$$(NVCC) $$(NVFLAGS) $$(GENCODE) -Icommon -Ibench/$(1) -c -o $$@ $$<
 $(BUILD)/bench/$(1)/$(1).o: bench/$(1)/$(1).c $(wildcard common/*.h) $(BUILD)/gen/config
 	@mkdir -p $$(@D)
-	$$(CC) $$(CFLAGS) $$(GMB_CFLAGS) -Ibench/$(1) -c -o $$@ $$<
+	$(Q)$$(call say,CC,$$@)$$(CC) $$(CFLAGS) $$(GMB_CFLAGS) -Ibench/$(1) -c -o $$@ $$<
 $(BIN)/gmb-$(1): $(BUILD)/bench/$(1)/$(1).o $(BUILD)/gen/$(1)_cl.o \
                  $(if $(filter 1,$(CUDA)),$(if $(wildcard bench/$(1)/$(1).cu),build/cu/$(1).o)) $(LIB)
 	@mkdir -p $$(@D)
-	$$(CC) $$(CFLAGS) $(SANFLAGS) -o $$@ $$^ $$(LDLIBS)
+	$(Q)$$(call say,LD,$$@)$$(CC) $$(CFLAGS) $(SANFLAGS) -o $$@ $$^ $$(LDLIBS)
 endef
 $(foreach b,$(BENCHES),$(eval $(call BENCH_RULES,$(b))))
 
 $(BIN)/gmb: $(BUILD)/common/driver.o $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(call say,LD,$@)$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- tests ---------------------------------------------------------------------------------
 ifeq ($(HAVE_CMOCKA),1)
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(GMB_CFLAGS) $(call pc_cflags,cmocka) -o $@ $^ \
+	$(Q)$(call say,CC,$@)$(CC) $(CFLAGS) $(GMB_CFLAGS) $(call pc_cflags,cmocka) -o $@ $^ \
 	  $(call pc_libs,cmocka,-lcmocka) $(LDLIBS)
 # test_nvml loads a stand-in NVML library built next to it
 $(BUILD)/tests/stub/libnvidia-ml.so.1: tests/unit/nvml_stub.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -std=c11 $(WARN) -shared -fPIC -o $@ $<
+	$(Q)$(call say,CC,$@)$(CC) $(CFLAGS) -std=c11 $(WARN) -shared -fPIC -o $@ $<
 $(BUILD)/tests/test_nvml: | $(BUILD)/tests/stub/libnvidia-ml.so.1
 tests: all $(UNIT)
 else
