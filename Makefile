@@ -105,14 +105,18 @@ LIB     := $(BUILD)/libgmb.a
 # every directory under bench/ is one program: bin/gmb-<name> (no list to keep in sync)
 BENCHES  := $(patsubst bench/%/,%,$(sort $(dir $(wildcard bench/*/*.c))))
 PROGRAMS := $(BIN)/gmb $(addprefix $(BIN)/gmb-,$(BENCHES))
+# man pages, made from each program's own option table and help text (gmb-NAME --man)
+MANDIR   := build/man
+MANPAGES := $(addprefix $(MANDIR)/gmb-,$(addsuffix .1,$(BENCHES)))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT     := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all check run install format format-check deps deps-check tests clean help
-all: deps-check $(PROGRAMS)
+.PHONY: all check run install uninstall man format format-check deps deps-check tests clean help
+all: deps-check $(PROGRAMS) $(if $(filter 1,$(SAN)),,$(MANPAGES))
+man: $(MANPAGES)
 
 help:
-	@echo "make [all] | check | run | install [PREFIX= DESTDIR=] | format | deps | clean"
+	@echo "make [all] | check | run | install [PREFIX= DESTDIR=] | uninstall | man | format | deps | clean"
 	@echo "  CUDA=0|1 OPENCL=0|1 CUDA_ARCHS='90' SAN=1 (ASan+UBSan build in build/san) V=1"
 
 deps-check:
@@ -121,8 +125,8 @@ deps-check:
 	  exit 1; fi
 	@[ "$(OPENCL)" = 1 ] || echo "note: OpenCL headers/loader not found: OpenCL backend skipped (make deps)"
 	@[ "$(CUDA)" = 1 ] || echo "note: nvcc not found: CUDA backend and kernels skipped"
-	@[ "$(CUDA)" != 1 ] || echo "note: CUDA kernels built for $(words $(CUDA_ARCHS)) architectures \
-	  ($(CUDA_ARCHS)); one GPU's: CUDA_ARCHS=90 (Hopper), none: CUDA=0; V=1: full commands"
+	@[ "$(CUDA)" != 1 ] || echo "note: CUDA kernels built for $(words $(CUDA_ARCHS)) architectures" \
+	  "($(CUDA_ARCHS)); one GPU's: CUDA_ARCHS=90 (Hopper), none: CUDA=0; V=1: full commands"
 	@[ "$(HAVE_HWLOC)" = 1 ] || echo "note: hwloc not found: device locality will read 'unknown'"
 
 $(BUILD)/gen/gitrev: FORCE
@@ -175,6 +179,10 @@ $(BIN)/gmb-$(1): $(BUILD)/bench/$(1)/$(1).o $(BUILD)/gen/$(1)_cl.o \
 endef
 $(foreach b,$(BENCHES),$(eval $(call BENCH_RULES,$(b))))
 
+$(MANDIR)/gmb-%.1: bin/gmb-%
+	@mkdir -p $(@D)
+	$(Q)$(call say,MAN,$@)$< --man >$@.tmp && mv $@.tmp $@
+
 $(BIN)/gmb: $(BUILD)/common/driver.o $(LIB)
 	@mkdir -p $(@D)
 	$(Q)$(call say,LD,$@)$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
@@ -193,11 +201,16 @@ $(BUILD)/tests/test_nvml: | $(BUILD)/tests/stub/libnvidia-ml.so.1
 tests: all $(UNIT)
 else
 tests: all
-	@echo "note: cmocka not found: unit tests not built (make deps)"
+	@echo "error: cmocka not found: the unit tests cannot be built (make deps, or make check as root)"
+	@exit 1
 endif
 
-# every test, normal build then ASan+UBSan build; ends with "N passed, N failed"
-check: tests
+# every test, normal build then ASan+UBSan build; ends with "N passed, N failed". What the
+# tests need is installed first (as root; else the apt-get line is printed and make fails),
+# and make then starts again to see it (cmocka is looked for when the Makefile is read)
+check:
+	@common/deps.sh all
+	@$(MAKE) --no-print-directory tests
 	@tests/run-tests.sh
 
 # ---- use -----------------------------------------------------------------------------------
@@ -226,9 +239,19 @@ deps:
 	@common/deps.sh all
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gmb/plots
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/gmb/plots \
+	  $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
 	for f in plots/*; do [ -f "$$f" ] && install -m 0644 "$$f" $(DESTDIR)$(PREFIX)/share/gmb/plots/; done; true
+	install -m 0644 $(MANPAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
+
+# removes what install put there (the programs found by the same glob), and nothing else
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(notdir $(PROGRAMS))) \
+	  $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir $(MANPAGES))) \
+	  $(addprefix $(DESTDIR)$(PREFIX)/share/gmb/plots/,$(notdir $(wildcard plots/*.*)))
+	-rmdir $(DESTDIR)$(PREFIX)/share/gmb/plots \
+	  $(DESTDIR)$(PREFIX)/share/gmb 2>/dev/null
 
 FORMAT_FILES = $(shell git ls-files '*.c' '*.h' '*.cu' '*.cl' 2>/dev/null || ls common/*.[ch] bench/*/*.[ch] bench/*/*.cu bench/*/*.cl tests/unit/*.c)
 format:

@@ -7,6 +7,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
+#include <errno.h>
+#include <unistd.h>
 
 static const char *const backend_choices[] = {"auto", "cuda", "opencl", NULL};
 
@@ -19,7 +22,9 @@ static const gmb_opt_t common_opts[] = {
     {"list-devices", GMB_OPT_FLAG, C(list_devices), NULL, NULL, 1, 0, NULL,
      "list the devices of every backend and exit", 0},
     {"out", GMB_OPT_STR, C(out), "DIR", NULL, 1, 0, NULL,
-     "write the record in DIR [default results/<device>]", 0},
+     "write the record in DIR [default results/<device>]; '-': its JSON to standard output "
+     "(the point rows then go to standard error, no CSV is written)",
+     0},
     {"no-record", GMB_OPT_FLAG, C(no_record), NULL, NULL, 1, 0, NULL,
      "measure and print, write no record", 0},
     {"warmup", GMB_OPT_INT, C(warmup), "N", "1", 0, 1000, NULL,
@@ -40,12 +45,58 @@ static const gmb_opt_t common_opts[] = {
      0},
     {"quiet", GMB_OPT_FLAG, C(quiet), NULL, NULL, 1, 0, NULL, "no progress messages", 0},
     {"help", GMB_OPT_FLAG, C(help), NULL, NULL, 1, 0, NULL, "this help", 0},
+    {"version", GMB_OPT_FLAG, C(version), NULL, NULL, 1, 0, NULL,
+     "print the version and the git commit built, and exit", 0},
+    {"man", GMB_OPT_FLAG, C(man), NULL, NULL, 1, 0, NULL,
+     "print the man page (roff) made from this help, and exit (make builds build/man/)", 1},
     {"summary", GMB_OPT_FLAG, C(summary), NULL, NULL, 1, 0, NULL, "print the summary", 1},
     {"inject-error", GMB_OPT_FLAG, C(inject_error), NULL, NULL, 1, 0, NULL,
      "test aid: corrupt one result element; verification must fail (exit 1)", 1},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
 };
 #undef C
+
+/* The man page gmb-NAME(1): the --help text as roff (make puts it in build/man/). */
+static void man_page(const gmb_bench_t *b, FILE *f)
+{
+    char up[64];
+    size_t i = 0;
+    for (; b->name[i] && i < sizeof up - 1; i++)
+        up[i] = (char)toupper((unsigned char)b->name[i]);
+    up[i] = '\0';
+    fprintf(f, ".TH GMB\\-");
+    gmb_man_text(up, f);
+    fprintf(f, " 1 \"\" \"gmb %s\" \"gmb manual\"\n.SH NAME\ngmb\\-", GMB_VERSION);
+    gmb_man_text(b->name, f);
+    fputs(" \\- ", f);
+    gmb_man_text(b->summary, f);
+    fputs("\n.SH SYNOPSIS\n.B gmb\\-", f);
+    gmb_man_text(b->name, f);
+    fputs("\n[\\fIoptions\\fR]\n.br\n.B gmb run ", f);
+    gmb_man_text(b->name, f);
+    fputs("\n[\\fIoptions\\fR]\n.SH DESCRIPTION\n", f);
+    gmb_man_text(b->summary, f);
+    fputs(".\n.SH OPTIONS\n.SS Benchmark options\n", f);
+    gmb_opt_man(b->opts, f);
+    fputs(".SS Common options\n", f);
+    gmb_opt_man(common_opts, f);
+    if (b->help) { /* paragraphs: a blank line starts a new one, lines keep their breaks */
+        fputs(".SH NOTES\n.nf\n", f);
+        gmb_man_text(b->help, f);
+        fputs("\n.fi\n", f);
+    }
+    fputs(".SH EXIT STATUS\n0 ok, 1 verification failed, 2 usage error, 3 runtime error, 77 "
+          "skipped (no usable device or capability; the reason on standard error).\n"
+          ".SH FILES\nA record \\fIUTC\\fR\\-",
+          f);
+    gmb_man_text(b->name, f);
+    fputs(".json and .csv in the \\-\\-out directory "
+          "(default results/\\fIdevice\\fR).\n.SH SEE ALSO\n.BR gmb (1),\n"
+          "bench/",
+          f);
+    gmb_man_text(b->name, f);
+    fputs("/README.md in the source tree.\n", f);
+}
 
 static void usage(const gmb_bench_t *b, FILE *f)
 {
@@ -699,6 +750,30 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
         usage(b, stdout);
         goto out;
     }
+    if (c.o.version) {
+        printf("gmb-%s %s (git %s)\n", b->name, GMB_VERSION, gmb_git_rev);
+        goto out;
+    }
+    if (c.o.man) {
+        man_page(b, stdout);
+        goto out;
+    }
+    /* --out -: the record's JSON is all that reaches standard output; what the program
+     * prints there (point rows, the summary) goes to standard error */
+    int json_fd = -1;
+    if (c.o.out && !strcmp(c.o.out, "-")) {
+        if (c.o.no_record) {
+            gmb_error("--out - writes the record to standard output; --no-record writes none");
+            rc = GMB_EUSAGE;
+            goto out;
+        }
+        fflush(stdout);
+        if ((json_fd = dup(STDOUT_FILENO)) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+            gmb_error("--out -: cannot redirect standard output: %s", strerror(errno));
+            rc = GMB_ERUNTIME;
+            goto out;
+        }
+    }
     if (c.o.summary) {
         printf("%-10s %s\n", b->name, b->summary);
         goto out;
@@ -803,16 +878,34 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
         json_array_size(c.points) > 0) {
         char dir[4096], slug[96], stem[128], outp[4200];
         gmb_slug(c.info.name, slug, sizeof slug);
-        if (c.o.out)
-            gmb_strlcpy(dir, c.o.out, sizeof dir);
-        else
-            snprintf(dir, sizeof dir, "results/%s", slug);
-        snprintf(stem, sizeof stem, "%s-%s", stamp, b->name);
-        int wrc = gmb_record_write(c.record, dir, stem, outp, sizeof outp);
-        if (wrc)
-            rc = rc ? rc : wrc;
-        else
-            gmb_info("record: %s.json and .csv", outp);
+        if (json_fd >= 0) {
+            fflush(stdout);
+            char *js = json_dumps(c.record, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+            size_t jl = js ? strlen(js) : 0, off = 0;
+            while (js && off < jl) {
+                ssize_t w = write(json_fd, js + off, jl - off);
+                if (w <= 0 && errno != EINTR)
+                    break;
+                off += w > 0 ? (size_t)w : 0;
+            }
+            int bad = !js || off < jl || write(json_fd, "\n", 1) != 1;
+            free(js);
+            if (bad) {
+                gmb_error("--out -: cannot write the record to standard output");
+                rc = rc ? rc : GMB_ERUNTIME;
+            }
+        } else {
+            if (c.o.out)
+                gmb_strlcpy(dir, c.o.out, sizeof dir);
+            else
+                snprintf(dir, sizeof dir, "results/%s", slug);
+            snprintf(stem, sizeof stem, "%s-%s", stamp, b->name);
+            int wrc = gmb_record_write(c.record, dir, stem, outp, sizeof outp);
+            if (wrc)
+                rc = rc ? rc : wrc;
+            else
+                gmb_info("record: %s.json and .csv", outp);
+        }
     }
     if (rc == GMB_EINTR)
         gmb_error("interrupted by %s: %zu finished point%s %s", strsignal(gmb_stop_signal()),

@@ -19,6 +19,8 @@ typedef struct gmb_common {
     int list_devices;     /* print devices and exit */
     int help;             /* print help and exit */
     int summary;          /* print the one-line summary and exit (for `gmb list`) */
+    int version;          /* print the version and exit */
+    int man;              /* print the man page (roff) and exit */
     int quiet;            /* no progress on stderr */
     int no_record;        /* measure and print, write nothing */
     long warmup;          /* untimed runs before the samples of a point */

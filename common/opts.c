@@ -429,6 +429,52 @@ void gmb_opt_help(const gmb_opt_t *table, FILE *f)
     }
 }
 
+void gmb_man_text(const char *s, FILE *f)
+{
+    int bol = 1;
+    for (; s && *s; s++) {
+        if (bol && (*s == '.' || *s == '\''))
+            fputs("\\&", f); /* a control character at a line's start */
+        if (*s == '\\')
+            fputs("\\e", f);
+        else if (*s == '-')
+            fputs("\\-", f);
+        else
+            fputc(*s, f);
+        bol = *s == '\n';
+    }
+}
+
+void gmb_opt_man(const gmb_opt_t *table, FILE *f)
+{
+    for (const gmb_opt_t *o = table; o && o->name; o++) {
+        if (o->hidden)
+            continue;
+        char ch[512] = "";
+        fputs(".TP\n.B \\-\\-", f);
+        gmb_man_text(o->name, f);
+        if (o->type != GMB_OPT_FLAG) {
+            fputs(" \\fI", f);
+            gmb_man_text(o->metavar ? o->metavar : "X", f);
+            fputs("\\fR", f);
+        }
+        fputc('\n', f);
+        gmb_man_text(o->help, f);
+        if (o->choices) {
+            choices_text(o->choices, ch, sizeof ch);
+            fputs(" (", f);
+            gmb_man_text(ch, f);
+            fputc(')', f);
+        }
+        if (o->def && o->type != GMB_OPT_FLAG) {
+            fputs(" [default ", f);
+            gmb_man_text(o->def, f);
+            fputc(']', f);
+        }
+        fputc('\n', f);
+    }
+}
+
 size_t gmb_sweep_round(gmb_sweep_t *s, uint64_t unit)
 {
     size_t k = 0;

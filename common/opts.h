@@ -72,6 +72,13 @@ int gmb_opt_apply(const gmb_opt_t *o, const char *arg, void *cfg, char *err, siz
 int gmb_opt_defaults(const gmb_opt_t *table, void *cfg, char *err, size_t errlen);
 /* Print the help lines of a table (NULL name ends it). */
 void gmb_opt_help(const gmb_opt_t *table, FILE *f);
+
+/* The same lines as a man page's option list (roff .TP paragraphs), hidden ones left out. */
+void gmb_opt_man(const gmb_opt_t *table, FILE *f);
+
+/* Plain text S as roff body text: backslashes and hyphens escaped, and a line that would
+ * start with a control character (a dot or an apostrophe) made literal. */
+void gmb_man_text(const char *s, FILE *f);
 /* Number of entries in a table. */
 size_t gmb_opt_count(const gmb_opt_t *table);
 

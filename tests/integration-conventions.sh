@@ -1,0 +1,69 @@
+# integration-conventions.sh - what users expect of every program: --version, a man page made
+# from its own help that man renders, a record on standard output with --out -, and
+# make install / make uninstall that put and take away exactly those files.
+for p in $(ls bench); do
+    X="$PWD/$BIN/gmb-$p"
+    if expect "gmb-$p --version" 0 "$X" --version; then
+        check "gmb-$p --version names program, version and commit" \
+            grep -qE "^gmb-$p [0-9]+\.[0-9]+\.[0-9]+ \(git [0-9a-f]{7,}" "$T/out"
+    fi
+    if expect "gmb-$p --man" 0 "$X" --man; then
+        cp "$T/out" "$T/$p.1"
+        check "gmb-$p --man: a man page of this program" grep -q "^\.TH GMB\\\\-${p^^} 1" "$T/$p.1"
+        # every option --help shows is in the page, and no hidden one
+        opts=$("$X" --help | sed -nE 's/^  --([a-z0-9-]+).*/\1/p' | sort -u)
+        mopts=$(sed -nE 's/^\.B \\-\\-([a-z0-9\\-]+).*/\1/p' "$T/$p.1" | sed 's/\\-/-/g' | sort -u)
+        check "gmb-$p man page lists the options of --help ($(echo "$opts" | wc -l))" \
+            test "$opts" = "$mopts"
+        # man renders it, with no warning from groff (bad escapes, a line read as a macro)
+        MANWIDTH=100 man --warnings -l "$T/$p.1" >"$T/man.txt" 2>"$T/man.err"
+        check "man -l renders gmb-$p(1) without warnings" \
+            bash -c "[ ! -s '$T/man.err' ] && grep -q '^NAME' '$T/man.txt' && grep -q 'EXIT STATUS' '$T/man.txt'"
+        if [ "$TAG" = normal ]; then
+            check "build/man/gmb-$p.1 is the program's own page" cmp -s "$T/$p.1" "build/man/gmb-$p.1"
+        fi
+    fi
+done
+
+if have_opencl; then
+    # --out -: the record alone on standard output, valid, and no directory named '-'
+    S="$PWD/$BIN/gmb-stream"
+    (cd "$T" && "$S" "${FAST[@]}" --sizes 64KiB --kernels copy,dot --out - >"$T/rec.json" 2>"$T/rec.err")
+    rc=$?
+    check "stream --out -: exit 0" test "$rc" = 0
+    check "stream --out -: standard output is one valid record" "$VALIDATE" "$SCHEMA" "$T/rec.json"
+    check "stream --out -: the record holds both kernels' points" test "$(json "$T/rec.json" \
+        "','.join(sorted({p['params']['kernel'] for p in r['points']}))")" = copy,dot
+    check "stream --out -: the point rows went to standard error" grep -q "^copy " "$T/rec.err"
+    check "stream --out -: no directory named '-' made" test ! -e "$T/-"
+    check "stream --out -: no results directory made" test ! -e "$T/results"
+    expect "stream --out - --no-record: usage error" 2 "$S" "${FAST[@]}" --out - --no-record
+    check "stream --out - --no-record: says why in one line" \
+        bash -c "[ \$(wc -l <'$T/err') = 1 ] && grep -q 'no-record' '$T/err'"
+    # a failed verification still writes its record, to standard output too
+    "$S" "${FAST[@]}" --sizes 64KiB --kernels copy --inject-error --out - >"$T/bad.json" 2>/dev/null
+    rc=$?
+    check "stream --out - --inject-error: exit 1, the record says verification_failed" \
+        test "$rc:$(json "$T/bad.json" "r['status']")" = 1:verification_failed
+fi
+
+if [ "$TAG" = normal ]; then
+    # make install puts the programs, plots and man pages under DESTDIR/PREFIX; uninstall
+    # removes exactly those and leaves what else is there
+    D="$T/dest"
+    mkdir -p "$D/usr/bin" && echo keep >"$D/usr/bin/other"
+    if make --no-print-directory -s install DESTDIR="$D" PREFIX=/usr >"$T/inst.log" 2>&1; then
+        pass "$TAG make install"
+        check "make install: every program and its man page" bash -c "for p in gmb \$(ls bench | sed 's/^/gmb-/'); do
+            [ -x '$D'/usr/bin/\$p ] || exit 1; done; for p in \$(ls bench); do
+            [ -f '$D'/usr/share/man/man1/gmb-\$p.1 ] || exit 1; done"
+        check "make install: the plots and profiles" test -f "$D/usr/share/gmb/plots/profiles.conf"
+        check "make install: man finds an installed page" \
+            bash -c "MANPATH='$D/usr/share/man' man -w gmb-stream | grep -q 'man1/gmb-stream.1'"
+        make --no-print-directory -s uninstall DESTDIR="$D" PREFIX=/usr >>"$T/inst.log" 2>&1
+        check "make uninstall removes every installed file" \
+            test "$(find "$D" -type f | sed "s|^$D||")" = /usr/bin/other
+    else
+        fail "$TAG make install: $(tail -1 "$T/inst.log")"
+    fi
+fi
