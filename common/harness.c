@@ -85,19 +85,21 @@ static void man_page(const gmb_bench_t *b, FILE *f)
         gmb_man_text(b->help, f);
         fputs("\n.fi\n", f);
     }
-    fputs(".SH EXIT STATUS\n0 ok, 1 verification failed, 2 usage error, 3 runtime error, 77 "
-          "skipped (no usable device or capability; the reason on standard error).\n"
-          ".SH ENVIRONMENT\n"
-          ".TP\n.B GMB_NVML_LIB\nthe NVML library to load (clocks, throttling, board "
-          "identity, other users of the GPU) [default libnvidia\\-ml.so.1]; without NVML "
-          "those fields read unknown.\n"
-          ".TP\n.B GMB_NO_ICD_FIX\nset: do not make a private OpenCL vendors directory "
-          "naming NVIDIA's OpenCL library when /etc/OpenCL/vendors lacks it (nor does "
-          "gmb when OCL_ICD_VENDORS is set).\n"
-          ".TP\n.B GMB_CUDA_GATE\n1: time CUDA launches behind a device-side gate "
-          "(opt-in; the record's device.timer says which timing a run used).\n"
-          ".SH FILES\nA record \\fIUTC\\fR\\-",
-          f);
+    fputs(
+        ".SH EXIT STATUS\n0 ok, 1 verification failed, 2 usage error, 3 runtime error, 77 "
+        "skipped (no usable device or capability; the reason on standard error).\n"
+        ".SH ENVIRONMENT\n"
+        ".TP\n.B GMB_NVML_LIB\nthe NVML library to load (clocks, throttling, board "
+        "identity, other users of the GPU) [default libnvidia\\-ml.so.1]; without NVML "
+        "those fields read unknown.\n"
+        ".TP\n.B GMB_NO_ICD_FIX\nset: do not make a private OpenCL vendors directory "
+        "naming NVIDIA's OpenCL library when /etc/OpenCL/vendors lacks it (nor does "
+        "gmb when OCL_ICD_VENDORS is set).\n"
+        ".TP\n.B GMB_CUDA_GATE\n1: hold each timed CUDA sequence behind a gate until the host has "
+        "enqueued all of it, so that no enqueueing gap is timed (opt-in; the record's "
+        "device.timer says which timing a run used).\n"
+        ".SH FILES\nA record \\fIUTC\\fR\\-",
+        f);
     gmb_man_text(b->name, f);
     fputs(".json and .csv in the \\-\\-out directory "
           "(default results/\\fIdevice\\fR).\n.SH SEE ALSO\n.BR gmb (1),\n"
