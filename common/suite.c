@@ -324,6 +324,98 @@ double gmb_eta_left(double done_est, double done_meas, double cur_est, double ra
     return left + later_est * k_later;
 }
 
+/* ---- the host's load -------------------------------------------------------------------- */
+
+/* How busy the host (and the device) was while the suite ran: run.json's host_load, and a
+ * note on stderr the first time it is busy. */
+typedef struct host_load {
+    int cpus;          /* online CPUs */
+    int cpu_device;    /* the device is the host's CPU (OpenCL): it measures a share */
+    double start, max; /* 1-minute load averages; NAN unknown */
+    int busy;          /* busy seen */
+    char reason[256];  /* the first reason */
+    json_t *in_use;    /* programs whose record saw the device in use before them */
+} host_load_t;
+
+static json_t *jnum_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static void load_json(const host_load_t *h, json_t *m)
+{
+    json_object_set_new(m, "host_load",
+                        json_pack("{s:o, s:o, s:i, s:b, s:o, s:O}", "loadavg_1m_start",
+                                  jnum_or_null(h->start), "loadavg_1m_max", jnum_or_null(h->max),
+                                  "cpus_online", h->cpus, "busy", h->busy, "reason",
+                                  h->busy ? json_string(h->reason) : json_null(),
+                                  "device_in_use_before", h->in_use));
+}
+
+/* Busy from now on: the reason kept, said once on stderr. */
+static void load_busy(host_load_t *h, const char *reason, const char *note)
+{
+    if (h->busy)
+        return;
+    h->busy = 1;
+    gmb_strlcpy(h->reason, reason, sizeof h->reason);
+    fprintf(stderr, "gmb: note: %s\n", note);
+}
+
+/* The load average now, at the start (before NULL) or before a program. Between programs it
+ * holds the previous program too, whose threads on a CPU device are at most one a CPU: a
+ * load above the CPUs is still someone else's. */
+static void load_check(host_load_t *h, const char *before)
+{
+    double l = gmb_host_loadavg();
+    if (!before)
+        h->start = l;
+    if (isfinite(l) && !(l <= h->max))
+        h->max = l;
+    if (!gmb_host_busy(l, h->cpus))
+        return;
+    char when[96], reason[256], note[512];
+    snprintf(when, sizeof when, "%s%.64s", before ? "before " : "at the start",
+             before ? before : "");
+    snprintf(reason, sizeof reason, "load %.2f on %d CPUs %s", l, h->cpus, when);
+    snprintf(note, sizeof note, "the host is busy (load %.2f on %d CPUs, %s): %s", l, h->cpus, when,
+             h->cpu_device ? "a CPU device measures a share of it; numbers are lower than on "
+                             "an idle host"
+                           : "the host's side of each measurement (launches, copies through "
+                             "host memory) shares its CPUs");
+    load_busy(h, reason, note);
+}
+
+/* After a program: whether one of its records saw the device in use before it (NVML's
+ * busy_before: another process, or kernels not gmb's). */
+static void load_check_records(host_load_t *h, const char *dir, const char *prog,
+                               const json_t *recs)
+{
+    size_t i;
+    const json_t *r;
+    json_array_foreach(recs, i, r)
+    {
+        char path[8300];
+        snprintf(path, sizeof path, "%s/%s", dir, json_string_value(r));
+        json_t *j = json_load_file(path, 0, NULL);
+        int in_use = j && gmb_rec_busy(j);
+        json_decref(j);
+        if (!in_use)
+            continue;
+        json_array_append_new(h->in_use, json_string(prog));
+        char reason[256], note[512];
+        snprintf(reason, sizeof reason,
+                 "the device was in use before %.64s (busy_before in %.120s)", prog,
+                 json_string_value(r));
+        snprintf(note, sizeof note,
+                 "the device was in use before %.64s (busy_before in its record): its numbers may "
+                 "be a share of the device",
+                 prog);
+        load_busy(h, reason, note);
+        break;
+    }
+}
+
 /* What one running program looks like to the progress display. */
 typedef struct prog_view {
     const char *name; /* benchmark */
@@ -688,6 +780,13 @@ int gmb_suite_run(gmb_suite_opts_t *o)
     json_object_set_new(m, "estimate_s", json_real(est_total));
     fprintf(stderr, "gmb: %s profile on %s device %ld (%s): %d benchmark%s, %s; run in %s\n",
             o->profile, be->name, o->device, info.name, n, n == 1 ? "" : "s", devs, o->rundir);
+    host_load_t hl = {.cpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
+                      .cpu_device = !strcmp(info.type, "cpu"),
+                      .start = NAN,
+                      .max = NAN,
+                      .in_use = json_array()};
+    load_check(&hl, NULL);
+    load_json(&hl, m);
     double t0 = gmb_now_ns(), est_done = 0, act_done = 0;
     int worst = 0, nok = 0, nskip = 0, nfail = 0;
     const char *interrupted = NULL;
@@ -720,6 +819,10 @@ int gmb_suite_run(gmb_suite_opts_t *o)
         json_object_set_new(entry[i], "started_utc", json_string(started_p));
         gmb_json_write_atomic(m, o->rundir, "run.json");
         json_t *before = list_records(o->rundir);
+        if (i > 0) {
+            load_check(&hl, names[i]);
+            load_json(&hl, m);
+        }
         /* ETA: the estimates left, scaled by how the finished ones went (gmb_eta_left) */
         double later = 0;
         for (int k = i + 1; k < n; k++)
@@ -764,6 +867,8 @@ int gmb_suite_run(gmb_suite_opts_t *o)
         json_t *recs = new_names(before, after);
         json_decref(before);
         json_decref(after);
+        load_check_records(&hl, o->rundir, names[i], recs);
+        load_json(&hl, m);
         int sig = st < 0 ? -st : 0;
         int intr = stop_sig && st != 0; /* stopped by us (or the same Ctrl-C) */
         if (sig && !intr && !reason[0])
@@ -823,6 +928,7 @@ int gmb_suite_run(gmb_suite_opts_t *o)
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    json_decref(hl.in_use);
     json_decref(m);
     for (int i = 0; i < n; i++)
         free(names[i]);
