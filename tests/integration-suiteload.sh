@@ -1,7 +1,8 @@
 # integration-suiteload.sh - gmb run on a busy host or device (a fake /proc/loadavg through
 # GMB_TEST_LOADAVG_FILE, NVML's stand-in with another process on the GPU): a note once on
 # stderr, host_load in run.json; the ETA from measured progress (the lines without a terminal,
-# the bar on a pseudo-terminal while a program overruns its estimate).
+# the bar on a pseudo-terminal while a program overruns its estimate); CUDA's skip reason
+# where there is no NVIDIA driver.
 SL_FASTC=(--warmup 0 --min-samples 2 --max-samples 3 --time-cap 0.02)
 # sl_man FILE EXPR: a Python expression over the manifest m
 sl_man() { /usr/bin/python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print($2)" "$1"; }
@@ -118,3 +119,17 @@ sys.exit(0 if e and min(e) > 0 and e[-1] >= 20 and e[-1] > e[0] and all(b >= a f
     rm -f "$T/bin/gmb-hang"
 fi
 
+# --- CUDA without a driver: says so (only where that is the fact) -----------------------------
+SLS="$PWD/$BIN/gmb-stream"
+"$SLS" --backend cuda --sizes 4KiB --out "$T/cuda" >"$T/out" 2>"$T/err"
+slrc=$?
+if grep -q "not built" "$T/err"; then
+    skip "$TAG suiteload cuda: gmb built without CUDA"
+elif ls /dev/nvidia* >/dev/null 2>&1 || /usr/bin/python3 -c "import ctypes; ctypes.CDLL('libcuda.so.1')" 2>/dev/null; then
+    skip "$TAG suiteload cuda: an NVIDIA driver (library or device) is here"
+else
+    check "suiteload cuda: no driver: skipped (77)" test "$slrc" = 77
+    check "suiteload cuda: the reason says there is no NVIDIA driver, one line" test "$(wc -l <"$T/err")$(grep -c \
+        '^gmb-stream: skipped: no CUDA device: no NVIDIA driver: libcuda.so.1 not found and no /dev/nvidia\* device (cudaGetDeviceCount: ' "$T/err")" = 11
+    check "suiteload cuda: not the runtime's 'insufficient driver' text" bash -c "! grep -q 'is insufficient' '$T/err'"
+fi
