@@ -5,9 +5,11 @@
 #include "gmb.h"
 #include "meta.h"
 
+#include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct gmb_dev {
     int idx;
@@ -123,6 +125,62 @@ static int pageable(const gmb_buf_t *a, const gmb_buf_t *b)
     return a->kind == GMB_MEM_HOST_PAGEABLE || b->kind == GMB_MEM_HOST_PAGEABLE;
 }
 
+static void version_text(int v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
+}
+
+/* Why cudaGetDeviceCount found nothing, in what is true of this machine. The runtime says
+ * "driver version is insufficient" also where there is no driver at all (its version is then
+ * 0), so the driver's parts are looked at: its library (libcuda.so.1) and its device nodes
+ * (/dev/nvidiactl, /dev/nvidia0); with both, the driver's CUDA version against the runtime's. */
+static void no_device_why(cudaError_t e, char *why, size_t len)
+{
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (!lib)
+        lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (lib)
+        dlclose(lib);
+    struct stat st;
+    const char *node = !stat("/dev/nvidiactl", &st) ? "/dev/nvidiactl"
+                       : !stat("/dev/nvidia0", &st) ? "/dev/nvidia0"
+                                                    : NULL;
+    int drv = 0, rtv = 0;
+    if (cudaDriverGetVersion(&drv) != cudaSuccess)
+        drv = 0;
+    if (cudaRuntimeGetVersion(&rtv) != cudaSuccess)
+        rtv = 0;
+    char d[16], r[16], err[160];
+    version_text(drv, d, sizeof d);
+    version_text(rtv, r, sizeof r);
+    snprintf(err, sizeof err, "cudaGetDeviceCount: %s, %d", cudaGetErrorName(e), (int)e);
+    if (!lib && !node)
+        snprintf(why, len,
+                 "no CUDA device: no NVIDIA driver: libcuda.so.1 not found and no "
+                 "/dev/nvidia* device (%s)",
+                 err);
+    else if (!lib)
+        snprintf(why, len,
+                 "no CUDA device: %s exists but the driver's library libcuda.so.1 cannot be "
+                 "loaded (%s)",
+                 node, err);
+    else if (!node)
+        snprintf(why, len,
+                 "no CUDA device: the driver's library libcuda.so.1 is there but no "
+                 "/dev/nvidia* device (kernel module not loaded, or no device given to this "
+                 "container) (%s)",
+                 err);
+    else if (drv > 0 && rtv > 0 && (e == cudaErrorInsufficientDriver || drv < rtv))
+        snprintf(why, len,
+                 "no CUDA device: the NVIDIA driver supports CUDA %s, gmb was built with "
+                 "runtime %s (%s)",
+                 d, r, err);
+    else
+        snprintf(why, len,
+                 "no CUDA device: %s: %s (the NVIDIA driver supports CUDA %s, runtime %s)", err,
+                 cudaGetErrorString(e), drv > 0 ? d : "?", rtv > 0 ? r : "?");
+}
+
 static int cu_count(int *n, char *why, size_t whylen)
 {
     int c = 0;
@@ -134,8 +192,7 @@ static int cu_count(int *n, char *why, size_t whylen)
     cudaError_t e = cudaGetDeviceCount(&c);
     *n = 0;
     if (e != cudaSuccess) { /* 35 (insufficient driver) or 100 (no device): c is unset */
-        snprintf(why, whylen, "no CUDA device: cudaGetDeviceCount: %s (%s, %d)",
-                 cudaGetErrorString(e), cudaGetErrorName(e), (int)e);
+        no_device_why(e, why, whylen);
         cudaGetLastError();
         return GMB_ESKIP;
     }
@@ -145,11 +202,6 @@ static int cu_count(int *n, char *why, size_t whylen)
     }
     *n = c;
     return GMB_OK;
-}
-
-static void version_text(int v, char *buf, size_t len)
-{
-    snprintf(buf, len, "%d.%d", v / 1000, (v % 1000) / 10);
 }
 
 static int cu_info(int idx, gmb_dev_info_t *o)

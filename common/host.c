@@ -2,6 +2,8 @@
 #include "gmb.h"
 #include "meta.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -37,6 +39,24 @@ void gmb_host_get(gmb_host_t *out)
         fclose(f);
     }
     out->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+double gmb_host_loadavg(void)
+{
+    const char *path = getenv(GMB_TEST_LOADAVG_ENV);
+    FILE *f = fopen(path && *path ? path : "/proc/loadavg", "r");
+    if (!f)
+        return NAN;
+    double v = NAN;
+    if (fscanf(f, "%lf", &v) != 1 || !isfinite(v) || v < 0)
+        v = NAN;
+    fclose(f);
+    return v;
+}
+
+int gmb_host_busy(double load, int cpus)
+{
+    return cpus > 0 && isfinite(load) && load > cpus;
 }
 
 void gmb_utc_now(char *iso, size_t isolen, char *stamp, size_t stamplen)

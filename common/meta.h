@@ -148,6 +148,14 @@ typedef struct gmb_host {
     int cpus;       /* online CPUs */
 } gmb_host_t;
 void gmb_host_get(gmb_host_t *out);
+/* The host's 1-minute load average: the first number of /proc/loadavg, or of the file named
+ * by GMB_TEST_LOADAVG_FILE (a test aid: a fake load, to make a host busy or idle on purpose).
+ * NAN when it cannot be read. */
+#define GMB_TEST_LOADAVG_ENV "GMB_TEST_LOADAVG_FILE"
+double gmb_host_loadavg(void);
+/* Whether a load average means a busy host: more runnable threads than online CPUs, so
+ * something waits for a CPU (0 when either is unknown). */
+int gmb_host_busy(double load, int cpus);
 
 /* UTC time now as "2026-11-30T06:01:02Z" (iso) and "20261130T060102Z" (stamp). */
 void gmb_utc_now(char *iso, size_t isolen, char *stamp, size_t stamplen);

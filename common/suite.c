@@ -291,6 +291,131 @@ static void fmt_dur(double s, char *buf, size_t len)
         snprintf(buf, len, "%d:%02d", (int)s / 60, (int)s % 60);
 }
 
+/* ---- the ETA ---------------------------------------------------------------------------- */
+
+double gmb_eta_scale(double done_est, double done_meas)
+{
+    if (!(done_est > 0) || !(done_meas >= 0) || !isfinite(done_est) || !isfinite(done_meas))
+        return 1.0;
+    double k = done_meas / done_est;
+    return k < GMB_ETA_SCALE_MIN   ? GMB_ETA_SCALE_MIN
+           : k > GMB_ETA_SCALE_MAX ? GMB_ETA_SCALE_MAX
+                                   : k;
+}
+
+double gmb_eta_left(double done_est, double done_meas, double cur_est, double ran_s,
+                    double later_est)
+{
+    cur_est = cur_est > 0 && isfinite(cur_est) ? cur_est : 0; /* nan, < 0: unknown */
+    later_est = later_est > 0 && isfinite(later_est) ? later_est : 0;
+    ran_s = ran_s > 0 && isfinite(ran_s) ? ran_s : 0;
+    if (!(done_est > 0) && cur_est == 0 && later_est == 0)
+        return -1;
+    double k = gmb_eta_scale(done_est, done_meas), cur = cur_est * k, left = cur - ran_s;
+    double k_later = k;
+    if (cur_est > 0) {
+        if (left < GMB_ETA_OVERRUN * ran_s) /* past (or near) its estimate: not done yet */
+            left = GMB_ETA_OVERRUN * ran_s;
+        if (ran_s > cur) /* what it ran so far is measured: the rest go as slowly */
+            k_later = gmb_eta_scale(done_est + cur_est, done_meas + ran_s);
+    } else if (left < 0) {
+        left = 0;
+    }
+    return left + later_est * k_later;
+}
+
+/* ---- the host's load -------------------------------------------------------------------- */
+
+/* How busy the host (and the device) was while the suite ran: run.json's host_load, and a
+ * note on stderr the first time it is busy. */
+typedef struct host_load {
+    int cpus;          /* online CPUs */
+    int cpu_device;    /* the device is the host's CPU (OpenCL): it measures a share */
+    double start, max; /* 1-minute load averages; NAN unknown */
+    int busy;          /* busy seen */
+    char reason[256];  /* the first reason */
+    json_t *in_use;    /* programs whose record saw the device in use before them */
+} host_load_t;
+
+static json_t *jnum_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static void load_json(const host_load_t *h, json_t *m)
+{
+    json_object_set_new(m, "host_load",
+                        json_pack("{s:o, s:o, s:i, s:b, s:o, s:O}", "loadavg_1m_start",
+                                  jnum_or_null(h->start), "loadavg_1m_max", jnum_or_null(h->max),
+                                  "cpus_online", h->cpus, "busy", h->busy, "reason",
+                                  h->busy ? json_string(h->reason) : json_null(),
+                                  "device_in_use_before", h->in_use));
+}
+
+/* Busy from now on: the reason kept, said once on stderr. */
+static void load_busy(host_load_t *h, const char *reason, const char *note)
+{
+    if (h->busy)
+        return;
+    h->busy = 1;
+    gmb_strlcpy(h->reason, reason, sizeof h->reason);
+    fprintf(stderr, "gmb: note: %s\n", note);
+}
+
+/* The load average now, at the start (before NULL) or before a program. Between programs it
+ * holds the previous program too, whose threads on a CPU device are at most one a CPU: a
+ * load above the CPUs is still someone else's. */
+static void load_check(host_load_t *h, const char *before)
+{
+    double l = gmb_host_loadavg();
+    if (!before)
+        h->start = l;
+    if (isfinite(l) && !(l <= h->max))
+        h->max = l;
+    if (!gmb_host_busy(l, h->cpus))
+        return;
+    char when[96], reason[256], note[512];
+    snprintf(when, sizeof when, "%s%.64s", before ? "before " : "at the start",
+             before ? before : "");
+    snprintf(reason, sizeof reason, "load %.2f on %d CPUs %s", l, h->cpus, when);
+    snprintf(note, sizeof note, "the host is busy (load %.2f on %d CPUs, %s): %s", l, h->cpus, when,
+             h->cpu_device ? "a CPU device measures a share of it; numbers are lower than on "
+                             "an idle host"
+                           : "the host's side of each measurement (launches, copies through "
+                             "host memory) shares its CPUs");
+    load_busy(h, reason, note);
+}
+
+/* After a program: whether one of its records saw the device in use before it (NVML's
+ * busy_before: another process, or kernels not gmb's). */
+static void load_check_records(host_load_t *h, const char *dir, const char *prog,
+                               const json_t *recs)
+{
+    size_t i;
+    const json_t *r;
+    json_array_foreach(recs, i, r)
+    {
+        char path[8300];
+        snprintf(path, sizeof path, "%s/%s", dir, json_string_value(r));
+        json_t *j = json_load_file(path, 0, NULL);
+        int in_use = j && gmb_rec_busy(j);
+        json_decref(j);
+        if (!in_use)
+            continue;
+        json_array_append_new(h->in_use, json_string(prog));
+        char reason[256], note[512];
+        snprintf(reason, sizeof reason,
+                 "the device was in use before %.64s (busy_before in %.120s)", prog,
+                 json_string_value(r));
+        snprintf(note, sizeof note,
+                 "the device was in use before %.64s (busy_before in its record): its numbers may "
+                 "be a share of the device",
+                 prog);
+        load_busy(h, reason, note);
+        break;
+    }
+}
+
 /* What one running program looks like to the progress display. */
 typedef struct prog_view {
     const char *name; /* benchmark */
@@ -299,8 +424,10 @@ typedef struct prog_view {
     char last[96];    /* the last point row, condensed */
     double t0;        /* start of this program (ns) */
     double suite_t0;  /* start of the suite (ns) */
-    double eta_cur;   /* expected seconds of this program (scaled); <0 unknown */
-    double eta_later; /* expected seconds of the programs after it (scaled) */
+    double done_est;  /* estimates of the finished programs (those with one) */
+    double done_meas; /* their measured seconds */
+    double cur_est;   /* this program's estimate (unscaled; 0 unknown) */
+    double later_est; /* the estimates of the programs after it (unscaled) */
     int tty;          /* stderr is a terminal */
     int shown;        /* a bar is on screen */
 } prog_view_t;
@@ -322,8 +449,8 @@ static void bar_draw(prog_view_t *v)
     double now = gmb_now_ns();
     char el[16], eta[16], line[512], bar[24];
     fmt_dur((now - v->suite_t0) / 1e9, el, sizeof el);
-    double left = v->eta_cur - (now - v->t0) / 1e9;
-    fmt_dur(v->eta_cur < 0 ? -1 : (left > 0 ? left : 0) + v->eta_later, eta, sizeof eta);
+    fmt_dur(gmb_eta_left(v->done_est, v->done_meas, v->cur_est, (now - v->t0) / 1e9, v->later_est),
+            eta, sizeof eta);
     int w = 16, fill = (int)((double)w * (v->idx - 1) / (v->n ? v->n : 1));
     for (int i = 0; i < w; i++)
         bar[i] = i < fill ? '#' : i == fill ? '>' : '.';
@@ -645,10 +772,21 @@ int gmb_suite_run(gmb_suite_opts_t *o)
     stop_sig = 0;
 
     int tty = isatty(2);
-    char devs[64];
-    fmt_dur(est_total, devs, sizeof devs);
-    fprintf(stderr, "gmb: %s profile on %s device %ld (%s): %d benchmark%s, about %s; run in %s\n",
+    char devs[64] = "no time estimate", d[16];
+    if (est_total > 0) {
+        fmt_dur(est_total, d, sizeof d);
+        snprintf(devs, sizeof devs, "about %s", d);
+    }
+    json_object_set_new(m, "estimate_s", json_real(est_total));
+    fprintf(stderr, "gmb: %s profile on %s device %ld (%s): %d benchmark%s, %s; run in %s\n",
             o->profile, be->name, o->device, info.name, n, n == 1 ? "" : "s", devs, o->rundir);
+    host_load_t hl = {.cpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
+                      .cpu_device = !strcmp(info.type, "cpu"),
+                      .start = NAN,
+                      .max = NAN,
+                      .in_use = json_array()};
+    load_check(&hl, NULL);
+    load_json(&hl, m);
     double t0 = gmb_now_ns(), est_done = 0, act_done = 0;
     int worst = 0, nok = 0, nskip = 0, nfail = 0;
     const char *interrupted = NULL;
@@ -681,25 +819,35 @@ int gmb_suite_run(gmb_suite_opts_t *o)
         json_object_set_new(entry[i], "started_utc", json_string(started_p));
         gmb_json_write_atomic(m, o->rundir, "run.json");
         json_t *before = list_records(o->rundir);
-        /* ETA: the estimates left, scaled by how the finished ones went */
-        double scale = est_done > 0 ? act_done / est_done : 1.0, later = 0;
+        if (i > 0) {
+            load_check(&hl, names[i]);
+            load_json(&hl, m);
+        }
+        /* ETA: the estimates left, scaled by how the finished ones went (gmb_eta_left) */
+        double later = 0;
         for (int k = i + 1; k < n; k++)
             later += prof[k].est_s;
-        prog_view_t v = {names[i],
-                         i + 1,
-                         n,
-                         0,
-                         "",
-                         gmb_now_ns(),
-                         t0,
-                         est_total > 0 ? prof[i].est_s * scale : -1,
-                         later * scale,
-                         tty,
-                         0};
-        if (!tty)
-            fprintf(stderr, "gmb: [%d/%d] %s: running (%s profile%s%s)\n", i + 1, n, names[i],
+        prog_view_t v = {.name = names[i],
+                         .idx = i + 1,
+                         .n = n,
+                         .t0 = gmb_now_ns(),
+                         .suite_t0 = t0,
+                         .done_est = est_done,
+                         .done_meas = act_done,
+                         .cur_est = prof[i].est_s,
+                         .later_est = later,
+                         .tty = tty};
+        if (!tty) {
+            char left[64] = "", dl[16];
+            double eta = gmb_eta_left(est_done, act_done, prof[i].est_s, 0, later);
+            if (eta >= 0) {
+                fmt_dur(eta, dl, sizeof dl);
+                snprintf(left, sizeof left, ", about %s left", dl);
+            }
+            fprintf(stderr, "gmb: [%d/%d] %s: running (%s profile%s%s)%s\n", i + 1, n, names[i],
                     o->profile, prof[i].args[0] ? ": " : "",
-                    prof[i].args[0] ? prof[i].args : ", the benchmark's defaults");
+                    prof[i].args[0] ? prof[i].args : ", the benchmark's defaults", left);
+        }
         char reason[512];
         double limit = o->timeout_s > 0 ? o->timeout_s : fmax(300.0, 10.0 * prof[i].est_s);
         /* the GPU's recent load is the previous program's (busy_before.after_gmb_program) */
@@ -719,6 +867,8 @@ int gmb_suite_run(gmb_suite_opts_t *o)
         json_t *recs = new_names(before, after);
         json_decref(before);
         json_decref(after);
+        load_check_records(&hl, o->rundir, names[i], recs);
+        load_json(&hl, m);
         int sig = st < 0 ? -st : 0;
         int intr = stop_sig && st != 0; /* stopped by us (or the same Ctrl-C) */
         if (sig && !intr && !reason[0])
@@ -764,11 +914,21 @@ int gmb_suite_run(gmb_suite_opts_t *o)
     if (interrupted || stop_sig)
         fprintf(stderr, "gmb: interrupted%s%s: the finished records and run.json are in %s\n",
                 interrupted ? " during " : "", interrupted ? interrupted : "", o->rundir);
-    else
-        fprintf(stderr, "gmb: done in %.1f s: %d ok, %d skipped, %d failed; %s/run.json\n",
-                (gmb_now_ns() - t0) / 1e9, nok, nskip, nfail, o->rundir);
+    else {
+        double took = (gmb_now_ns() - t0) / 1e9;
+        char tk[16], first[48] = "no estimate";
+        fmt_dur(took, tk, sizeof tk);
+        if (est_total > 0) {
+            char e[16];
+            fmt_dur(est_total, e, sizeof e);
+            snprintf(first, sizeof first, "the first estimate %s", e);
+        }
+        fprintf(stderr, "gmb: done in %.1f s (%s; %s): %d ok, %d skipped, %d failed; %s/run.json\n",
+                took, tk, first, nok, nskip, nfail, o->rundir);
+    }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    json_decref(hl.in_use);
     json_decref(m);
     for (int i = 0; i < n; i++)
         free(names[i]);

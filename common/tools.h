@@ -225,6 +225,22 @@ typedef struct gmb_suite_opts {
  * program failed, 77 all skipped, 130 interrupted (SIGINT/SIGTERM), 2 usage. */
 int gmb_suite_run(gmb_suite_opts_t *o);
 
+/* The ETA of gmb run (pure, for tests). The factor for the estimates left: the finished
+ * programs' measured seconds over their estimates, bounded to [GMB_ETA_SCALE_MIN,
+ * GMB_ETA_SCALE_MAX]; 1 with nothing finished (or nothing that makes sense). */
+#define GMB_ETA_SCALE_MIN 0.1
+#define GMB_ETA_SCALE_MAX 10.0
+double gmb_eta_scale(double done_est, double done_meas);
+/* Seconds the suite has left, or -1 when nothing is estimated: done_est and done_meas of the
+ * finished programs, the running one's estimate cur_est (unscaled; 0 unknown) after ran_s
+ * seconds, the estimates of the programs after it (later_est, unscaled). The running program
+ * is expected to take its scaled estimate; but never less than GMB_ETA_OVERRUN of what it has
+ * run is left of it, so an overrun shows time left that grows as it runs, never 0:00; and past
+ * its scaled estimate its elapsed time counts in the factor of the programs after it. */
+#define GMB_ETA_OVERRUN 0.25
+double gmb_eta_left(double done_est, double done_meas, double cur_est, double ran_s,
+                    double later_est);
+
 /* Manifest helpers (suite.c; pure, for tests). A new manifest object. */
 json_t *gmb_manifest_new(const char *profile, json_t *device, const char *slug,
                          const char *started_utc, int argc, char *const *argv);
