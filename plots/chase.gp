@@ -22,8 +22,10 @@ title_of(i) = (NRUNS > 1 ? run_label[s_run[i]] . ": " : "") . curve(i) . \
               (s_mode[i] eq "random" && s_space[i] eq "global" && nolev(s_run[i]) ? ": no clear level" : "")
 nlevruns = 0
 do for [r = 1:NRUNS] { if (!nolev(r)) { nlevruns = nlevruns + 1 } }
+nglobal = 0 # random chases of global memory (the curves levels are found on)
+do for [i = 1:NS] { if (s_mode[i] eq "random" && s_space[i] eq "global") { nglobal = nglobal + 1 } }
 T = (NRUNS > 1 ? "Pointer-chase latency" : "Pointer-chase latency: " . run_label[1]) . \
-    (nlevruns == 0 ? " (no clear level)" : "")
+    (nlevruns == 0 && nglobal > 0 ? " (no clear level)" : "")
 # the level bars and names, from files holding only drawable rows (a run without levels: the
 # header alone, skipped); none at all: no such plot (a labels plot of no valid point can crash
 # gnuplot)
