@@ -19,6 +19,7 @@
 
 #define MAX_WORDS   16
 #define MAX_TABROWS 48
+#define UNDRAWN     1 /* a figure not drawn: why says why (not an error of gmb plot) */
 
 /* A row of the table a summary script draws: "# gmb: tabrow GROUP | LABEL | ROW | UNIT". */
 typedef struct tabrow {
@@ -39,6 +40,12 @@ typedef struct spec {
     int noptional;
     char results[MAX_WORDS][48]; /* results.KEY arrays flattened into CSV files */
     int nresults;
+    char rescols[MAX_WORDS][MAX_WORDS][48]; /* "resultcols KEY C,..": columns always in the
+                                               header of KEY's file (zero rows included) */
+    int nrescols[MAX_WORDS];
+    char resrows[MAX_WORDS][MAX_WORDS][48]; /* "resultrows KEY T,..": the rows kept, each term
+                                               COL=TEXT (that text) or COL (a value) */
+    int nresrows[MAX_WORDS];
     char runvar[MAX_WORDS][3][96]; /* NAME PATH [str]: one value per run (str: a string,
                                       "" when the record lacks it; else NaN) */
     int nrunvar;
@@ -80,7 +87,20 @@ static int read_spec(const char *script, spec_t *sp)
             sp->noptional = split_list(val, sp->optional, MAX_WORDS);
         else if (!strcmp(key, "results"))
             sp->nresults = split_list(val, sp->results, MAX_WORDS);
-        else if (!strcmp(key, "tabrow") && sp->ntabrow < MAX_TABROWS) {
+        else if (!strcmp(key, "resultcols") || !strcmp(key, "resultrows")) {
+            char rk[48] = "", list[900] = "";
+            int k;
+            if (sscanf(val, "%47s %899[^\n]", rk, list) < 2)
+                continue;
+            for (k = 0; k < sp->nresults && strcmp(sp->results[k], rk); k++)
+                ;
+            if (k == sp->nresults) /* after its "results" line only */
+                continue;
+            if (key[6] == 'c')
+                sp->nrescols[k] = split_list(list, sp->rescols[k], MAX_WORDS);
+            else
+                sp->nresrows[k] = split_list(list, sp->resrows[k], MAX_WORDS);
+        } else if (!strcmp(key, "tabrow") && sp->ntabrow < MAX_TABROWS) {
             char part[4][96] = {"", "", "", ""};
             int k = 0;
             for (char *q = val, *bar; k < 4; q = bar + 1) {
@@ -264,13 +284,34 @@ static void flatten(const json_t *arr, const json_t *inherit, json_t *rows)
     }
 }
 
-/* CSV of flattened rows: the union of their keys as the header; names and cells follow
- * gmb_csv_clean, so every line has the header's columns. */
-static char *rows_csv(const json_t *rows)
+/* Is a flattened row one a script asked for: every term COL=TEXT (COL's text is TEXT) or COL
+ * (COL has a value) holds? */
+static int row_kept(const json_t *row, const char (*terms)[48], int nterms)
+{
+    for (int k = 0; k < nterms; k++) {
+        char col[48], txt[160];
+        gmb_strlcpy(col, terms[k], sizeof col);
+        char *eq = strchr(col, '=');
+        if (eq)
+            *eq = '\0';
+        const json_t *v = json_object_get(row, col);
+        scalar_text(v, txt, sizeof txt);
+        if (eq ? strcmp(txt, eq + 1) != 0 : !txt[0])
+            return 0;
+    }
+    return 1;
+}
+
+/* CSV of flattened rows: the union of their keys and of cols (a script's columns, there with
+ * no row too) as the header; names and cells follow gmb_csv_clean, so every line has the
+ * header's columns. */
+static char *rows_csv(const json_t *rows, const char (*cols)[48], int ncols)
 {
     json_t *keys = json_object();
     size_t i;
     const json_t *r;
+    for (int k = 0; k < ncols; k++)
+        json_object_set_new(keys, cols[k], json_true());
     json_array_foreach(rows, i, r)
     {
         const char *k;
@@ -373,79 +414,136 @@ static int run_gnuplot(const char *setvars, const char *const *files, int nfiles
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
             return 127;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 126;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 126;
 }
 
-/* Last non-empty line of a file (gnuplot's complaint). */
-static void last_line(const char *path, char *out, size_t len)
+/* gnuplot's complaint in its log: the last line that is not blank, the echoed command's caret
+ * nor a warning (a warning then, if it said nothing else). */
+static void complaint(const char *path, char *out, size_t len)
 {
     out[0] = '\0';
     FILE *f = fopen(path, "r");
     if (!f)
         return;
-    char line[1024];
+    char line[1024], warn[1024] = "";
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = '\0';
-        if (line[strspn(line, " \t^")])
+        for (char *q = line; *q; q++)
+            if (*q == '\t')
+                *q = ' ';
+        if (!line[strspn(line, " \t^")])
+            continue;
+        if (strstr(line, "warning:"))
+            gmb_strlcpy(warn, line, sizeof warn);
+        else
             gmb_strlcpy(out, line, len);
     }
     fclose(f);
+    if (!out[0])
+        gmb_strlcpy(out, warn, len);
+}
+
+/* Is file name in a figure of figure name (a benchmark or summary): NAME.FMT or NAME-*.FMT,
+ * FMT one of gmb plot's formats? */
+static int figure_of(const char *file, const char *name)
+{
+    static const char *const fmts[] = {".png", ".svg", ".pdf"};
+    size_t l = strlen(file), bl = strlen(name);
+    if (strncmp(file, name, bl) || (file[bl] != '-' && file[bl] != '.') || l < bl + 4)
+        return 0;
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(file + l - 4, fmts[k]))
+            return 1;
+    return 0;
+}
+
+/* Remove the figures of figure name in out (those of an earlier gmb plot too): a figure not
+ * drawn now leaves none that looks like it. */
+static void remove_figures(const char *out, const char *name)
+{
+    char path[8300];
+    DIR *d = opendir(out);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (!figure_of(e->d_name, name))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", out, e->d_name);
+        unlink(path);
+    }
+    if (d)
+        closedir(d);
 }
 
 /* gnuplot with style.gp, the variables file vars and script, once per format; the figures it
- * made (OUTBASE-*.<fmt>: name-*) are printed. 0 or GMB_ERUNTIME (said, with the log). */
+ * made (OUTBASE-*.<fmt>: name-*) are printed once every format made its own. 0, or UNDRAWN
+ * with why (gnuplot failed or is missing, or drew nothing): then none of them is left. */
 static int draw(const gmb_plot_opts_t *o, const char *name, const char *vars, const char *script,
-                const char *log)
+                const char *log, char *why, size_t wlen)
 {
     char path[8300];
     char style[8300];
     snprintf(style, sizeof style, "%s/style.gp", o->plots);
     const char *files[] = {style, vars, script};
     const char *fmts[] = {"png", "svg", "pdf"};
-    int rc = GMB_OK;
-    for (int k = 0; k < (o->pdf ? 3 : 2); k++) {
+    char *made[64];
+    int nmade = 0, rc = GMB_OK;
+    time_t t0 = time(NULL);
+    for (int k = 0; k < (o->pdf ? 3 : 2) && !rc; k++) {
         char setv[256];
         snprintf(setv, sizeof setv, "FMT='%s'; W=%d; H=%d", fmts[k], o->width, o->height);
-        time_t t0 = time(NULL);
         int st = run_gnuplot(setv, files, 3, log);
         if (st == 127) {
-            gmb_error("gnuplot not found: install it (apt-get install gnuplot-nox) or set "
-                      "GMB_GNUPLOT");
-            return GMB_ERUNTIME;
+            snprintf(why, wlen,
+                     "gnuplot not found: install it (apt-get install gnuplot-nox) or set "
+                     "GMB_GNUPLOT");
+            rc = UNDRAWN;
+            break;
         }
         if (st) {
-            char why[512];
-            last_line(log, why, sizeof why);
-            gmb_error("%s: gnuplot failed (exit %d, %s) on %s: %s (log: %s)", name, st, fmts[k],
-                      script, why, log);
-            rc = GMB_ERUNTIME;
+            char said[512];
+            complaint(log, said, sizeof said);
+            if (st > 128)
+                snprintf(why, wlen, "gnuplot killed by signal %d (%s) on %s%s%s", st - 128, fmts[k],
+                         script, said[0] ? ": " : "", said);
+            else
+                snprintf(why, wlen, "gnuplot failed (exit %d, %s) on %s: %s", st, fmts[k], script,
+                         said[0] ? said : "it said nothing");
+            rc = UNDRAWN;
+            fprintf(stderr, "gmb: note: %s: gnuplot's log: %s\n", name, log);
         }
         /* the figures this format made: <name>*.<fmt>, written now */
         DIR *d = opendir(o->out);
         struct dirent *e;
-        int made = 0;
+        int n = 0;
         while (d && (e = readdir(d))) {
-            size_t l = strlen(e->d_name), bl = strlen(name), el = strlen(fmts[k]);
-            if (strncmp(e->d_name, name, bl) || (e->d_name[bl] != '-' && e->d_name[bl] != '.') ||
-                l < el + 1 || strcmp(e->d_name + l - el, fmts[k]) || e->d_name[l - el - 1] != '.')
+            size_t l = strlen(e->d_name), el = strlen(fmts[k]);
+            if (!figure_of(e->d_name, name) || strcmp(e->d_name + l - el, fmts[k]))
                 continue;
             struct stat st2;
             snprintf(path, sizeof path, "%s/%s", o->out, e->d_name);
             if (stat(path, &st2) || st2.st_mtime < t0 - 1)
                 continue;
-            if (st || !st2.st_size) { /* a failed run leaves empty files: remove them */
+            if (st || !st2.st_size || nmade == 64) { /* a failed run leaves empty files */
                 unlink(path);
                 continue;
             }
-            printf("%s\n", path);
-            made++;
+            if ((made[nmade] = strdup(path)))
+                nmade++;
+            n++;
         }
         if (d)
             closedir(d);
-        if (!made && !st) {
-            gmb_error("%s: gnuplot made no %s figure (log: %s)", name, fmts[k], log);
-            rc = GMB_ERUNTIME;
+        if (!n && !rc) {
+            snprintf(why, wlen, "%s drew nothing (%s) from these records", script, fmts[k]);
+            rc = UNDRAWN;
         }
+    }
+    for (int i = 0; i < nmade; i++) {
+        if (rc)
+            unlink(made[i]); /* all of its formats, or none */
+        else
+            printf("%s\n", made[i]);
+        free(made[i]);
     }
     return rc;
 }
@@ -473,9 +571,10 @@ static void put_runs(FILE *f, const gmb_runset_t *rs, const json_t *runs)
     fputs(n ? "]\n" : "\"\"]\n", f);
 }
 
-/* One benchmark: data files, variables, gnuplot per format. 0, GMB_ESKIP or GMB_ERUNTIME. */
+/* One benchmark: data files, variables, gnuplot per format. 0, UNDRAWN (why: no record it can
+ * draw, or gnuplot's complaint) or GMB_ERUNTIME (a file not written). */
 static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_opts_t *o,
-                      const char *datadir, const char *script)
+                      const char *datadir, const char *script, char *why, size_t wlen)
 {
     spec_t sp;
     if (read_spec(script, &sp))
@@ -485,30 +584,33 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
     /* the runs that have this benchmark, and the series of each */
     json_t *sfile = json_array(), *srun = json_array(), *ssub = json_array(),
            *slabel = json_array(), *svals = json_array(), *runs = json_array();
+    json_t *nrows[MAX_WORDS]; /* per results key: the rows of each run's file */
+    for (int k = 0; k < MAX_WORDS; k++)
+        nrows[k] = json_array();
     double xmin = INFINITY, xmax = -INFINITY;
+    int rc = GMB_ERUNTIME;
+    why[0] = '\0';
     for (size_t r = 0; r < rs->nruns; r++) {
         const gmb_rec_t *rec = gmb_runset_find(rs, r, bench);
         if (!rec)
             continue;
         const json_t *points = json_object_get(rec->j, "points");
         const json_t *p0 = json_array_get(points, 0);
-        int miss = 0;
-        for (int k = 0; k < sp.nneed; k++)
-            if (!p0 || !has_column(p0, sp.need[k])) {
-                fprintf(stderr, "gmb: note: %s: no column '%s': not drawn by %s\n", rec->path,
-                        sp.need[k], script);
-                miss = 1;
-                break;
-            }
-        for (int k = 0; k < sp.nneed && !miss; k++)
-            if (!drawable(points, sp.need[k])) {
-                fprintf(stderr,
-                        "gmb: note: %s: no point with a finite, positive '%s': not drawn by %s\n",
-                        rec->path, sp.need[k], script);
-                miss = 1;
-            }
-        if (miss)
+        char note[256] = "";
+        if (!p0) /* interrupted or skipped before its first point */
+            snprintf(note, sizeof note, "no points");
+        for (int k = 0; k < sp.nneed && !note[0]; k++)
+            if (!has_column(p0, sp.need[k]))
+                snprintf(note, sizeof note, "no column '%s'", sp.need[k]);
+        for (int k = 0; k < sp.nneed && !note[0]; k++)
+            if (!drawable(points, sp.need[k]))
+                snprintf(note, sizeof note, "no point with a finite, positive '%s'", sp.need[k]);
+        if (note[0]) {
+            fprintf(stderr, "gmb: note: %s: %s: not drawn by %s\n", rec->path, note, script);
+            if (!strstr(why, note)) /* the figure's reason, when no run can be drawn */
+                snprintf(why + strlen(why), wlen - strlen(why), "%s%s", why[0] ? "; " : "", note);
             continue;
+        }
         size_t ri = json_array_size(runs) + 1; /* gnuplot index of this run */
         json_array_append_new(runs, json_integer((json_int_t)r));
         /* split the points into series, in order of first appearance */
@@ -591,10 +693,19 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
         json_decref(order);
         /* results arrays, flattened */
         for (int k = 0; k < sp.nresults; k++) {
-            json_t *rows = json_array(), *empty = json_object();
+            json_t *rows = json_array(), *empty = json_object(), *kept = json_array();
             flatten(json_object_get(json_object_get(rec->j, "results"), sp.results[k]), empty,
                     rows);
-            char *csv = rows_csv(rows);
+            size_t j;
+            json_t *row;
+            json_array_foreach(rows, j, row)
+            {
+                if (row_kept(row, (const char(*)[48])sp.resrows[k], sp.nresrows[k]))
+                    json_array_append(kept, row);
+            }
+            char *csv = rows_csv(kept, (const char(*)[48])sp.rescols[k], sp.nrescols[k]);
+            json_array_append_new(nrows[k], json_integer((json_int_t)json_array_size(kept)));
+            json_decref(kept);
             json_decref(rows);
             json_decref(empty);
             snprintf(path, sizeof path, "%s/%s-r%zu-%s.csv", datadir, bench, ri, sp.results[k]);
@@ -608,13 +719,10 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
     }
     size_t nr = json_array_size(runs), ns = json_array_size(sfile);
     if (!nr || !ns) {
-        json_decref(sfile);
-        json_decref(srun);
-        json_decref(ssub);
-        json_decref(slabel);
-        json_decref(svals);
-        json_decref(runs);
-        return GMB_ESKIP;
+        if (!why[0])
+            snprintf(why, wlen, "no points");
+        rc = UNDRAWN;
+        goto fail;
     }
     /* the variables file */
     FILE *f = fopen(vars, "w");
@@ -651,6 +759,11 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
             fputs(i ? ", " : "", f);
             gp_str(f, path);
         }
+        fputs("]\n", f);
+        fprintf(f, "array res_n_%s[%zu] = [", sp.results[k], nr); /* its rows: 0 (none) too */
+        for (size_t i = 0; i < nr; i++)
+            fprintf(f, "%s%" JSON_INTEGER_FORMAT, i ? ", " : "",
+                    json_integer_value(json_array_get(nrows[k], i)));
         fputs("]\n", f);
     }
     fprintf(f, "NS = %zu\n", ns);
@@ -691,14 +804,7 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
         gmb_error("cannot write %s", vars);
         goto fail;
     }
-    json_decref(sfile);
-    json_decref(srun);
-    json_decref(ssub);
-    json_decref(slabel);
-    json_decref(svals);
-    json_decref(runs);
-
-    return draw(o, bench, vars, script, log);
+    rc = -1; /* written: draw */
 fail:
     json_decref(sfile);
     json_decref(srun);
@@ -706,7 +812,9 @@ fail:
     json_decref(slabel);
     json_decref(svals);
     json_decref(runs);
-    return GMB_ERUNTIME;
+    for (int k = 0; k < MAX_WORDS; k++)
+        json_decref(nrows[k]);
+    return rc == -1 ? draw(o, bench, vars, script, log, why, wlen) : rc;
 }
 
 /* A table cell a summary figure draws: a finite, positive number, not from a cache-resident
@@ -719,10 +827,11 @@ static int usable(const gmb_cell_t *c)
 /* A summary script (name.gp with tabrow lines): for each group of its rows, a data file of
  * the rows any run has (label, then value, CI low and high per run; empty where a run has
  * none; a value without a CI is its own bounds), the variables (NRUNS, run_label, and per
- * group G: F_G its file, N_G its rows), gnuplot per format. 0, GMB_ESKIP (no row in any run)
- * or GMB_ERUNTIME. */
+ * group G: F_G its file, N_G its rows), gnuplot per format. 0, GMB_ESKIP (no row in any run),
+ * UNDRAWN (why) or GMB_ERUNTIME. */
 static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot_opts_t *o,
-                        const char *datadir, const spec_t *sp, const char *script)
+                        const char *datadir, const spec_t *sp, const char *script, char *why,
+                        size_t wlen)
 {
     gmb_table_t t;
     if (gmb_table_build(rs, &t))
@@ -821,11 +930,41 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
         gmb_error("cannot write the data of %s in %s", script, datadir);
         return rc;
     }
-    return total ? draw(o, name, vars, script, log) : GMB_ESKIP;
+    return total ? draw(o, name, vars, script, log, why, wlen) : GMB_ESKIP;
+}
+
+/* The figures not drawn, each with its reason: OUT/not-drawn.tsv (NAME TAB REASON a line,
+ * empty when every figure was drawn), written anew by every gmb plot (a temporary file
+ * renamed), and a line each on stderr. 0 or GMB_ERUNTIME. */
+static int put_undrawn(const char *out, char (*names)[64], char (*whys)[600], int n)
+{
+    char path[4300], tmp[4400];
+    snprintf(path, sizeof path, "%s/not-drawn.tsv", out);
+    snprintf(tmp, sizeof tmp, "%s/.not-drawn.tsv.%ld", out, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        gmb_error("cannot write %s: %s", tmp, strerror(errno));
+        return GMB_ERUNTIME;
+    }
+    for (int i = 0; i < n; i++) {
+        for (char *q = whys[i]; *q; q++) /* one line, two fields */
+            if (*q == '\t' || *q == '\n' || *q == '\r')
+                *q = ' ';
+        fprintf(f, "%s\t%s\n", names[i], whys[i]);
+        fprintf(stderr, "gmb: figure %s not drawn: %s\n", names[i], whys[i]);
+    }
+    if (fclose(f) || rename(tmp, path)) {
+        gmb_error("cannot write %s: %s", path, strerror(errno));
+        unlink(tmp);
+        return GMB_ERUNTIME;
+    }
+    return GMB_OK;
 }
 
 int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o)
 {
+    static char nd_name[320][64], nd_why[320][600]; /* the figures not drawn */
+    int nnd = 0;
     char datadir[4200], style[4200];
     snprintf(style, sizeof style, "%s/style.gp", o->plots);
     if (access(style, R_OK)) {
@@ -859,10 +998,11 @@ int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o)
                     benches[i]);
             continue;
         }
-        int r = plot_bench(rs, benches[i], o, datadir, script);
-        if (r == GMB_ESKIP)
-            fprintf(stderr, "gmb: note: %s: no record that %s can draw\n", benches[i], script);
-        else if (r)
+        int r = plot_bench(rs, benches[i], o, datadir, script, nd_why[nnd], sizeof nd_why[0]);
+        if (r == UNDRAWN) {
+            gmb_strlcpy(nd_name[nnd++], benches[i], sizeof nd_name[0]);
+            remove_figures(o->out, benches[i]);
+        } else if (r)
             rc = r;
         else
             made++;
@@ -897,17 +1037,23 @@ int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o)
         spec_t sp;
         snprintf(script, sizeof script, "%s/%s.gp", o->plots, sums[i]);
         if (!read_spec(script, &sp) && sp.ntabrow) {
-            int r = plot_summary(rs, sums[i], o, datadir, &sp, script);
+            int r =
+                plot_summary(rs, sums[i], o, datadir, &sp, script, nd_why[nnd], sizeof nd_why[0]);
             if (r == GMB_ESKIP)
                 fprintf(stderr, "gmb: note: %s: no row that it draws in these runs\n", script);
-            else if (r)
+            else if (r == UNDRAWN && nnd < 320) {
+                gmb_strlcpy(nd_name[nnd++], sums[i], sizeof nd_name[0]);
+                remove_figures(o->out, sums[i]);
+            } else if (r)
                 rc = r;
             else
                 made++;
         }
         free(sums[i]);
     }
-    if (!made && rc == GMB_OK) {
+    if (put_undrawn(o->out, nd_name, nd_why, nnd))
+        rc = GMB_ERUNTIME;
+    if (!made && !nnd && rc == GMB_OK) {
         gmb_error("no figure made");
         rc = GMB_ERUNTIME;
     }

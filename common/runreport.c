@@ -165,7 +165,8 @@ static void put_conditions(FILE *f, const gmb_runset_t *rs)
 }
 
 /* The figures gmb plot drew (the PNGs in DIR/figures), as images linked under figs, sorted
- * by name. */
+ * by name; then those it could not draw, each with its reason (DIR/figures/not-drawn.tsv, as
+ * the last gmb plot wrote it). */
 static void put_figures(FILE *f, const char *dir, const char *figs)
 {
     char path[4096], **names = NULL;
@@ -188,7 +189,11 @@ static void put_figures(FILE *f, const char *dir, const char *figs)
     }
     if (d)
         closedir(d);
-    if (!n)
+    snprintf(path, sizeof path, "%s/figures/not-drawn.tsv", dir);
+    FILE *nd = fopen(path, "r");
+    char line[2048];
+    int nnd = 0;
+    if (!n && !nd)
         fputs("No figures: `gmb plot` draws them into `figures/`.\n", f);
     else
         qsort(names, n, sizeof *names, gmb_cmp_str);
@@ -197,6 +202,25 @@ static void put_figures(FILE *f, const char *dir, const char *figs)
         free(names[i]);
     }
     free(names);
+    while (nd && fgets(line, sizeof line, nd)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        char *tab = strchr(line, '\t');
+        if (!tab || tab == line)
+            continue;
+        *tab = '\0';
+        if (!nnd++)
+            fputs(n ? "\nNot drawn:\n\n" : "No figure drawn:\n\n", f);
+        fputs("- ", f);
+        put_text(f, line);
+        fputs(": ", f);
+        put_text(f, tab + 1);
+        fputs("\n", f);
+    }
+    if (nd) {
+        fclose(nd);
+        if (!n && !nnd)
+            fputs("No figures: `gmb plot` drew none.\n", f);
+    }
 }
 
 int gmb_run_report(const char *dir, const char *figs, FILE *f)

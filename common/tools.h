@@ -172,8 +172,11 @@ typedef struct gmb_plot_opts {
 } gmb_plot_opts_t;
 
 /* Draw every benchmark of the run set that has plots/<bench>.gp. Prints each figure made
- * on stdout, one note per benchmark skipped on stderr. Returns 0, or GMB_ERUNTIME when
- * some figure failed (the others are still made). */
+ * on stdout, one note per benchmark skipped on stderr. A figure that cannot be drawn (no
+ * point, gnuplot failed or missing, nothing drawn) is named with its reason in
+ * <out>/not-drawn.tsv (rewritten each time; empty when all were drawn) and on stderr, and
+ * the others are still made. Returns 0 when every figure was drawn or named so, GMB_ERUNTIME
+ * when a file could not be written (or no figure at all was drawn nor named). */
 int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o);
 
 /* ---- run (suite.c) ---------------------------------------------------------------------- */
