@@ -963,7 +963,7 @@ static int put_undrawn(const char *out, char (*names)[64], char (*whys)[600], in
 
 int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o)
 {
-    static char nd_name[320][64], nd_why[320][600]; /* the figures not drawn */
+    static char nd_name[321][64], nd_why[321][600]; /* the figures not drawn */
     int nnd = 0;
     char datadir[4200], style[4200];
     snprintf(style, sizeof style, "%s/style.gp", o->plots);
@@ -994,12 +994,16 @@ int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o)
             ok &= (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_';
         snprintf(script, sizeof script, "%s/%s.gp", o->plots, benches[i]);
         if (!ok || access(script, R_OK)) {
-            fprintf(stderr, "gmb: note: no plot script %s: %s records not drawn\n", script,
-                    benches[i]);
+            if (nnd < 320) { /* named in not-drawn.tsv and the report like any other */
+                gmb_strlcpy(nd_name[nnd], benches[i], sizeof nd_name[0]);
+                snprintf(nd_why[nnd++], sizeof nd_why[0], "no plot script %.500s", script);
+                fprintf(stderr, "gmb: figure %s not drawn: no plot script %s\n", benches[i],
+                        script);
+            }
             continue;
         }
         int r = plot_bench(rs, benches[i], o, datadir, script, nd_why[nnd], sizeof nd_why[0]);
-        if (r == UNDRAWN) {
+        if (r == UNDRAWN && nnd < 320) {
             gmb_strlcpy(nd_name[nnd++], benches[i], sizeof nd_name[0]);
             remove_figures(o->out, benches[i]);
         } else if (r)
@@ -1039,9 +1043,14 @@ int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o)
         if (!read_spec(script, &sp) && sp.ntabrow) {
             int r =
                 plot_summary(rs, sums[i], o, datadir, &sp, script, nd_why[nnd], sizeof nd_why[0]);
-            if (r == GMB_ESKIP)
-                fprintf(stderr, "gmb: note: %s: no row that it draws in these runs\n", script);
-            else if (r == UNDRAWN && nnd < 320) {
+            if (r == GMB_ESKIP && nnd < 320) {
+                gmb_strlcpy(nd_name[nnd], sums[i], sizeof nd_name[0]);
+                snprintf(nd_why[nnd++], sizeof nd_why[0], "no row that %.500s draws in these runs",
+                         script);
+                fprintf(stderr, "gmb: figure %s not drawn: no row that it draws in these runs\n",
+                        sums[i]);
+                remove_figures(o->out, sums[i]);
+            } else if (r == UNDRAWN && nnd < 320) {
                 gmb_strlcpy(nd_name[nnd++], sums[i], sizeof nd_name[0]);
                 remove_figures(o->out, sums[i]);
             } else if (r)

@@ -60,6 +60,9 @@ PY
                 grep -qx "$b	no points" "$T/z-$b/not-drawn.tsv"
             check "plotedge $b: no point: said on stderr" grep -q "^gmb: figure $b not drawn: no points" "$T/err"
             check "plotedge $b: no point: no figure of it" bash -c "! ls '$T/z-$b/$b'-* 2>/dev/null"
+            # the summary figure has no row either: named too, not left to a note on stderr
+            check "plotedge $b: no point: the hierarchy figure named as not drawn" \
+                grep -q "^hierarchy	no row that .*hierarchy.gp draws" "$T/z-$b/not-drawn.tsv"
         fi
     done
     # chase: the H200's levels are drawn (bars and names), the no-level run's are none
