@@ -60,9 +60,6 @@ PY
                 grep -qx "$b	no points" "$T/z-$b/not-drawn.tsv"
             check "plotedge $b: no point: said on stderr" grep -q "^gmb: figure $b not drawn: no points" "$T/err"
             check "plotedge $b: no point: no figure of it" bash -c "! ls '$T/z-$b/$b'-* 2>/dev/null"
-            # the summary figure has no row either: named too, not left to a note on stderr
-            check "plotedge $b: no point: the hierarchy figure named as not drawn" \
-                grep -q "^hierarchy	no row that .*hierarchy.gp draws" "$T/z-$b/not-drawn.tsv"
         fi
     done
     # chase: the H200's levels are drawn (bars and names), the no-level run's are none
@@ -139,4 +136,21 @@ EOF
     # a real I/O failure (the output directory cannot be made): exit 3
     : >"$T/afile"
     expect "plotedge: unwritable output: exit 3" 3 "$G" plot "$T/edge/all" --out "$T/afile/x"
+fi
+
+# a benchmark gmb has no plot script for (a record of a newer gmb): named, not a note
+if [ -d "$T/edge/zero/stream" ]; then
+    mkdir -p "$T/noscript"
+    /usr/bin/python3 - "$(ls results/nvidia-h200/20261130T232558Z/*-stream.json)" \
+        "$T/noscript/x-zzznew.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["benchmark"] = "zzznew"
+json.dump(r, open(sys.argv[2], "w"))
+PY
+    if expect "plotedge: a benchmark without a plot script: exit 0" 0 "$G" plot "$T/noscript" \
+        --out "$T/ns"; then
+        check "plotedge: a benchmark without a plot script: named, with its reason" \
+            grep -q "^zzznew	no plot script .*zzznew.gp" "$T/ns/not-drawn.tsv"
+    fi
 fi
