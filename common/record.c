@@ -71,16 +71,51 @@ void gmb_csv_clean(char *cell)
     }
 }
 
-/* Append text as one CSV cell or name (gmb_csv_clean). */
-static void sb_cell(sbuf_t *b, const char *txt)
+size_t gmb_csv_field(char *out, size_t len, const char *s)
 {
-    size_t at = b->n;
-    sb_add(b, txt);
-    if (!b->bad)
-        gmb_csv_clean(b->s + at);
+    size_t n = 0;
+    int q = strpbrk(s, ",\"\r\n") != NULL;
+#define PUT(ch)                                                                                    \
+    do {                                                                                           \
+        if (n + 1 < len)                                                                           \
+            out[n] = (ch);                                                                         \
+        n++;                                                                                       \
+    } while (0)
+    if (q)
+        PUT('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            PUT('"');
+        PUT(*s);
+    }
+    if (q)
+        PUT('"');
+#undef PUT
+    if (len)
+        out[n < len ? n : len - 1] = '\0';
+    return n;
 }
 
-/* Append a scalar as a CSV field (strings as gmb_csv_clean makes them). */
+/* Append text as one CSV field or name (gmb_csv_field). */
+static void sb_cell(sbuf_t *b, const char *txt)
+{
+    char small[256];
+    size_t n = gmb_csv_field(small, sizeof small, txt);
+    if (n < sizeof small) {
+        sb_add(b, small);
+        return;
+    }
+    char *big = malloc(n + 1);
+    if (!big) {
+        b->bad = 1;
+        return;
+    }
+    gmb_csv_field(big, n + 1, txt);
+    sb_add(b, big);
+    free(big);
+}
+
+/* Append a scalar as a CSV field (strings quoted as gmb_csv_field says). */
 static void sb_scalar(sbuf_t *b, const json_t *v)
 {
     char tmp[64];
@@ -147,11 +182,13 @@ char *gmb_record_csv(const json_t *rec)
     {
         for (size_t i = 0; i < 5; i++) {
             sb_add(&b, col++ ? "," : "");
-            sb_cell(&b, key);
-            if (i) {
-                sb_add(&b, "_");
-                sb_add(&b, stat_cols[i]);
+            char *name = NULL; /* the column's name whole, then quoted */
+            if (asprintf(&name, "%s%s%s", key, i ? "_" : "", i ? stat_cols[i] : "") < 0) {
+                b.bad = 1;
+                continue;
             }
+            sb_cell(&b, name);
+            free(name);
         }
     }
     sb_add(&b, col++ ? ",time_ns,n,converged" : "time_ns,n,converged");

@@ -1192,19 +1192,23 @@ static void md_text(buf_t *b, const char *s)
         bput(b, *s == '|' ? "\\|" : "%c", *s);
 }
 
-/* A table CSV cell: quoted when it holds ',' or '"' (quotes doubled; the row labels have
- * commas); a control byte (CR, LF, tab ... of a crafted device name) becomes a space. */
+/* A table CSV field: gmb_csv_field's rule (RFC 4180; the row labels have commas). */
 static void csv_text(buf_t *b, const char *s)
 {
-    int q = strpbrk(s, ",\"") != NULL;
-    if (q)
-        bput(b, "\"");
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        bput(b, c == '"' ? "\"\"" : "%c", c < 0x20 || c == 0x7f ? ' ' : *s);
+    char small[512];
+    size_t n = gmb_csv_field(small, sizeof small, s);
+    if (n < sizeof small) {
+        bput(b, "%s", small);
+        return;
     }
-    if (q)
-        bput(b, "\"");
+    char *big = malloc(n + 1);
+    if (!big) {
+        b->bad = 1;
+        return;
+    }
+    gmb_csv_field(big, n + 1, s);
+    bput(b, "%s", big);
+    free(big);
 }
 
 static void cell_md(buf_t *b, const gmb_cell_t *c, int tex)
