@@ -96,36 +96,26 @@ static void find_plots(char *out, size_t len)
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: gmb list                    benchmarks and what they measure\n"
-            "       gmb devices                 devices of every backend\n"
-            "       gmb run NAME [options]      run one benchmark (gmb run NAME --help)\n"
-            "       gmb run [--full] [--backend B] [--device N] [--results DIR] [--only LIST]\n"
-            "               [--skip LIST] [--profiles FILE] [--timeout S] [-- OPTIONS]\n"
-            "                                   every benchmark on one device, quick profile by\n"
-            "                                   default; records and run.json in\n"
-            "                                   DIR/<device>/<UTC>/ (DIR: results); OPTIONS go\n"
-            "                                   to every benchmark\n"
-            "       gmb plot RUN... [--out DIR] [--pdf] [--size WxH]\n"
-            "                                   figures (PNG, SVG; PDF) with gnuplot\n"
-            "       gmb table RUN... [--format md|tex|csv] [--out FILE]\n"
-            "                                   the summary table, one column per run\n"
-            "       gmb report RUN [--out FILE|-]\n"
-            "                                   a Markdown page of a gmb run directory: device,\n"
-            "                                   programs and their summaries, table, figures\n"
-            "                                   (default FILE: RUN/report.md)\n"
-            "       gmb compare A B [--fail-below PCT] [--alpha P]\n"
-            "                                   per metric: medians, ratio, Mann-Whitney p;\n"
-            "                                   exit 1 when --fail-below finds a regression\n"
-            "       gmb --version\n"
-            "RUN, A, B: a run directory (its records) or record files (.json).\n");
+    gmb_cmd_usage(f);
+}
+
+/* gmb CMD --help */
+static int cmd_help(const char *cmd)
+{
+    const gmb_cmd_help_t *h = gmb_cmd_help_find(cmd);
+    if (!h) {
+        gmb_error("no command '%s' (see gmb --help)", cmd);
+        return 2;
+    }
+    gmb_cmd_print_help(stdout, h);
+    return 0;
 }
 
 /* Value of option argv[*i] (advancing *i), or NULL with an error. */
 static const char *optval(int argc, char **argv, int *i)
 {
     if (*i + 1 >= argc) {
-        gmb_error("option '%s' needs a value (see gmb --help)", argv[*i]);
+        gmb_error("option '%s' needs a value (see gmb %s --help)", argv[*i], argv[1]);
         return NULL;
     }
     return argv[++*i];
@@ -156,8 +146,7 @@ static int cmd_suite(int argc, char **argv)
         } else if (!strcmp(a, "--quick")) {
             o.profile = "quick";
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
+            return cmd_help("run");
         } else if (!strcmp(a, "--backend") || !strcmp(a, "--device") || !strcmp(a, "--results") ||
                    !strcmp(a, "--only") || !strcmp(a, "--skip") || !strcmp(a, "--profiles") ||
                    !strcmp(a, "--timeout")) {
@@ -581,26 +570,31 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1];
     char *names[MAX_PROGS];
-    if (!strcmp(cmd, "--help") || !strcmp(cmd, "help") || !strcmp(cmd, "-h")) {
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || (!strcmp(cmd, "help") && argc == 2)) {
         usage(stdout);
         return 0;
+    }
+    if (!strcmp(cmd, "help")) { /* gmb help CMD = gmb CMD --help */
+        if (argc > 3) {
+            gmb_error("gmb help takes one command");
+            return 2;
+        }
+        return cmd_help(argv[2]);
     }
     if (!strcmp(cmd, "--version")) {
         printf("gmb %s (git %s)\n", GMB_VERSION, gmb_git_rev);
         return 0;
     }
-    /* gmb CMD --help, CMD one of these: the usage (gmb run parses its own options, and a
-     * benchmark's); a value that reads -h or --help counts as the flag */
+    /* gmb CMD --help: CMD's help (gmb run parses its own options, and a benchmark's); a
+     * value that reads -h or --help counts as the flag */
     static const char *const with_help[] = {"devices", "list",   "plot", "table",
                                             "compare", "report", NULL};
     int known = 0;
     for (int i = 0; with_help[i]; i++)
         known |= !strcmp(cmd, with_help[i]);
     for (int i = 2; known && i < argc && strcmp(argv[i], "--"); i++)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        }
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return cmd_help(cmd);
     if (!strcmp(cmd, "devices")) {
         if (argc > 2) {
             gmb_error("'gmb devices' takes no argument");
