@@ -596,10 +596,13 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
             return cmd_help(cmd);
     if (!strcmp(cmd, "devices")) {
-        if (argc > 2) {
-            gmb_error("'gmb devices' takes no argument");
+        int json = argc == 3 && !strcmp(argv[2], "--json");
+        if (argc > 2 && !json) {
+            gmb_error("'gmb devices' takes only --json, not '%s'", argv[2]);
             return 2;
         }
+        if (json)
+            return gmb_print_devices_json(stdout, stderr) ? 77 : 0;
         return gmb_print_devices(stdout) ? 77 : 0;
     }
     if (!strcmp(cmd, "list")) {
