@@ -148,13 +148,13 @@ static int cmd_suite(int argc, char **argv)
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             return cmd_help("run");
         } else if (!strcmp(a, "--backend") || !strcmp(a, "--device") || !strcmp(a, "--results") ||
-                   !strcmp(a, "--only") || !strcmp(a, "--skip") || !strcmp(a, "--profiles") ||
-                   !strcmp(a, "--timeout")) {
+                   !strcmp(a, "--out") || !strcmp(a, "--only") || !strcmp(a, "--skip") ||
+                   !strcmp(a, "--profiles") || !strcmp(a, "--timeout")) {
             if (!(v = optval(argc, argv, &i)))
                 return 2;
             if (!strcmp(a, "--backend"))
                 o.backend = v;
-            else if (!strcmp(a, "--results"))
+            else if (!strcmp(a, "--results") || !strcmp(a, "--out")) /* one option, two names */
                 o.results = v;
             else if (!strcmp(a, "--only"))
                 o.only = v;
