@@ -357,7 +357,7 @@ static void test_record_csv(void **state)
 static void test_record_csv_quoting(void **state)
 {
     (void)state;
-    /* RFC 4180: a field with ',' or '"' is quoted, its quotes doubled; missing fields stay
+    /* never quoted (gnuplot reads no quotes): ',' and '"' become ';'; missing fields stay
      * empty */
     json_t *r = json_pack("{s:[{s:{s:s, s:b}, s:{}, s:{s:I, s:b}, s:{s:s}},"
                           "   {s:{s:s}, s:{}, s:{}, s:{}}]}",
@@ -368,7 +368,7 @@ static void test_record_csv_quoting(void **state)
     char *csv = gmb_record_csv(r);
     assert_non_null(csv);
     assert_string_equal(csv, "name,flag,time_ns,n,converged,note\n"
-                             "\"a,\"\"b\"\" c\",1,,5,0,x\n"
+                             "a;;b; c,1,,5,0,x\n"
                              "plain,,,,,\n");
     free(csv);
     json_decref(r);
@@ -396,48 +396,29 @@ static void test_record_csv_union(void **state)
     json_decref(r);
 }
 
-/* Every record of csv (RFC 4180: quoted fields may hold ',', '"', CR and LF) has the fields
- * of the first; an unquoted field holds none of them; every record ends in LF. */
+/* Every line of csv has the columns of the first; no quote, no control byte but the line
+ * ends, no line gnuplot would take for a comment (a '#' first, after blanks). */
 static void assert_rectangular(const char *csv)
 {
     int cols = -1, lines = 0;
-    const char *p = csv;
-    while (*p) {
+    for (const char *l = csv; *l;) {
+        const char *end = strchr(l, '\n');
+        if (!end)
+            fail_msg("line %d does not end with a newline", lines + 1);
         int c = 1;
-        for (;;) { /* one field */
-            if (*p == '"') {
-                for (p++;; p++) {
-                    if (!*p)
-                        fail_msg("record %d: a quoted field never ends", lines + 1);
-                    if (*p == '"' && p[1] == '"')
-                        p++;
-                    else if (*p == '"')
-                        break;
-                }
-                p++;
-            } else {
-                while (*p && *p != ',' && *p != '\n') {
-                    if (*p == '"' || *p == '\r')
-                        fail_msg("record %d: byte 0x%02x in an unquoted field", lines + 1,
-                                 (unsigned char)*p);
-                    p++;
-                }
-            }
-            if (*p == ',') {
-                c++;
-                p++;
-                continue;
-            }
-            if (*p != '\n')
-                fail_msg("record %d does not end with LF (0x%02x)", lines + 1, (unsigned char)*p);
-            p++;
-            break;
+        for (const char *p = l; p < end; p++) {
+            if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == '"')
+                fail_msg("line %d: byte 0x%02x at %d", lines + 1, (unsigned char)*p, (int)(p - l));
+            c += *p == ',';
         }
+        if (l[strspn(l, " ")] == '#')
+            fail_msg("line %d begins with '#'", lines + 1);
         if (cols < 0)
             cols = c;
         else if (c != cols)
-            fail_msg("record %d has %d fields, the header %d", lines + 1, c, cols);
+            fail_msg("line %d has %d columns, the header %d", lines + 1, c, cols);
         lines++;
+        l = end + 1;
     }
     assert_true(lines > 1);
 }
@@ -456,17 +437,14 @@ static void test_record_csv_crafted(void **state)
     assert_non_null(csv);
     assert_rectangular(csv);
     assert_string_equal(
-        csv, "#first,mode,space,page_bytes,size_bytes,\"we,ird\"\"key\r\n\tx\x01"
-             "\",lat_ns,la"
-             "t_ns_ci_lo,lat_ns_ci_hi,lat_ns_min,lat_ns_max,\"m,e\"\"t\rric\",\"m,e\"\"t\rric_"
-             "ci_lo\",\"m,e\"\"t\rric_ci_hi\",\"m,e\"\"t\rric_min\",\"m,e\"\"t\rric_max\",time"
-             "_ns,n,converged,\"e,x\ttra\"\"\"\n #lead,random,global,0,4096,ok,1.5,1.4,1.6,1.3"
-             ",1.7,1,1,1,1,1,1000,3,1,\"a\"\"b,c\n\"\nplain,random,global,0,8192,\"#va,l\"\"ue"
-             "\nnext\r\x7f"
-             "end\",2.5,2.4,2.6,2.3,2.7,1,1,1,1,1,1000,3,1,\"a\"\"b,c\n\"\nplain"
-             ",random,global,0,16384,\"#va,l\"\"ue\nnext\r\x7f"
-             "end\",3.5,3.4,3.6,3.3,3.7,1,1,"
-             "1,1,1,1000,3,1,\"a\"\"b,c\n\"\n");
+        csv, ";first,mode,space,page_bytes,size_bytes,we;ird;key   x ,lat_ns,lat_ns_ci_lo,"
+             "lat_ns_ci_hi,lat_ns_min,lat_ns_max,m;e;t ric,m;e;t ric_ci_lo,m;e;t ric_ci_hi,"
+             "m;e;t ric_min,m;e;t ric_max,time_ns,n,converged,e;x tra;\n"
+             " ;lead,random,global,0,4096,ok,1.5,1.4,1.6,1.3,1.7,1,1,1,1,1,1000,3,1,a;b;c \n"
+             "plain,random,global,0,8192,;va;l;ue next  end,2.5,2.4,2.6,2.3,2.7,1,1,1,1,1,1000,3,"
+             "1,a;b;c \n"
+             "plain,random,global,0,16384,;va;l;ue next  end,3.5,3.4,3.6,3.3,3.7,1,1,1,1,1,1000,"
+             "3,1,a;b;c \n");
     free(csv);
     json_decref(r);
 
