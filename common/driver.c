@@ -411,14 +411,154 @@ static int cmd_report(int argc, char **argv)
     return 0;
 }
 
+/* A ratio with 3 significant digits, never 0.000 for a small one ("0.769", "0.000251",
+ * "1.34e+04"). */
+static void fmt_ratio(double r, char *buf, size_t len)
+{
+    if (r != r || isinf(r))
+        snprintf(buf, len, "%s", r != r ? "nan" : r > 0 ? "inf" : "-inf");
+    else
+        snprintf(buf, len, "%.3g", r);
+}
+
+/* Whether a headline quantity is better higher (1), lower (-1) or neither (0), by its unit. */
+static int unit_better(const char *u)
+{
+    static const char *const up[] = {"GB/s", "Gop/s", "%", NULL};
+    static const char *const down[] = {"ns", "us", "cycles", NULL};
+    for (int i = 0; up[i]; i++)
+        if (!strcmp(u, up[i]))
+            return 1;
+    for (int i = 0; down[i]; i++)
+        if (!strcmp(u, down[i]))
+            return -1;
+    return 0;
+}
+
+/* A table cell as text ("4585 [4539, 4599]", "HBM, 6016-bit", "-"). */
+static void fmt_cell(const gmb_cell_t *c, char *buf, size_t len)
+{
+    char v[48], lo[48], hi[48];
+    if (!c || c->kind == 0) {
+        snprintf(buf, len, "-");
+    } else if (c->kind == 2) {
+        snprintf(buf, len, "%s", c->text);
+    } else {
+        gmb_fmt_num(c->v, v, sizeof v);
+        if (c->lo == c->lo && c->hi == c->hi) {
+            gmb_fmt_num(c->lo, lo, sizeof lo);
+            gmb_fmt_num(c->hi, hi, sizeof hi);
+            snprintf(buf, len, "%s [%s, %s]", v, lo, hi);
+        } else {
+            snprintf(buf, len, "%s", v);
+        }
+    }
+}
+
+/* One headline row: a row of gmb table on each side. */
+typedef struct {
+    const gmb_row_t *row;
+    const gmb_cell_t *a, *b;
+} head_t;
+
+/* The headline: the rows of gmb table of A and of B side by side, with B/A and a verdict
+ * from the 95% CIs (the table keeps no raw samples: two CIs apart differ at about p < 0.01,
+ * overlapping ones are not told apart). Prints it; returns 0 or 3. */
+static int print_headline(const gmb_runset_t *ra, const gmb_runset_t *rb)
+{
+    gmb_table_t ta, tb;
+    if (gmb_table_build(ra, &ta))
+        return 3;
+    if (gmb_table_build(rb, &tb)) {
+        gmb_table_free(&ta);
+        return 3;
+    }
+    head_t *h = calloc(ta.nrows + tb.nrows + 1, sizeof *h);
+    size_t nh = 0;
+    if (!h) {
+        gmb_table_free(&ta);
+        gmb_table_free(&tb);
+        return 3;
+    }
+    for (size_t i = 0; i < ta.nrows; i++) { /* A's rows, then B's others, in table order */
+        h[nh].row = ta.rows[i];
+        h[nh].a = &ta.cells[i * ta.ncols];
+        for (size_t j = 0; j < tb.nrows; j++)
+            if (tb.rows[j] == ta.rows[i])
+                h[nh].b = &tb.cells[j * tb.ncols];
+        nh++;
+    }
+    for (size_t j = 0; j < tb.nrows; j++) {
+        int seen = 0;
+        for (size_t i = 0; i < ta.nrows; i++)
+            seen |= tb.rows[j] == ta.rows[i];
+        if (!seen) {
+            h[nh].row = tb.rows[j];
+            h[nh++].b = &tb.cells[j * tb.ncols];
+        }
+    }
+    int wl = (int)strlen("quantity"), wu = (int)strlen("unit"), wa = 1, wb = 1;
+    char ca[200], cb[200];
+    for (size_t i = 0; i < nh; i++) {
+        fmt_cell(h[i].a, ca, sizeof ca);
+        fmt_cell(h[i].b, cb, sizeof cb);
+        int l = (int)strlen(h[i].row->label), u = (int)strlen(h[i].row->unit);
+        wl = l > wl ? l : wl;
+        wu = u > wu ? u : wu;
+        wa = (int)strlen(ca) > wa ? (int)strlen(ca) : wa;
+        wb = (int)strlen(cb) > wb ? (int)strlen(cb) : wb;
+    }
+    printf("\nheadline (the rows of gmb table; A and B with their 95%% CI):\n");
+    printf("%-*s  %-*s  %-*s  %-*s  %9s  %s\n", wl, "quantity", wu, "unit", wa, "A", wb, "B", "B/A",
+           "verdict");
+    for (size_t i = 0; i < nh; i++) {
+        const gmb_cell_t *a = h[i].a, *b = h[i].b;
+        char r[32] = "-";
+        const char *verdict = "n/a (no samples)";
+        fmt_cell(a, ca, sizeof ca);
+        fmt_cell(b, cb, sizeof cb);
+        if (a && b && a->kind == 1 && b->kind == 1) {
+            if (a->v != 0)
+                fmt_ratio(b->v / a->v, r, sizeof r);
+            int dir = unit_better(h[i].row->unit);
+            int ci = a->lo == a->lo && a->hi == a->hi && b->lo == b->lo && b->hi == b->hi;
+            int apart = ci && (b->lo > a->hi || b->hi < a->lo);
+            if (!ci)
+                verdict = "n/a (no samples)";
+            else if (!apart)
+                verdict = "CIs overlap";
+            else if (!dir)
+                verdict = "differ (CIs apart)";
+            else
+                verdict =
+                    (b->v > a->v) == (dir > 0) ? "B better (CIs apart)" : "B worse (CIs apart)";
+        } else if (a && b && a->kind == 2 && b->kind == 2) {
+            verdict = strcmp(a->text, b->text) ? "differ" : "same";
+        } else {
+            verdict = "-";
+        }
+        printf("%-*s  %-*s  %-*s  %-*s  %9s  %s\n", wl, h[i].row->label, wu, h[i].row->unit, wa, ca,
+               wb, cb, r, verdict);
+    }
+    free(h);
+    gmb_table_free(&ta);
+    gmb_table_free(&tb);
+    return 0;
+}
+
+/* Fewer samples than this a side: a weak verdict (Google Benchmark warns alike). */
+#define FEW_SAMPLES 9
+
 static int cmd_compare(int argc, char **argv)
 {
     double fail_below = -1, alpha = 0.05;
     char *args[2];
-    int nargs = 0;
+    int nargs = 0, headline_only = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v;
-        if (!strcmp(a, "--fail-below") || !strcmp(a, "--alpha")) {
+        if (!strcmp(a, "--headline")) {
+            headline_only = 1;
+        } else if (!strcmp(a, "--fail-below") || !strcmp(a, "--alpha")) {
             if (!(v = optval(argc, argv, &i)))
                 return 2;
             char *end;
@@ -481,6 +621,12 @@ static int cmd_compare(int argc, char **argv)
     }
     printf("A: %s (%s)\nB: %s (%s)\n", ra.runs[0].label, ra.runs[0].source, rb.runs[0].label,
            rb.runs[0].source);
+    const char *na = json_string_value(json_object_get(ra.runs[0].device, "name"));
+    const char *nb = json_string_value(json_object_get(rb.runs[0].device, "name"));
+    if (strcmp(na ? na : "", nb ? nb : ""))
+        printf("A and B are different devices (%s, %s): the ratios compare devices, not a "
+               "change\n",
+               na ? na : "unknown", nb ? nb : "unknown");
     /* a side with an interrupted program compares the points that program finished */
     for (int side = 0; side < 2; side++) {
         const gmb_runset_t *rs = side ? &rb : &ra;
@@ -506,14 +652,64 @@ static int cmd_compare(int argc, char **argv)
                        util > 0 ? util : 0);
         }
     }
-    printf("%-7s %-44s %-22s %-7s %11s %11s %7s %8s %9s  %s\n", "bench", "point", "metric", "unit",
-           "A median", "B median", "B/A", "change", "p", "verdict");
-    int better = 0, worse = 0, ns = 0, nop = 0, regress = 0;
+    if (print_headline(&ra, &rb)) {
+        gmb_error("cannot build the headline");
+        free(rows);
+        gmb_runset_free(&ra);
+        gmb_runset_free(&rb);
+        return 3;
+    }
+    if (headline_only && fail_below < 0) {
+        free(rows);
+        gmb_runset_free(&ra);
+        gmb_runset_free(&rb);
+        return 0;
+    }
+    /* the widths of the columns from what they hold: no label is cut short */
+    int wbench = 5, wpoint = 5, wmetric = 6, wunit = 4, wa = 8, wb = 8;
+    char a[32], b[32];
     for (size_t i = 0; i < n; i++) {
         const gmb_cmp_t *c = &rows[i];
-        char a[32], b[32], p[16];
+        int l;
+        if ((l = (int)strlen(c->bench)) > wbench)
+            wbench = l;
+        if ((l = (int)strlen(c->point)) > wpoint)
+            wpoint = l;
+        if ((l = (int)strlen(c->metric)) > wmetric)
+            wmetric = l;
+        if ((l = (int)strlen(c->unit)) > wunit)
+            wunit = l;
         gmb_fmt_num(c->a, a, sizeof a);
         gmb_fmt_num(c->b, b, sizeof b);
+        if ((l = (int)strlen(a)) > wa)
+            wa = l;
+        if ((l = (int)strlen(b)) > wb)
+            wb = l;
+    }
+    if (!headline_only)
+        printf("\nevery metric of every point in both (n: the fewer samples of A and B; *: fewer "
+               "than %d):\n%-*s  %-*s  %-*s  %-*s  %*s  %*s  %9s  %8s  %8s  %4s  %s\n",
+               FEW_SAMPLES, wbench, "bench", wpoint, "point", wmetric, "metric", wunit, "unit", wa,
+               "A median", wb, "B median", "B/A", "change", "p", "n", "verdict");
+    int better = 0, worse = 0, ns = 0, nop = 0, regress = 0, few = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gmb_cmp_t *c = &rows[i];
+        char p[16], r[32], nsamp[24];
+        gmb_fmt_num(c->a, a, sizeof a);
+        gmb_fmt_num(c->b, b, sizeof b);
+        fmt_ratio(c->ratio, r, sizeof r);
+        size_t nmin = c->na < c->nb ? c->na : c->nb;
+        int weak = c->p >= 0 && nmin < FEW_SAMPLES;
+        /* one count a point: its metrics follow one another */
+        if (weak &&
+            !(i && !strcmp(rows[i - 1].bench, c->bench) && !strcmp(rows[i - 1].point, c->point) &&
+              (rows[i - 1].na < rows[i - 1].nb ? rows[i - 1].na : rows[i - 1].nb) < FEW_SAMPLES &&
+              rows[i - 1].p >= 0))
+            few++;
+        if (c->p >= 0)
+            snprintf(nsamp, sizeof nsamp, "%zu%s", nmin, weak ? "*" : "");
+        else
+            snprintf(nsamp, sizeof nsamp, "-");
         const char *verdict;
         if (c->p < 0) {
             snprintf(p, sizeof p, "-");
@@ -534,10 +730,15 @@ static int cmd_compare(int argc, char **argv)
         }
         int reg = fail_below >= 0 && c->p >= 0 && c->p < alpha && c->change < -fail_below;
         regress += reg;
-        printf("%-7s %-44.44s %-22.22s %-7s %11s %11s %7.3f %+7.1f%% %9s  %s%s\n", c->bench,
-               c->point, c->metric, c->unit, a, b, c->ratio, c->change, p, verdict,
-               reg ? "  REGRESSION" : "");
+        if (!headline_only)
+            printf("%-*s  %-*s  %-*s  %-*s  %*s  %*s  %9s  %+7.1f%%  %8s  %4s  %s%s\n", wbench,
+                   c->bench, wpoint, c->point, wmetric, c->metric, wunit, c->unit, wa, a, wb, b, r,
+                   c->change, p, nsamp, verdict, reg ? "  REGRESSION" : "");
     }
+    if (few)
+        fprintf(stderr, "gmb: warning: %d point%s fewer than %d samples: %s verdicts are weak%s\n",
+                few, few == 1 ? " has" : "s have", FEW_SAMPLES, few == 1 ? "its" : "their",
+                headline_only ? "" : " (n marked *)");
     printf("%zu metrics of %d benchmark%s: %d better in B, %d worse (p < %g, Mann-Whitney), %d "
            "not significant, %d without raw samples\n",
            n, benches, benches == 1 ? "" : "s", better, worse, alpha, ns, nop);

@@ -1700,6 +1700,8 @@ size_t gmb_compare_records(const json_t *a, const json_t *b, gmb_cmp_t **rows, s
             size_t na = gmb_metric_samples(pa, name, &sa),
                    nb = gmb_metric_samples(match, name, &sb);
             c.p = na && nb ? gmb_mann_whitney_p(sa, na, sb, nb) : -1;
+            c.na = na;
+            c.nb = nb;
             free(sa);
             free(sb);
             if (rows_room(rows, *n))

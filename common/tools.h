@@ -167,6 +167,7 @@ typedef struct gmb_cmp {
     double ratio;    /* b / a */
     double p;        /* Mann-Whitney two-sided p on the samples in the metric's unit; -1 none */
     double change;   /* relative change in the better direction, %: >0 B better */
+    size_t na, nb;   /* raw samples of the metric on each side (0: none) */
 } gmb_cmp_t;
 
 /* Values of a metric for every raw sample of a point: the point's own metric_samples[metric]
