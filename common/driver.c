@@ -394,6 +394,13 @@ static int cmd_report(int argc, char **argv)
     char tmp[PATH_MAX + 32];
     snprintf(tmp, sizeof tmp, "%s.XXXXXX", outf);
     int fd = mkstemp(tmp);
+    mode_t mask = umask(0); /* mkstemp makes 0600: the page gets what fopen would give */
+    umask(mask);
+    if (fd >= 0 && fchmod(fd, 0666 & ~mask)) {
+        close(fd);
+        fd = -1;
+        remove(tmp);
+    }
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     int bad = !f || fwrite(page, 1, len, f) != len;
     if (f && fclose(f))
