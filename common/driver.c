@@ -276,22 +276,86 @@ static int cmd_plot(int argc, char **argv)
     return rc;
 }
 
+/* Keep the rows of t that LIST names (gmb table --rows): comma-separated items, each a
+ * 1-based row number, a range N-M, or text a label contains (any case); in the table's
+ * order. 0, or 2 with one line when an item names no row. */
+static int select_rows(gmb_table_t *t, const char *list)
+{
+    char *keep = calloc(t->nrows + 1, 1), *dup = strdup(list);
+    int rc = 0;
+    if (!keep || !dup) {
+        free(keep);
+        free(dup);
+        return 3;
+    }
+    for (char *save = NULL, *it = strtok_r(dup, ",", &save); it && !rc;
+         it = strtok_r(NULL, ",", &save)) {
+        while (*it == ' ')
+            it++;
+        size_t l = strlen(it);
+        while (l && it[l - 1] == ' ')
+            it[--l] = '\0';
+        unsigned long lo, hi;
+        int used = 0, hit = 0;
+        if (l &&
+            (sscanf(it, "%lu-%lu%n", &lo, &hi, &used) == 2 ||
+             (sscanf(it, "%lu%n", &lo, &used) == 1 && (hi = lo))) &&
+            (size_t)used == l) {
+            if (lo < 1 || hi < lo || hi > t->nrows) {
+                gmb_error("--rows '%s': the table has rows 1 to %zu", it, t->nrows);
+                rc = 2;
+            }
+            for (unsigned long r = lo; !rc && r <= hi; r++)
+                keep[r - 1] = 1;
+            continue;
+        }
+        for (size_t r = 0; l && r < t->nrows; r++)
+            if (strcasestr(t->rows[r]->label, it))
+                keep[r] = hit = 1;
+        if (!hit) {
+            gmb_error("--rows '%s': no row's label contains it (gmb table without --rows "
+                      "lists them)",
+                      it);
+            rc = 2;
+        }
+    }
+    if (!rc) { /* compact rows and cells in place */
+        size_t n = 0;
+        t->notes = 0;
+        for (size_t r = 0; r < t->nrows; r++) {
+            if (!keep[r])
+                continue;
+            t->rows[n] = t->rows[r];
+            memmove(&t->cells[n * t->ncols], &t->cells[r * t->ncols], t->ncols * sizeof *t->cells);
+            for (size_t c = 0; c < t->ncols; c++)
+                t->notes |= t->cells[n * t->ncols + c].note;
+            n++;
+        }
+        t->nrows = n;
+    }
+    free(keep);
+    free(dup);
+    return rc;
+}
+
 static int cmd_table(int argc, char **argv)
 {
-    const char *fmt = "md", *outf = NULL;
+    const char *fmt = "md", *outf = NULL, *rows = NULL;
     char **runs = calloc((size_t)argc, sizeof *runs);
     int nruns = 0;
     if (!runs)
         return 3;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v;
-        if (!strcmp(a, "--format") || !strcmp(a, "--out")) {
+        if (!strcmp(a, "--format") || !strcmp(a, "--out") || !strcmp(a, "--rows")) {
             if (!(v = optval(argc, argv, &i))) {
                 free(runs);
                 return 2;
             }
             if (!strcmp(a, "--format"))
                 fmt = v;
+            else if (!strcmp(a, "--rows"))
+                rows = v;
             else
                 outf = v;
         } else if (a[0] == '-' && a[1]) {
@@ -314,7 +378,17 @@ static int cmd_table(int argc, char **argv)
         return rc;
     gmb_table_t t;
     char *s = NULL;
-    if (gmb_table_build(&rs, &t) || !(s = gmb_table_render(&t, fmt))) {
+    if (gmb_table_build(&rs, &t)) {
+        gmb_error("cannot build the table");
+        gmb_runset_free(&rs);
+        return 3;
+    }
+    if (rows && (rc = select_rows(&t, rows))) {
+        gmb_table_free(&t);
+        gmb_runset_free(&rs);
+        return rc;
+    }
+    if (!(s = gmb_table_render(&t, fmt))) {
         gmb_error("cannot build the table");
         rc = 3;
     } else if (outf) {
