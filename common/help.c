@@ -44,8 +44,9 @@ const gmb_cmd_help_t gmb_cmd_help[] = {
     {"table", "gmb table RUN... [--format md|tex|csv] [--rows LIST] [--out FILE]",
      "The summary table of the runs, one column per run: medians with their 95% confidence "
      "intervals. RUN: a run directory or record files (.json).",
-     "--format F\tmd (Markdown, the default), tex (LaTeX: booktabs, a label column that wraps, "
-     "\\small) or csv (RFC 4180, rows end in LF)\n"
+     "--format F\tmd (Markdown, the default), tex (LaTeX, \\usepackage{array}: as wide as "
+     "the text, \\small, labels and values wrap in p columns, plain numbers) or csv (RFC 4180, "
+     "rows end in LF)\n"
      "--rows LIST\tonly these rows, in the table's order: comma-separated items, each a row's "
      "1-based number in the full table (see it once without --rows), a range N-M, or text that "
      "a row's label contains (case-insensitive); a label with a comma is picked by its number\n"
@@ -57,9 +58,10 @@ const gmb_cmd_help_t gmb_cmd_help[] = {
      "umask)\n"},
     {"compare", "gmb compare A B [--headline] [--fail-below PCT] [--alpha P]",
      "Compare two runs: first the headline (the rows of gmb table side by side: A, B, B/A and "
-     "a Mann-Whitney verdict where both have raw samples), then every metric of every point in "
-     "both: medians, B/A, change, p and verdict. Says when A and B are different devices; warns "
-     "once on stderr of points with fewer than 9 samples (their rows are marked '*'). A, B: a "
+     "a verdict from their 95% CIs, 'n/a (no samples)' without), then every metric of every "
+     "point in both: medians, B/A, change, Mann-Whitney p, n and verdict. Says when A and B are "
+     "different devices; warns "
+     "once on stderr of points with fewer than 9 samples (their n is marked *). A, B: a "
      "run directory or record files (.json).",
      "--headline\tonly the headline\n"
      "--alpha P\tthe significance level of the verdicts, in (0, 1) (default 0.05)\n"
