@@ -96,36 +96,26 @@ static void find_plots(char *out, size_t len)
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: gmb list                    benchmarks and what they measure\n"
-            "       gmb devices                 devices of every backend\n"
-            "       gmb run NAME [options]      run one benchmark (gmb run NAME --help)\n"
-            "       gmb run [--full] [--backend B] [--device N] [--results DIR] [--only LIST]\n"
-            "               [--skip LIST] [--profiles FILE] [--timeout S] [-- OPTIONS]\n"
-            "                                   every benchmark on one device, quick profile by\n"
-            "                                   default; records and run.json in\n"
-            "                                   DIR/<device>/<UTC>/ (DIR: results); OPTIONS go\n"
-            "                                   to every benchmark\n"
-            "       gmb plot RUN... [--out DIR] [--pdf] [--size WxH]\n"
-            "                                   figures (PNG, SVG; PDF) with gnuplot\n"
-            "       gmb table RUN... [--format md|tex|csv] [--out FILE]\n"
-            "                                   the summary table, one column per run\n"
-            "       gmb report RUN [--out FILE|-]\n"
-            "                                   a Markdown page of a gmb run directory: device,\n"
-            "                                   programs and their summaries, table, figures\n"
-            "                                   (default FILE: RUN/report.md)\n"
-            "       gmb compare A B [--fail-below PCT] [--alpha P]\n"
-            "                                   per metric: medians, ratio, Mann-Whitney p;\n"
-            "                                   exit 1 when --fail-below finds a regression\n"
-            "       gmb --version\n"
-            "RUN, A, B: a run directory (its records) or record files (.json).\n");
+    gmb_cmd_usage(f);
+}
+
+/* gmb CMD --help */
+static int cmd_help(const char *cmd)
+{
+    const gmb_cmd_help_t *h = gmb_cmd_help_find(cmd);
+    if (!h) {
+        gmb_error("no command '%s' (see gmb --help)", cmd);
+        return 2;
+    }
+    gmb_cmd_print_help(stdout, h);
+    return 0;
 }
 
 /* Value of option argv[*i] (advancing *i), or NULL with an error. */
 static const char *optval(int argc, char **argv, int *i)
 {
     if (*i + 1 >= argc) {
-        gmb_error("option '%s' needs a value (see gmb --help)", argv[*i]);
+        gmb_error("option '%s' needs a value (see gmb %s --help)", argv[*i], argv[1]);
         return NULL;
     }
     return argv[++*i];
@@ -156,16 +146,15 @@ static int cmd_suite(int argc, char **argv)
         } else if (!strcmp(a, "--quick")) {
             o.profile = "quick";
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
+            return cmd_help("run");
         } else if (!strcmp(a, "--backend") || !strcmp(a, "--device") || !strcmp(a, "--results") ||
-                   !strcmp(a, "--only") || !strcmp(a, "--skip") || !strcmp(a, "--profiles") ||
-                   !strcmp(a, "--timeout")) {
+                   !strcmp(a, "--out") || !strcmp(a, "--only") || !strcmp(a, "--skip") ||
+                   !strcmp(a, "--profiles") || !strcmp(a, "--timeout")) {
             if (!(v = optval(argc, argv, &i)))
                 return 2;
             if (!strcmp(a, "--backend"))
                 o.backend = v;
-            else if (!strcmp(a, "--results"))
+            else if (!strcmp(a, "--results") || !strcmp(a, "--out")) /* one option, two names */
                 o.results = v;
             else if (!strcmp(a, "--only"))
                 o.only = v;
@@ -287,22 +276,86 @@ static int cmd_plot(int argc, char **argv)
     return rc;
 }
 
+/* Keep the rows of t that LIST names (gmb table --rows): comma-separated items, each a
+ * 1-based row number, a range N-M, or text a label contains (any case); in the table's
+ * order. 0, or 2 with one line when an item names no row. */
+static int select_rows(gmb_table_t *t, const char *list)
+{
+    char *keep = calloc(t->nrows + 1, 1), *dup = strdup(list);
+    int rc = 0;
+    if (!keep || !dup) {
+        free(keep);
+        free(dup);
+        return 3;
+    }
+    for (char *save = NULL, *it = strtok_r(dup, ",", &save); it && !rc;
+         it = strtok_r(NULL, ",", &save)) {
+        while (*it == ' ')
+            it++;
+        size_t l = strlen(it);
+        while (l && it[l - 1] == ' ')
+            it[--l] = '\0';
+        unsigned long lo, hi;
+        int used = 0, hit = 0;
+        if (l &&
+            (sscanf(it, "%lu-%lu%n", &lo, &hi, &used) == 2 ||
+             (sscanf(it, "%lu%n", &lo, &used) == 1 && (hi = lo))) &&
+            (size_t)used == l) {
+            if (lo < 1 || hi < lo || hi > t->nrows) {
+                gmb_error("--rows '%s': the table has rows 1 to %zu", it, t->nrows);
+                rc = 2;
+            }
+            for (unsigned long r = lo; !rc && r <= hi; r++)
+                keep[r - 1] = 1;
+            continue;
+        }
+        for (size_t r = 0; l && r < t->nrows; r++)
+            if (strcasestr(t->rows[r]->label, it))
+                keep[r] = hit = 1;
+        if (!hit) {
+            gmb_error("--rows '%s': no row's label contains it (gmb table without --rows "
+                      "lists them)",
+                      it);
+            rc = 2;
+        }
+    }
+    if (!rc) { /* compact rows and cells in place */
+        size_t n = 0;
+        t->notes = 0;
+        for (size_t r = 0; r < t->nrows; r++) {
+            if (!keep[r])
+                continue;
+            t->rows[n] = t->rows[r];
+            memmove(&t->cells[n * t->ncols], &t->cells[r * t->ncols], t->ncols * sizeof *t->cells);
+            for (size_t c = 0; c < t->ncols; c++)
+                t->notes |= t->cells[n * t->ncols + c].note;
+            n++;
+        }
+        t->nrows = n;
+    }
+    free(keep);
+    free(dup);
+    return rc;
+}
+
 static int cmd_table(int argc, char **argv)
 {
-    const char *fmt = "md", *outf = NULL;
+    const char *fmt = "md", *outf = NULL, *rows = NULL;
     char **runs = calloc((size_t)argc, sizeof *runs);
     int nruns = 0;
     if (!runs)
         return 3;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v;
-        if (!strcmp(a, "--format") || !strcmp(a, "--out")) {
+        if (!strcmp(a, "--format") || !strcmp(a, "--out") || !strcmp(a, "--rows")) {
             if (!(v = optval(argc, argv, &i))) {
                 free(runs);
                 return 2;
             }
             if (!strcmp(a, "--format"))
                 fmt = v;
+            else if (!strcmp(a, "--rows"))
+                rows = v;
             else
                 outf = v;
         } else if (a[0] == '-' && a[1]) {
@@ -325,7 +378,17 @@ static int cmd_table(int argc, char **argv)
         return rc;
     gmb_table_t t;
     char *s = NULL;
-    if (gmb_table_build(&rs, &t) || !(s = gmb_table_render(&t, fmt))) {
+    if (gmb_table_build(&rs, &t)) {
+        gmb_error("cannot build the table");
+        gmb_runset_free(&rs);
+        return 3;
+    }
+    if (rows && (rc = select_rows(&t, rows))) {
+        gmb_table_free(&t);
+        gmb_runset_free(&rs);
+        return rc;
+    }
+    if (!(s = gmb_table_render(&t, fmt))) {
         gmb_error("cannot build the table");
         rc = 3;
     } else if (outf) {
@@ -405,6 +468,13 @@ static int cmd_report(int argc, char **argv)
     char tmp[PATH_MAX + 32];
     snprintf(tmp, sizeof tmp, "%s.XXXXXX", outf);
     int fd = mkstemp(tmp);
+    mode_t mask = umask(0); /* mkstemp makes 0600: the page gets what fopen would give */
+    umask(mask);
+    if (fd >= 0 && fchmod(fd, 0666 & ~mask)) {
+        close(fd);
+        fd = -1;
+        remove(tmp);
+    }
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     int bad = !f || fwrite(page, 1, len, f) != len;
     if (f && fclose(f))
@@ -422,14 +492,154 @@ static int cmd_report(int argc, char **argv)
     return 0;
 }
 
+/* A ratio with 3 significant digits, never 0.000 for a small one ("0.769", "0.000251",
+ * "1.34e+04"). */
+static void fmt_ratio(double r, char *buf, size_t len)
+{
+    if (r != r || isinf(r))
+        snprintf(buf, len, "%s", r != r ? "nan" : r > 0 ? "inf" : "-inf");
+    else
+        snprintf(buf, len, "%.3g", r);
+}
+
+/* Whether a headline quantity is better higher (1), lower (-1) or neither (0), by its unit. */
+static int unit_better(const char *u)
+{
+    static const char *const up[] = {"GB/s", "Gop/s", "%", NULL};
+    static const char *const down[] = {"ns", "us", "cycles", NULL};
+    for (int i = 0; up[i]; i++)
+        if (!strcmp(u, up[i]))
+            return 1;
+    for (int i = 0; down[i]; i++)
+        if (!strcmp(u, down[i]))
+            return -1;
+    return 0;
+}
+
+/* A table cell as text ("4585 [4539, 4599]", "HBM, 6016-bit", "-"). */
+static void fmt_cell(const gmb_cell_t *c, char *buf, size_t len)
+{
+    char v[48], lo[48], hi[48];
+    if (!c || c->kind == 0) {
+        snprintf(buf, len, "-");
+    } else if (c->kind == 2) {
+        snprintf(buf, len, "%s", c->text);
+    } else {
+        gmb_fmt_num(c->v, v, sizeof v);
+        if (c->lo == c->lo && c->hi == c->hi) {
+            gmb_fmt_num(c->lo, lo, sizeof lo);
+            gmb_fmt_num(c->hi, hi, sizeof hi);
+            snprintf(buf, len, "%s [%s, %s]", v, lo, hi);
+        } else {
+            snprintf(buf, len, "%s", v);
+        }
+    }
+}
+
+/* One headline row: a row of gmb table on each side. */
+typedef struct {
+    const gmb_row_t *row;
+    const gmb_cell_t *a, *b;
+} head_t;
+
+/* The headline: the rows of gmb table of A and of B side by side, with B/A and a verdict
+ * from the 95% CIs (the table keeps no raw samples: two CIs apart differ at about p < 0.01,
+ * overlapping ones are not told apart). Prints it; returns 0 or 3. */
+static int print_headline(const gmb_runset_t *ra, const gmb_runset_t *rb)
+{
+    gmb_table_t ta, tb;
+    if (gmb_table_build(ra, &ta))
+        return 3;
+    if (gmb_table_build(rb, &tb)) {
+        gmb_table_free(&ta);
+        return 3;
+    }
+    head_t *h = calloc(ta.nrows + tb.nrows + 1, sizeof *h);
+    size_t nh = 0;
+    if (!h) {
+        gmb_table_free(&ta);
+        gmb_table_free(&tb);
+        return 3;
+    }
+    for (size_t i = 0; i < ta.nrows; i++) { /* A's rows, then B's others, in table order */
+        h[nh].row = ta.rows[i];
+        h[nh].a = &ta.cells[i * ta.ncols];
+        for (size_t j = 0; j < tb.nrows; j++)
+            if (tb.rows[j] == ta.rows[i])
+                h[nh].b = &tb.cells[j * tb.ncols];
+        nh++;
+    }
+    for (size_t j = 0; j < tb.nrows; j++) {
+        int seen = 0;
+        for (size_t i = 0; i < ta.nrows; i++)
+            seen |= tb.rows[j] == ta.rows[i];
+        if (!seen) {
+            h[nh].row = tb.rows[j];
+            h[nh++].b = &tb.cells[j * tb.ncols];
+        }
+    }
+    int wl = (int)strlen("quantity"), wu = (int)strlen("unit"), wa = 1, wb = 1;
+    char ca[200], cb[200];
+    for (size_t i = 0; i < nh; i++) {
+        fmt_cell(h[i].a, ca, sizeof ca);
+        fmt_cell(h[i].b, cb, sizeof cb);
+        int l = (int)strlen(h[i].row->label), u = (int)strlen(h[i].row->unit);
+        wl = l > wl ? l : wl;
+        wu = u > wu ? u : wu;
+        wa = (int)strlen(ca) > wa ? (int)strlen(ca) : wa;
+        wb = (int)strlen(cb) > wb ? (int)strlen(cb) : wb;
+    }
+    printf("\nheadline (the rows of gmb table; A and B with their 95%% CI):\n");
+    printf("%-*s  %-*s  %-*s  %-*s  %9s  %s\n", wl, "quantity", wu, "unit", wa, "A", wb, "B", "B/A",
+           "verdict");
+    for (size_t i = 0; i < nh; i++) {
+        const gmb_cell_t *a = h[i].a, *b = h[i].b;
+        char r[32] = "-";
+        const char *verdict = "n/a (no samples)";
+        fmt_cell(a, ca, sizeof ca);
+        fmt_cell(b, cb, sizeof cb);
+        if (a && b && a->kind == 1 && b->kind == 1) {
+            if (a->v != 0)
+                fmt_ratio(b->v / a->v, r, sizeof r);
+            int dir = unit_better(h[i].row->unit);
+            int ci = a->lo == a->lo && a->hi == a->hi && b->lo == b->lo && b->hi == b->hi;
+            int apart = ci && (b->lo > a->hi || b->hi < a->lo);
+            if (!ci)
+                verdict = "n/a (no samples)";
+            else if (!apart)
+                verdict = "CIs overlap";
+            else if (!dir)
+                verdict = "differ (CIs apart)";
+            else
+                verdict =
+                    (b->v > a->v) == (dir > 0) ? "B better (CIs apart)" : "B worse (CIs apart)";
+        } else if (a && b && a->kind == 2 && b->kind == 2) {
+            verdict = strcmp(a->text, b->text) ? "differ" : "same";
+        } else {
+            verdict = "-";
+        }
+        printf("%-*s  %-*s  %-*s  %-*s  %9s  %s\n", wl, h[i].row->label, wu, h[i].row->unit, wa, ca,
+               wb, cb, r, verdict);
+    }
+    free(h);
+    gmb_table_free(&ta);
+    gmb_table_free(&tb);
+    return 0;
+}
+
+/* Fewer samples than this a side: a weak verdict (Google Benchmark warns alike). */
+#define FEW_SAMPLES 9
+
 static int cmd_compare(int argc, char **argv)
 {
     double fail_below = -1, alpha = 0.05;
     char *args[2];
-    int nargs = 0;
+    int nargs = 0, headline_only = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v;
-        if (!strcmp(a, "--fail-below") || !strcmp(a, "--alpha")) {
+        if (!strcmp(a, "--headline")) {
+            headline_only = 1;
+        } else if (!strcmp(a, "--fail-below") || !strcmp(a, "--alpha")) {
             if (!(v = optval(argc, argv, &i)))
                 return 2;
             char *end;
@@ -492,6 +702,12 @@ static int cmd_compare(int argc, char **argv)
     }
     printf("A: %s (%s)\nB: %s (%s)\n", ra.runs[0].label, ra.runs[0].source, rb.runs[0].label,
            rb.runs[0].source);
+    const char *na = json_string_value(json_object_get(ra.runs[0].device, "name"));
+    const char *nb = json_string_value(json_object_get(rb.runs[0].device, "name"));
+    if (strcmp(na ? na : "", nb ? nb : ""))
+        printf("A and B are different devices (%s, %s): the ratios compare devices, not a "
+               "change\n",
+               na ? na : "unknown", nb ? nb : "unknown");
     /* a side with an interrupted program compares the points that program finished */
     for (int side = 0; side < 2; side++) {
         const gmb_runset_t *rs = side ? &rb : &ra;
@@ -517,14 +733,64 @@ static int cmd_compare(int argc, char **argv)
                        util > 0 ? util : 0);
         }
     }
-    printf("%-7s %-44s %-22s %-7s %11s %11s %7s %8s %9s  %s\n", "bench", "point", "metric", "unit",
-           "A median", "B median", "B/A", "change", "p", "verdict");
-    int better = 0, worse = 0, ns = 0, nop = 0, regress = 0;
+    if (print_headline(&ra, &rb)) {
+        gmb_error("cannot build the headline");
+        free(rows);
+        gmb_runset_free(&ra);
+        gmb_runset_free(&rb);
+        return 3;
+    }
+    if (headline_only && fail_below < 0) {
+        free(rows);
+        gmb_runset_free(&ra);
+        gmb_runset_free(&rb);
+        return 0;
+    }
+    /* the widths of the columns from what they hold: no label is cut short */
+    int wbench = 5, wpoint = 5, wmetric = 6, wunit = 4, wa = 8, wb = 8;
+    char a[32], b[32];
     for (size_t i = 0; i < n; i++) {
         const gmb_cmp_t *c = &rows[i];
-        char a[32], b[32], p[16];
+        int l;
+        if ((l = (int)strlen(c->bench)) > wbench)
+            wbench = l;
+        if ((l = (int)strlen(c->point)) > wpoint)
+            wpoint = l;
+        if ((l = (int)strlen(c->metric)) > wmetric)
+            wmetric = l;
+        if ((l = (int)strlen(c->unit)) > wunit)
+            wunit = l;
         gmb_fmt_num(c->a, a, sizeof a);
         gmb_fmt_num(c->b, b, sizeof b);
+        if ((l = (int)strlen(a)) > wa)
+            wa = l;
+        if ((l = (int)strlen(b)) > wb)
+            wb = l;
+    }
+    if (!headline_only)
+        printf("\nevery metric of every point in both (n: the fewer samples of A and B; *: fewer "
+               "than %d):\n%-*s  %-*s  %-*s  %-*s  %*s  %*s  %9s  %8s  %8s  %4s  %s\n",
+               FEW_SAMPLES, wbench, "bench", wpoint, "point", wmetric, "metric", wunit, "unit", wa,
+               "A median", wb, "B median", "B/A", "change", "p", "n", "verdict");
+    int better = 0, worse = 0, ns = 0, nop = 0, regress = 0, few = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gmb_cmp_t *c = &rows[i];
+        char p[16], r[32], nsamp[24];
+        gmb_fmt_num(c->a, a, sizeof a);
+        gmb_fmt_num(c->b, b, sizeof b);
+        fmt_ratio(c->ratio, r, sizeof r);
+        size_t nmin = c->na < c->nb ? c->na : c->nb;
+        int weak = c->p >= 0 && nmin < FEW_SAMPLES;
+        /* one count a point: its metrics follow one another */
+        if (weak &&
+            !(i && !strcmp(rows[i - 1].bench, c->bench) && !strcmp(rows[i - 1].point, c->point) &&
+              (rows[i - 1].na < rows[i - 1].nb ? rows[i - 1].na : rows[i - 1].nb) < FEW_SAMPLES &&
+              rows[i - 1].p >= 0))
+            few++;
+        if (c->p >= 0)
+            snprintf(nsamp, sizeof nsamp, "%zu%s", nmin, weak ? "*" : "");
+        else
+            snprintf(nsamp, sizeof nsamp, "-");
         const char *verdict;
         if (c->p < 0) {
             snprintf(p, sizeof p, "-");
@@ -545,10 +811,15 @@ static int cmd_compare(int argc, char **argv)
         }
         int reg = fail_below >= 0 && c->p >= 0 && c->p < alpha && c->change < -fail_below;
         regress += reg;
-        printf("%-7s %-44.44s %-22.22s %-7s %11s %11s %7.3f %+7.1f%% %9s  %s%s\n", c->bench,
-               c->point, c->metric, c->unit, a, b, c->ratio, c->change, p, verdict,
-               reg ? "  REGRESSION" : "");
+        if (!headline_only)
+            printf("%-*s  %-*s  %-*s  %-*s  %*s  %*s  %9s  %+7.1f%%  %8s  %4s  %s%s\n", wbench,
+                   c->bench, wpoint, c->point, wmetric, c->metric, wunit, c->unit, wa, a, wb, b, r,
+                   c->change, p, nsamp, verdict, reg ? "  REGRESSION" : "");
     }
+    if (few)
+        fprintf(stderr, "gmb: warning: %d point%s fewer than %d samples: %s verdicts are weak%s\n",
+                few, few == 1 ? " has" : "s have", FEW_SAMPLES, few == 1 ? "its" : "their",
+                headline_only ? "" : " (n marked *)");
     printf("%zu metrics of %d benchmark%s: %d better in B, %d worse (p < %g, Mann-Whitney), %d "
            "not significant, %d without raw samples\n",
            n, benches, benches == 1 ? "" : "s", better, worse, alpha, ns, nop);
@@ -581,31 +852,39 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1];
     char *names[MAX_PROGS];
-    if (!strcmp(cmd, "--help") || !strcmp(cmd, "help") || !strcmp(cmd, "-h")) {
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || (!strcmp(cmd, "help") && argc == 2)) {
         usage(stdout);
         return 0;
+    }
+    if (!strcmp(cmd, "help")) { /* gmb help CMD = gmb CMD --help */
+        if (argc > 3) {
+            gmb_error("gmb help takes one command");
+            return 2;
+        }
+        return cmd_help(argv[2]);
     }
     if (!strcmp(cmd, "--version")) {
         printf("gmb %s (git %s)\n", GMB_VERSION, gmb_git_rev);
         return 0;
     }
-    /* gmb CMD --help, CMD one of these: the usage (gmb run parses its own options, and a
-     * benchmark's); a value that reads -h or --help counts as the flag */
+    /* gmb CMD --help: CMD's help (gmb run parses its own options, and a benchmark's); a
+     * value that reads -h or --help counts as the flag */
     static const char *const with_help[] = {"devices", "list",   "plot", "table",
                                             "compare", "report", NULL};
     int known = 0;
     for (int i = 0; with_help[i]; i++)
         known |= !strcmp(cmd, with_help[i]);
     for (int i = 2; known && i < argc && strcmp(argv[i], "--"); i++)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        }
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return cmd_help(cmd);
     if (!strcmp(cmd, "devices")) {
-        if (argc > 2) {
-            gmb_error("'gmb devices' takes no argument");
+        int json = argc == 3 && !strcmp(argv[2], "--json");
+        if (argc > 2 && !json) {
+            gmb_error("'gmb devices' takes only --json, not '%s'", argv[2]);
             return 2;
         }
+        if (json)
+            return gmb_print_devices_json(stdout, stderr) ? 77 : 0;
         return gmb_print_devices(stdout) ? 77 : 0;
     }
     if (!strcmp(cmd, "list")) {

@@ -232,6 +232,55 @@ int gmb_print_devices(FILE *f)
     return found ? GMB_OK : GMB_ESKIP;
 }
 
+int gmb_print_devices_json(FILE *f, FILE *err)
+{
+    json_t *all = json_array();
+    gmb_numa_t *topo = NULL; /* one topology for every device's locality */
+    int topo_tried = 0;
+    for (int i = 0; all && gmb_backends[i]; i++) {
+        const gmb_backend_t *be = gmb_backends[i];
+        int n = 0;
+        char why[400];
+        if (be->count(&n, why, sizeof why) != GMB_OK) {
+            fprintf(err, "gmb: %s: %s\n", be->name, why);
+            continue;
+        }
+        for (int k = 0; k < n; k++) {
+            gmb_dev_info_t d;
+            if (be->info(k, &d))
+                continue;
+            json_t *o = gmb_json_device(&d);
+            gmb_locality_t loc;
+            char tw[160];
+            if (!topo && !topo_tried++)
+                topo = gmb_numa_open(&d, tw, sizeof tw);
+            gmb_numa_locality(topo, &d, &loc);
+            if (o)
+                json_object_set_new(o, "near",
+                                    json_pack("{s:s, s:s, s:s, s:s}", "numa", loc.numa, "cpuset",
+                                              loc.cpuset, "source", loc.source, "note", loc.note));
+            if (!o || json_array_append_new(all, o)) {
+                json_decref(all);
+                all = NULL;
+            }
+        }
+    }
+    gmb_numa_close(topo);
+    char *s = all ? json_dumps(all, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    size_t found = all ? json_array_size(all) : 0;
+    json_decref(all);
+    if (!s) {
+        fputs("[]\n", f);
+        fprintf(err, "gmb: out of memory\n");
+        return GMB_ERUNTIME;
+    }
+    fprintf(f, "%s\n", s);
+    free(s);
+    if (!found)
+        fprintf(err, "gmb: no device in any backend\n");
+    return found ? GMB_OK : GMB_ESKIP;
+}
+
 void gmb_grid(const gmb_ctx_t *c, gmb_kern_t *k, long group_size, long groups_per_cu, uint64_t n,
               gmb_launch_t *g)
 {

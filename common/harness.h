@@ -154,6 +154,10 @@ void gmb_json_clocks_during(json_t *clocks, const gmb_clocks_t *a, const gmb_clo
                             double wall_s);
 /* Print every compiled-in backend's devices as a table. Returns 0 when any was found. */
 int gmb_print_devices(FILE *f);
+/* The same as one JSON array on f (gmb_json_device objects with "near": the host side near
+ * each), [] when none; a backend without a device says why on err. 0 when any was found,
+ * GMB_ESKIP when none (one line on err), GMB_ERUNTIME out of memory ([] on f). */
+int gmb_print_devices_json(FILE *f, FILE *err);
 /* Pick the backend for name ("auto": the first with a device); GMB_EUSAGE for an unknown
  * name, GMB_ESKIP with the reason in why when none has a device. */
 int gmb_pick_backend(const char *name, const gmb_backend_t **out, int *ndev, char *why,

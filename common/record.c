@@ -37,6 +37,7 @@ typedef struct {
     char *s;
     size_t n, cap;
     int bad;
+    int rfc; /* CSV fields: 1 quoted as gmb_csv_field, 0 gmb_csv_clean'ed (gnuplot) */
 } sbuf_t;
 
 static void sb_add(sbuf_t *b, const char *txt)
@@ -71,16 +72,58 @@ void gmb_csv_clean(char *cell)
     }
 }
 
-/* Append text as one CSV cell or name (gmb_csv_clean). */
-static void sb_cell(sbuf_t *b, const char *txt)
+size_t gmb_csv_field(char *out, size_t len, const char *s)
 {
-    size_t at = b->n;
-    sb_add(b, txt);
-    if (!b->bad)
-        gmb_csv_clean(b->s + at);
+    size_t n = 0;
+    int q = strpbrk(s, ",\"\r\n") != NULL;
+#define PUT(ch)                                                                                    \
+    do {                                                                                           \
+        if (n + 1 < len)                                                                           \
+            out[n] = (ch);                                                                         \
+        n++;                                                                                       \
+    } while (0)
+    if (q)
+        PUT('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            PUT('"');
+        PUT(*s);
+    }
+    if (q)
+        PUT('"');
+#undef PUT
+    if (len)
+        out[n < len ? n : len - 1] = '\0';
+    return n;
 }
 
-/* Append a scalar as a CSV field (strings as gmb_csv_clean makes them). */
+/* Append text as one CSV field or name (gmb_csv_field, or gmb_csv_clean for gnuplot). */
+static void sb_cell(sbuf_t *b, const char *txt)
+{
+    if (!b->rfc) {
+        size_t at = b->n;
+        sb_add(b, txt);
+        if (!b->bad)
+            gmb_csv_clean(b->s + at);
+        return;
+    }
+    char small[256];
+    size_t n = gmb_csv_field(small, sizeof small, txt);
+    if (n < sizeof small) {
+        sb_add(b, small);
+        return;
+    }
+    char *big = malloc(n + 1);
+    if (!big) {
+        b->bad = 1;
+        return;
+    }
+    gmb_csv_field(big, n + 1, txt);
+    sb_add(b, big);
+    free(big);
+}
+
+/* Append a scalar as a CSV field (strings as sb_cell makes them). */
 static void sb_scalar(sbuf_t *b, const json_t *v)
 {
     char tmp[64];
@@ -123,12 +166,13 @@ static json_t *csv_columns(const json_t *points, const char *what)
     return cols;
 }
 
-char *gmb_record_csv(const json_t *rec)
+static char *record_csv(const json_t *rec, int rfc)
 {
     json_t *points = json_object_get(rec, "points");
     if (!json_is_array(points))
         return NULL;
     sbuf_t b = {0};
+    b.rfc = rfc;
     json_t *params = csv_columns(points, "params");
     json_t *metrics = csv_columns(points, "metrics");
     json_t *extra = csv_columns(points, "extra");
@@ -147,11 +191,13 @@ char *gmb_record_csv(const json_t *rec)
     {
         for (size_t i = 0; i < 5; i++) {
             sb_add(&b, col++ ? "," : "");
-            sb_cell(&b, key);
-            if (i) {
-                sb_add(&b, "_");
-                sb_add(&b, stat_cols[i]);
+            char *name = NULL; /* the column's name whole, then quoted */
+            if (asprintf(&name, "%s%s%s", key, i ? "_" : "", i ? stat_cols[i] : "") < 0) {
+                b.bad = 1;
+                continue;
             }
+            sb_cell(&b, name);
+            free(name);
         }
     }
     sb_add(&b, col++ ? ",time_ns,n,converged" : "time_ns,n,converged");
@@ -203,6 +249,16 @@ char *gmb_record_csv(const json_t *rec)
         return NULL;
     }
     return b.s;
+}
+
+char *gmb_record_csv(const json_t *rec)
+{
+    return record_csv(rec, 0);
+}
+
+char *gmb_record_csv_rfc4180(const json_t *rec)
+{
+    return record_csv(rec, 1);
 }
 
 void gmb_slug(const char *name, char *out, size_t len)
@@ -332,7 +388,7 @@ int gmb_record_write(const json_t *rec, const char *dir, const char *stem, char 
                      size_t out_len)
 {
     char *js = json_dumps(rec, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
-    char *csv = gmb_record_csv(rec);
+    char *csv = gmb_record_csv_rfc4180(rec); /* a record file: RFC 4180, not for gnuplot */
     int rc = GMB_ERUNTIME;
     if (js && csv) {
         size_t l = strlen(js);

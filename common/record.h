@@ -20,19 +20,28 @@ json_t *gmb_json_scaled(double factor, const gmb_stats_t *time);
  * converged). */
 json_t *gmb_json_stats(const gmb_stats_t *s);
 
-/* The rule of every cell and header name of the CSV files gmb writes for records and
- * gnuplot (never quoted: gnuplot does not read quotes): ',' and '"' become ';', a control
+/* The rule of every cell and header name of the CSV data files gmb writes for gnuplot
+ * (never quoted: gnuplot does not read quotes): ',' and '"' become ';', a control
  * byte (CR, LF, tab ...) a space, a '#' that begins the cell (after blanks: a comment line
  * to gnuplot) ';'. So a crafted key or value never shifts a column or splits a line. In
  * place; the length is kept. */
 void gmb_csv_clean(char *cell);
 
+/* One CSV field, RFC 4180: s is quoted when it holds ',', '"', CR or LF, a '"' doubled;
+ * every other byte as it is. The rule of the record CSVs and of gmb table --format csv,
+ * whose rows end in LF (RFC 4180 allows it; one ending for every row). Writes at most len
+ * bytes with the '\0' to out (as snprintf does) and returns the length of the whole field. */
+size_t gmb_csv_field(char *out, size_t len, const char *s);
+
 /* Render a record's points as CSV: the params of every point (in the order they first
  * appear), then for each metric of any point median,ci_lo,ci_hi,min,max, then time_ns, n,
  * converged and the points' extra scalar fields; a point without a field leaves its cell
- * empty. Every cell and name follows gmb_csv_clean: every line has the same columns.
- * Returns a malloc'd string or NULL. */
+ * empty. Every cell and name follows gmb_csv_clean (the data files of gnuplot, which reads
+ * no quotes): every line has the same columns. Returns a malloc'd string or NULL. */
 char *gmb_record_csv(const json_t *record);
+/* The same with every cell and name a field of gmb_csv_field (RFC 4180, kept whole; rows
+ * end in LF): the .csv file of a record (gmb_record_write). */
+char *gmb_record_csv_rfc4180(const json_t *record);
 
 /* Make a file-name-safe slug of a device name: lower case, [a-z0-9] runs joined by '-',
  * at most len-1 characters, never empty ("device"). */

@@ -1167,17 +1167,12 @@ static void tex_text(buf_t *b, const char *s)
     }
 }
 
+/* A unit in plain LaTeX (no siunitx): the few that need more than escaping. */
 static const char *tex_unit(const char *u)
 {
     static const char *const map[][2] = {
-        {"GB/s", "\\si{\\giga\\byte\\per\\second}"},
-        {"ns", "\\si{\\nano\\second}"},
-        {"%", "\\si{\\percent}"},
-        {"GiB", "\\si{\\gibi\\byte}"},
-        {"MiB", "\\si{\\mebi\\byte}"},
         {"x", "$\\times$"},
-        {"W", "\\si{\\watt}"},
-        {"pJ/bit", "\\si{\\pico\\joule\\per\\bit}"},
+        {"%", "\\%"},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (!strcmp(u, map[i][0]))
@@ -1192,19 +1187,23 @@ static void md_text(buf_t *b, const char *s)
         bput(b, *s == '|' ? "\\|" : "%c", *s);
 }
 
-/* A table CSV cell: quoted when it holds ',' or '"' (quotes doubled; the row labels have
- * commas); a control byte (CR, LF, tab ... of a crafted device name) becomes a space. */
+/* A table CSV field: gmb_csv_field's rule (RFC 4180; the row labels have commas). */
 static void csv_text(buf_t *b, const char *s)
 {
-    int q = strpbrk(s, ",\"") != NULL;
-    if (q)
-        bput(b, "\"");
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        bput(b, c == '"' ? "\"\"" : "%c", c < 0x20 || c == 0x7f ? ' ' : *s);
+    char small[512];
+    size_t n = gmb_csv_field(small, sizeof small, s);
+    if (n < sizeof small) {
+        bput(b, "%s", small);
+        return;
     }
-    if (q)
-        bput(b, "\"");
+    char *big = malloc(n + 1);
+    if (!big) {
+        b->bad = 1;
+        return;
+    }
+    gmb_csv_field(big, n + 1, s);
+    bput(b, "%s", big);
+    free(big);
 }
 
 static void cell_md(buf_t *b, const gmb_cell_t *c, int tex)
@@ -1222,15 +1221,12 @@ static void cell_md(buf_t *b, const gmb_cell_t *c, int tex)
         return;
     }
     gmb_fmt_num(c->v, v, sizeof v);
-    if (tex)
-        bput(b, "\\num{%s}", v);
-    else
-        bput(b, "%s", v);
+    bput(b, "%s", v);
     if (c->lo == c->lo && c->hi == c->hi) {
         gmb_fmt_num(c->lo, lo, sizeof lo);
         gmb_fmt_num(c->hi, hi, sizeof hi);
         if (tex)
-            bput(b, " {\\footnotesize[\\num{%s}, \\num{%s}]}", lo, hi);
+            bput(b, " {\\footnotesize[%s, %s]}", lo, hi);
         else
             bput(b, " [%s, %s]", lo, hi);
     }
@@ -1289,31 +1285,41 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
                      "record's points say which).");
         bput(&b, "\n");
     } else if (!strcmp(fmt, "tex")) {
-        bput(&b, "%% gmb table: needs \\usepackage{booktabs} and \\usepackage{siunitx}\n");
-        bput(&b, "\\begin{tabular}{ll");
+        /* the width of the text, whatever the columns: the label column and the values
+         * wrap (p columns), the device names of the header too */
+        bput(&b, "%% gmb table: needs \\usepackage{array} (no booktabs, no siunitx); as "
+                 "wide as the text\n");
+        bput(&b, "{\\small\\noindent%%\n\\begin{tabular}{@{}>{\\raggedright\\arraybackslash}"
+                 "p{\\dimexpr0.34\\linewidth-\\tabcolsep\\relax}");
         for (size_t c = 0; c < t->ncols; c++)
-            bput(&b, "r");
-        bput(&b, "}\n\\toprule\nMetric & Unit");
+            bput(&b,
+                 ">{\\raggedleft\\arraybackslash}p{\\dimexpr0.66\\linewidth/%zu-2\\tabcolsep"
+                 "%s\\relax}",
+                 t->ncols ? t->ncols : 1, c + 1 == t->ncols ? "+\\tabcolsep" : "");
+        bput(&b, "@{}}\n\\hline\nMetric (unit)");
         for (size_t c = 0; c < t->ncols; c++) {
             bput(&b, " & ");
             tex_text(&b, t->cols[c]);
         }
-        bput(&b, " \\\\\n\\midrule\n");
+        bput(&b, " \\\\\n\\hline\n");
         for (size_t r = 0; r < t->nrows; r++) {
             tex_text(&b, t->rows[r]->label);
             const char *u = tex_unit(t->rows[r]->unit);
-            bput(&b, " & ");
-            if (u)
-                bput(&b, "%s", u);
-            else
-                tex_text(&b, t->rows[r]->unit);
+            if (t->rows[r]->unit[0]) { /* the unit in the label column: one column less */
+                bput(&b, " (");
+                if (u)
+                    bput(&b, "%s", u);
+                else
+                    tex_text(&b, t->rows[r]->unit);
+                bput(&b, ")");
+            }
             for (size_t c = 0; c < t->ncols; c++) {
                 bput(&b, " & ");
                 cell_md(&b, &cells[r * t->ncols + c], 1);
             }
             bput(&b, " \\\\\n");
         }
-        bput(&b, "\\bottomrule\n\\end{tabular}\n");
+        bput(&b, "\\hline\n\\end{tabular}\\par}\n");
         bput(&b, "%% medians with their 95%% confidence interval in brackets");
         if (t->notes & 1)
             bput(&b, "; c: no DRAM-sized point was measured, the best cache-resident point");
@@ -1696,6 +1702,8 @@ size_t gmb_compare_records(const json_t *a, const json_t *b, gmb_cmp_t **rows, s
             size_t na = gmb_metric_samples(pa, name, &sa),
                    nb = gmb_metric_samples(match, name, &sb);
             c.p = na && nb ? gmb_mann_whitney_p(sa, na, sb, nb) : -1;
+            c.na = na;
+            c.nb = nb;
             free(sa);
             free(sb);
             if (rows_room(rows, *n))

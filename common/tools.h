@@ -6,6 +6,26 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* ---- help of bin/gmb (help.c) ------------------------------------------------------------ */
+
+/* One subcommand's help, plain text (gmb --help, gmb CMD --help and the man page are made
+ * from it). */
+typedef struct gmb_cmd_help {
+    const char *name;     /* "run" */
+    const char *synopsis; /* "gmb run ...", one line per form, '\n'-separated, no wrapping */
+    const char *summary;  /* what it does: one paragraph, no newline */
+    const char *options;  /* one option a line: "--out DIR" TAB "description" '\n'; "" none */
+} gmb_cmd_help_t;
+
+/* Every subcommand, in the order of gmb --help; the last entry's name is NULL. */
+extern const gmb_cmd_help_t gmb_cmd_help[];
+/* The entry of a subcommand, or NULL. */
+const gmb_cmd_help_t *gmb_cmd_help_find(const char *name);
+/* gmb --help: every synopsis with its summary, wrapped at 79 columns. */
+void gmb_cmd_usage(FILE *f);
+/* gmb CMD --help: the synopsis, summary and options of h, wrapped at 79 columns. */
+void gmb_cmd_print_help(FILE *f, const gmb_cmd_help_t *h);
+
 /* ---- records read back (report.c) ------------------------------------------------------- */
 
 /* One record read from disk. */
@@ -147,6 +167,7 @@ typedef struct gmb_cmp {
     double ratio;    /* b / a */
     double p;        /* Mann-Whitney two-sided p on the samples in the metric's unit; -1 none */
     double change;   /* relative change in the better direction, %: >0 B better */
+    size_t na, nb;   /* raw samples of the metric on each side (0: none) */
 } gmb_cmp_t;
 
 /* Values of a metric for every raw sample of a point: the point's own metric_samples[metric]

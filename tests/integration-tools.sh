@@ -1,0 +1,122 @@
+# integration-tools.sh - the driver's tools: each subcommand's --help, gmb devices --json,
+# gmb run --out, report.md's mode, RFC 4180 CSVs read back with python's csv, gmb compare of
+# an H200 run (results/nvidia-h200) against a PoCL run made here, gmb table --rows and a
+# LaTeX table that fits the page (pdflatex, when installed).
+H200="$PWD/results/nvidia-h200/20261130T230403Z"
+py() { /usr/bin/python3 -c "$@"; }
+
+# --- help: one table, each subcommand its own -----------------------------------------------
+declare -A OPT=([list]="" [devices]="--json" [run]="--out DIR" [plot]="--size WxH"
+    [table]="--rows LIST" [report]="--out FILE" [compare]="--headline")
+for sub in list devices run plot table report compare; do
+    if expect "gmb $sub --help" 0 "$G" "$sub" --help; then
+        check "gmb $sub --help: its own usage first, nothing on stderr" bash -c \
+            "head -1 '$T/out' | grep -q '^usage: gmb $sub' && test ! -s '$T/err'"
+        [ -n "${OPT[$sub]}" ] && check "gmb $sub --help: names ${OPT[$sub]}" \
+            grep -qF -- "  ${OPT[$sub]}" "$T/out"
+        cp "$T/out" "$T/help-$sub"
+        expect "gmb help $sub" 0 "$G" help "$sub" &&
+            check "gmb help $sub = gmb $sub --help" cmp -s "$T/out" "$T/help-$sub"
+    fi
+done
+check "gmb table --help is not gmb compare's" bash -c "! cmp -s '$T/help-table' '$T/help-compare'"
+if expect "gmb --help" 0 "$G" --help; then
+    for sub in list devices run plot table report compare help; do
+        check "gmb --help: a synopsis of $sub" grep -qE "^(usage:| {6}) gmb $sub( |$)" "$T/out"
+    done
+fi
+expect "gmb help of no command" 2 "$G" help nosuch
+expect "gmb run stream --help goes to the program" 0 "$G" run stream --help &&
+    check "gmb run stream --help: the program's help" bash -c "! grep -q '^usage: gmb run' '$T/out' && grep -q -- '--kernels' '$T/out'"
+
+# --- gmb devices --json ----------------------------------------------------------------------
+if expect "devices --json" 0 "$G" devices --json; then
+    check "devices --json: an array of devices with the table's fields" py "import json, sys
+d = json.load(open(sys.argv[1]))
+need = ['backend', 'index', 'name', 'vendor', 'type', 'mem_bytes', 'compute_units',
+        'driver_version', 'pci_bus_id', 'serial', 'board_part_number', 'near']
+sys.exit(0 if isinstance(d, list) and d and all(k in o for o in d for k in need) else 1)" "$T/out"
+fi
+if expect "devices --json, no device: exit 77" 77 env OCL_ICD_VENDORS=/nonexistent "$G" devices --json; then
+    check "devices --json, no device: [] on stdout, the reason on stderr" bash -c \
+        "py() { /usr/bin/python3 -c \"\$@\"; }; py 'import json,sys; sys.exit(json.load(open(sys.argv[1])) != [])' '$T/out' && grep -q 'no device' '$T/err'"
+fi
+expect "devices --bogus" 2 "$G" devices --bogus
+
+# --- a PoCL run with --out; its report's mode --------------------------------------------------
+if expect "run --out" 0 "$G" run --backend opencl --only stream --out "$T/res" -- "${FAST[@]}" \
+    --sizes 4KiB:1MiB:x4; then
+    RUN=$(tail -1 "$T/out")
+    check "run --out: the run directory is under DIR" bash -c "case '$RUN' in '$T/res/'*/*) test -s '$RUN/run.json';; *) false;; esac"
+    if (umask 022 && expect "report of the run" 0 "$G" report "$RUN"); then
+        check "report.md is 0644 under umask 022" test "$(stat -c %a "$RUN/report.md")" = 644
+    fi
+    (umask 027 && "$G" report "$RUN" --out "$T/rep027.md" >/dev/null 2>&1)
+    check "report --out under umask 027 is 0640" test "$(stat -c %a "$T/rep027.md")" = 640
+    # the record CSV: RFC 4180, every row the header's width, values those of the JSON
+    rec=$(ls "$RUN"/*-stream.json)
+    check "record csv: read back with python's csv, values of the JSON" py "import csv, json, sys
+r = json.load(open(sys.argv[1])); rows = list(csv.reader(open(sys.argv[2], newline='')))
+h = rows[0]; k = h.index('bw_GBps')
+ok = len(rows) == len(r['points']) + 1 and all(len(x) == len(h) for x in rows)
+ok = ok and all(abs(float(x[k]) - p['metrics']['bw_GBps']['median']) <= 1e-5 * p['metrics']['bw_GBps']['median'] for x, p in zip(rows[1:], r['points']))
+sys.exit(0 if ok else 1)" "$rec" "${rec%.json}.csv"
+    # a device name with a comma and a quote, through gmb table --format csv
+    mkdir -p "$T/crafted"
+    py "import json, sys
+r = json.load(open(sys.argv[1])); r['device']['name'] = 'Board, \"rev B\"'
+json.dump(r, open(sys.argv[2], 'w'))" "$rec" "$T/crafted/stream.json"
+    if expect "table csv of a name with a comma and a quote" 0 "$G" table "$T/crafted" --format csv; then
+        check "table csv: the name and a label with a comma read back whole" py "import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline='')))
+ok = rows[0][2].startswith('Board, \"rev B\"') and any(x[0] == 'Read, of nominal peak' or x[0] == 'Memory type, bus width' for x in rows)
+ok = ok and all(len(x) == len(rows[0]) for x in rows) and open(sys.argv[1], 'rb').read().count(b'\r') == 0
+sys.exit(0 if ok else 1)" "$T/out"
+    fi
+
+    # --- gmb compare: the H200 against PoCL ------------------------------------------------------
+    if [ -d "$H200" ] && expect "compare H200 with PoCL" 0 "$G" compare "$H200" "$RUN"; then
+        cp "$T/out" "$T/cmp" && cp "$T/err" "$T/cmp.err"
+        check "compare: says the devices differ" grep -q '^A and B are different devices' "$T/cmp"
+        check "compare: the headline before the full rows" py "import sys
+t = open(sys.argv[1]).read(); h = t.find('headline'); f = t.find('every metric of every point')
+sys.exit(0 if 0 < h < f and '\nRead bandwidth ' in t[h:f] else 1)" "$T/cmp"
+        check "compare: the headline's read bandwidth has a B/A and a verdict" \
+            grep -qE '^Read bandwidth +GB/s .* [0-9.e+-]+  B worse \(CIs apart\)$' "$T/cmp"
+        check "compare: no ratio printed as 0.000" bash -c "! grep -qE ' 0\.000 ' '$T/cmp'"
+        check "compare: a ratio below 1e-3 in 3 digits" grep -qE ' 0\.000[1-9][0-9]{1,2} | [1-9]\.[0-9]{2}e-0[4-9] ' "$T/cmp"
+        check "compare: the longest label whole" grep -qF 'Misaligned contiguous reads, worst offset, of aligned (DRAM)' "$T/cmp"
+        check "compare: every full row has all its columns (no label cut into the next)" py "import re, sys
+rows = open(sys.argv[1]).read().split('every metric of every point')[1].splitlines()[2:-1]
+sys.exit(0 if rows and all(len(re.split(r'  +', l.strip())) >= 10 for l in rows) else 1)" "$T/cmp"
+        check "compare: one few-samples warning on stderr" test "$(grep -cE '^gmb: warning: [0-9]+ points? ha(s|ve) fewer than 9 samples: (its|their) verdicts are weak' "$T/cmp.err")" = 1
+        check "compare: weak rows marked" grep -qE ' [0-9]\*  (B worse|B better|not significant)' "$T/cmp"
+        expect "compare --headline" 0 "$G" compare "$H200" "$RUN" --headline &&
+            check "compare --headline: no full rows" bash -c "grep -q '^Read bandwidth' '$T/out' && ! grep -q 'every metric of every point' '$T/out'"
+        expect "compare --fail-below 10: PoCL is slower, exit 1" 1 "$G" compare "$H200" "$RUN" \
+            --fail-below 10 && check "compare --fail-below: REGRESSION rows" grep -q 'REGRESSION$' "$T/out"
+    fi
+
+    # --- gmb table --rows ------------------------------------------------------------------------
+    if expect "table --rows" 0 "$G" table "$H200" "$RUN" --rows 'Read bandwidth,2,dram latency'; then
+        check "table --rows: exactly the rows named" py "import sys
+rows = [l.split(' | ')[0][2:] for l in open(sys.argv[1]) if l.startswith('| ') and not l.startswith('| Metric')]
+sys.exit(0 if rows == ['Memory size', 'Read bandwidth', 'DRAM latency', 'DRAM latency', 'Block size for full random-read bandwidth (DRAM)'] else 1)" "$T/out"
+    fi
+    expect "table --rows 3-4 --format csv" 0 "$G" table "$H200" "$RUN" --rows 3-4 --format csv &&
+        check "table --rows 3-4: two rows under the header" test "$(wc -l <"$T/out")" = 3
+    expect "table --rows of no row" 2 "$G" table "$H200" "$RUN" --rows 'no such row'
+    expect "table --rows past the end" 2 "$G" table "$H200" "$RUN" --rows 999
+
+    # --- the LaTeX table of two devices fits the text width ----------------------------------------
+    if command -v pdflatex >/dev/null; then
+        mkdir -p "$T/tex"
+        "$G" table "$H200" "$RUN" --format tex --out "$T/tex/t.tex" >/dev/null
+        printf '\\documentclass{article}\n\\usepackage{array}\n\\begin{document}\n\\input{t.tex}\n\\end{document}\n' >"$T/tex/m.tex"
+        (cd "$T/tex" && pdflatex -interaction=nonstopmode -halt-on-error m.tex >/dev/null 2>&1)
+        check "tex: compiles" test -s "$T/tex/m.pdf"
+        check "tex: no Overfull \\hbox" bash -c "test -s '$T/tex/m.log' && ! grep -q 'Overfull \\\\hbox' '$T/tex/m.log'"
+    else
+        skip "$TAG tex: pdflatex not installed"
+    fi
+fi
