@@ -107,7 +107,7 @@ BENCHES  := $(patsubst bench/%/,%,$(sort $(dir $(wildcard bench/*/*.c))))
 PROGRAMS := $(BIN)/gmb $(addprefix $(BIN)/gmb-,$(BENCHES))
 # man pages, made from each program's own option table and help text (gmb-NAME --man)
 MANDIR   := build/man
-MANPAGES := $(addprefix $(MANDIR)/gmb-,$(addsuffix .1,$(BENCHES)))
+MANPAGES := $(MANDIR)/gmb.1 $(addprefix $(MANDIR)/gmb-,$(addsuffix .1,$(BENCHES)))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT     := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
@@ -180,6 +180,10 @@ endef
 $(foreach b,$(BENCHES),$(eval $(call BENCH_RULES,$(b))))
 
 $(MANDIR)/gmb-%.1: bin/gmb-%
+	@mkdir -p $(@D)
+	$(Q)$(call say,MAN,$@)$< --man >$@.tmp && mv $@.tmp $@
+# gmb(1) names the programs beside bin/gmb: made after them
+$(MANDIR)/gmb.1: bin/gmb $(addprefix bin/gmb-,$(BENCHES))
 	@mkdir -p $(@D)
 	$(Q)$(call say,MAN,$@)$< --man >$@.tmp && mv $@.tmp $@
 

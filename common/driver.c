@@ -863,6 +863,12 @@ int main(int argc, char **argv)
         }
         return cmd_help(argv[2]);
     }
+    if (!strcmp(cmd, "--man")) { /* gmb(1), from the help table; make builds build/man */
+        int n = find_benches(names, MAX_PROGS);
+        gmb_cmd_man(stdout, names, n);
+        free_names(names, n);
+        return 0;
+    }
     if (!strcmp(cmd, "--version")) {
         printf("gmb %s (git %s)\n", GMB_VERSION, gmb_git_rev);
         return 0;

@@ -25,6 +25,9 @@ const gmb_cmd_help_t *gmb_cmd_help_find(const char *name);
 void gmb_cmd_usage(FILE *f);
 /* gmb CMD --help: the synopsis, summary and options of h, wrapped at 79 columns. */
 void gmb_cmd_print_help(FILE *f, const gmb_cmd_help_t *h);
+/* gmb(1) as roff: every subcommand's synopsis, summary and options, the programs named in
+ * benches (gmb-NAME(1) each), environment, exit status, files. */
+void gmb_cmd_man(FILE *f, char *const *benches, int nbenches);
 
 /* ---- records read back (report.c) ------------------------------------------------------- */
 

@@ -25,6 +25,24 @@ for p in $(ls bench); do
     fi
 done
 
+# gmb(1): every subcommand of the help table and every program, rendered without warnings
+if expect "gmb --man" 0 "$G" --man; then
+    cp "$T/out" "$T/gmb.1"
+    MANWIDTH=100 man --warnings -l "$T/gmb.1" >"$T/man.txt" 2>"$T/man.err"
+    check "man -l renders gmb(1) without warnings" \
+        bash -c "[ ! -s '$T/man.err' ] && grep -q '^COMMANDS' '$T/man.txt'"
+    for c in list devices run plot table report compare; do
+        check "gmb(1) documents gmb $c and its options as gmb $c --help does" bash -c \
+            "grep -q '^   $c\$' '$T/man.txt' && for o in \$('$G' $c --help | sed -nE 's/^  (--[a-z-]+).*/\1/p'); do
+                grep -q -- \"\$o\" '$T/man.txt' || exit 1; done"
+    done
+    check "gmb(1) names every program's page" bash -c \
+        "for p in \$(ls bench); do grep -q \"gmb-\$p(1)\" '$T/man.txt' || exit 1; done"
+    [ "$TAG" = normal ] && check "build/man/gmb.1 is gmb's own page" cmp -s "$T/gmb.1" build/man/gmb.1
+fi
+expect "gmb --version" 0 "$G" --version &&
+    check "gmb --version names version and commit" grep -qE "^gmb [0-9]+\.[0-9]+\.[0-9]+ \(git " "$T/out"
+
 if have_opencl; then
     # --out -: the record alone on standard output, valid, and no directory named '-'
     S="$PWD/$BIN/gmb-stream"
