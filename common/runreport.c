@@ -93,6 +93,41 @@ static void put_summary(FILE *f, const gmb_runset_t *rs, const json_t *p)
     fputs("–", f);
 }
 
+/* The host's load over the run (run.json's host_load, gmb run): one sentence, before the
+ * GPU's conditions; nothing for a manifest without it (an older gmb run). */
+static void put_host_load(FILE *f, const json_t *m)
+{
+    const json_t *h = json_object_get(m, "host_load");
+    if (!json_is_object(h))
+        return;
+    double cpus = gmb_jnum(h, "cpus_online"), l0 = gmb_jnum(h, "loadavg_1m_start"),
+           lmax = gmb_jnum(h, "loadavg_1m_max");
+    if (json_is_true(json_object_get(h, "busy"))) {
+        fputs("**The host was busy**: ", f);
+        put_text(f, str_or(h, "reason", "?"));
+        fputs(". A CPU device then measures a share of it, and a GPU's host side (launches, "
+              "copies from host memory) shares its CPUs.",
+              f);
+        const json_t *dv = json_object_get(h, "device_in_use_before");
+        if (json_array_size(dv)) {
+            fputs(" The device was in use before:", f);
+            size_t i;
+            const json_t *v;
+            json_array_foreach(dv, i, v)
+            {
+                fputs(i ? ", " : " ", f);
+                put_text(f, json_string_value(v) ? json_string_value(v) : "?");
+            }
+            fputs(".", f);
+        }
+        fputs("\n\n", f);
+    } else if (cpus > 0 && l0 >= 0 && lmax >= 0) {
+        put_num(f, "The host was not busy: load %.2f at the start", l0);
+        put_num(f, ", %.2f at most", lmax);
+        put_num(f, ", on %.0f CPUs.\n\n", cpus);
+    }
+}
+
 /* How each record's points were taken (NVML): other users of the GPU before the program,
  * points held below the application clocks, the SM clock at the points' ends. One sentence
  * when no record has any of it (NVML absent: a CPU, another vendor's GPU). */
@@ -278,6 +313,7 @@ int gmb_run_report(const char *dir, const char *figs, FILE *f)
     if (have)
         xmd = gmb_crosscheck_md(x, gmb_crosscheck(&rs, 0, x, sizeof x / sizeof *x));
     fputs("\n## Conditions\n\n", f);
+    put_host_load(f, m);
     if (have)
         put_conditions(f, &rs);
     else

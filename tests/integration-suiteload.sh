@@ -33,6 +33,10 @@ else
             "(True, 'load $BUSY_LOAD on $NCPU CPUs at the start', $BUSY_LOAD, $BUSY_LOAD, $NCPU, [])"
         check "suiteload busy: both programs still ran" test "$(sl_man "$m" \
             "' '.join(p['name'] + '=' + p['status'] for p in m['programs'])")" = "bank=ok zzz=skipped"
+        if expect "suiteload busy: gmb report" 0 "$T/bin/gmb" report "$(dirname "$m")" --out -; then
+            check "suiteload busy: the report's conditions say the host was busy, and why" grep -q \
+                "^\*\*The host was busy\*\*: load $BUSY_LOAD on $NCPU CPUs at the start\. A CPU device" "$T/out"
+        fi
     fi
 
     # --- forced idle: no note, busy false ----------------------------------------------------
@@ -55,6 +59,10 @@ else
         first=$(sl_man "$m" "'%d:%02d' % (int(m['estimate_s']) // 60, int(m['estimate_s']) % 60)")
         check "suiteload: the last line, the time taken against the first estimate" grep -qE \
             "^gmb: done in [0-9.]+ s \([0-9]+:[0-9]{2}; the first estimate $first\): 1 ok, 1 skipped, 0 failed; " "$T/err"
+        if expect "suiteload idle: gmb report" 0 "$T/bin/gmb" report "$(dirname "$m")" --out -; then
+            check "suiteload idle: the report's conditions give the load, not busy" grep -q \
+                "^The host was not busy: load 0.00 at the start, 0.00 at most, on $NCPU CPUs\.\$" "$T/out"
+        fi
     fi
 
     # --- busy only between programs: the check before each program sees it --------------------
