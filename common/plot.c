@@ -149,18 +149,21 @@ static int read_spec(const char *script, spec_t *sp)
     return GMB_OK;
 }
 
-/* gnuplot string literal of s (double quotes; \ and " escaped). */
+/* A string from a record (untrusted: records travel) as a gnuplot string expression.
+ * Single-quoted: gnuplot substitutes backquotes (a shell command) inside double quotes, and
+ * expands no escape, backquote or macro inside single ones. A quote in s is concatenated as
+ * "'" (gnuplot 5.4's tokenizer fails on two doubled quotes in a row, '' ''); control
+ * characters (a line feed would end the command) become spaces. */
 static void gp_str(FILE *f, const char *s)
 {
-    fputc('"', f);
+    fputc('\'', f);
     for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', f);
-        if (*s == '\n')
-            continue;
-        fputc(*s, f);
+        if (*s == '\'')
+            fputs("'.\"'\".'", f);
+        else
+            fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
     }
-    fputc('"', f);
+    fputc('\'', f);
 }
 
 /* Drop a UTF-8 sequence cut off at the end of s (text truncated to a buffer): jansson
