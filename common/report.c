@@ -1161,8 +1161,8 @@ static void tex_text(buf_t *b, const char *s)
         case '\\':
             bput(b, "\\textbackslash{}");
             break;
-        default:
-            bput(b, "%c", *s);
+        default: /* a control character (a line feed ends a paragraph) as a space */
+            bput(b, "%c", (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
         }
     }
 }
@@ -1180,11 +1180,15 @@ static const char *tex_unit(const char *u)
     return NULL;
 }
 
-/* Markdown-escape text (| and the like) */
+/* Markdown-escape text: '|' escaped (a cell's end), a control character as a space (a line
+ * feed would end the row, and the text after it would be rows of its own). */
 static void md_text(buf_t *b, const char *s)
 {
     for (; *s; s++)
-        bput(b, *s == '|' ? "\\|" : "%c", *s);
+        if (*s == '|')
+            bput(b, "\\|");
+        else
+            bput(b, "%c", (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
 }
 
 /* A table CSV field: gmb_csv_field's rule (RFC 4180; the row labels have commas). */

@@ -16,14 +16,14 @@ static const char *str_or(const json_t *j, const char *path, const char *dflt)
     return s && *s ? s : dflt;
 }
 
-/* Text of a run.json or record string in Markdown: '|' escaped (table cells), line breaks
- * as spaces. */
+/* Text of a run.json or record string in Markdown: '|' escaped (table cells), a control
+ * character as a space (a line feed would start rows of its own). */
 static void put_text(FILE *f, const char *s)
 {
     for (; *s; s++) {
         if (*s == '|')
             fputs("\\|", f);
-        else if (*s == '\n' || *s == '\r')
+        else if ((unsigned char)*s < 0x20 || *s == 0x7f) /* a line feed: rows of its own */
             fputc(' ', f);
         else
             fputc(*s, f);
