@@ -915,7 +915,15 @@ int main(int argc, char **argv)
                 gmb_error("unknown benchmark '%s' (see gmb list)", argv[2]);
                 return 2;
             }
-            return run_prog(argv[2], argv + 3, argc - 3);
+            /* the program becomes this process: a signal to gmb is a signal to it, and
+             * its exit status is gmb's (a fork would orphan it on SIGTERM) */
+            char path[PATH_MAX + 300];
+            snprintf(path, sizeof path, "%s/gmb-%s", bindir, argv[2]);
+            argv[2] = path;
+            fflush(NULL);
+            execv(path, argv + 2);
+            gmb_error("cannot run %s: %s", path, strerror(errno));
+            return 3;
         }
         return cmd_suite(argc, argv);
     }

@@ -596,8 +596,9 @@ static int run_child(const char *path, char **argv, const char *logpath, prog_vi
     int forwarded = 0, timed_out = 0;
     double last_draw = 0, t_start = gmb_now_ns();
     while (po.fd >= 0 || pe.fd >= 0) {
-        if (stop_sig && !forwarded) { /* Ctrl-C reaches the child too; a kill does not */
-            kill(pid, SIGINT);
+        if (stop_sig && !forwarded) { /* Ctrl-C reaches the child too; a kill does not: the
+                                       * signal that came, so its record names it */
+            kill(pid, stop_sig);
             forwarded = 1;
         }
         double ran_s = (gmb_now_ns() - t_start) / 1e9;
@@ -629,7 +630,7 @@ static int run_child(const char *path, char **argv, const char *logpath, prog_vi
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         if (stop_sig && !forwarded) {
-            kill(pid, SIGINT);
+            kill(pid, stop_sig);
             forwarded = 1;
         }
     if (logfd >= 0)
