@@ -338,6 +338,39 @@ static int select_rows(gmb_table_t *t, const char *list)
     return rc;
 }
 
+/* Write len bytes of data to path whole or not at all: under a temporary name beside it, then
+ * renamed over it (an earlier file survives a full disk; a link at path is replaced, never
+ * followed). Mode 0666 less the umask, as fopen would make it. 0, or 3 with the reason. */
+static int put_file(const char *path, const char *data, size_t len)
+{
+    char tmp[PATH_MAX + 32];
+    if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp) {
+        gmb_error("cannot write %.200s...: the path is too long", path);
+        return 3;
+    }
+    int fd = mkstemp(tmp);
+    mode_t mask = umask(0); /* mkstemp makes 0600 */
+    umask(mask);
+    if (fd >= 0 && fchmod(fd, 0666 & ~mask)) {
+        close(fd);
+        fd = -1;
+        remove(tmp);
+    }
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    int bad = !f || fwrite(data, 1, len, f) != len;
+    if (f && fclose(f))
+        bad = 1;
+    else if (!f && fd >= 0)
+        close(fd);
+    if (bad || rename(tmp, path)) {
+        gmb_error("cannot write %s: %s", path, strerror(errno ? errno : EIO));
+        if (fd >= 0)
+            remove(tmp);
+        return 3;
+    }
+    return 0;
+}
+
 static int cmd_table(int argc, char **argv)
 {
     const char *fmt = "md", *outf = NULL, *rows = NULL;
@@ -392,16 +425,8 @@ static int cmd_table(int argc, char **argv)
         gmb_error("cannot build the table");
         rc = 3;
     } else if (outf) {
-        FILE *f = fopen(outf, "w");
-        int bad = !f || fputs(s, f) < 0;
-        if (f && fclose(f))
-            bad = 1;
-        if (bad) {
-            gmb_error("cannot write %s: %s", outf, strerror(errno));
-            rc = 3;
-        } else {
+        if (!(rc = put_file(outf, s, strlen(s))))
             printf("%s\n", outf);
-        }
     } else {
         fputs(s, stdout);
     }
@@ -464,32 +489,11 @@ static int cmd_report(int argc, char **argv)
         free(page);
         return rc;
     }
-    /* written whole under a temporary name beside it, then renamed */
-    char tmp[PATH_MAX + 32];
-    snprintf(tmp, sizeof tmp, "%s.XXXXXX", outf);
-    int fd = mkstemp(tmp);
-    mode_t mask = umask(0); /* mkstemp makes 0600: the page gets what fopen would give */
-    umask(mask);
-    if (fd >= 0 && fchmod(fd, 0666 & ~mask)) {
-        close(fd);
-        fd = -1;
-        remove(tmp);
-    }
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    int bad = !f || fwrite(page, 1, len, f) != len;
-    if (f && fclose(f))
-        bad = 1;
-    else if (!f && fd >= 0)
-        close(fd);
+    rc = put_file(outf, page, len);
     free(page);
-    if (bad || rename(tmp, outf)) {
-        gmb_error("cannot write %s: %s", outf, strerror(errno));
-        if (fd >= 0)
-            remove(tmp);
-        return 3;
-    }
-    printf("%s\n", outf);
-    return 0;
+    if (!rc)
+        printf("%s\n", outf);
+    return rc;
 }
 
 /* A ratio with 3 significant digits, never 0.000 for a small one ("0.769", "0.000251",

@@ -36,3 +36,18 @@ if expect "hostile: gmb report" 0 "$G" report "$R" --out -; then
     check "hostile: report: no injected row, no control character" bash -c \
         "! grep -q '^| injected' '$T/out' && ! grep -qP '[\\x00-\\x08\\x0b-\\x1f\\x7f]' '$T/out'"
 fi
+
+# gmb table --out FILE and gmb report --out FILE: a link planted at FILE is replaced, never
+# followed (its target keeps its content), and the file is 0666 less the umask
+echo "victim" >"$T/victim"
+for cmd in table report; do
+    ln -sf "$T/victim" "$T/planted-$cmd"
+    if expect "hostile: gmb $cmd --out a planted link" 0 "$G" "$cmd" "$R" --out "$T/planted-$cmd"; then
+        check "hostile: gmb $cmd --out: the link's target untouched" test "$(cat "$T/victim")" = victim
+        check "hostile: gmb $cmd --out: a regular file now, mode 644 under umask 022" bash -c \
+            "[ -f '$T/planted-$cmd' ] && [ ! -L '$T/planted-$cmd' ] && [ \$(stat -c %a '$T/planted-$cmd') = 644 ]"
+    fi
+done
+expect "hostile: gmb table --out into a missing directory: exit 3" 3 "$G" table "$R" --out "$T/no/such/t.md"
+check "hostile: gmb table --out into a missing directory: one line, no temporary left" bash -c \
+    "[ \$(wc -l <'$T/err') = 1 ] && ! ls '$T'/no 2>/dev/null"
