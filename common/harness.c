@@ -746,13 +746,37 @@ static int parse_args(gmb_ctx_t *c, int argc, char **argv)
     }
     int rc = GMB_OK, ch;
     char err[768];
+    /* a hidden option (a test aid) is spelled in full: getopt_long's abbreviations must not
+     * let --inj reach --inject-error */
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+        if (strncmp(argv[i], "--", 2) || !argv[i][2])
+            continue;
+        size_t l = strcspn(argv[i] + 2, "=");
+        int exact = 0, hidden_prefix = 0;
+        for (size_t k = 0; k < nb + nc; k++) {
+            exact |= strlen(map[k]->name) == l && !strncmp(map[k]->name, argv[i] + 2, l);
+            hidden_prefix |= map[k]->hidden && strlen(map[k]->name) > l &&
+                             !strncmp(map[k]->name, argv[i] + 2, l);
+        }
+        if (!exact && hidden_prefix) {
+            gmb_error("unknown option '--%.*s' (see --help)", (int)(l > 64 ? 64 : l), argv[i] + 2);
+            free(lo);
+            free(map);
+            return GMB_EUSAGE;
+        }
+    }
     opterr = 0;
     optind = 1;
     while ((ch = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
         if (ch == 'h') {
             c->o.help = 1;
+        } else if (ch == '?' && optopt >= 1000 && (size_t)(optopt - 1000) < nb + nc) {
+            /* --flag=VALUE: getopt puts the flag's code in optopt, not a character */
+            gmb_error("option '--%s' takes no value (see --help)", map[optopt - 1000]->name);
+            rc = GMB_EUSAGE;
+            break;
         } else if (ch == '?') {
-            if (optopt)
+            if (optopt > ' ' && optopt < 127)
                 gmb_error("unknown option '-%c' (see --help)", optopt);
             else
                 gmb_error("unknown option '%s' (see --help)", argv[optind - 1]);

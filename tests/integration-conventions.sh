@@ -85,3 +85,16 @@ if [ "$TAG" = normal ]; then
         fail "$TAG make install: $(tail -1 "$T/inst.log")"
     fi
 fi
+
+# option spelling: a flag given a value says so in plain text (no control byte from getopt's
+# optopt); a hidden test aid is never reached by an abbreviation; a visible one still is
+S="$PWD/$BIN/gmb-stream"
+expect "stream --quiet=1: usage error" 2 "$S" --quiet=1
+check "stream --quiet=1: says the flag takes no value, in printable text" bash -c \
+    "grep -qx \"gmb-stream: error: option '--quiet' takes no value (see --help)\" '$T/err' &&
+     ! grep -qP '[\\x00-\\x08\\x0e-\\x1f\\x7f-\\xff]' '$T/err'"
+expect "stream --inj (an abbreviation of the hidden --inject-error): usage error" 2 "$S" --inj
+check "stream --inj: unknown option, the aid not named" grep -qx \
+    "gmb-stream: error: unknown option '--inj' (see --help)" "$T/err"
+expect "stream --inject-err=x: usage error" 2 "$S" --inject-err=x
+expect "stream --vers (an abbreviation of the visible --version) still works" 0 "$S" --vers
