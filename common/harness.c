@@ -866,6 +866,12 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
         gmb_print_devices(stdout);
         goto out;
     }
+    /* a record that could not be written is known now, not after the measurement */
+    if (c.o.out && json_fd < 0 && !c.o.no_record &&
+        (rc = gmb_out_check(c.o.out, why, sizeof why))) {
+        gmb_error("%s", why);
+        goto out;
+    }
     int ndev = 0;
     rc = gmb_pick_backend(c.o.backend, &c.be, &ndev, why, sizeof why);
     if (rc == GMB_ESKIP) {

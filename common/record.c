@@ -309,6 +309,49 @@ fail:
     return GMB_ERUNTIME;
 }
 
+int gmb_out_check(const char *dir, char *why, size_t len)
+{
+    if (!dir[0]) {
+        snprintf(why, len, "--out '': need a directory (or '-' for standard output)");
+        return GMB_EUSAGE;
+    }
+    if (strlen(dir) > GMB_OUT_MAX) {
+        snprintf(why, len, "--out is %zu characters long: at most %d", strlen(dir), GMB_OUT_MAX);
+        return GMB_EUSAGE;
+    }
+    char p[GMB_OUT_MAX + 1];
+    gmb_strlcpy(p, dir, sizeof p);
+    struct stat st;
+    /* the nearest part of the path that exists: what will hold the directory made later */
+    while (stat(p, &st)) {
+        if (errno != ENOENT && errno != ENOTDIR) { /* ENOTDIR: a file on the way, found above */
+            snprintf(why, len, "--out %.200s: %.200s: %s", dir, p, strerror(errno));
+            return GMB_ERUNTIME;
+        }
+        char *sl = strrchr(p, '/');
+        if (!sl)
+            gmb_strlcpy(p, ".", sizeof p);
+        else if (sl == p)
+            p[1] = '\0';
+        else
+            *sl = '\0';
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(why, len, "--out %.200s: %.200s is not a directory", dir, p);
+        return GMB_EUSAGE;
+    }
+    char probe[GMB_OUT_MAX + 32];
+    snprintf(probe, sizeof probe, "%s/.gmb-tmp-XXXXXX", p);
+    int fd = mkstemp(probe);
+    if (fd < 0) {
+        snprintf(why, len, "--out %.200s: cannot write in %.200s: %s", dir, p, strerror(errno));
+        return GMB_ERUNTIME;
+    }
+    close(fd);
+    unlink(probe);
+    return GMB_OK;
+}
+
 static int write_tmp(const char *dir, const char *data, char *tmp, size_t len)
 {
     snprintf(tmp, len, "%s/.gmb-tmp-XXXXXX", dir);

@@ -59,6 +59,14 @@ int gmb_publish(const char *dir, const char *stem, int n, const char *const *ext
 
 /* Write a record (JSON, and CSV from its points) under dir as <stem>.json and .csv.
  * Paths chosen go to out_stem. 0 or GMB_ERUNTIME. */
+/* The longest --out directory a record is written under (its files' names come after). */
+#define GMB_OUT_MAX 3800
+
+/* Before a measurement: can a record be written under dir later? Creates nothing: the nearest
+ * existing part of the path must be a directory that takes a file. 0; GMB_EUSAGE (empty,
+ * too long, a file in the way) or GMB_ERUNTIME (not writable) with the reason in why. */
+int gmb_out_check(const char *dir, char *why, size_t len);
+
 int gmb_record_write(const json_t *record, const char *dir, const char *stem, char *out_stem,
                      size_t out_len);
 

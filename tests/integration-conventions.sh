@@ -98,3 +98,21 @@ check "stream --inj: unknown option, the aid not named" grep -qx \
     "gmb-stream: error: unknown option '--inj' (see --help)" "$T/err"
 expect "stream --inject-err=x: usage error" 2 "$S" --inject-err=x
 expect "stream --vers (an abbreviation of the visible --version) still works" 0 "$S" --vers
+
+# a bad --out is found before the device is opened, not after the measurement: nothing is
+# measured (no point row), one line says why, and a good new path is still made only later
+if have_opencl; then
+    touch "$T/afile"
+    long="$T/$(printf 'd%.0s' $(seq 3900))"
+    for c in "a file:2:$T/afile" "below a file:2:$T/afile/sub" "empty:2:" "too long:2:$long"; do
+        what=${c%%:*} rest=${c#*:} want=${rest%%:*} dir=${rest#*:}
+        expect "stream --out $what: exit $want" "$want" "$S" "${FAST[@]}" --sizes 4KiB:1MiB:x4 \
+            --kernels copy --out "$dir"
+        check "stream --out $what: nothing measured, one line why" bash -c \
+            "[ ! -s '$T/out' ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q -- '--out' '$T/err'"
+    done
+    check "stream --out too long: no directory made" bash -c "! ls -d '$T'/ddd* 2>/dev/null"
+    expect "stream --out a new deep path: made, the record in it" 0 "$S" "${FAST[@]}" --sizes 4KiB \
+        --kernels copy --out "$T/new/deep/er"
+    check "stream --out a new deep path: the record in it" bash -c "ls '$T'/new/deep/er/*-stream.json >/dev/null"
+fi
