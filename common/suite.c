@@ -535,6 +535,60 @@ static int split_words(char *s, char **out, int max)
     return n;
 }
 
+/* Run argv (a program with --help last) only to parse its options: its exit status, and the
+ * first line it wrote on stderr in line (its reason when it refuses them). */
+static int dry_parse(char **argv, char *line, size_t len)
+{
+    int err[2];
+    line[0] = '\0';
+    if (pipe(err))
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int nul = open("/dev/null", O_WRONLY);
+        if (nul >= 0)
+            dup2(nul, STDOUT_FILENO);
+        dup2(err[1], STDERR_FILENO);
+        close(err[0]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(err[1]);
+    size_t got = 0;
+    int eol = 0; /* the first line only (the rest is read to the end, not kept) */
+    ssize_t r = 0;
+    char buf[512];
+    double t_end = gmb_now_ns() + 10e9; /* a program that hangs on --help is not ours to wait on */
+    for (;;) {
+        struct pollfd pf = {err[0], POLLIN, 0};
+        double left_ms = (t_end - gmb_now_ns()) / 1e6;
+        if (pid < 0 || left_ms <= 0 || poll(&pf, 1, (int)left_ms) == 0) {
+            if (pid > 0)
+                kill(pid, SIGKILL);
+            break;
+        }
+        if ((r = read(err[0], buf, sizeof buf)) < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        for (ssize_t k = 0; k < r && !eol && got + 1 < len; k++) {
+            if (buf[k] == '\n')
+                eol = 1;
+            else
+                line[got++] = buf[k];
+        }
+    }
+    close(err[0]);
+    line[got] = '\0';
+    int st = 0;
+    if (pid < 0)
+        return -1;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 /* Run one program; its output goes to logpath; progress on stderr. Returns its exit status
  * (0..255) or -signal; *why gets its last stderr line. */
 static int run_child(const char *path, char **argv, const char *logpath, prog_view_t *v,
@@ -727,6 +781,29 @@ int gmb_suite_run(gmb_suite_opts_t *o)
         }
         if (prc && i == 0)
             gmb_warn("cannot read %s: the generic %s profile is used", o->profiles, o->profile);
+    }
+    /* the options after '--' go to every program: each one parses them (with --help, so
+     * nothing runs) before a run directory is made; one it refuses is a usage error now, not
+     * a run of usage errors */
+    for (int i = 0; i < n && o->nextra; i++) {
+        char path[8300], line[512];
+        snprintf(path, sizeof path, "%s/gmb-%s", o->bindir, names[i]);
+        char args[sizeof prof[i].args], *argv[200];
+        int ac = 0;
+        argv[ac++] = path;
+        gmb_strlcpy(args, prof[i].args, sizeof args);
+        ac += split_words(args, argv + ac, GMB_PROFILE_MAX_WORDS);
+        for (int k = 0; k < o->nextra && ac < 196; k++)
+            argv[ac++] = o->extra[k];
+        argv[ac++] = "--help";
+        argv[ac] = NULL;
+        int prc = dry_parse(argv, line, sizeof line);
+        if (prc == 2) {
+            gmb_error("the options after '--' are refused by gmb-%s: %s", names[i], line);
+            for (int k = 0; k < n; k++)
+                free(names[k]);
+            return 2;
+        }
     }
     char slug[96], started[32];
     gmb_slug(info.name, slug, sizeof slug);

@@ -116,3 +116,14 @@ if have_opencl; then
         --kernels copy --out "$T/new/deep/er"
     check "stream --out a new deep path: the record in it" bash -c "ls '$T'/new/deep/er/*-stream.json >/dev/null"
 fi
+
+# gmb run -- OPTIONS: an option a program refuses stops the suite before anything is made
+if have_opencl; then
+    expect "gmb run -- --frobnicate: usage error" 2 "$G" run --backend opencl --results "$T/frob" \
+        -- --frobnicate
+    check "gmb run -- --frobnicate: one line naming the option, no run directory" bash -c \
+        "[ \$(wc -l <'$T/err') = 1 ] && grep -q \"refused by gmb-.*unknown option '--frobnicate'\" '$T/err' && [ ! -e '$T/frob' ]"
+    expect "gmb run -- --time-cap 0: a value out of range, usage error" 2 "$G" run --backend opencl \
+        --results "$T/frob" -- --time-cap 0
+    check "gmb run -- --time-cap 0: nothing made" test ! -e "$T/frob"
+fi

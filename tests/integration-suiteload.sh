@@ -66,7 +66,9 @@ else
     fi
 
     # --- busy only between programs: the check before each program sees it --------------------
-    printf '#!/bin/sh\necho "%s 1.00 0.50 3/200 4242" >"%s"\nexit 0\n' "$BUSY_LOAD" "$T/loadavg" \
+    # (like a real program, it does nothing with --help: gmb run parses the options after
+    # '--' with each program's --help before it starts)
+    printf '#!/bin/sh\ncase "$*" in *--help*) exit 0 ;; esac\necho "%s 1.00 0.50 3/200 4242" >"%s"\nexit 0\n' "$BUSY_LOAD" "$T/loadavg" \
         >"$T/bin/gmb-aaa"
     chmod +x "$T/bin/gmb-aaa"
     echo "0.10 0.00 0.00 1/200 4242" >"$T/loadavg"
