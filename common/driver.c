@@ -224,6 +224,7 @@ static int cmd_plot(int argc, char **argv)
         return 3;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v;
+        int nsz = 0;
         if (!strcmp(a, "--pdf")) {
             o.pdf = 1;
         } else if (!strcmp(a, "--out") || !strcmp(a, "--size") || !strcmp(a, "--plots")) {
@@ -235,8 +236,8 @@ static int cmd_plot(int argc, char **argv)
                 o.out = v;
             else if (!strcmp(a, "--plots"))
                 o.plots = v;
-            else if (sscanf(v, "%dx%d", &o.width, &o.height) != 2 || o.width < 200 ||
-                     o.height < 150 || o.width > 10000 || o.height > 10000) {
+            else if ((sscanf(v, "%dx%d%n", &o.width, &o.height, &nsz) != 2 || v[nsz]) ||
+                     o.width < 200 || o.height < 150 || o.width > 10000 || o.height > 10000) {
                 gmb_error("--size '%s': need WxH in pixels, e.g. 960x600", v);
                 free(runs);
                 return 2;
@@ -646,9 +647,9 @@ static int cmd_compare(int argc, char **argv)
         } else if (!strcmp(a, "--fail-below") || !strcmp(a, "--alpha")) {
             if (!(v = optval(argc, argv, &i)))
                 return 2;
-            char *end;
-            double x = strtod(v, &end);
-            if (*end || !*v || !(x >= 0) || (!strcmp(a, "--alpha") && !(x > 0 && x < 1))) {
+            double x = -1; /* the programs' parser: decimal, finite (no inf, 1e999, 0x10) */
+            if (gmb_parse_double(v, &x) || !(x >= 0) ||
+                (!strcmp(a, "--alpha") && !(x > 0 && x < 1))) {
                 gmb_error("%s '%s': need a number%s", a, v,
                           !strcmp(a, "--alpha") ? " in (0, 1)" : " >= 0 (percent)");
                 return 2;
@@ -898,6 +899,10 @@ int main(int argc, char **argv)
         return gmb_print_devices(stdout) ? 77 : 0;
     }
     if (!strcmp(cmd, "list")) {
+        if (argc > 2) {
+            gmb_error("'gmb list' takes no argument");
+            return 2;
+        }
         int n = find_benches(names, MAX_PROGS);
         int rc = 0;
         for (int i = 0; i < n; i++) {

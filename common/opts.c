@@ -26,6 +26,9 @@ int gmb_parse_double(const char *s, double *out)
 {
     if (!s || !*s || isspace((unsigned char)*s))
         return GMB_EUSAGE;
+    /* decimal only: strtod would also take hex (0x10), inf and nan */
+    if (s[strspn(s, "0123456789+-.eE")])
+        return GMB_EUSAGE;
     char *end;
     errno = 0;
     double v = strtod(s, &end);
