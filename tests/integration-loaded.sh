@@ -120,6 +120,12 @@ else
         grep -q "verification failed: 1 streaming groups: streaming work-item" "$T/err"
     check "loaded: a failed run keeps its record, marked" test "$(json "$(ls "$T"/inj/*.json | head -1)" \
         "r['status']")" = verification_failed
+    # the idle chase alone (no streamers) has its own planted error: a wrong chase end
+    expect "loaded --groups 0: planted wrong chase end exits 1" 1 "$LD" "${FAST[@]}" "${LSMALL[@]}" \
+        --groups 0 --inject-error --out "$T/inj0" && check "loaded --groups 0: the wrong end is named" \
+        grep -q "the chase ended on word" "$T/err"
+    check "loaded --groups 0: its record says verification_failed" test \
+        "$(json "$(ls "$T"/inj0/*.json | head -1)" "r['status']")" = verification_failed
 
     # --- bad input: one line on stderr, exit 2, nothing written -------------------------------
     lbad() { bad_input loaded "$1" "$T/bad" "$LD" "${FAST[@]}" --out "$T/bad" "${@:2}"; } # name args...

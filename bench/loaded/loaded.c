@@ -287,6 +287,10 @@ static int sample(void *arg, double *ns)
         return rc;
     s->q = (s->q + s->warm + s->steps) % s->n;
     gmb_u32 want = word_at(s, s->q);
+    if (s->c->o.inject_error && !s->injected && !S) { /* test aid: the idle chase's own check */
+        out[0] ^= 1u;
+        s->injected = 1;
+    }
     if (out[0] != want && !s->bad_final) {
         s->bad_final = 1;
         snprintf(s->err, sizeof s->err, "the chase ended on word %llu, expected %u",
