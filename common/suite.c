@@ -34,13 +34,33 @@ static void builtin(const char *profile, gmb_profile_t *out)
     }
 }
 
+#define GMB_PROFILES_MAX_BYTES (1 << 20) /* far above any profiles.conf */
+
 int gmb_profile_lookup(const char *file, const char *bench, const char *profile,
                        const char *devtype, gmb_profile_t *out)
 {
     builtin(profile, out);
-    FILE *f = file ? fopen(file, "r") : NULL;
-    if (!f)
-        return file ? GMB_ERUNTIME : GMB_OK;
+    if (!file)
+        return GMB_OK;
+    /* a regular file of a sane size only: a FIFO would hang the suite, /dev/zero fill memory,
+     * a directory read as nothing (O_NONBLOCK: opening a FIFO does not wait for a writer) */
+    int fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return GMB_ERUNTIME;
+    struct stat st;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > GMB_PROFILES_MAX_BYTES) {
+        gmb_error("%s: %s", file,
+                  fstat(fd, &st)         ? strerror(errno)
+                  : !S_ISREG(st.st_mode) ? "not a regular file (a profiles file is text)"
+                                         : "larger than 1 MiB: not a profiles file");
+        close(fd);
+        return GMB_EUSAGE;
+    }
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        close(fd);
+        return GMB_ERUNTIME;
+    }
     char *line = NULL; /* a whole line, of any length: never split */
     size_t cap = 0;
     int found = 0, rc = GMB_OK; /* found 2: this benchmark's line, 1: a '*' line */

@@ -136,3 +136,16 @@ done
 expect "gmb plot --size 200x150junk: usage error" 2 "$G" plot "$T" --size 200x150junk
 expect "gmb list extra: usage error" 2 "$G" list extra
 expect "gmb-stream --time-cap 0x1 (hex): usage error" 2 "$PWD/$BIN/gmb-stream" --time-cap 0x1
+
+# gmb run --profiles: a regular file only, refused in one line before anything is made (a FIFO
+# hung the suite, /dev/zero filled memory, a directory gave the generic profile silently)
+if have_opencl; then
+    mkfifo "$T/fifo"
+    mkdir -p "$T/pdir"
+    for c in "a FIFO:$T/fifo" "/dev/zero:/dev/zero" "a directory:$T/pdir"; do
+        expect "gmb run --profiles ${c%%:*}: usage error" 2 timeout 30 "$G" run --backend opencl \
+            --results "$T/prof" --profiles "${c#*:}"
+        check "gmb run --profiles ${c%%:*}: one line, nothing made" bash -c \
+            "[ \$(wc -l <'$T/err') = 1 ] && grep -q 'not a regular file' '$T/err' && [ ! -e '$T/prof' ]"
+    done
+fi
