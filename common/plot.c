@@ -203,15 +203,52 @@ static void scalar_text(const json_t *v, char *out, size_t len)
     }
 }
 
+/* Every file gmb plot makes is made new, then renamed over its name: a link planted at the
+ * name is replaced, never followed, and a reader never sees half a file. new_open: a fresh
+ * temporary beside path (its name in tmp), 0666 less the umask; NULL on failure. */
+static FILE *new_open(const char *path, char *tmp, size_t len)
+{
+    if (snprintf(tmp, len, "%s.XXXXXX", path) >= (int)len)
+        return NULL;
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return NULL;
+    mode_t mask = umask(0);
+    umask(mask);
+    FILE *f = fchmod(fd, 0666 & ~mask) ? NULL : fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+    }
+    return f;
+}
+
+/* Close f, opened by new_open, and rename it over path; on any failure no file is left at
+ * tmp. 0 or GMB_ERUNTIME. */
+static int new_close(FILE *f, const char *tmp, const char *path)
+{
+    int bad = ferror(f);
+    if (fclose(f) || bad || rename(tmp, path)) {
+        unlink(tmp);
+        return GMB_ERUNTIME;
+    }
+    return GMB_OK;
+}
+
 static int write_file(const char *path, const char *data)
 {
-    FILE *f = fopen(path, "w");
+    char tmp[8400];
+    FILE *f = new_open(path, tmp, sizeof tmp);
     if (!f)
         return GMB_ERUNTIME;
-    int ok = fputs(data, f) >= 0;
-    ok = fclose(f) == 0 && ok;
-    return ok ? GMB_OK : GMB_ERUNTIME;
+    fputs(data, f);
+    return new_close(f, tmp, path);
 }
+
+/* gnuplot writes its figures here, a directory of gmb plot's own in the output directory
+ * (mkdtemp), and gmb moves each finished figure into place: gnuplot never opens a name in the
+ * output directory, where a link could stand. */
+static char fig_tmpdir[4400];
 
 /* Does a point have this CSV column (param, metric, extra, or time_ns/n/converged)? */
 static int has_column(const json_t *pt, const char *col)
@@ -395,7 +432,7 @@ static int run_gnuplot(const char *setvars, const char *const *files, int nfiles
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
         if (fd >= 0) {
             dup2(fd, 1);
             dup2(fd, 2);
@@ -490,7 +527,6 @@ static int draw(const gmb_plot_opts_t *o, const char *name, const char *vars, co
     const char *fmts[] = {"png", "svg", "pdf"};
     char *made[64];
     int nmade = 0, rc = GMB_OK;
-    time_t t0 = time(NULL);
     for (int k = 0; k < (o->pdf ? 3 : 2) && !rc; k++) {
         char setv[256];
         snprintf(setv, sizeof setv, "FMT='%s'; W=%d; H=%d", fmts[k], o->width, o->height);
@@ -514,8 +550,8 @@ static int draw(const gmb_plot_opts_t *o, const char *name, const char *vars, co
             rc = UNDRAWN;
             fprintf(stderr, "gmb: note: %s: gnuplot's log: %s\n", name, log);
         }
-        /* the figures this format made: <name>*.<fmt>, written now */
-        DIR *d = opendir(o->out);
+        /* the figures this format made: <name>*.<fmt>, in gmb plot's own directory */
+        DIR *d = opendir(fig_tmpdir);
         struct dirent *e;
         int n = 0;
         while (d && (e = readdir(d))) {
@@ -523,8 +559,8 @@ static int draw(const gmb_plot_opts_t *o, const char *name, const char *vars, co
             if (!figure_of(e->d_name, name) || strcmp(e->d_name + l - el, fmts[k]))
                 continue;
             struct stat st2;
-            snprintf(path, sizeof path, "%s/%s", o->out, e->d_name);
-            if (stat(path, &st2) || st2.st_mtime < t0 - 1)
+            snprintf(path, sizeof path, "%s/%s", fig_tmpdir, e->d_name);
+            if (lstat(path, &st2) || !S_ISREG(st2.st_mode))
                 continue;
             if (st || !st2.st_size || nmade == 64) { /* a failed run leaves empty files */
                 unlink(path);
@@ -542,10 +578,15 @@ static int draw(const gmb_plot_opts_t *o, const char *name, const char *vars, co
         }
     }
     for (int i = 0; i < nmade; i++) {
+        snprintf(path, sizeof path, "%s/%s", o->out, made[i] + strlen(fig_tmpdir) + 1);
         if (rc)
-            unlink(made[i]); /* all of its formats, or none */
-        else
-            printf("%s\n", made[i]);
+            unlink(made[i]);              /* all of its formats, or none */
+        else if (rename(made[i], path)) { /* over a link at path: the link goes, not its target */
+            snprintf(why, wlen, "cannot put %.400s: %s", path, strerror(errno));
+            unlink(made[i]);
+            rc = UNDRAWN;
+        } else
+            printf("%s\n", path);
         free(made[i]);
     }
     return rc;
@@ -728,7 +769,8 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
         goto fail;
     }
     /* the variables file */
-    FILE *f = fopen(vars, "w");
+    char vtmp[8400];
+    FILE *f = new_open(vars, vtmp, sizeof vtmp);
     if (!f) {
         gmb_error("cannot write %s", vars);
         goto fail;
@@ -799,11 +841,11 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
     }
     if (sp.x[0] && xmin <= xmax)
         fprintf(f, "X_MIN = %.17g\nX_MAX = %.17g\n", xmin, xmax);
-    snprintf(path, sizeof path, "%s/%s", o->out, bench);
+    snprintf(path, sizeof path, "%s/%s", fig_tmpdir, bench);
     fputs("OUTBASE = ", f);
     gp_str(f, path);
     fputs("\n", f);
-    if (fclose(f)) {
+    if (new_close(f, vtmp, vars)) {
         gmb_error("cannot write %s", vars);
         goto fail;
     }
@@ -841,7 +883,8 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
         return GMB_ERUNTIME;
     char vars[8300], log[8300], path[8300];
     data_paths(datadir, name, vars, log, sizeof vars);
-    FILE *f = fopen(vars, "w");
+    char vtmp[8400];
+    FILE *f = new_open(vars, vtmp, sizeof vtmp);
     int rc = f ? GMB_OK : GMB_ERUNTIME, total = 0;
     if (f) {
         fprintf(f, "# %s: made by gmb plot from the table of the records; data for %s\n", vars,
@@ -921,11 +964,11 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
         total += n;
     }
     if (f) {
-        snprintf(path, sizeof path, "%s/%s", o->out, name);
+        snprintf(path, sizeof path, "%s/%s", fig_tmpdir, name);
         fputs("OUTBASE = ", f);
         gp_str(f, path);
         fputs("\n", f);
-        if (fclose(f) && !rc)
+        if (new_close(f, vtmp, vars) && !rc)
             rc = GMB_ERUNTIME;
     }
     gmb_table_free(&t);
@@ -943,8 +986,7 @@ static int put_undrawn(const char *out, char (*names)[64], char (*whys)[600], in
 {
     char path[4300], tmp[4400];
     snprintf(path, sizeof path, "%s/not-drawn.tsv", out);
-    snprintf(tmp, sizeof tmp, "%s/.not-drawn.tsv.%ld", out, (long)getpid());
-    FILE *f = fopen(tmp, "w");
+    FILE *f = new_open(path, tmp, sizeof tmp);
     if (!f) {
         gmb_error("cannot write %s: %s", tmp, strerror(errno));
         return GMB_ERUNTIME;
@@ -956,18 +998,17 @@ static int put_undrawn(const char *out, char (*names)[64], char (*whys)[600], in
         fprintf(f, "%s\t%s\n", names[i], whys[i]);
         fprintf(stderr, "gmb: figure %s not drawn: %s\n", names[i], whys[i]);
     }
-    if (fclose(f) || rename(tmp, path)) {
+    if (new_close(f, tmp, path)) {
         gmb_error("cannot write %s: %s", path, strerror(errno));
-        unlink(tmp);
         return GMB_ERUNTIME;
     }
     return GMB_OK;
 }
 
+static int plot_all(const gmb_runset_t *rs, const gmb_plot_opts_t *o, const char *datadir);
+
 int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o)
 {
-    static char nd_name[321][64], nd_why[321][600]; /* the figures not drawn */
-    int nnd = 0;
     char datadir[4200], style[4200];
     snprintf(style, sizeof style, "%s/style.gp", o->plots);
     if (access(style, R_OK)) {
@@ -977,6 +1018,37 @@ int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o)
     snprintf(datadir, sizeof datadir, "%s/data", o->out);
     if (gmb_mkdirs(datadir))
         return GMB_ERUNTIME;
+    struct stat dst;
+    if (lstat(datadir, &dst) || !S_ISDIR(dst.st_mode)) { /* a link there: not ours to follow */
+        gmb_error("%s is not a directory of gmb plot's (a link?): remove it", datadir);
+        return GMB_ERUNTIME;
+    }
+    snprintf(fig_tmpdir, sizeof fig_tmpdir, "%s/.gmb-plot-XXXXXX", o->out);
+    if (!mkdtemp(fig_tmpdir)) {
+        gmb_error("cannot make a directory in %s: %s", o->out, strerror(errno));
+        return GMB_ERUNTIME;
+    }
+    int rc = plot_all(rs, o, datadir);
+    /* what gnuplot left there (a failed format's files) goes with the directory */
+    DIR *td = opendir(fig_tmpdir);
+    struct dirent *te;
+    char tp[8400];
+    while (td && (te = readdir(td)))
+        if (strcmp(te->d_name, ".") && strcmp(te->d_name, "..")) {
+            snprintf(tp, sizeof tp, "%s/%s", fig_tmpdir, te->d_name);
+            unlink(tp);
+        }
+    if (td)
+        closedir(td);
+    rmdir(fig_tmpdir);
+    return rc;
+}
+
+/* gmb_plot's body, once its directories are made. */
+static int plot_all(const gmb_runset_t *rs, const gmb_plot_opts_t *o, const char *datadir)
+{
+    static char nd_name[321][64], nd_why[321][600]; /* the figures not drawn */
+    int nnd = 0;
     /* the benchmarks present, once each, sorted */
     const char *benches[256];
     size_t nb = 0;

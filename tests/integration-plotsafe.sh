@@ -35,3 +35,32 @@ PY
 else
     fail "$TAG plotsafe: gnuplot not installed (apt-get install gnuplot-nox)"
 fi
+
+# links planted in a run's figures/ (a data file, the variables, a figure, the not-drawn list,
+# gnuplot's log): gmb plot replaces them with its files and never writes through them
+if command -v gnuplot >/dev/null; then
+    P="$T/links"
+    mkdir -p "$P/figures/data"
+    cp results/nvidia-h200/20261130T232558Z/*-stream.json "$P/"
+    echo victim >"$T/victim"
+    for f in data/stream-vars.gp data/stream-r1-s1.csv data/stream.log stream-bw.svg \
+        stream-bw.png not-drawn.tsv; do
+        ln -sf "$T/victim" "$P/figures/$f"
+    done
+    if expect "plotsafe: gmb plot over planted links" 0 "$G" plot "$P"; then
+        check "plotsafe links: the victim untouched" test "$(cat "$T/victim")" = victim
+        check "plotsafe links: the figures and variables are files of their own now" bash -c \
+            '[ -f "$0/figures/stream-bw.svg" ] && [ ! -L "$0/figures/stream-bw.svg" ] &&
+             [ ! -L "$0/figures/stream-bw.png" ] && [ ! -L "$0/figures/data/stream-vars.gp" ] &&
+             [ ! -L "$0/figures/not-drawn.tsv" ]' "$P"
+        check "plotsafe links: no temporary left" bash -c \
+            '! ls -a "$0/figures" "$0/figures/data" | grep -qE "gmb-plot|XXXXXX|\.[A-Za-z0-9]{6}$"' "$P"
+    fi
+    # the data directory itself a link: refused, nothing written through it
+    Q="$T/dlink"
+    mkdir -p "$Q/figures" "$T/elsewhere"
+    cp results/nvidia-h200/20261130T232558Z/*-stream.json "$Q/"
+    ln -s "$T/elsewhere" "$Q/figures/data"
+    expect "plotsafe: figures/data a link: exit 3" 3 "$G" plot "$Q"
+    check "plotsafe: figures/data a link: nothing written through it" test -z "$(ls -A "$T/elsewhere")"
+fi
