@@ -3,11 +3,13 @@
 #include "gmb.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 json_t *gmb_json_stats(const gmb_stats_t *s)
@@ -380,6 +382,27 @@ static int write_tmp(const char *dir, const char *data, char *tmp, size_t len)
     return GMB_OK;
 }
 
+/* Temporaries of a writer that died before its link()s (killed, or the machine went down):
+ * .gmb-tmp-* files an hour old are removed by the next record written in dir (a live writer
+ * keeps its temporaries for the seconds a record takes). */
+static void drop_stale_tmp(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    time_t now = time(NULL);
+    while (d && (e = readdir(d))) {
+        if (strncmp(e->d_name, ".gmb-tmp-", 9))
+            continue;
+        char p[8400];
+        struct stat st;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        if (!lstat(p, &st) && S_ISREG(st.st_mode) && now - st.st_mtime > 3600)
+            unlink(p);
+    }
+    if (d)
+        closedir(d);
+}
+
 int gmb_publish(const char *dir, const char *stem, int n, const char *const *ext,
                 const char *const *data, char *out_stem, size_t out_len)
 {
@@ -388,6 +411,7 @@ int gmb_publish(const char *dir, const char *stem, int n, const char *const *ext
         return GMB_ERUNTIME;
     if (gmb_mkdirs(dir))
         return GMB_ERUNTIME;
+    drop_stale_tmp(dir);
     for (int i = 0; i < n; i++)
         if (write_tmp(dir, data[i], tmp[i], sizeof tmp[i])) {
             gmb_error("cannot write in %s: %s", dir, strerror(errno));
@@ -402,8 +426,10 @@ int gmb_publish(const char *dir, const char *stem, int n, const char *const *ext
             snprintf(base, sizeof base, "%s/%s", dir, stem);
         else
             snprintf(base, sizeof base, "%s/%s-%d", dir, stem, k);
+        /* the last file first, the first (the record readers take: .json) last: once it is
+         * there, every file of the set is */
         int i, clash = 0;
-        for (i = 0; i < n; i++) {
+        for (i = n - 1; i >= 0; i--) {
             snprintf(path[i], sizeof path[i], "%s.%s", base, ext[i]);
             if (link(tmp[i], path[i])) {
                 clash = errno == EEXIST;
@@ -412,11 +438,11 @@ int gmb_publish(const char *dir, const char *stem, int n, const char *const *ext
                 break;
             }
         }
-        if (i == n) {
+        if (i < 0) {
             rc = GMB_OK;
             gmb_strlcpy(out_stem, base, out_len);
         } else {
-            for (int j = 0; j < i; j++) /* undo this attempt; names we made only */
+            for (int j = n - 1; j > i; j--) /* undo this attempt; names we made only */
                 unlink(path[j]);
             if (!clash)
                 break;

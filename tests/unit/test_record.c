@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <utime.h>
 #include <unistd.h>
 
 #include "gmb.h"
@@ -268,6 +270,36 @@ static void test_publish_partial_clash(void **state)
     assert_int_equal(gmb_publish(tmp, "z", 0, ext, data, stem, sizeof stem), GMB_ERUNTIME);
     assert_int_equal(gmb_publish(tmp, "z", 9, ext, data, stem, sizeof stem), GMB_ERUNTIME);
     assert_int_equal(count_entries(tmp, &ntmp), 3);
+}
+
+/* The record (.json, the first name) is linked last: a clash on it undoes the .csv made
+ * before it; temporaries an hour old (a writer killed before its links) are removed, a live
+ * writer's are not. */
+static void test_publish_json_last_stale_tmp(void **state)
+{
+    const char *tmp = *state;
+    char dir[4096], p[4300], stem[4200], want[4200];
+    snprintf(dir, sizeof dir, "%s/pub", tmp);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    const char *ext[] = {"json", "csv"};
+    const char *data[] = {"J", "C"};
+    snprintf(p, sizeof p, "%s/q.json", dir);
+    spit(p, "old");
+    snprintf(p, sizeof p, "%s/.gmb-tmp-stale1", dir);
+    spit(p, "dead writer's");
+    struct utimbuf old = {time(NULL) - 7200, time(NULL) - 7200};
+    assert_int_equal(utime(p, &old), 0);
+    snprintf(p, sizeof p, "%s/.gmb-tmp-live01", dir);
+    spit(p, "live writer's");
+    assert_int_equal(gmb_publish(dir, "q", 2, ext, data, stem, sizeof stem), GMB_OK);
+    snprintf(want, sizeof want, "%s/q-2", dir);
+    assert_string_equal(stem, want);
+    assert_false(file_exists(dir, "q.csv")); /* made before the clash on q.json, undone */
+    check_file(dir, "q.json", "old");
+    check_file(dir, "q-2.json", "J");
+    check_file(dir, "q-2.csv", "C");
+    assert_false(file_exists(dir, ".gmb-tmp-stale1"));
+    assert_true(file_exists(dir, ".gmb-tmp-live01"));
 }
 
 static void test_publish_readonly(void **state)
@@ -704,6 +736,8 @@ int main(void)
         cmocka_unit_test(test_slug_truncation),
         cmocka_unit_test_setup_teardown(test_publish_twice, tmpdir_setup, tmpdir_teardown),
         cmocka_unit_test_setup_teardown(test_publish_partial_clash, tmpdir_setup, tmpdir_teardown),
+        cmocka_unit_test_setup_teardown(test_publish_json_last_stale_tmp, tmpdir_setup,
+                                        tmpdir_teardown),
         cmocka_unit_test_setup_teardown(test_publish_readonly, tmpdir_setup, tmpdir_teardown),
         cmocka_unit_test(test_record_csv),
         cmocka_unit_test(test_record_csv_quoting),
