@@ -139,7 +139,9 @@ int gmb_json_write_atomic(const json_t *j, const char *dir, const char *name)
     ok = close(fd) == 0 && ok;
     free(s);
     if (!ok || rename(tmp, path)) {
+        int e = errno; /* the caller says why (ENOSPC) */
         unlink(tmp);
+        errno = e;
         return GMB_ERUNTIME;
     }
     return GMB_OK;
@@ -888,8 +890,9 @@ int gmb_suite_run(gmb_suite_opts_t *o)
     double t0 = gmb_now_ns(), est_done = 0, act_done = 0;
     int worst = 0, nok = 0, nskip = 0, nfail = 0;
     const char *interrupted = NULL;
+    char wfail[256] = ""; /* why run.json could not be written: then no program is started */
     for (int i = 0; i < n; i++) {
-        if (stop_sig) {
+        if (stop_sig || wfail[0]) {
             json_object_set_new(entry[i], "status", json_string("not_run"));
             continue;
         }
@@ -915,7 +918,14 @@ int gmb_suite_run(gmb_suite_opts_t *o)
         gmb_utc_now(started_p, sizeof started_p, NULL, 0);
         json_object_set_new(entry[i], "status", json_string("running"));
         json_object_set_new(entry[i], "started_utc", json_string(started_p));
-        gmb_json_write_atomic(m, o->rundir, "run.json");
+        if (gmb_json_write_atomic(m, o->rundir, "run.json")) {
+            snprintf(wfail, sizeof wfail, "%s", strerror(errno ? errno : EIO));
+            gmb_error("cannot write %s/run.json (%s): %s and the programs after it are not "
+                      "started (a record could not be written either)",
+                      o->rundir, wfail, names[i]);
+            json_object_set_new(entry[i], "status", json_string("not_run"));
+            continue;
+        }
         json_t *before = list_records(o->rundir);
         if (i > 0) {
             load_check(&hl, names[i]);
@@ -991,16 +1001,23 @@ int gmb_suite_run(gmb_suite_opts_t *o)
         fprintf(stderr, "gmb: [%d/%d] %s: %s, %.1f s, %ld point%s%s%s\n", i + 1, n, names[i], word,
                 wall, v.points, v.points == 1 ? "" : "s", st && reason[0] ? ": " : "",
                 st && reason[0] ? reason : "");
-        gmb_json_write_atomic(m, o->rundir, "run.json");
+        if (gmb_json_write_atomic(m, o->rundir, "run.json")) {
+            snprintf(wfail, sizeof wfail, "%s", strerror(errno ? errno : EIO));
+            gmb_error("cannot write %s/run.json (%s): no further program is started", o->rundir,
+                      wfail);
+        }
     }
     if (stop_sig)
         clean_tmp(o->rundir);
     char fin[32];
     gmb_utc_now(fin, sizeof fin, NULL, 0);
-    int status = stop_sig ? 128 + stop_sig : worst ? worst : nskip == n ? 77 : 0;
+    int status = stop_sig ? 128 + stop_sig : wfail[0] ? 3 : worst ? worst : nskip == n ? 77 : 0;
     json_object_set_new(m, "finished_utc", json_string(fin));
     json_object_set_new(m, "wall_s", json_real((gmb_now_ns() - t0) / 1e9));
-    json_object_set_new(m, "status", json_string(stop_sig ? "interrupted" : "complete"));
+    json_object_set_new(m, "status",
+                        json_string(stop_sig   ? "interrupted"
+                                    : wfail[0] ? "write_failed"
+                                               : "complete"));
     json_object_set_new(m, "exit_status", json_integer(status));
     json_object_set_new(m, "summary",
                         json_pack("{s:i, s:i, s:i, s:i, s:i}", "ok", nok, "skipped", nskip,
@@ -1008,7 +1025,9 @@ int gmb_suite_run(gmb_suite_opts_t *o)
                                   n));
     int wrc = gmb_json_write_atomic(m, o->rundir, "run.json");
     if (wrc)
-        gmb_error("cannot write %s/run.json", o->rundir);
+        gmb_error("cannot write %s/run.json (%s): its last state on disk is older than this run's "
+                  "end; the records written are in %s",
+                  o->rundir, strerror(errno ? errno : EIO), o->rundir);
     if (interrupted || stop_sig)
         fprintf(stderr, "gmb: interrupted%s%s: the finished records and run.json are in %s\n",
                 interrupted ? " during " : "", interrupted ? interrupted : "", o->rundir);
@@ -1021,8 +1040,9 @@ int gmb_suite_run(gmb_suite_opts_t *o)
             fmt_dur(est_total, e, sizeof e);
             snprintf(first, sizeof first, "the first estimate %s", e);
         }
-        fprintf(stderr, "gmb: done in %.1f s (%s; %s): %d ok, %d skipped, %d failed; %s/run.json\n",
-                took, tk, first, nok, nskip, nfail, o->rundir);
+        fprintf(stderr, "gmb: %s in %.1f s (%s; %s): %d ok, %d skipped, %d failed%s; %s/run.json\n",
+                wfail[0] ? "stopped" : "done", took, tk, first, nok, nskip, nfail,
+                wfail[0] ? ", the rest not run (run.json could not be written)" : "", o->rundir);
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
