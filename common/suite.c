@@ -557,6 +557,22 @@ static int split_words(char *s, char **out, int max)
     return n;
 }
 
+/* The start of program name's command line: its path (in path), its profile's options (split
+ * in args, of sizeof prof->args bytes) and the options after '--'; at most 180 words, so
+ * that the caller may add its own. Returns the count. */
+static int prog_argv(const gmb_suite_opts_t *o, const char *name, const gmb_profile_t *prof,
+                     char *path, size_t plen, char *args, char **argv)
+{
+    int ac = 0;
+    snprintf(path, plen, "%s/gmb-%s", o->bindir, name);
+    argv[ac++] = path;
+    gmb_strlcpy(args, prof->args, sizeof prof->args);
+    ac += split_words(args, argv + ac, GMB_PROFILE_MAX_WORDS);
+    for (int k = 0; k < o->nextra && ac < 180; k++)
+        argv[ac++] = o->extra[k];
+    return ac;
+}
+
 /* Run argv (a program with --help last) only to parse its options: its exit status, and the
  * first line it wrote on stderr in line (its reason when it refuses them). */
 static int dry_parse(char **argv, char *line, size_t len)
@@ -808,15 +824,8 @@ int gmb_suite_run(gmb_suite_opts_t *o)
      * nothing runs) before a run directory is made; one it refuses is a usage error now, not
      * a run of usage errors */
     for (int i = 0; i < n && o->nextra; i++) {
-        char path[8300], line[512];
-        snprintf(path, sizeof path, "%s/gmb-%s", o->bindir, names[i]);
-        char args[sizeof prof[i].args], *argv[200];
-        int ac = 0;
-        argv[ac++] = path;
-        gmb_strlcpy(args, prof[i].args, sizeof args);
-        ac += split_words(args, argv + ac, GMB_PROFILE_MAX_WORDS);
-        for (int k = 0; k < o->nextra && ac < 196; k++)
-            argv[ac++] = o->extra[k];
+        char path[8300], line[512], args[sizeof prof[i].args], *argv[200];
+        int ac = prog_argv(o, names[i], &prof[i], path, sizeof path, args, argv);
         argv[ac++] = "--help";
         argv[ac] = NULL;
         int prc = dry_parse(argv, line, sizeof line);
@@ -896,16 +905,9 @@ int gmb_suite_run(gmb_suite_opts_t *o)
             json_object_set_new(entry[i], "status", json_string("not_run"));
             continue;
         }
-        char path[8300], logpath[8300], args[sizeof prof[i].args], started_p[32];
-        snprintf(path, sizeof path, "%s/gmb-%s", o->bindir, names[i]);
+        char path[8300], logpath[8300], args[sizeof prof[i].args], started_p[32], *argv[200];
         snprintf(logpath, sizeof logpath, "%s/%s.log", o->rundir, names[i]);
-        char *argv[200];
-        int ac = 0;
-        argv[ac++] = path;
-        gmb_strlcpy(args, prof[i].args, sizeof args);
-        ac += split_words(args, argv + ac, GMB_PROFILE_MAX_WORDS);
-        for (int k = 0; k < o->nextra && ac < 180; k++)
-            argv[ac++] = o->extra[k];
+        int ac = prog_argv(o, names[i], &prof[i], path, sizeof path, args, argv);
         char devno[32];
         snprintf(devno, sizeof devno, "%ld", o->device);
         argv[ac++] = "--backend";
