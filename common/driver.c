@@ -154,9 +154,15 @@ static int cmd_suite(int argc, char **argv)
                 return 2;
             if (!strcmp(a, "--backend"))
                 o.backend = v;
-            else if (!strcmp(a, "--results") || !strcmp(a, "--out")) /* one option, two names */
+            else if (!strcmp(a, "--results") || !strcmp(a, "--out")) { /* one option, two names */
+                if (!strcmp(v, "-") || !*v) { /* '-' is a program's stdout, not a run's root */
+                    gmb_error("%s '%s': a run is a directory of records; give a directory (a "
+                              "program's --out - writes one record to standard output)",
+                              a, v);
+                    return 2;
+                }
                 o.results = v;
-            else if (!strcmp(a, "--only"))
+            } else if (!strcmp(a, "--only"))
                 o.only = v;
             else if (!strcmp(a, "--skip"))
                 o.skip = v;

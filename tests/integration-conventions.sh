@@ -149,3 +149,9 @@ if have_opencl; then
             "[ \$(wc -l <'$T/err') = 1 ] && grep -q 'not a regular file' '$T/err' && [ ! -e '$T/prof' ]"
     done
 fi
+
+# gmb run --out -: a run is a directory; '-' is refused in one line, no directory named '-'
+(cd "$T" && "$G" run --out - >"$T/out" 2>"$T/err")
+rc=$?
+check "gmb run --out -: usage error (exit $rc), one line, no directory named '-'" bash -c \
+    "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q 'give a directory' '$T/err' && [ ! -e '$T/-' ]"
