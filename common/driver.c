@@ -351,28 +351,11 @@ static int select_rows(gmb_table_t *t, const char *list)
 static int put_file(const char *path, const char *data, size_t len)
 {
     char tmp[PATH_MAX + 32];
-    if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp) {
-        gmb_error("cannot write %.200s...: the path is too long", path);
-        return 3;
-    }
-    int fd = mkstemp(tmp);
-    mode_t mask = umask(0); /* mkstemp makes 0600 */
-    umask(mask);
-    if (fd >= 0 && fchmod(fd, 0666 & ~mask)) {
-        close(fd);
-        fd = -1;
-        remove(tmp);
-    }
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    int bad = !f || fwrite(data, 1, len, f) != len;
-    if (f && fclose(f))
-        bad = 1;
-    else if (!f && fd >= 0)
-        close(fd);
-    if (bad || rename(tmp, path)) {
+    FILE *f = gmb_file_new(path, tmp, sizeof tmp);
+    if (f)
+        fwrite(data, 1, len, f);
+    if (!f || gmb_file_commit(f, tmp, path)) {
         gmb_error("cannot write %s: %s", path, strerror(errno ? errno : EIO));
-        if (fd >= 0)
-            remove(tmp);
         return 3;
     }
     return 0;

@@ -203,46 +203,16 @@ static void scalar_text(const json_t *v, char *out, size_t len)
     }
 }
 
-/* Every file gmb plot makes is made new, then renamed over its name: a link planted at the
- * name is replaced, never followed, and a reader never sees half a file. new_open: a fresh
- * temporary beside path (its name in tmp), 0666 less the umask; NULL on failure. */
-static FILE *new_open(const char *path, char *tmp, size_t len)
-{
-    if (snprintf(tmp, len, "%s.XXXXXX", path) >= (int)len)
-        return NULL;
-    int fd = mkstemp(tmp);
-    if (fd < 0)
-        return NULL;
-    mode_t mask = umask(0);
-    umask(mask);
-    FILE *f = fchmod(fd, 0666 & ~mask) ? NULL : fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        unlink(tmp);
-    }
-    return f;
-}
-
-/* Close f, opened by new_open, and rename it over path; on any failure no file is left at
- * tmp. 0 or GMB_ERUNTIME. */
-static int new_close(FILE *f, const char *tmp, const char *path)
-{
-    int bad = ferror(f);
-    if (fclose(f) || bad || rename(tmp, path)) {
-        unlink(tmp);
-        return GMB_ERUNTIME;
-    }
-    return GMB_OK;
-}
-
+/* Every file gmb plot makes is made new, then renamed over its name (gmb_file_new,
+ * gmb_file_commit): a link planted at the name is replaced, never followed. */
 static int write_file(const char *path, const char *data)
 {
     char tmp[8400];
-    FILE *f = new_open(path, tmp, sizeof tmp);
+    FILE *f = gmb_file_new(path, tmp, sizeof tmp);
     if (!f)
         return GMB_ERUNTIME;
     fputs(data, f);
-    return new_close(f, tmp, path);
+    return gmb_file_commit(f, tmp, path);
 }
 
 /* gnuplot writes its figures here, a directory of gmb plot's own in the output directory
@@ -770,7 +740,7 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
     }
     /* the variables file */
     char vtmp[8400];
-    FILE *f = new_open(vars, vtmp, sizeof vtmp);
+    FILE *f = gmb_file_new(vars, vtmp, sizeof vtmp);
     if (!f) {
         gmb_error("cannot write %s", vars);
         goto fail;
@@ -845,7 +815,7 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
     fputs("OUTBASE = ", f);
     gp_str(f, path);
     fputs("\n", f);
-    if (new_close(f, vtmp, vars)) {
+    if (gmb_file_commit(f, vtmp, vars)) {
         gmb_error("cannot write %s", vars);
         goto fail;
     }
@@ -884,7 +854,7 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
     char vars[8300], log[8300], path[8300];
     data_paths(datadir, name, vars, log, sizeof vars);
     char vtmp[8400];
-    FILE *f = new_open(vars, vtmp, sizeof vtmp);
+    FILE *f = gmb_file_new(vars, vtmp, sizeof vtmp);
     int rc = f ? GMB_OK : GMB_ERUNTIME, total = 0;
     if (f) {
         fprintf(f, "# %s: made by gmb plot from the table of the records; data for %s\n", vars,
@@ -968,7 +938,7 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
         fputs("OUTBASE = ", f);
         gp_str(f, path);
         fputs("\n", f);
-        if (new_close(f, vtmp, vars) && !rc)
+        if (gmb_file_commit(f, vtmp, vars) && !rc)
             rc = GMB_ERUNTIME;
     }
     gmb_table_free(&t);
@@ -986,7 +956,7 @@ static int put_undrawn(const char *out, char (*names)[64], char (*whys)[600], in
 {
     char path[4300], tmp[4400];
     snprintf(path, sizeof path, "%s/not-drawn.tsv", out);
-    FILE *f = new_open(path, tmp, sizeof tmp);
+    FILE *f = gmb_file_new(path, tmp, sizeof tmp);
     if (!f) {
         gmb_error("cannot write %s: %s", tmp, strerror(errno));
         return GMB_ERUNTIME;
@@ -998,7 +968,7 @@ static int put_undrawn(const char *out, char (*names)[64], char (*whys)[600], in
         fprintf(f, "%s\t%s\n", names[i], whys[i]);
         fprintf(stderr, "gmb: figure %s not drawn: %s\n", names[i], whys[i]);
     }
-    if (new_close(f, tmp, path)) {
+    if (gmb_file_commit(f, tmp, path)) {
         gmb_error("cannot write %s: %s", path, strerror(errno));
         return GMB_ERUNTIME;
     }

@@ -311,6 +311,37 @@ fail:
     return GMB_ERUNTIME;
 }
 
+FILE *gmb_file_new(const char *path, char *tmp, size_t len)
+{
+    if (snprintf(tmp, len, "%s.XXXXXX", path) >= (int)len)
+        return NULL;
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return NULL;
+    mode_t mask = umask(0); /* mkstemp makes 0600: what fopen would give instead */
+    umask(mask);
+    FILE *f = fchmod(fd, 0666 & ~mask) ? NULL : fdopen(fd, "w");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        errno = e;
+    }
+    return f;
+}
+
+int gmb_file_commit(FILE *f, const char *tmp, const char *path)
+{
+    int bad = ferror(f);
+    if (fclose(f) || bad || rename(tmp, path)) {
+        int e = errno;
+        unlink(tmp);
+        errno = e;
+        return GMB_ERUNTIME;
+    }
+    return GMB_OK;
+}
+
 int gmb_out_check(const char *dir, char *why, size_t len)
 {
     if (!dir[0]) {

@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "stats.h"
 
@@ -59,6 +60,13 @@ int gmb_publish(const char *dir, const char *stem, int n, const char *const *ext
 
 /* Write a record (JSON, and CSV from its points) under dir as <stem>.json and .csv.
  * Paths chosen go to out_stem. 0 or GMB_ERUNTIME. */
+/* A file written whole or not at all: gmb_file_new opens a fresh temporary beside path (its
+ * name in tmp, len bytes; mode 0666 less the umask), NULL on failure; gmb_file_commit closes
+ * it and renames it over path (a link there is replaced, never followed), 0 or GMB_ERUNTIME
+ * with errno, and no temporary left either way. */
+FILE *gmb_file_new(const char *path, char *tmp, size_t len);
+int gmb_file_commit(FILE *f, const char *tmp, const char *path);
+
 /* The longest --out directory a record is written under (its files' names come after). */
 #define GMB_OUT_MAX 3800
 
