@@ -230,7 +230,7 @@ static void put_figures(FILE *f, const char *dir, const char *figs)
     int nnd = 0;
     if (!n && !nd)
         fputs("No figures: `gmb plot` draws them into `figures/`.\n", f);
-    else
+    else if (n) /* qsort of NULL (no figure, a not-drawn list) is undefined, even for 0 */
         qsort(names, n, sizeof *names, gmb_cmp_str);
     for (size_t i = 0; i < n; i++) {
         fprintf(f, "![%.*s](<%s/%s>)\n", (int)(strlen(names[i]) - 4), names[i], figs, names[i]);
