@@ -10,8 +10,19 @@ CC         ?= cc
 PKG_CONFIG ?= pkg-config
 CFLAGS     ?= -O2 -g
 SAN        ?= 0
+FUZZ       ?= 0
 
-ifeq ($(SAN),1)
+ifeq ($(FUZZ),1)
+# the fuzz target's build (make fuzz): the library under clang's libFuzzer, ASan and UBSan; no
+# backend (the record readers and writers need none)
+BUILD      := build/fuzz
+BIN        := build/fuzz/bin
+CC         := clang
+SANFLAGS   := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+              -fno-omit-frame-pointer
+OPENCL     := 0
+CUDA       := 0
+else ifeq ($(SAN),1)
 BUILD      := build/san
 BIN        := build/san/bin
 SANFLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
@@ -111,12 +122,13 @@ MANPAGES := $(MANDIR)/gmb.1 $(addprefix $(MANDIR)/gmb-,$(addsuffix .1,$(BENCHES)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT     := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all check run install uninstall man format format-check deps deps-check tests clean help
+.PHONY: fuzz fuzz-build all check run install uninstall man format format-check deps deps-check tests clean help
 all: deps-check $(PROGRAMS) $(if $(filter 1,$(SAN)),,$(MANPAGES))
 man: $(MANPAGES)
 
 help:
 	@echo "make [all] | check | run | install [PREFIX= DESTDIR=] | uninstall | man | format | deps | clean"
+	@echo "  | fuzz [FUZZ_S=300] (the record readers under libFuzzer)"
 	@echo "  CUDA=0|1 OPENCL=0|1 CUDA_ARCHS='90' SAN=1 (ASan+UBSan build in build/san) V=1"
 
 deps-check:
@@ -208,6 +220,19 @@ tests: all
 	@echo "error: cmocka not found: the unit tests cannot be built (make deps, or make check as root)"
 	@exit 1
 endif
+
+# the fuzz target of the record readers and the plot data writer (tests/fuzz): built with
+# clang, run for FUZZ_S seconds on seeds made from the committed records (make check: 60 s)
+FUZZER := build/fuzz/fuzz-records
+FUZZ_S ?= 300
+ifeq ($(FUZZ),1)
+$(FUZZER): tests/fuzz/fuzz_records.c $(LIB)
+	$(Q)$(call say,LD,$@)$(CC) $(CFLAGS) $(GMB_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+endif
+fuzz-build:
+	@$(MAKE) --no-print-directory FUZZ=1 $(FUZZER)
+fuzz: fuzz-build
+	@tests/fuzz/run.sh $(FUZZ_S)
 
 # every test, normal build then ASan+UBSan build; ends with "N passed, N failed". What the
 # tests need is installed first (as root; else the apt-get line is printed and make fails),

@@ -5,7 +5,7 @@
 set -u
 run_pkgs="build-essential pkg-config libjansson-dev libhwloc-dev hwloc ocl-icd-opencl-dev
           opencl-headers pocl-opencl-icd clinfo gnuplot-nox"
-test_pkgs="libcmocka-dev clang-format python3-jsonschema man-db"
+test_pkgs="libcmocka-dev clang-format python3-jsonschema man-db clang libclang-rt-dev"
 pkgs=$run_pkgs
 [ "${1:-run}" = all ] && pkgs="$run_pkgs $test_pkgs"
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -220,7 +220,7 @@ static int load_runs(int argc, char **argv, int first, char **runs, int *nruns, 
 
 static int cmd_plot(int argc, char **argv)
 {
-    gmb_plot_opts_t o = {NULL, NULL, 0, 960, 600};
+    gmb_plot_opts_t o = {NULL, NULL, 0, 960, 600, 0};
     char plots[PATH_MAX], out[PATH_MAX + 16];
     find_plots(plots, sizeof plots);
     o.plots = plots;

@@ -497,6 +497,8 @@ static int draw(const gmb_plot_opts_t *o, const char *name, const char *vars, co
     const char *fmts[] = {"png", "svg", "pdf"};
     char *made[64];
     int nmade = 0, rc = GMB_OK;
+    if (o->data_only)
+        return GMB_OK;
     for (int k = 0; k < (o->pdf ? 3 : 2) && !rc; k++) {
         char setv[256];
         snprintf(setv, sizeof setv, "FMT='%s'; W=%d; H=%d", fmts[k], o->width, o->height);

@@ -193,6 +193,7 @@ typedef struct gmb_plot_opts {
     const char *plots; /* directory of the gnuplot scripts */
     int pdf;           /* also PDF */
     int width, height; /* PNG size in pixels (SVG/PDF alike, scaled) */
+    int data_only;     /* 1: write the data and variables files, run no gnuplot (fuzz target) */
 } gmb_plot_opts_t;
 
 /* Draw every benchmark of the run set that has plots/<bench>.gp. Prints each figure made

@@ -55,6 +55,9 @@ need "python3-jsonschema (records validated)" "apt-get install python3-jsonschem
 need "clang-format" "apt-get install clang-format" command -v clang-format
 need "gnuplot (figures drawn)" "apt-get install gnuplot-nox" command -v gnuplot
 need "man (man pages rendered)" "apt-get install man-db" command -v man
+need "clang with libFuzzer (records fuzzed)" "apt-get install clang libclang-rt-dev" \
+    bash -c 'printf "int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }" |
+        clang -fsanitize=fuzzer -x c - -o /dev/null'
 need "an OpenCL device (PoCL)" "apt-get install pocl-opencl-icd ocl-icd-opencl-dev" \
     bash -c 'bin/gmb devices | grep -q "^opencl"'
 
@@ -90,6 +93,27 @@ else
     fail "build: detection without pkg-config: '$d_with' with headers, '$d_none' without"
 fi
 run_unit build "$TAG"
+# records travel: the readers (table, cross-checks, compare, report) and the plot data writer
+# under libFuzzer with ASan+UBSan for GMB_FUZZ_S seconds (60), seeded from the committed records
+if make --no-print-directory fuzz-build >build/fuzz-build.log 2>&1; then
+    if out=$(tests/fuzz/run.sh "${GMB_FUZZ_S:-60}" 2>&1); then
+        pass "$out"
+        # and it can fail: a planted heap overflow (GMB_FUZZ_PLANT) is caught and reported
+        if ! planted=$(GMB_FUZZ_PLANT=1 tests/fuzz/run.sh 5 2>&1) &&
+            grep -q "heap-buffer-overflow" <<<"$planted"; then
+            pass "fuzz: a planted heap overflow is caught"
+        else
+            fail "fuzz: a planted heap overflow went unreported: $planted"
+        fi
+        rm -f build/fuzz/crash-*
+    else
+        fail "fuzz: the record readers (tests/fuzz/run.sh; log: build/fuzz/last.log)"
+        echo "$out" | tail -25
+    fi
+else
+    fail "fuzz: the fuzz target does not build (see build/fuzz-build.log)"
+    tail -10 build/fuzz-build.log
+fi
 run_integration
 
 if [ "${GMB_NO_SAN:-0}" != 1 ]; then
