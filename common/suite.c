@@ -3,6 +3,7 @@
 #include "gmb.h"
 #include "harness.h"
 #include "meta.h"
+#include "record.h"
 #include "tools.h"
 
 #include <dirent.h>
@@ -758,11 +759,26 @@ static int make_rundir(const char *root, const char *slug, char *out, size_t len
     return GMB_ERUNTIME;
 }
 
+/* Room a run directory's own part takes under the results root: /<slug>/<stamp>-k */
+#define RUNDIR_PART 128
+
 int gmb_suite_run(gmb_suite_opts_t *o)
 {
     const gmb_backend_t *be = NULL;
     int ndev = 0, rc;
     char why[1024];
+    /* the results root first: a run directory is made under it and every program writes its
+     * records there, so a root too long or unwritable is said before any device is opened */
+    if (strlen(o->results) > GMB_OUT_MAX - RUNDIR_PART) {
+        gmb_error("--out is %zu characters long: at most %d (the run directory and its records "
+                  "go under it)",
+                  strlen(o->results), GMB_OUT_MAX - RUNDIR_PART);
+        return 2;
+    }
+    if ((rc = gmb_out_check(o->results, why, sizeof why))) {
+        gmb_error("%s", why);
+        return rc == GMB_EUSAGE ? 2 : 3;
+    }
     rc = gmb_pick_backend(o->backend, &be, &ndev, why, sizeof why);
     if (rc == GMB_ESKIP) {
         gmb_skip("%s", why);

@@ -117,6 +117,23 @@ if have_opencl; then
     check "stream --out a new deep path: the record in it" bash -c "ls '$T'/new/deep/er/*-stream.json >/dev/null"
 fi
 
+# gmb run --out: the results root is checked before a device is opened or a directory made (a
+# root too long for the run directory and its records, a file in the way, an empty one), and
+# the reason is said whole, not cut at PATH_MAX
+if have_opencl; then
+    long="$T/$(printf 'd%.0s' $(seq 200))/$(printf 'e%.0s' $(seq 200))"
+    while [ ${#long} -lt 4200 ]; do long="$long/$(printf 'f%.0s' $(seq 200))"; done
+    for c in "too long:$long" "below a file:$T/afile/sub" "empty:"; do
+        what=${c%%:*} dir=${c#*:}
+        expect "gmb run --out $what: usage error" 2 "$G" run --backend opencl --only stream \
+            --out "$dir"
+        check "gmb run --out $what: one whole line why, nothing made" bash -c \
+            "[ \$(wc -l <'$T/err') = 1 ] && grep -q -- '--out' '$T/err' && [ ! -e '$T/ddd' ] &&
+             [ \$(wc -c <'$T/err') -lt 400 ] && grep -qE '(at most [0-9]+|directory).*' '$T/err'"
+    done
+    check "gmb run --out too long: no directory made" bash -c "! ls -d '$T'/ddd* 2>/dev/null"
+fi
+
 # gmb run -- OPTIONS: an option a program refuses stops the suite before anything is made
 if have_opencl; then
     expect "gmb run -- --frobnicate: usage error" 2 "$G" run --backend opencl --results "$T/frob" \
