@@ -36,6 +36,114 @@ double gmb_bw_hit_rate(double bw, double cache_bw, double mem_bw)
     return h <= 0 ? 0.0 : h > 1 ? 1.0 : h; /* never -0 */
 }
 
+/* The top of a curve: the largest 3-point running median of its valid bandwidths (one wild
+ * point is not the top); 0 when none is valid. */
+static double curve_top(const double *bw, size_t n)
+{
+    double top = 0, w[3];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(bw[i] > 0 && isfinite(bw[i])))
+            continue;
+        w[k % 3] = bw[i];
+        k++;
+        double m = w[(k - 1) % 3];
+        if (k >= 3) {
+            double a = w[0], b = w[1], c = w[2];
+            m = fmax(fmin(a, b), fmin(fmax(a, b), c));
+        } else if (k == 2) {
+            m = fmin(w[0], w[1]);
+        }
+        top = fmax(top, m);
+    }
+    return top;
+}
+
+/* How far the log of the valid bw[idx[a..b]] moves over the run: |least-squares slope| x
+ * (points - 1), as levels.c measures a plateau's drift. */
+static double log_drift(const double *bw, const size_t *idx, size_t a, size_t b)
+{
+    size_t k = b - a + 1;
+    if (k < 2)
+        return 0;
+    double xm = (double)(k - 1) / 2, ym = 0, sxy = 0, sxx = 0;
+    for (size_t j = a; j <= b; j++)
+        ym += log(bw[idx[j]]);
+    ym /= (double)k;
+    for (size_t j = a; j <= b; j++) {
+        double dx = (double)(j - a) - xm;
+        sxy += dx * (log(bw[idx[j]]) - ym);
+        sxx += dx * dx;
+    }
+    return fabs(sxy / sxx) * (double)(k - 1);
+}
+
+/* The two ends of a curve whose level detector found no two levels (a memory tail that still
+ * drifts a little where mixed hits fade, merged by the detector into one slope): the cache
+ * plateau is the run from the first point after the head whose 3-point running medians stay
+ * within tol (log) of the top, the memory plateau the run at the sweep's end whose running
+ * medians span tol at most, less its first points while it drifts; each must be flat (drift <= tol
+ * / 2), the cache run 3 points or more, the memory run 4 or more (an octave at 4 per octave),
+ * apart, and 3 tol apart in level. Fills c and m (indices into the whole curve) and returns 1, else
+ * 0. */
+static int ends_fit(const double *size, const double *bw, size_t n, size_t hd, double top,
+                    double tol, gmb_level_t *c, gmb_level_t *m)
+{
+    size_t *idx = malloc((n + 1) * sizeof *idx), k = 0;
+    double *sm = malloc((n + 1) * sizeof *sm);
+    int ok = 0;
+    if (!idx || !sm)
+        goto out;
+    for (size_t i = hd; i < n; i++)
+        if (bw[i] > 0 && isfinite(bw[i]))
+            idx[k++] = i;
+    if (k < 7)
+        goto out;
+    for (size_t j = 0; j < k; j++) { /* log of the 3-point running median */
+        double a = bw[idx[j ? j - 1 : j]], b = bw[idx[j]], d = bw[idx[j + 1 < k ? j + 1 : j]];
+        sm[j] = log(fmax(fmin(a, b), fmin(fmax(a, b), d)));
+    }
+    size_t ce = 0; /* the cache run: [0, ce] */
+    while (ce + 1 < k && log(top) - sm[ce + 1] <= tol)
+        ce++;
+    size_t ms = k - 1; /* the memory run: [ms, k - 1] */
+    double lo = sm[ms], hi = sm[ms];
+    while (ms > ce + 1 && fmax(hi, sm[ms - 1]) - fmin(lo, sm[ms - 1]) <= tol) {
+        ms--;
+        lo = fmin(lo, sm[ms]);
+        hi = fmax(hi, sm[ms]);
+    }
+    while (k - ms > 4 && log_drift(bw, idx, ms, k - 1) > tol / 2) /* its flat end */
+        ms++;
+    if (log(top) - sm[0] > tol || ce + 1 < 3 || k - ms < 4 || ms <= ce + 1)
+        goto out;
+    if (log_drift(bw, idx, 0, ce) > tol / 2 || log_drift(bw, idx, ms, k - 1) > tol / 2)
+        goto out;
+    double cb = median_bw(bw, idx[0], idx[ce]), mb = median_bw(bw, idx[ms], idx[k - 1]);
+    if (!(log(cb / mb) >= 3 * tol))
+        goto out;
+    memset(c, 0, sizeof *c);
+    memset(m, 0, sizeof *m);
+    c->first = idx[0];
+    c->last = idx[ce];
+    c->npoints = ce + 1;
+    c->size_lo = size[idx[0]];
+    c->size_hi = size[idx[ce]];
+    c->rise_at = size[idx[ce + 1]];
+    c->confidence = fmin(1.0, (double)(ce + 1) / 4.0);
+    m->first = idx[ms];
+    m->last = idx[k - 1];
+    m->npoints = k - ms;
+    m->size_lo = size[idx[ms]];
+    m->size_hi = size[idx[k - 1]];
+    m->confidence = 1.0;
+    ok = 1;
+out:
+    free(idx);
+    free(sm);
+    return ok;
+}
+
 int gmb_bw_fit(const double *size, const double *bw, size_t n, gmb_bw_fit_t *out)
 {
     if (!size || !bw || !out)
@@ -43,6 +151,15 @@ int gmb_bw_fit(const double *size, const double *bw, size_t n, gmb_bw_fit_t *out
     memset(out, 0, sizeof *out);
     if (n < 2)
         return GMB_OK;
+    out->top = curve_top(bw, n);
+    /* the rising head: the first points, each below the head share of the top (invalid
+     * points among them too) */
+    size_t hd = 0;
+    while (hd < n && !(bw[hd] > 0 && isfinite(bw[hd]) && bw[hd] >= GMB_BW_HEAD_SHARE * out->top))
+        hd++;
+    if (hd >= n) /* (no valid point) */
+        hd = 0;
+    out->head = hd;
     double *tpb = malloc(n * sizeof *tpb);
     if (!tpb)
         return GMB_ERUNTIME;
@@ -50,14 +167,26 @@ int gmb_bw_fit(const double *size, const double *bw, size_t n, gmb_bw_fit_t *out
         tpb[i] = bw[i] > 0 && isfinite(bw[i]) ? 1.0 / bw[i] : NAN;
     gmb_level_t L[GMB_MAX_LEVELS];
     double noise = 0;
-    int nl = gmb_levels_detect(size, tpb, n, NULL, L, GMB_MAX_LEVELS, &noise);
+    int nl = gmb_levels_detect(size + hd, tpb + hd, n - hd, NULL, L, GMB_MAX_LEVELS, &noise);
     free(tpb);
     out->noise = noise;
     if (nl < 0)
         return nl;
+    for (int l = 0; l < nl; l++) { /* indices into the whole curve */
+        L[l].first += hd;
+        L[l].last += hd;
+    }
     out->nplateaus = (size_t)nl;
-    if (nl < 2)
-        return GMB_OK;
+    if (nl < 2) {
+        gmb_levels_cfg_t lc;
+        gmb_levels_defaults(&lc);
+        if (!ends_fit(size, bw, n, hd, out->top, fmax(lc.tol_min, lc.noise_mult * noise), &L[0],
+                      &L[1]))
+            return GMB_OK;
+        nl = 2;
+        out->nplateaus = 2;
+        out->by_ends = 1;
+    }
     const gmb_level_t *c = &L[0], *m = &L[nl - 1];
     out->cache_first = c->first;
     out->cache_last = c->last;

@@ -22,14 +22,29 @@ typedef struct gmb_bw_fit {
     size_t mem_last;    /* ... and of its last point */
     double confidence;  /* 0..1: the lower of the two plateaus' confidences */
     double noise;       /* the curve's noise (log units) from the level detector */
+    size_t head;        /* points of a rising head left out before the plateaus (0: none) */
+    double top;         /* the curve's top: largest 3-point running median of the bandwidth */
+    int by_ends;        /* 1: the plateaus are the curve's two ends (the detector found none) */
 } gmb_bw_fit_t;
+
+/* A point is in the rising head while it and every point before it are below this share of
+ * the curve's top: small working sets that give too few loads in flight to reach the cache's
+ * plateau (the H200's 1-4 MiB sets, 2026-11-30: 3.5-6.5 TB/s below a 9.3 TB/s plateau). */
+#define GMB_BW_HEAD_SHARE 0.9
 
 /* Find the cache and memory plateaus of (size[i], bw[i]), i < n, sizes ascending, with the
  * level detector of levels.h run on the time per byte (1 / bw). Points whose bandwidth is
- * not a positive number are ignored. The first plateau is the cache, the last the memory
- * (the caller says whether the sweep reached far enough to call it that); plateaus between
- * them (a split cache) are counted in nplateaus. A curve without two plateaus (flat, noisy,
- * a slope) gives found = 0. Returns 0 or GMB_EUSAGE (NULL arguments). */
+ * not a positive number are ignored. A rising head (the first points, each below
+ * GMB_BW_HEAD_SHARE of the top) is left out first: it is no plateau of the cache, which it
+ * has not reached, and would be taken for the first one. The first plateau after it is the
+ * cache, the last the memory (the caller says whether the sweep reached far enough to call
+ * it that); plateaus between them (a split cache) are counted in nplateaus. A curve without
+ * two plateaus past its head (flat, noisy, a slope, a rise that never falls) gives
+ * found = 0. Where the detector finds fewer than two levels because the memory's tail still
+ * drifts a little (mixed hits fading over octaves, merged with it into one slope), the two
+ * ends are tried: the run from the head's end within the tolerance of the top and the run
+ * at the sweep's end, each flat (drift under half the tolerance), 3 and 4 points at least,
+ * 3 tolerances apart (by_ends = 1). Returns 0 or GMB_EUSAGE (NULL arguments). */
 int gmb_bw_fit(const double *size, const double *bw, size_t n, gmb_bw_fit_t *out);
 
 /* Fraction of the traffic served by the cache when a point runs at bw, from the two-plateau

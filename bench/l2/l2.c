@@ -445,6 +445,14 @@ static void fit_curve(state_t *s, int part, const curve_t *cv, json_t *res, gmb_
                           f.found ? "plateaus" : "no clear plateau", "cache", s->cache, "memory",
                           s->mem, "device_llc_bytes", (json_int_t)llc, "memory_reached", reached,
                           "plateaus", (int)f.nplateaus, "noise_log", f.noise);
+    /* the rising head left out (small sets below 90% of the top), and how the plateaus were
+     * found */
+    json_object_set_new(o, "head_points", json_integer((json_int_t)f.head));
+    if (f.head && f.head < cv->n)
+        json_object_set_new(o, "head_below_bytes", json_integer((json_int_t)cv->size[f.head]));
+    json_object_set_new(o, "top_GBps", json_real(f.top));
+    if (f.found)
+        json_object_set_new(o, "method", json_string(f.by_ends ? "ends" : "levels"));
     gmb_text_add(sm, "%s%s: ", sm->len ? " " : "", part_names[part]);
     if (!f.found) {
         double lo = INFINITY, hi = 0;
@@ -484,6 +492,9 @@ static void fit_curve(state_t *s, int part, const curve_t *cv, json_t *res, gmb_
                      f.ratio);
         if (f.nplateaus > 2)
             gmb_text_add(sm, "; %zu plateaus in all", f.nplateaus);
+        if (f.head)
+            gmb_text_add(sm, "; %zu smaller set%s below %.0f%% of the top left out", f.head,
+                         f.head > 1 ? "s" : "", 100 * GMB_BW_HEAD_SHARE);
         const char *conf = gmb_level_confidence_word(f.confidence);
         if (strcmp(conf, "high"))
             gmb_text_add(sm, " (%s confidence)", conf);

@@ -7,11 +7,25 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <glob.h>
+#include <jansson.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "curves.h"
 #include "gmb.h"
+
+/* the committed records (results/ of the tree; GMB_RESULTS overrides) */
+#ifndef GMB_RESULTS_DIR
+#define GMB_RESULTS_DIR "results"
+#endif
+static const char *results_dir(void)
+{
+    const char *e = getenv("GMB_RESULTS");
+    return e && *e ? e : GMB_RESULTS_DIR;
+}
 
 #define MiB  (1024.0 * 1024.0)
 #define NPTS 37 /* 1 MiB .. 512 MiB, 4 points per octave */
@@ -148,6 +162,136 @@ static void plateaus_failed_points(void **st)
     assert_int_equal(gmb_bw_fit(sizes, bws, NPTS, &f), 0);
     assert_true(f.found);
     assert_true(fabs(f.cache_bw - L2BW) < 1e-6 * L2BW);
+}
+
+/* A rising head (small sets with too few loads in flight) before the cache plateau is left
+ * out, not taken for the first plateau; a rise that never falls has no plateaus. */
+static void plateaus_rising_head(void **st)
+{
+    (void)st;
+    gmb_bw_fit_t f;
+    make(curve_sharp, 0.02, 8);
+    for (unsigned i = 0; i < 6; i++) /* 1 .. 2.8 MiB: 40% .. 80% of the plateau */
+        bws[i] = L2BW * (0.4 + 0.07 * i);
+    assert_int_equal(gmb_bw_fit(sizes, bws, NPTS, &f), 0);
+    assert_true(f.found);
+    assert_int_equal(f.head, 6);
+    assert_true(f.cache_first >= 6);
+    assert_true(fabs(f.cache_bw - L2BW) < 0.03 * L2BW);
+    assert_true(fabs(f.mem_bw - DRBW) < 0.03 * DRBW);
+    assert_true(f.capacity <= CAP * 1.0001 && f.capacity >= CAP / 1.42);
+    /* without the head rule the head would be the "cache": slower than the memory */
+    for (unsigned i = 0; i < NPTS; i++) /* a rise to a plateau that never falls: none */
+        bws[i] = L2BW * fmin(1.0, 0.3 + 0.05 * i) * (1.0 + 0.01 * unoise(i, 9));
+    assert_int_equal(gmb_bw_fit(sizes, bws, NPTS, &f), 0);
+    assert_false(f.found);
+    assert_true(f.head > 0);
+}
+
+/* A tail that still drifts where mixed hits fade (the detector merges it into one slope):
+ * the curve's two flat ends are the plateaus. */
+static void plateaus_drifting_tail(void **st)
+{
+    (void)st;
+    gmb_bw_fit_t f;
+    for (unsigned i = 0; i < NPTS; i++) {
+        sizes[i] = MiB * pow(2.0, i / 4.0);
+        double o = log2(sizes[i] / CAP); /* falls over an octave, then drifts 6% over 1.5 */
+        double b = o <= 0    ? L2BW
+                   : o < 1   ? L2BW * pow(DRBW * 1.1 / L2BW, o)
+                   : o < 2.5 ? DRBW * (1.1 - 0.0667 * (o - 1))
+                             : DRBW;
+        bws[i] = b * (1.0 + 0.01 * unoise(i, 10));
+    }
+    assert_int_equal(gmb_bw_fit(sizes, bws, NPTS, &f), 0);
+    assert_true(f.found);
+    assert_true(fabs(f.cache_bw - L2BW) < 0.02 * L2BW);
+    assert_true(fabs(f.mem_bw - DRBW) < 0.03 * DRBW);
+    assert_true(f.capacity <= CAP * 1.0001 && f.capacity >= CAP / 1.19 / 1.0001);
+}
+
+/* The bandwidth curves of one record: read (part 0) or write (1). n = points. */
+static size_t record_curve(json_t *r, const char *part, double *sz, double *bw, size_t max)
+{
+    size_t n = 0, i;
+    json_t *p;
+    json_array_foreach(json_object_get(r, "points"), i, p)
+    {
+        json_t *pa = json_object_get(p, "params");
+        const char *pt = json_string_value(json_object_get(pa, "part"));
+        if (!pt || strcmp(pt, part) || n == max)
+            continue;
+        sz[n] = (double)json_integer_value(json_object_get(pa, "size_bytes"));
+        json_t *m =
+            json_object_get(json_object_get(json_object_get(p, "metrics"), "bw_GBps"), "median");
+        bw[n++] = json_number_value(m);
+    }
+    return n;
+}
+
+/* The committed H200 records (gmb-l2 of 2026-11-30, the kernels before the resident-work
+ * change): with the head rule the read curve gives an L2 plateau of 9.0-9.3 TB/s (CUDA; 9.3
+ * and 10.2 on OpenCL, which cannot bypass L1) up to the
+ * 64 MiB point (22.6 MiB on one OpenCL run) and DRAM's 4.4-4.6 TB/s past it, on every curve
+ * whose sweep reached DRAM's flat end; the one CUDA sweep that stopped at 215 MiB (3.6x the
+ * L2) while its tail still fell gives none. The write curves are flat (4.0-4.7 TB/s at every size):
+ * no plateaus. */
+static void h200_records(void **st)
+{
+    (void)st;
+    char pat[4096];
+    glob_t g;
+    int found = 0, none = 0, files = 0;
+    for (int depth = 0; depth < 2; depth++) {
+        snprintf(pat, sizeof pat, "%s/nvidia-h200/%s*-l2.json", results_dir(),
+                 depth ? "*/*/" : "*/");
+        if (glob(pat, 0, NULL, &g))
+            continue;
+        for (size_t k = 0; k < g.gl_pathc; k++) {
+            json_t *r = json_load_file(g.gl_pathv[k], 0, NULL);
+            assert_non_null(r);
+            double sz[128], bw[128];
+            size_t n = record_curve(r, "read", sz, bw, 128);
+            if (n < 10) { /* (cold/warm-only runs) */
+                json_decref(r);
+                continue;
+            }
+            files++;
+            gmb_bw_fit_t f;
+            assert_int_equal(gmb_bw_fit(sz, bw, n, &f), 0);
+            assert_true(f.head >= 4); /* 1 .. 2.4 MiB at least: below 90% of the top */
+            assert_true(sz[f.head] <= 8.0 * MiB + 1);
+            if (f.found) {
+                found++;
+                assert_true(f.cache_bw > 8900 && f.cache_bw < 10300); /* OpenCL: 9.3, 10.2 */
+                assert_true(f.mem_bw > 4300 && f.mem_bw < 4700);
+                assert_true(f.capacity >= 22 * MiB && f.capacity <= 64 * MiB + 1);
+                assert_true(f.ratio > 1.9 && f.ratio < 2.2);
+            } else {
+                none++;
+                assert_true(sz[n - 1] < 256 * MiB); /* the one that stopped early */
+            }
+            n = record_curve(r, "write", sz, bw, 128);
+            assert_true(n >= 10);
+            assert_int_equal(gmb_bw_fit(sz, bw, n, &f), 0);
+            assert_false(f.found);
+            double lo = INFINITY, hi = 0;
+            for (size_t i = 0; i < n; i++) {
+                lo = fmin(lo, bw[i]);
+                hi = fmax(hi, bw[i]);
+            }
+            assert_true(hi / lo < 1.35); /* flat: nothing to find */
+            json_decref(r);
+        }
+        globfree(&g);
+    }
+    if (!files) {
+        print_message("no H200 l2 records under %s: skipped\n", results_dir());
+        skip();
+    }
+    assert_int_equal(files, 10);
+    assert_int_equal(found, 9);
+    assert_int_equal(none, 1);
 }
 
 static void hit_rate_model(void **st)
@@ -315,17 +459,13 @@ static void grain_inference(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(plateaus_clean),
-        cmocka_unit_test(plateaus_noisy),
-        cmocka_unit_test(plateaus_gradual),
-        cmocka_unit_test(plateaus_none),
-        cmocka_unit_test(plateaus_failed_points),
-        cmocka_unit_test(hit_rate_model),
-        cmocka_unit_test(bimodal_partitions),
-        cmocka_unit_test(bimodal_single),
-        cmocka_unit_test(bimodal_small_mode_and_edges),
-        cmocka_unit_test(curve_landmarks),
-        cmocka_unit_test(grain_inference),
+        cmocka_unit_test(plateaus_clean),         cmocka_unit_test(plateaus_noisy),
+        cmocka_unit_test(plateaus_gradual),       cmocka_unit_test(plateaus_none),
+        cmocka_unit_test(plateaus_failed_points), cmocka_unit_test(plateaus_rising_head),
+        cmocka_unit_test(plateaus_drifting_tail), cmocka_unit_test(h200_records),
+        cmocka_unit_test(hit_rate_model),         cmocka_unit_test(bimodal_partitions),
+        cmocka_unit_test(bimodal_single),         cmocka_unit_test(bimodal_small_mode_and_edges),
+        cmocka_unit_test(curve_landmarks),        cmocka_unit_test(grain_inference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
