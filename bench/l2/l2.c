@@ -125,6 +125,7 @@ typedef struct state {
     gmb_buf_t *data;    /* the working sets */
     gmb_buf_t *flushb;  /* the flush buffer (coldwarm) */
     gmb_buf_t *part;    /* per-group partial sums */
+    size_t part_bytes;  /* its size */
     gmb_kern_t *kread;  /* l2_read */
     gmb_kern_t *kwrite; /* l2_write */
     gmb_kern_t *kinit;  /* l2_init */
@@ -358,6 +359,18 @@ static json_t *point_params(const char *part, const char *state, uint64_t size, 
                      sm);
 }
 
+/* reps passes a launch, and the grid for them: one work-item a position of the launch's
+ * reps x n, at most a full grid (the kernels walk the passes as one sequence) */
+static void set_reps(state_t *s, gmb_u32 reps)
+{
+    const cfg_t *cfg = s->c->cfg;
+    s->reps = reps ? reps : 1;
+    if (s->n && s->reps > (UINT64_C(1) << 62) / s->n) /* reps x n stays a 64-bit count */
+        s->reps = (gmb_u32)((UINT64_C(1) << 62) / s->n);
+    gmb_grid(s->c, s->write ? s->kwrite : s->kread, cfg->group_size, cfg->groups_per_cu,
+             (uint64_t)s->reps * s->n, &s->geo);
+}
+
 static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
 {
     gmb_ctx_t *c = s->c;
@@ -366,16 +379,21 @@ static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
     int rc;
     s->write = part == P_WRITE;
     s->n = size / 16;
-    gmb_grid(c, s->write ? s->kwrite : s->kread, cfg->group_size, cfg->groups_per_cu, s->n,
-             &s->geo);
+    set_reps(s, 1);
     if (s->write) /* poison what the kernel must write */
         rc = be->fill(s->data, 0, 0xff, (size_t)size);
-    else
-        rc = be->fill(s->part, 0, 0xff, s->geo.groups * sizeof(gmb_u32));
+    else /* (every group a full grid can have) */
+        rc = be->fill(s->part, 0, 0xff, s->part_bytes);
     if (rc)
         return rc;
     double t1, want = fmax(cfg->min_sample_us * 1e3, 100.0 * c->info.timer_res_ns);
-    s->reps = 1;
+    /* the first trial's passes from the set's size: four loads in flight for every work-item
+     * of a full grid (a small set reads in later passes what a large one reads in one) */
+    gmb_launch_t full;
+    gmb_grid(c, s->write ? s->kwrite : s->kread, cfg->group_size, cfg->groups_per_cu,
+             UINT64_MAX / 2, &full);
+    double slots = 4.0 * (double)full.groups * (double)full.group_size;
+    set_reps(s, (gmb_u32)fmin(ceil(slots / (double)s->n), (double)MAX_REPS));
     if ((rc = sample_bw(s, &t1)) || (rc = sample_bw(s, &t1))) /* the first is the warm-up */
         return rc;
     gmb_series_t ser = {.warmed = 1};
@@ -383,7 +401,7 @@ static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
         return rc;
     for (int it = 0; it < 6 && t1 < want && s->reps < MAX_REPS; it++) {
         double f = fmin(1024.0, fmax(2.0, 1.2 * want / fmax(t1, 1.0)));
-        s->reps = (gmb_u32)fmin((double)s->reps * f, (double)MAX_REPS);
+        set_reps(s, (gmb_u32)fmin((double)s->reps * f, (double)MAX_REPS));
         if ((rc = sample_bw(s, &t1)))
             return rc;
     }
@@ -1000,7 +1018,8 @@ static int l2_run(gmb_ctx_t *c)
     }
     if (data_bytes && (rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)data_bytes, &s.data)))
         goto out;
-    if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, max_groups * sizeof(gmb_u32), &s.part)))
+    s.part_bytes = max_groups * sizeof(gmb_u32);
+    if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, s.part_bytes, &s.part)))
         goto out;
     if (has(&cfg->parts, P_COLDWARM) &&
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)cfg->flush, &s.flushb)))

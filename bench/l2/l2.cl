@@ -43,37 +43,60 @@ GMB_KERNEL l2_init(GMB_GLOBAL gmb_u32 *GMB_RESTRICT a, gmb_u64 nwords, gmb_u32 s
         a[w] = gmb_hash(seed, w);
 }
 
-/* Element e of repetition r is read by the work-item whose grid-stride index is i, with
- * e = (i + r x rot) mod n: every repetition reads every element once, and the elements of a
- * work-group move to other groups from one repetition to the next. */
-#define L2_ROT(off, rot, n) ((off) + (rot) >= (n) ? ((off) + (rot)) % (n) : (off) + (rot))
+/* The work of a launch is reps passes over a[0..n) one after the other, one sequence of
+ * reps x n positions that the whole grid walks grid-stride, four positions a work-item in
+ * flight: position u = p x n + j (pass p) reads element (j + p x rot) mod n, rot = one group
+ * (0 when the set is not larger). Every pass reads every element once, and every work-item of
+ * the grid has work whatever the set's size: a set of fewer elements than the grid has
+ * work-items keeps every one busy with later passes (the H200's 1-4 MiB sets had a quarter of
+ * its work-items, one load each in flight, and reached a third of the L2's bandwidth). From
+ * one pass to the next an element's position moves by n - rot, so its reader changes unless
+ * that is a multiple of the grid (OpenCL: a compute unit re-reads data after the whole set
+ * went by, as before). The cursor (j, off) of u: j = u mod n,
+ * off = (u div n) x rot mod n; a step of the grid (g) adds gr = g mod n to j and
+ * oq = (g div n) x rot mod n to off, and rot once more when j wraps. */
+#define L2_ELEM(j, off, n) ((j) + (off) >= (n) ? (j) + (off) - (n) : (j) + (off))
+#define L2_STEP(j, off, n, gr, oq, rot)                                                            \
+    do {                                                                                           \
+        (j) += (gr);                                                                               \
+        (off) += (oq);                                                                             \
+        if ((j) >= (n)) {                                                                          \
+            (j) -= (n);                                                                            \
+            (off) += (rot);                                                                        \
+        }                                                                                          \
+        if ((off) >= (n))                                                                          \
+            (off) -= (n);                                                                          \
+        if ((off) >= (n))                                                                          \
+            (off) -= (n);                                                                          \
+    } while (0)
 
-/* Sum of reps passes over a[0..n) (uint4), one partial sum per work-group in part[]. */
+/* Sum of reps passes over a[0..n) (uint4, n >= 1), one partial sum per work-group in part[];
+ * reps 0: no load (an empty launch). */
 GMB_KERNEL l2_read(GMB_GLOBAL const uint4 *GMB_RESTRICT a, GMB_GLOBAL gmb_u32 *GMB_RESTRICT part,
                    gmb_u64 n, gmb_u32 reps)
 {
     GMB_SHARED gmb_u32 red[L2_MAX_WG];
-    const gmb_u64 g = GMB_GSIZE, rot = GMB_LSIZE;
+    const gmb_u64 g = GMB_GSIZE, rot = n > GMB_LSIZE ? GMB_LSIZE : 0, total = (gmb_u64)reps * n;
+    const gmb_u64 gr = g % n, oq = (g / n % n) * rot % n;
+    gmb_u64 u = GMB_GID, j = u % n, off = (u / n % n) * rot % n;
     gmb_u32 acc = 0;
-    gmb_u64 off = 0;
-    for (gmb_u32 r = 0; r < reps; r++) {
-        gmb_u64 i = GMB_GID;
-        for (; i + 3 * g < n; i += 4 * g) {
-            gmb_u64 e0 = i + off, e1 = i + g + off, e2 = i + 2 * g + off, e3 = i + 3 * g + off;
-            e0 = e0 >= n ? e0 - n : e0;
-            e1 = e1 >= n ? e1 - n : e1;
-            e2 = e2 >= n ? e2 - n : e2;
-            e3 = e3 >= n ? e3 - n : e3;
-            uint4 v0 = L2_LD(a, e0), v1 = L2_LD(a, e1), v2 = L2_LD(a, e2), v3 = L2_LD(a, e3);
-            acc += (L2_HSUM(v0) + L2_HSUM(v1)) + (L2_HSUM(v2) + L2_HSUM(v3));
-        }
-        for (; i < n; i += g) {
-            gmb_u64 e = i + off;
-            e = e >= n ? e - n : e;
-            uint4 v = L2_LD(a, e);
-            acc += L2_HSUM(v);
-        }
-        off = L2_ROT(off, rot, n);
+    for (; u + 3 * g < total; u += 4 * g) {
+        gmb_u64 e0 = L2_ELEM(j, off, n);
+        L2_STEP(j, off, n, gr, oq, rot);
+        gmb_u64 e1 = L2_ELEM(j, off, n);
+        L2_STEP(j, off, n, gr, oq, rot);
+        gmb_u64 e2 = L2_ELEM(j, off, n);
+        L2_STEP(j, off, n, gr, oq, rot);
+        gmb_u64 e3 = L2_ELEM(j, off, n);
+        L2_STEP(j, off, n, gr, oq, rot);
+        uint4 v0 = L2_LD(a, e0), v1 = L2_LD(a, e1), v2 = L2_LD(a, e2), v3 = L2_LD(a, e3);
+        acc += (L2_HSUM(v0) + L2_HSUM(v1)) + (L2_HSUM(v2) + L2_HSUM(v3));
+    }
+    for (; u < total; u += g) {
+        gmb_u64 e = L2_ELEM(j, off, n);
+        L2_STEP(j, off, n, gr, oq, rot);
+        uint4 v = L2_LD(a, e);
+        acc += L2_HSUM(v);
     }
     red[GMB_LID] = acc;
     GMB_BARRIER();
@@ -86,21 +109,20 @@ GMB_KERNEL l2_read(GMB_GLOBAL const uint4 *GMB_RESTRICT a, GMB_GLOBAL gmb_u32 *G
         part[GMB_GROUP] = red[0];
 }
 
-/* reps passes of stores over a[0..n) (uint4): word w gets L2_WORD(w, key) every time. */
+/* reps passes of stores over a[0..n) (uint4, n >= 1), in the order of l2_read: word w gets
+ * L2_WORD(w, key) every time. */
 GMB_KERNEL l2_write(GMB_GLOBAL uint4 *GMB_RESTRICT a, gmb_u64 n, gmb_u32 key, gmb_u32 reps)
 {
-    const gmb_u64 g = GMB_GSIZE, rot = GMB_LSIZE;
-    gmb_u64 off = 0;
-    for (gmb_u32 r = 0; r < reps; r++) {
-        for (gmb_u64 i = GMB_GID; i < n; i += g) {
-            gmb_u64 e = i + off;
-            e = e >= n ? e - n : e;
-            gmb_u32 w = (gmb_u32)(4 * e);
-            uint4 v = GMB_UINT4(L2_WORD(w, key), L2_WORD(w + 1, key), L2_WORD(w + 2, key),
-                                L2_WORD(w + 3, key));
-            L2_ST(a, e, v);
-        }
-        off = L2_ROT(off, rot, n);
+    const gmb_u64 g = GMB_GSIZE, rot = n > GMB_LSIZE ? GMB_LSIZE : 0, total = (gmb_u64)reps * n;
+    const gmb_u64 gr = g % n, oq = (g / n % n) * rot % n;
+    gmb_u64 j = GMB_GID % n, off = (GMB_GID / n % n) * rot % n;
+    for (gmb_u64 u = GMB_GID; u < total; u += g) {
+        gmb_u64 e = L2_ELEM(j, off, n);
+        L2_STEP(j, off, n, gr, oq, rot);
+        gmb_u32 w = (gmb_u32)(4 * e);
+        uint4 v = GMB_UINT4(L2_WORD(w, key), L2_WORD(w + 1, key), L2_WORD(w + 2, key),
+                            L2_WORD(w + 3, key));
+        L2_ST(a, e, v);
     }
 }
 
