@@ -309,6 +309,130 @@ out:
     return rc;
 }
 
+int gmb_modes_split(const double *x, size_t n, size_t maxk, const gmb_bimodal_cfg_t *cfg,
+                    gmb_modes_t *out)
+{
+    if (!x || !out || !maxk)
+        return GMB_EUSAGE;
+    gmb_bimodal_cfg_t def;
+    if (!cfg) {
+        gmb_bimodal_defaults(&def);
+        cfg = &def;
+    }
+    memset(out, 0, sizeof *out);
+    if (maxk > GMB_MODES_MAX)
+        maxk = GMB_MODES_MAX;
+    double *v = malloc((n + 1) * sizeof *v);
+    if (!v)
+        return GMB_ERUNTIME;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] > 0 && isfinite(x[i]))
+            v[m++] = x[i];
+    out->n = m;
+    int rc = GMB_OK;
+    if (!m)
+        goto out;
+    qsort(v, m, sizeof *v, gmb_cmp_double);
+    /* segments of the sorted sample: [a[i], a[i + 1]) is mode i */
+    size_t a[GMB_MODES_MAX + 1] = {0, m}, k = 1;
+    double sep[GMB_MODES_MAX] = {0};
+    for (int split = 1; split && k < maxk;) {
+        split = 0;
+        for (size_t i = 0; i < k && !split; i++) {
+            size_t len = a[i + 1] - a[i];
+            gmb_bimodal_cfg_t c = *cfg; /* the new modes' share is of all samples */
+            c.min_share = cfg->min_share * (double)m / (double)len;
+            if (c.min_share >= 0.5)
+                continue;
+            gmb_bimodal_t b;
+            if ((rc = gmb_bimodal_split(v + a[i], len, &c, &b)))
+                goto out;
+            if (!b.bimodal)
+                continue;
+            memmove(a + i + 2, a + i + 1, (k - i) * sizeof *a);
+            memmove(sep + i + 2, sep + i + 1, (k - i - 1) * sizeof *sep);
+            a[i + 1] = a[i] + b.n_lo;
+            sep[i + 1] = b.separation;
+            k++;
+            split = 1;
+        }
+    }
+    out->k = k;
+    for (size_t i = 0; i < k; i++) {
+        size_t len = a[i + 1] - a[i];
+        out->center[i] = gmb_median_sorted(v + a[i], len);
+        out->lo[i] = v[a[i]];
+        out->hi[i] = v[a[i + 1] - 1];
+        out->count[i] = len;
+        out->share[i] = (double)len / (double)m;
+        out->upper[i] = i + 1 < k ? 0.5 * (v[a[i + 1] - 1] + v[a[i + 1]]) : INFINITY;
+        out->separation[i] = sep[i];
+    }
+out:
+    free(v);
+    return rc;
+}
+
+size_t gmb_modes_class(const gmb_modes_t *m, double x)
+{
+    for (size_t i = 0; i < m->k; i++)
+        if (x <= m->upper[i])
+            return i;
+    return m->k;
+}
+
+int gmb_sides(const unsigned char *near, size_t nsm, size_t nl, int *side, double *agree)
+{
+    if (!near || !side)
+        return GMB_EUSAGE;
+    int nside = 0, rep[64];
+    for (size_t s = 0; s < nsm; s++) {
+        side[s] = -1;
+        for (size_t t = 0; t < nsm && agree; t++) {
+            size_t both = 0, same = 0;
+            for (size_t j = 0; j < nl; j++) {
+                unsigned char x = near[s * nl + j], y = near[t * nl + j];
+                if (x > 1 || y > 1)
+                    continue;
+                both++;
+                same += x == y;
+            }
+            agree[s * nsm + t] = both ? (double)same / (double)both : NAN;
+        }
+    }
+    for (size_t s = 0; s < nsm; s++) {
+        size_t meas = 0;
+        for (size_t j = 0; j < nl; j++)
+            meas += near[s * nl + j] <= 1;
+        if (!meas)
+            continue;
+        int unclear = 0, found = -1;
+        for (int q = 0; q < nside && found < 0; q++) {
+            size_t both = 0, same = 0, t = (size_t)rep[q];
+            for (size_t j = 0; j < nl; j++) {
+                unsigned char x = near[s * nl + j], y = near[t * nl + j];
+                if (x > 1 || y > 1)
+                    continue;
+                both++;
+                same += x == y;
+            }
+            double sh = both ? (double)same / (double)both : NAN;
+            if (sh >= GMB_SIDE_AGREE)
+                found = q;
+            else if (!(sh <= 1.0 - GMB_SIDE_AGREE))
+                unclear = 1;
+        }
+        if (found >= 0)
+            side[s] = found;
+        else if (!unclear && nside < 64) {
+            rep[nside] = (int)s;
+            side[s] = nside++;
+        }
+    }
+    return nside;
+}
+
 size_t gmb_curve_first_within(const double *v, size_t n, double share)
 {
     double most = 0;

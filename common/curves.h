@@ -82,6 +82,42 @@ void gmb_bimodal_defaults(gmb_bimodal_cfg_t *cfg);
  * defaults. Returns 0, GMB_EUSAGE (NULL arguments) or GMB_ERUNTIME (no memory). */
 int gmb_bimodal_split(const double *x, size_t n, const gmb_bimodal_cfg_t *cfg, gmb_bimodal_t *out);
 
+/* Up to GMB_MODES_MAX modes of a sample: the latencies of the lines of a buffer seen from one
+ * SM (near L2, far L2, memory). */
+#define GMB_MODES_MAX 4
+typedef struct gmb_modes {
+    size_t k;                     /* modes found (1 when the sample is unimodal; 0: none) */
+    size_t n;                     /* valid samples (positive, finite) */
+    double center[GMB_MODES_MAX]; /* each mode's median, ascending */
+    double lo[GMB_MODES_MAX];     /* its smallest and largest sample */
+    double hi[GMB_MODES_MAX];
+    size_t count[GMB_MODES_MAX];      /* its samples */
+    double share[GMB_MODES_MAX];      /* count / n */
+    double upper[GMB_MODES_MAX];      /* samples <= upper[i] (and above upper[i - 1]) are mode i */
+    double separation[GMB_MODES_MAX]; /* the split below mode i (i >= 1): its separation */
+} gmb_modes_t;
+
+/* Split x[0..n) (not modified) into modes: the sample is split in two by gmb_bimodal_split,
+ * and each part again, as long as a split passes its tests (each new mode at least
+ * cfg->min_share of all n samples) and fewer than maxk modes (at most GMB_MODES_MAX) are
+ * found. A unimodal sample gives one mode. cfg NULL: the defaults. Returns 0, GMB_EUSAGE
+ * (NULL arguments, maxk 0) or GMB_ERUNTIME (no memory). */
+int gmb_modes_split(const double *x, size_t n, size_t maxk, const gmb_bimodal_cfg_t *cfg,
+                    gmb_modes_t *out);
+
+/* The mode a value falls in (0 = the fastest); m->k when m has no modes. */
+size_t gmb_modes_class(const gmb_modes_t *m, double x);
+
+/* Sides of a partitioned cache: near[s * nl + j] is 1 when line j is in SM s's fastest mode
+ * (0 not, other values: not measured), for nsm SMs of nl lines. Two SMs are on one side when
+ * they class at least GMB_SIDE_AGREE of the lines both measured alike, on two sides when at
+ * most 1 - GMB_SIDE_AGREE (each one's near lines the other's far ones). side[s] = the side of
+ * SM s (0, 1, ...; -1 when it agrees with no side clearly, or measured nothing). Returns the
+ * number of sides (0 when none), or GMB_EUSAGE. agree (NULL or nsm x nsm) gets the share of
+ * lines two SMs class alike (NAN where they share none). */
+#define GMB_SIDE_AGREE 0.8
+int gmb_sides(const unsigned char *near, size_t nsm, size_t nl, int *side, double *agree);
+
 /* Index of the first of v[0..n) that reaches share x the largest (values that are not
  * numbers are skipped); n when none is a positive number. The knee of a bandwidth curve. */
 size_t gmb_curve_first_within(const double *v, size_t n, double share);

@@ -14,8 +14,8 @@
 extern const char gmb_bench_cl_source[];
 extern const gmb_cuda_fn_t gmb_bench_cuda_fns[] __attribute__((weak));
 /* l2.cu (absent when CUDA was not built): partitions and persistence */
-extern int gmb_l2_cuda_partition(int dev, size_t bytes, unsigned line_bytes, unsigned reps, int sm,
-                                 unsigned *cyc, unsigned *fin, double *ns, int *reached)
+extern int gmb_l2_cuda_partition(int dev, size_t bytes, unsigned line_bytes, unsigned passes,
+                                 int sm, unsigned *cyc, unsigned *fin, double *ns, int *reached)
     __attribute__((weak));
 extern void gmb_l2_cuda_partition_done(void) __attribute__((weak));
 extern int gmb_l2_cuda_persist_open(int dev, size_t *hot_bytes, size_t cold_bytes, unsigned seed,
@@ -50,8 +50,8 @@ typedef struct cfg {
     long groups_per_cu;   /* groups per compute unit; 0: fill the CU (GPU) or 4 (CPU) */
     double min_sample_us; /* shortest timed sample of a bandwidth point */
     long sms;             /* partitions: SMs measured from */
-    uint64_t part_bytes;  /* partitions: buffer bytes; 0: min(LLC / 4, 4 MiB) */
-    long part_reps;       /* partitions: dependent loads per line */
+    uint64_t part_bytes;  /* partitions: buffer bytes; 0: 3/4 of the LLC */
+    long part_reps;       /* partitions: timed walks over the lines */
     uint64_t hot_bytes;   /* persistence: hot buffer; 0: the device's largest set-aside */
 } cfg_t;
 
@@ -71,12 +71,12 @@ static const gmb_opt_t opts[] = {
      "groups per compute unit; 0 = as many as fit (GPU) or 4 (CPU)", 0},
     {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "200", 1, 1e7, NULL,
      "shortest timed bandwidth sample; working sets are re-read in-kernel to reach it", 0},
-    {"sms", GMB_OPT_INT, O(sms), "N", "4", 1, MAX_SMS, NULL,
+    {"sms", GMB_OPT_INT, O(sms), "N", "8", 1, MAX_SMS, NULL,
      "partitions: SMs the latency to every line is measured from (spread over the GPU)", 0},
     {"part-bytes", GMB_OPT_SIZE, O(part_bytes), "BYTES", NULL, LINE_BYTES, 1u << 30, NULL,
-     "partitions: buffer of lines [default min(L2/4, 4 MiB)]", 0},
-    {"part-reps", GMB_OPT_INT, O(part_reps), "N", "8", 1, 1024, NULL,
-     "partitions: dependent loads timed per line", 0},
+     "partitions: buffer of lines, above one partition's near copy [default 3/4 of the L2]", 0},
+    {"part-reps", GMB_OPT_INT, O(part_reps), "N", "2", 1, 64, NULL,
+     "partitions: timed walks over the lines (one load a line; after one untimed)", 0},
     {"hot-bytes", GMB_OPT_SIZE, O(hot_bytes), "BYTES", NULL, 16, 0x1p62, NULL,
      "persistence: hot buffer [default the device's largest persisting set-aside]", 0},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
@@ -96,12 +96,15 @@ static const char help[] =
     "                on the cache plateau) and their ratio; per point the fraction of traffic\n"
     "                the cache serves by the two-plateau model (hit_rate_est; hit_rate_hw is\n"
     "                kept for hardware counters and is null).\n"
-    "  partitions    CUDA: latency (SM clock) from one SM to every 128-byte line of an "
-    "L2-resident\n"
-    "                buffer, --part-reps dependent ld.global.cg loads per line, from --sms SMs\n"
-    "                (one-warp blocks on every SM; the one whose %smid matches measures). Two\n"
-    "                separated modes: near and far partitions with their latency and share;\n"
-    "                else a single partition.\n"
+    "  partitions    CUDA: latency (SM clock) from one SM to every 128-byte line of a buffer\n"
+    "                above one partition's near copy and within the L2 (--part-bytes), one\n"
+    "                ld.global.cg load a line, the lines walked in order (a line is timed again\n"
+    "                only after the whole buffer went by, so no near copy of its last visit is\n"
+    "                left), from --sms SMs (the block whose %smid matches measures). Each SM's\n"
+    "                line latencies are split into modes (near, far, ...); SMs whose near lines\n"
+    "                agree are one side, complementary ones two: the partitions, each mode's\n"
+    "                latency and share, which lines are near to which SMs. \"single partition\"\n"
+    "                only where every SM shows one mode.\n"
     "  persistence   CUDA 11+: a hot buffer read after a cold stream (--flush bytes) evicted the\n"
     "                cache: its bandwidth with no window and with a persisting access-policy\n"
     "                window, set-aside swept to the device maximum; the device's persisting L2\n"
@@ -669,172 +672,220 @@ static double median_of(double *v, size_t n)
     return gmb_median_sorted(v, n);
 }
 
+/* A latency histogram of lat[0..n) for the record: bins of at least 4 cycles from the least
+ * value, at most 128 of them (the last one takes everything above). */
+static json_t *lat_hist(const double *lat, size_t n)
+{
+    double lo = INFINITY, hi = 0;
+    for (size_t j = 0; j < n; j++)
+        if (lat[j] > 0 && isfinite(lat[j])) {
+            lo = fmin(lo, lat[j]);
+            hi = fmax(hi, lat[j]);
+        }
+    if (!(hi > 0))
+        return json_null();
+    lo = floor(lo);
+    double w = fmax(4.0, ceil((hi - lo + 1) / 128.0));
+    size_t nb = (size_t)((hi - lo) / w) + 1, cnt[128] = {0};
+    nb = nb > 128 ? 128 : nb;
+    for (size_t j = 0; j < n; j++)
+        if (lat[j] > 0 && isfinite(lat[j])) {
+            size_t b = (size_t)((lat[j] - lo) / w);
+            cnt[b < nb ? b : nb - 1]++;
+        }
+    json_t *c = json_array();
+    for (size_t b = 0; b < nb; b++)
+        json_array_append_new(c, json_integer((json_int_t)cnt[b]));
+    return json_pack("{s:f, s:f, s:o}", "lo_cycles", lo, "bin_cycles", w, "counts", c);
+}
+
+static json_t *modes_json(const gmb_modes_t *m)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < m->k; i++)
+        json_array_append_new(a, json_pack("{s:f, s:f, s:f, s:f, s:I}", "cycles", m->center[i],
+                                           "share", m->share[i], "lo_cycles", m->lo[i], "hi_cycles",
+                                           m->hi[i], "lines", (json_int_t)m->count[i]));
+    return a;
+}
+
 static int run_partitions(state_t *s, json_t *res, gmb_text_t *sm)
 {
     gmb_ctx_t *c = s->c;
     const cfg_t *cfg = c->cfg;
     uint64_t llc = c->info.llc_bytes;
     uint64_t bytes = cfg->part_bytes;
-    if (!bytes) {
-        bytes = llc ? llc / 4 : 4u << 20;
-        bytes = bytes < (4u << 20) ? bytes : 4u << 20;
-    }
+    if (!bytes) /* above one partition's near copy (a third of the L2 on the H200), in the L2 */
+        bytes = llc ? llc / 4 * 3 : 32u << 20;
     bytes = bytes / LINE_BYTES * LINE_BYTES;
     if (bytes < LINE_BYTES)
         bytes = LINE_BYTES;
     size_t nl = (size_t)(bytes / LINE_BYTES);
-    unsigned reps = (unsigned)cfg->part_reps;
+    unsigned passes = 1u + (unsigned)cfg->part_reps; /* the first brings the buffer in */
     int nsms = (int)cfg->sms < c->info.compute_units ? (int)cfg->sms : c->info.compute_units;
-    unsigned *cyc = malloc(nl * sizeof *cyc), *fin = malloc(nl * sizeof *fin);
-    double *lat = malloc((size_t)nsms * nl * sizeof *lat), *tmp = malloc(nl * sizeof *tmp);
-    gmb_bimodal_t bm[MAX_SMS];
-    int smid[MAX_SMS], reached[MAX_SMS];
+    unsigned *cyc = malloc((size_t)passes * nl * sizeof *cyc), *fin = malloc(nl * sizeof *fin);
+    double *lat = malloc((size_t)nsms * nl * sizeof *lat);
+    unsigned char *near = malloc((size_t)nsms * nl);
+    double *agree = malloc((size_t)nsms * (size_t)nsms * sizeof *agree);
+    gmb_modes_t md[MAX_SMS];
+    int smid[MAX_SMS], reached[MAX_SMS], side[MAX_SMS];
     json_t *per = json_array();
-    int rc = GMB_OK;
+    int rc = GMB_OK, bad = 0;
     char sz[32];
-    if (!cyc || !fin || !lat || !tmp) {
+    if (!cyc || !fin || !lat || !near || !agree) {
         rc = GMB_ERUNTIME;
         goto out;
     }
+    memset(near, 2, (size_t)nsms * nl); /* 2: not measured */
     for (int k = 0; k < nsms && !rc; k++) {
         smid[k] = (int)((long)k * c->info.compute_units / nsms);
         double *lk = lat + (size_t)k * nl;
         gmb_series_t ser = {0};
+        double ns = 0;
+        memset(&md[k], 0, sizeof md[k]);
         reached[k] = 0;
-        int bad = 0;
-        for (size_t j = 0; j < nl; j++)
-            lk[j] = INFINITY;
-        for (int launch = 0; launch < 3 && !rc; launch++) { /* per line: the least of 3 */
-            double ns = 0;
-            int got = 0;
-            if ((rc = gmb_l2_cuda_partition(c->info.index, (size_t)bytes, LINE_BYTES, reps, smid[k],
-                                            cyc, fin, &ns, &got)))
-                break;
-            if (!got)
-                break;
-            reached[k] = 1;
-            if ((rc = gmb_series_push(&ser, ns)))
-                break;
-            if (c->o.inject_error && !s->injected) { /* test aid: one chase ends elsewhere */
-                fin[0] ^= 1u;
-                s->injected = 1;
-            }
-            for (size_t j = 0; j < nl; j++) {
-                /* the warm-up load and reps more around the sector's cycle of 8 words */
-                size_t want = j * (LINE_BYTES / 4) + ((1 + reps) & 7);
-                if (fin[j] != (unsigned)want && !bad) {
-                    bad = 1;
-                    gmb_error("verification failed: partitions, SM %d, line %zu: the chase ended "
-                              "on word %u, expected %zu",
-                              smid[k], j, fin[j], want);
-                }
-                lk[j] = fmin(lk[j], (double)cyc[j] / reps);
-            }
-        }
-        if (rc || !reached[k]) {
-            gmb_series_free(&ser);
-            if (!rc)
-                json_array_append_new(per, json_pack("{s:i, s:b}", "sm", smid[k], "reached", 0));
+        if ((rc = gmb_l2_cuda_partition(c->info.index, (size_t)bytes, LINE_BYTES, passes, smid[k],
+                                        cyc, fin, &ns, &reached[k])))
+            break;
+        if (!reached[k]) {
+            json_array_append_new(per, json_pack("{s:i, s:b}", "sm", smid[k], "reached", 0));
             continue;
         }
-        gmb_stats_compute(ser.ns, ser.n, 1, c->o.ci_target_pct / 100.0, &ser.st);
+        if ((rc = gmb_series_push(&ser, ns)))
+            break;
+        if (c->o.inject_error && !s->injected) { /* test aid: one load returned another word */
+            fin[0] ^= 1u;
+            s->injected = 1;
+        }
+        int badk = 0;
+        for (size_t j = 0; j < nl; j++) {
+            /* the t-th load of the walk returns word (t + 1) mod 8 of its line's sector */
+            uint64_t t = (uint64_t)(passes - 1) * nl + j;
+            size_t want = j * (LINE_BYTES / 4) + (size_t)((t + 1) & 7);
+            if (fin[j] != (unsigned)want && !badk) {
+                badk = 1;
+                gmb_error("verification failed: partitions, SM %d, line %zu: the load returned "
+                          "word %u, expected %zu",
+                          smid[k], j, fin[j], want);
+            }
+            double best = INFINITY; /* the least of the timed passes */
+            for (unsigned r = 1; r < passes; r++)
+                best = fmin(best, (double)cyc[(size_t)r * nl + j]);
+            lk[j] = best;
+        }
+        bad |= badk;
+        gmb_stats_compute(ser.ns, ser.n, 1, 1.0, &ser.st);
         gmb_stats_t ls;
         gmb_stats_compute(lk, nl, 1, 1.0, &ls);
-        gmb_bimodal_split(lk, nl, NULL, &bm[k]);
-        json_t *pt = gmb_point_new(point_params("partitions", bm[k].bimodal ? "bimodal" : "single",
-                                                bytes, reps, NULL, LINE_BYTES, smid[k]),
+        gmb_modes_split(lk, nl, 3, NULL, &md[k]);
+        for (size_t j = 0; j < nl; j++)
+            near[(size_t)k * nl + j] = md[k].k > 1 ? gmb_modes_class(&md[k], lk[j]) == 0 : 1;
+        json_t *pt = gmb_point_new(point_params("partitions", md[k].k > 1 ? "modes" : "single",
+                                                bytes, passes - 1, NULL, LINE_BYTES, smid[k]),
                                    &ser);
         gmb_point_metric(pt, "lat_cycles", gmb_json_scaled(1.0, &ls));
         json_t *x = json_object_get(pt, "extra");
-        json_object_set_new(x, "verified", json_string(bad ? "FAILED" : "full"));
+        json_object_set_new(x, "verified", json_string(badk ? "FAILED" : "full"));
         json_object_set_new(x, "lines", json_integer((json_int_t)nl));
-        json_object_set_new(x, "bimodal", json_boolean(bm[k].bimodal));
-        json_object_set_new(x, "near_cycles", json_real(bm[k].lo));
-        json_object_set_new(x, "far_cycles", json_real(bm[k].hi));
-        json_object_set_new(x, "near_share", json_real(bm[k].share_lo));
-        json_object_set_new(x, "separation", json_real(bm[k].separation));
+        json_object_set_new(x, "modes", modes_json(&md[k]));
         gmb_add_point(c, pt);
-        printf("%-10s SM %-3d %8s %9.1f cycles median; %s\n", "partitions", smid[k],
-               gmb_fmt_size(bytes, sz, sizeof sz), ls.median,
-               bm[k].bimodal ? "two modes" : "one mode");
-        if (bm[k].bimodal)
-            printf("%-10s        near %.1f cycles (%.0f%% of lines), far %.1f cycles (%.0f%%); "
-                   "separation %.1f\n",
-                   "", bm[k].lo, 100 * bm[k].share_lo, bm[k].hi, 100 * bm[k].share_hi,
-                   bm[k].separation);
+        printf("%-10s SM %-3d %8s %9.1f cycles median; %zu mode%s:", "partitions", smid[k],
+               gmb_fmt_size(bytes, sz, sizeof sz), ls.median, md[k].k, md[k].k > 1 ? "s" : "");
+        for (size_t i = 0; i < md[k].k; i++)
+            printf(" %.0f cycles (%.0f%% of lines)", md[k].center[i], 100 * md[k].share[i]);
+        printf(" %s\n", badk ? "FAILED" : "full");
         fflush(stdout);
-        json_array_append_new(per, json_pack("{s:i, s:b, s:b, s:f, s:f, s:f, s:f, s:f}", "sm",
-                                             smid[k], "reached", 1, "bimodal", bm[k].bimodal,
-                                             "median_cycles", ls.median, "near_cycles", bm[k].lo,
-                                             "far_cycles", bm[k].hi, "near_share", bm[k].share_lo,
-                                             "separation", bm[k].separation));
+        size_t kk = md[k].k;
+        json_array_append_new(
+            per, json_pack("{s:i, s:b, s:b, s:i, s:f, s:f, s:f, s:f, s:f, s:o, s:o}", "sm", smid[k],
+                           "reached", 1, "bimodal", kk > 1, "modes_found", (int)kk, "median_cycles",
+                           ls.median, "near_cycles", md[k].center[0], "far_cycles",
+                           md[k].center[kk > 1 ? 1 : 0], "near_share", md[k].share[0], "separation",
+                           kk > 1 ? md[k].separation[1] : 0.0, "modes", modes_json(&md[k]), "hist",
+                           lat_hist(lk, nl)));
         gmb_series_free(&ser);
-        if (bad)
-            rc = GMB_EVERIFY;
     }
     if (rc)
         goto out;
-    int nr = 0, nb = 0;
+    if (bad) {
+        rc = GMB_EVERIFY;
+        goto out;
+    }
+    int nr = 0, nm = 0;
     double nears[MAX_SMS], fars[MAX_SMS], shares[MAX_SMS];
     for (int k = 0; k < nsms; k++) {
         nr += reached[k];
-        if (reached[k] && bm[k].bimodal) {
-            nears[nb] = bm[k].lo;
-            fars[nb] = bm[k].hi;
-            shares[nb++] = bm[k].share_lo;
+        if (reached[k] && md[k].k > 1) {
+            nears[nm] = md[k].center[0];
+            fars[nm] = md[k].center[1];
+            shares[nm++] = md[k].share[0];
         }
     }
-    /* lines near to one SM and far to another: SMs on different sides */
-    json_t *agree = json_array();
+    int nsides = gmb_sides(near, (size_t)nsms, nl, side, agree);
+    json_t *pairs = json_array(), *sides = json_array();
     for (int i = 0; i < nsms; i++)
-        for (int k = i + 1; k < nsms; k++) {
-            if (!reached[i] || !reached[k] || !bm[i].bimodal || !bm[k].bimodal)
-                continue;
-            size_t same = 0;
-            for (size_t j = 0; j < nl; j++)
-                same += (lat[(size_t)i * nl + j] > bm[i].threshold) ==
-                        (lat[(size_t)k * nl + j] > bm[k].threshold);
-            json_array_append_new(agree,
-                                  json_pack("{s:i, s:i, s:f}", "sm_a", smid[i], "sm_b", smid[k],
-                                            "same_class_share", (double)same / (double)nl));
-        }
-    int two = nr && 2 * nb > nr;
+        for (int k = i + 1; k < nsms; k++)
+            if (reached[i] && reached[k] && agree[i * nsms + k] == agree[i * nsms + k])
+                json_array_append_new(pairs,
+                                      json_pack("{s:i, s:i, s:f}", "sm_a", smid[i], "sm_b", smid[k],
+                                                "same_class_share", agree[i * nsms + k]));
+    for (int q = 0; q < nsides; q++) {
+        json_t *l = json_array();
+        for (int k = 0; k < nsms; k++)
+            if (reached[k] && side[k] == q)
+                json_array_append_new(l, json_integer(smid[k]));
+        json_array_append_new(sides, l);
+    }
+    /* near and far only where most SMs show two modes or more; single only where none does */
+    int multi = nr && 2 * nm > nr, single = nr && !nm;
     json_object_set_new(res, "verdict",
-                        json_string(!nr   ? "no SM reached"
-                                    : two ? "near and far partitions"
-                                          : "single partition"));
+                        json_string(!nr      ? "no SM reached"
+                                    : multi  ? "near and far partitions"
+                                    : single ? "single partition"
+                                             : "unclear"));
     json_object_set_new(res, "buffer_bytes", json_integer((json_int_t)bytes));
     json_object_set_new(res, "line_bytes", json_integer(LINE_BYTES));
-    json_object_set_new(res, "loads_per_line", json_integer(reps));
-    json_object_set_new(res, "sms_bimodal", json_integer(nb));
+    json_object_set_new(res, "loads_per_line", json_integer(1));
+    json_object_set_new(res, "timed_passes", json_integer((json_int_t)(passes - 1)));
+    json_object_set_new(res, "sms_bimodal", json_integer(nm));
     json_object_set_new(res, "sms_reached", json_integer(nr));
-    gmb_text_add(sm, "%spartitions (%s buffer, %d SMs): ", sm->len ? " " : "",
+    json_object_set_new(res, "sides", sides);
+    json_object_set_new(res, "agreement", pairs);
+    gmb_text_add(sm, "%spartitions (%s buffer, one load a line, %d SMs): ", sm->len ? " " : "",
                  gmb_fmt_size(bytes, sz, sizeof sz), nr);
-    if (two) {
-        double ne = median_of(nears, (size_t)nb), fa = median_of(fars, (size_t)nb);
-        double sh = median_of(shares, (size_t)nb);
+    if (multi) {
+        double ne = median_of(nears, (size_t)nm), fa = median_of(fars, (size_t)nm);
+        double sh = median_of(shares, (size_t)nm);
+        /* the sides say how many partitions; SMs all on one side show two (near, far) */
+        int parts = nsides >= 2 ? nsides : 2;
+        json_object_set_new(res, "partitions", json_integer(parts));
+        json_object_set_new(res, "partitions_basis",
+                            json_string(nsides >= 2 ? "sides (SMs with complementary near lines)"
+                                                    : "modes (every SM measured on one side)"));
         json_object_set_new(res, "near_cycles", json_real(ne));
         json_object_set_new(res, "far_cycles", json_real(fa));
         json_object_set_new(res, "near_share", json_real(sh));
         json_object_set_new(res, "far_share", json_real(1 - sh));
-        gmb_text_add(
-            sm, "near %.0f cycles (%.0f%% of lines), far %.0f cycles (%.0f%%) on %d of %d SMs.", ne,
-            100 * sh, fa, 100 * (1 - sh), nb, nr);
-    } else if (nr) {
-        int k0 = 0; /* the first SM reached */
+        gmb_text_add(sm,
+                     "near %.0f cycles (%.0f%% of lines), far %.0f cycles on %d of %d SMs; %d "
+                     "side%s of SMs with their own near lines%s.",
+                     ne, 100 * sh, fa, nm, nr, nsides, nsides == 1 ? "" : "s",
+                     nsides >= 2 ? "" : " (2 partitions at least)");
+    } else if (single) {
+        int k0 = 0;
         while (!reached[k0])
             k0++;
-        for (size_t j = 0; j < nl; j++)
-            tmp[j] = lat[(size_t)k0 * nl + j];
-        double m = median_of(tmp, nl);
+        double m = md[k0].center[0];
         json_object_set_new(res, "median_cycles", json_real(m));
-        gmb_text_add(sm, "single partition (%.0f cycles median from SM %d; %d of %d SMs bimodal).",
-                     m, smid[k0], nb, nr);
+        json_object_set_new(res, "partitions", json_integer(1));
+        gmb_text_add(sm, "single partition (one latency mode on every SM; %.0f cycles from SM %d).",
+                     m, smid[k0]);
+    } else if (nr) {
+        gmb_text_add(sm, "unclear (%d of %d SMs show two latency modes).", nm, nr);
     } else {
         gmb_text_add(sm, "no block ran on the chosen SMs.");
     }
     json_object_set_new(res, "per_sm", per);
-    json_object_set_new(res, "agreement", agree);
     per = NULL;
 out:
     if (gmb_l2_cuda_partition_done) /* the buffer every SM's launches shared */
@@ -843,7 +894,8 @@ out:
     free(cyc);
     free(fin);
     free(lat);
-    free(tmp);
+    free(near);
+    free(agree);
     return rc;
 }
 

@@ -143,27 +143,33 @@ static __device__ __forceinline__ gmb_u32 l2_ld32(const gmb_u32 *q)
     return v;
 }
 
-/* Latency from one SM to every line of a[]: the one work-item of the block that runs on SM
- * want_sm (and claims it first) loads each line once (into L2), then reps dependent loads of
- * the same sector, timed with the SM clock. cyc[j] = cycles of the reps loads of line j,
- * fin[j] = the word the chase ended on (j x line_words + (1 + reps) mod 8 when right). */
-GMB_KERNEL l2_part_lat(const gmb_u32 *a, gmb_u32 nlines, gmb_u32 line_words, gmb_u32 reps,
+/* Latency from one SM to every line of a[] (a buffer larger than one partition's near copy,
+ * smaller than the L2): the one work-item of the block that runs on SM want_sm (and claims
+ * it first) walks the lines in order, passes times, one load a line, each load's address
+ * from the last one's value (a chain: one load at a time), timed with the SM clock. A line
+ * is visited again only after the whole buffer went by, so a near copy its last visit made
+ * has been evicted by the others when it is timed again (one SM's chase sees the near L2 to
+ * about a third of the L2: then the far copy serves it). Pass 0 brings the buffer into the
+ * L2 (its times are kept, the host leaves them out). cyc[pass x nlines + j] = cycles of the
+ * load of line j in that pass; fin[j] = the word its last load returned: word
+ * j x line_words + (t + 1) mod 8 for the t-th load of the walk (t from 0) when right. */
+GMB_KERNEL l2_part_lat(const gmb_u32 *a, gmb_u32 nlines, gmb_u32 line_words, gmb_u32 passes,
                        gmb_u32 want_sm, gmb_u32 *claimed, gmb_u32 *cyc, gmb_u32 *fin)
 {
     gmb_u32 sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
     if (sm != want_sm || threadIdx.x != 0 || atomicCAS(claimed, 0u, 1u) != 0u)
         return;
-    for (gmb_u32 j = 0; j < nlines; j++) {
-        gmb_u32 p = l2_ld32(a + (gmb_u64)j * line_words);
-        /* the store waits for the warm-up load: the clock starts after it */
-        GMB_CLOCK_FENCE(gmb_u32, fin[j], p);
-        gmb_u64 t0 = GMB_CLOCK();
-        for (gmb_u32 r = 0; r < reps; r++)
-            p = l2_ld32(a + p);
-        fin[j] = p; /* ... and for the last timed load */
-        gmb_u64 t1 = GMB_CLOCK();
-        cyc[j] = (gmb_u32)(t1 - t0);
-    }
+    gmb_u32 p = 0;
+    for (gmb_u32 r = 0; r < passes; r++)
+        for (gmb_u32 j = 0; j < nlines; j++) {
+            const gmb_u32 *q = a + (gmb_u64)j * line_words + (p & 7u);
+            gmb_u64 t0 = GMB_CLOCK();
+            p = l2_ld32(q);
+            /* the store waits for the load: the clock stops after it */
+            GMB_CLOCK_FENCE(gmb_u32, fin[j], p);
+            gmb_u64 t1 = GMB_CLOCK();
+            cyc[(gmb_u64)r * nlines + j] = (gmb_u32)(t1 - t0);
+        }
 }
 #endif

@@ -37,11 +37,11 @@ extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
 static struct {
     int dev;
     size_t bytes;
-    unsigned line_bytes;
+    unsigned line_bytes, passes;
     gmb_u32 *a, *d_claim, *d_cyc, *d_fin;
     cudaStream_t st;
     cudaEvent_t e0, e1;
-} P = {-1, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+} P = {-1, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 /* Free what the partition experiment holds (nothing when it holds nothing). */
 extern "C" void gmb_l2_cuda_partition_done(void)
@@ -62,13 +62,13 @@ extern "C" void gmb_l2_cuda_partition_done(void)
     P.dev = -1;
 }
 
-/* Latency from SM sm of device dev to each line_bytes line of an L2-resident buffer of
- * bytes: reps dependent ld.global.cg loads per line after one that brings it into L2.
- * cyc[j] = cycles of line j's reps loads, fin[j] = the word its chase ended on, *ns = the
+/* Latency from SM sm of device dev to each line_bytes line of a buffer of bytes: passes
+ * walks over the lines, one ld.global.cg load a line (see l2_part_lat). cyc[r x nlines + j]
+ * = cycles of line j's load in pass r, fin[j] = the word its last load returned, *ns = the
  * launch's device time, *reached = 0 when no block ran on that SM (after 8 launches). The
  * buffer is made at the first call and kept for the next ones with the same device and
  * sizes (gmb_l2_cuda_partition_done frees it). 0 or GMB_ERUNTIME (logged). */
-extern "C" int gmb_l2_cuda_partition(int dev, size_t bytes, unsigned line_bytes, unsigned reps,
+extern "C" int gmb_l2_cuda_partition(int dev, size_t bytes, unsigned line_bytes, unsigned passes,
                                      int sm, unsigned *cyc, unsigned *fin, double *ns, int *reached)
 {
     int rc = GMB_OK, nsm = 0;
@@ -76,17 +76,18 @@ extern "C" int gmb_l2_cuda_partition(int dev, size_t bytes, unsigned line_bytes,
     *reached = 0;
     L2_TRY(cudaSetDevice(dev));
     L2_TRY(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
-    if (P.dev != dev || P.bytes != bytes || P.line_bytes != line_bytes) {
+    if (P.dev != dev || P.bytes != bytes || P.line_bytes != line_bytes || P.passes != passes) {
         gmb_l2_cuda_partition_done();
         P.dev = dev;
         P.bytes = bytes;
         P.line_bytes = line_bytes;
+        P.passes = passes;
         L2_TRY(cudaStreamCreateWithFlags(&P.st, cudaStreamNonBlocking));
         L2_TRY(cudaEventCreate(&P.e0));
         L2_TRY(cudaEventCreate(&P.e1));
         L2_TRY(cudaMalloc(&P.a, bytes));
         L2_TRY(cudaMalloc(&P.d_claim, sizeof *P.d_claim));
-        L2_TRY(cudaMalloc(&P.d_cyc, nlines * sizeof *P.d_cyc));
+        L2_TRY(cudaMalloc(&P.d_cyc, (size_t)passes * nlines * sizeof *P.d_cyc));
         L2_TRY(cudaMalloc(&P.d_fin, nlines * sizeof *P.d_fin));
         l2_selfloop<<<nsm * 4, 256, 0, P.st>>>(P.a, bytes / 4);
         L2_TRY(cudaGetLastError());
@@ -95,7 +96,7 @@ extern "C" int gmb_l2_cuda_partition(int dev, size_t bytes, unsigned line_bytes,
         /* two one-warp blocks per SM: every SM gets one; the others return at once */
         L2_TRY(cudaMemsetAsync(P.d_claim, 0, sizeof *P.d_claim, P.st));
         L2_TRY(cudaEventRecord(P.e0, P.st));
-        l2_part_lat<<<nsm * 2, 32, 0, P.st>>>(P.a, nlines, lw, reps, (gmb_u32)sm, P.d_claim,
+        l2_part_lat<<<nsm * 2, 32, 0, P.st>>>(P.a, nlines, lw, passes, (gmb_u32)sm, P.d_claim,
                                               P.d_cyc, P.d_fin);
         L2_TRY(cudaGetLastError());
         L2_TRY(cudaEventRecord(P.e1, P.st));
@@ -107,7 +108,8 @@ extern "C" int gmb_l2_cuda_partition(int dev, size_t bytes, unsigned line_bytes,
     }
     if (claim) {
         *reached = 1;
-        L2_TRY(cudaMemcpy(cyc, P.d_cyc, nlines * sizeof *cyc, cudaMemcpyDeviceToHost));
+        L2_TRY(cudaMemcpy(cyc, P.d_cyc, (size_t)passes * nlines * sizeof *cyc,
+                          cudaMemcpyDeviceToHost));
         L2_TRY(cudaMemcpy(fin, P.d_fin, nlines * sizeof *fin, cudaMemcpyDeviceToHost));
     }
 out:

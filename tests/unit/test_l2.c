@@ -376,6 +376,131 @@ static void bimodal_small_mode_and_edges(void **st)
     assert_int_equal(gmb_bimodal_split(NULL, 4, NULL, &b), GMB_EUSAGE);
 }
 
+/* Modes of per-line latencies: the H200's chase levels (near L2 281, far L2 514, DRAM 665
+ * cycles) as one SM would see the lines of a buffer above its near copy. */
+static void modes_near_far(void **st)
+{
+    (void)st;
+    gmb_modes_t m;
+    for (size_t i = 0; i < NS; i++) /* half near, half far, 2% spread */
+        xs[i] = (i % 2 ? 514.0 : 281.0) * (1.0 + 0.02 * gauss((unsigned)i, 21));
+    assert_int_equal(gmb_modes_split(xs, NS, 3, NULL, &m), 0);
+    assert_int_equal(m.k, 2);
+    assert_true(fabs(m.center[0] - 281) < 3 && fabs(m.center[1] - 514) < 5);
+    assert_true(fabs(m.share[0] - 0.5) < 0.01);
+    assert_int_equal(gmb_modes_class(&m, 290), 0);
+    assert_int_equal(gmb_modes_class(&m, 500), 1);
+    for (size_t i = 0; i < NS; i++) /* and a fifth from DRAM */
+        xs[i] = (i % 5 == 4 ? 665.0
+                 : i % 2    ? 514.0
+                            : 281.0) *
+                (1.0 + 0.015 * gauss((unsigned)i, 22));
+    assert_int_equal(gmb_modes_split(xs, NS, 3, NULL, &m), 0);
+    assert_int_equal(m.k, 3);
+    assert_true(fabs(m.center[0] - 281) < 3 && fabs(m.center[1] - 514) < 5 &&
+                fabs(m.center[2] - 665) < 6);
+    assert_true(fabs(m.share[2] - 0.2) < 0.02);
+    assert_int_equal(gmb_modes_split(xs, NS, 2, NULL, &m), 0); /* at most 2 asked */
+    assert_int_equal(m.k, 2);
+}
+
+static void modes_single(void **st)
+{
+    (void)st;
+    gmb_modes_t m;
+    for (unsigned seed = 30; seed < 40; seed++) { /* one mode, normal or skewed: one */
+        for (size_t i = 0; i < NS; i++)
+            xs[i] = seed % 2 ? 300.0 * (1.0 + 0.05 * gauss((unsigned)i, seed))
+                             : 290.0 + 20.0 * fabs(gauss((unsigned)i, seed));
+        assert_int_equal(gmb_modes_split(xs, NS, 3, NULL, &m), 0);
+        assert_int_equal(m.k, 1);
+        assert_true(m.share[0] == 1.0);
+        assert_int_equal(gmb_modes_class(&m, 1e9), 0);
+    }
+    /* the old test's H200 picture, 292 against 328 cycles with 3% spread: the split tests
+     * decide; a tiny far group (5%) is a tail, not a mode */
+    for (size_t i = 0; i < NS; i++)
+        xs[i] = (i % 20 == 0 ? 514.0 : 281.0) * (1.0 + 0.02 * gauss((unsigned)i, 41));
+    assert_int_equal(gmb_modes_split(xs, NS, 3, NULL, &m), 0);
+    assert_int_equal(m.k, 1);
+    double bad[] = {NAN, -1, 0};
+    assert_int_equal(gmb_modes_split(bad, 3, 3, NULL, &m), 0);
+    assert_int_equal(m.k, 0);
+    assert_int_equal(gmb_modes_split(NULL, 3, 3, NULL, &m), GMB_EUSAGE);
+    assert_int_equal(gmb_modes_split(xs, NS, 0, NULL, &m), GMB_EUSAGE);
+}
+
+/* Sides: SMs whose near lines agree are one side, complementary ones another. */
+static void sides_of_sms(void **st)
+{
+    (void)st;
+    enum { NSM = 4, NL = 1000 };
+    static unsigned char near[NSM * NL];
+    int side[NSM];
+    double agree[NSM * NSM];
+    for (size_t j = 0; j < NL; j++) { /* SMs 0, 2: even lines near; SMs 1, 3: odd lines */
+        unsigned char e = (unsigned char)((j * 2654435761u >> 7) & 1); /* a hashed home */
+        near[0 * NL + j] = e;
+        near[2 * NL + j] = (unsigned char)(j % 50 ? e : !e); /* 2% disagree: noise */
+        near[1 * NL + j] = !e;
+        near[3 * NL + j] = !e;
+    }
+    assert_int_equal(gmb_sides(near, NSM, NL, side, agree), 2);
+    assert_int_equal(side[0], 0);
+    assert_int_equal(side[2], 0);
+    assert_int_equal(side[1], 1);
+    assert_int_equal(side[3], 1);
+    assert_true(agree[0 * NSM + 2] > 0.95 && agree[0 * NSM + 1] < 0.05);
+    /* one side only: every SM the same near lines */
+    for (size_t j = 0; j < NL; j++)
+        near[1 * NL + j] = near[3 * NL + j] = near[j];
+    assert_int_equal(gmb_sides(near, NSM, NL, side, NULL), 1);
+    /* an SM that agrees with half the lines (no clear side) gets none */
+    for (size_t j = 0; j < NL; j++)
+        near[3 * NL + j] = (unsigned char)(j % 2);
+    assert_int_equal(gmb_sides(near, NSM, NL, side, NULL), 1);
+    assert_int_equal(side[3], -1);
+    memset(near + 3 * NL, 2, NL); /* not measured */
+    assert_int_equal(gmb_sides(near, NSM, NL, side, agree), 1);
+    assert_int_equal(side[3], -1);
+    assert_true(isnan(agree[3 * NSM + 0]));
+    assert_int_equal(gmb_sides(NULL, NSM, NL, side, NULL), GMB_EUSAGE);
+}
+
+/* The committed H200 records keep only each SM's summary of the old partition test (median,
+ * two mode medians, share), no per-line latencies: nothing to split again. What they say is
+ * checked: never more than 13% between the two modes (292 against 328 cycles), far from the
+ * chase's 281 and 514 -- the old test's near copies. */
+static void h200_partition_summaries(void **st)
+{
+    (void)st;
+    char pat[4096];
+    glob_t g;
+    int seen = 0;
+    snprintf(pat, sizeof pat, "%s/nvidia-h200/*/*-l2.json", results_dir());
+    if (glob(pat, 0, NULL, &g)) {
+        skip();
+        return;
+    }
+    for (size_t k = 0; k < g.gl_pathc; k++) {
+        json_t *r = json_load_file(g.gl_pathv[k], 0, NULL);
+        json_t *p = json_object_get(json_object_get(r, "results"), "partitions"), *e;
+        size_t i;
+        json_array_foreach(json_object_get(p, "per_sm"), i, e)
+        {
+            seen++;
+            assert_null(json_object_get(e, "hist")); /* no per-line data stored */
+            double ne = json_number_value(json_object_get(e, "near_cycles"));
+            double fa = json_number_value(json_object_get(e, "far_cycles"));
+            assert_true(fa / ne < 1.13);
+            assert_true(ne > 250 && fa < 400);
+        }
+        json_decref(r);
+    }
+    globfree(&g);
+    assert_true(seen >= 24); /* 4 SMs in each of the CUDA runs */
+}
+
 /* The landmarks of a latency-bandwidth curve: the knee and the doubling point. */
 static void curve_landmarks(void **state)
 {
@@ -465,6 +590,8 @@ int main(void)
         cmocka_unit_test(plateaus_drifting_tail), cmocka_unit_test(h200_records),
         cmocka_unit_test(hit_rate_model),         cmocka_unit_test(bimodal_partitions),
         cmocka_unit_test(bimodal_single),         cmocka_unit_test(bimodal_small_mode_and_edges),
+        cmocka_unit_test(modes_near_far),         cmocka_unit_test(modes_single),
+        cmocka_unit_test(sides_of_sms),           cmocka_unit_test(h200_partition_summaries),
         cmocka_unit_test(curve_landmarks),        cmocka_unit_test(grain_inference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
