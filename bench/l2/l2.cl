@@ -126,6 +126,46 @@ GMB_KERNEL l2_write(GMB_GLOBAL uint4 *GMB_RESTRICT a, gmb_u64 n, gmb_u32 key, gm
     }
 }
 
+/* Persistence's workload: rounds x (one pass over hot[0..nh), then the next chunk elements of
+ * cold[0..nc), chunk <= nc, from where the last round stopped, wrapping): a hot set re-read
+ * while another buffer streams through the cache. One partial sum per work-group. */
+GMB_KERNEL l2_mix(GMB_GLOBAL const uint4 *GMB_RESTRICT hot, gmb_u64 nh,
+                  GMB_GLOBAL const uint4 *GMB_RESTRICT cold, gmb_u64 nc, gmb_u64 chunk,
+                  gmb_u32 rounds, GMB_GLOBAL gmb_u32 *GMB_RESTRICT part)
+{
+    GMB_SHARED gmb_u32 red[L2_MAX_WG];
+    const gmb_u64 g = GMB_GSIZE;
+    gmb_u32 acc = 0;
+    gmb_u64 c0 = 0;
+    for (gmb_u32 r = 0; r < rounds; r++) {
+        gmb_u64 i = GMB_GID;
+        for (; i + 3 * g < nh; i += 4 * g) {
+            uint4 v0 = L2_LD(hot, i), v1 = L2_LD(hot, i + g), v2 = L2_LD(hot, i + 2 * g),
+                  v3 = L2_LD(hot, i + 3 * g);
+            acc += (L2_HSUM(v0) + L2_HSUM(v1)) + (L2_HSUM(v2) + L2_HSUM(v3));
+        }
+        for (; i < nh; i += g) {
+            uint4 v = L2_LD(hot, i);
+            acc += L2_HSUM(v);
+        }
+        for (i = GMB_GID; i < chunk; i += g) {
+            gmb_u64 e = c0 + i >= nc ? c0 + i - nc : c0 + i;
+            uint4 v = L2_LD(cold, e);
+            acc += L2_HSUM(v);
+        }
+        c0 = c0 + chunk >= nc ? c0 + chunk - nc : c0 + chunk;
+    }
+    red[GMB_LID] = acc;
+    GMB_BARRIER();
+    for (gmb_u32 w = GMB_LSIZE / 2; w > 0; w >>= 1) {
+        if (GMB_LID < w)
+            red[GMB_LID] += red[GMB_LID + w];
+        GMB_BARRIER();
+    }
+    if (GMB_LID == 0)
+        part[GMB_GROUP] = red[0];
+}
+
 #if defined(__CUDACC__)
 /* Each 32-byte sector a cycle of its 8 words (a[w] = the next word of w's sector), so that
  * p = a[p] stays on the sector it starts on, and where a chase ends says how many loads it

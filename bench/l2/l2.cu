@@ -14,6 +14,7 @@ extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
     {"u4", "l2_init", (const void *)l2_init},
     {"u4", "l2_read", (const void *)l2_read},
     {"u4", "l2_write", (const void *)l2_write},
+    {"u4", "l2_mix", (const void *)l2_mix},
     {NULL, NULL, NULL},
 };
 
@@ -247,54 +248,26 @@ out:
     return rc;
 }
 
-/* One timed pass (reps 1) or empty launch (reps 0: the launch, the block ramp, the reduction
- * and the events, no data) over the hot buffer: *ns its device time. */
-static int hot_pass(l2_persist_t *p, gmb_u32 reps, double *ns)
+/* One timed launch of the workload (l2_mix: rounds x (the hot buffer, then chunk elements of
+ * the cold one)); rounds 0: the launch, the block ramp and the reduction, no data. *ns its
+ * device time, *sum the sum of its per-group partial sums (mod 2^32). */
+static int mix_launch(l2_persist_t *p, gmb_u32 rounds, size_t chunk, double *ns, unsigned *sum)
 {
     int rc = GMB_OK;
     float ms = 0;
-    L2_TRY(cudaEventRecord(p->e0, p->st));
-    l2_read<<<p->groups, p->group_size, 0, p->st>>>(p->hot, p->part, p->hot_n, reps);
-    L2_TRY(cudaGetLastError());
-    L2_TRY(cudaEventRecord(p->e1, p->st));
-    L2_TRY(cudaEventSynchronize(p->e1));
-    L2_TRY(cudaEventElapsedTime(&ms, p->e0, p->e1));
-    *ns = (double)ms * 1e6;
-out:
-    return rc;
-}
-
-/* One empty launch of the hot pass: *ns its device time. 0 or GMB_ERUNTIME. */
-extern "C" int gmb_l2_cuda_persist_empty(void *h, double *ns)
-{
-    l2_persist_t *p = (l2_persist_t *)h;
-    int rc = GMB_OK;
-    L2_TRY(cudaSetDevice(p->dev));
-    /* as in a sample: the stream still busy with the untimed cold pass while the empty launch
-     * and its events are enqueued, so that only the device's own launch costs are timed */
-    l2_read<<<p->groups, p->group_size, 0, p->st>>>(p->cold, p->part, p->cold_n, 1);
-    L2_TRY(cudaGetLastError());
-    rc = hot_pass(p, 0, ns);
-out:
-    return rc;
-}
-
-/* One sample: a pass over the cold buffer (untimed: it evicts what is not persisting), then a
- * timed pass over the hot buffer. *ns = the hot pass's device time, *sum = the sum of its
- * per-group partial sums (mod 2^32). 0 or GMB_ERUNTIME. */
-extern "C" int gmb_l2_cuda_persist_sample(void *h, double *ns, unsigned *sum)
-{
-    l2_persist_t *p = (l2_persist_t *)h;
-    int rc = GMB_OK;
     gmb_u32 *part = (gmb_u32 *)malloc(p->groups * sizeof *part), s = 0;
     if (!part)
         return GMB_ERUNTIME;
     L2_TRY(cudaSetDevice(p->dev));
     L2_TRY(cudaMemsetAsync(p->part, 0xff, p->groups * sizeof *p->part, p->st));
-    l2_read<<<p->groups, p->group_size, 0, p->st>>>(p->cold, p->part, p->cold_n, 1);
+    L2_TRY(cudaEventRecord(p->e0, p->st));
+    l2_mix<<<p->groups, p->group_size, 0, p->st>>>(p->hot, p->hot_n, p->cold, p->cold_n, chunk,
+                                                   rounds, p->part);
     L2_TRY(cudaGetLastError());
-    if ((rc = hot_pass(p, 1, ns)))
-        goto out;
+    L2_TRY(cudaEventRecord(p->e1, p->st));
+    L2_TRY(cudaEventSynchronize(p->e1));
+    L2_TRY(cudaEventElapsedTime(&ms, p->e0, p->e1));
+    *ns = (double)ms * 1e6;
     L2_TRY(cudaMemcpy(part, p->part, p->groups * sizeof *part, cudaMemcpyDeviceToHost));
     for (unsigned g = 0; g < p->groups; g++)
         s += part[g];
@@ -302,6 +275,24 @@ extern "C" int gmb_l2_cuda_persist_sample(void *h, double *ns, unsigned *sum)
 out:
     free(part);
     return rc;
+}
+
+/* One empty launch of the workload: *ns its device time. 0 or GMB_ERUNTIME. */
+extern "C" int gmb_l2_cuda_persist_empty(void *h, double *ns)
+{
+    unsigned sum = 0;
+    return mix_launch((l2_persist_t *)h, 0, 0, ns, &sum);
+}
+
+/* One sample: rounds x (a pass over the hot buffer, then chunk_bytes of the cold one, from
+ * where the last round stopped) in one launch. *ns = its device time, *sum = the sum of its
+ * per-group partial sums (mod 2^32). 0 or GMB_ERUNTIME. */
+extern "C" int gmb_l2_cuda_persist_sample(void *h, unsigned rounds, size_t chunk_bytes, double *ns,
+                                          unsigned *sum)
+{
+    l2_persist_t *p = (l2_persist_t *)h;
+    size_t chunk = chunk_bytes / 16;
+    return mix_launch(p, rounds, chunk < p->cold_n ? chunk : p->cold_n, ns, sum);
 }
 
 /* Restore the device (no window on the stream, persisting lines reset, the persisting L2
