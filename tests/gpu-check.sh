@@ -323,6 +323,25 @@ if [ -n "$NCU" ]; then # (informative: a profiler that fails says why below, sta
 else
     printf '%-24s skipped: no ncu (Nsight Compute) here\n' counters-cuda
 fi
+# gmb-l2's parts that the H200 runs of 2026-11-30 got wrong (issue 21): the partition test
+# (every line of a 3/4-L2 buffer from 8 SMs), persistence and cold/warm above the launch
+step l2-more-cuda 60 bin/gmb-l2 --backend cuda --device 0 --parts partitions,persistence,coldwarm \
+    --time-cap 0.5 --max-samples 30 --out "$OUTDIR/cuda-l2more"
+# what the L2 serves of gmb-l2's read and write sets (the 56-64 MiB read points stayed at the
+# L2's bandwidth on a 60 MiB L2): Nsight Compute's L2 hit rate, one run a size and part,
+# every launch of the point profiled (the timed ones are the last), 20 s each at most
+if [ -n "$NCU" ]; then
+    step l2-counters-cuda 150 bash -c 'for part in read write; do for s in 4 32 48 64 128; do
+        timeout -k 5 20 "$0" --clock-control none --print-units base --csv \
+            --log-file "$1/ncu-l2-$part-$s.csv" \
+            --metrics lts__t_sector_hit_rate.pct,lts__t_sectors.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+            --kernel-name regex:"l2_(read|write)" \
+            bin/gmb-l2 --backend cuda --device 0 --parts "$part" --sizes "${s}MiB" \
+            --warmup 0 --min-samples 3 --max-samples 3 --no-record >/dev/null ||
+            echo "ncu: $part $s MiB: exit $?"; done; done' "$NCU" "$OUTDIR"
+else
+    printf '%-24s skipped: no ncu (Nsight Compute) here\n' l2-counters-cuda
+fi
 nvidia-smi -q >"$OUTDIR/nvidia-smi-after.txt" 2>&1
 
 echo "== stream: best DRAM bandwidth per kernel (median GB/s, % of nominal peak)"
@@ -513,6 +532,37 @@ for kern, (nr, nw) in want.items():
     fmt = lambda b, n: f"{b / (n * size):.3f}x of the {n * size / 2**20:g} MiB counted" if n else f"{b / 2**20:.1f} MiB (none counted)"
     print(f"  {kern:6s} DRAM read {fmt(rd, nr)}; written {fmt(wr, nw)}  ({len(got[(kern, 'dram__bytes_read.sum')])} launches)")
 PY
+echo "== l2: L2 hit rate of gmb-l2's sets (Nsight Compute, lts__t_sector_hit_rate.pct, the last 3 launches)"
+python3 - "$OUTDIR" <<'PY'
+import csv, glob, os, re, statistics, sys
+out = sys.argv[1]
+files = sorted(glob.glob(os.path.join(out, "ncu-l2-*.csv")), key=lambda f: (f.split("-")[-2], int(re.sub(r"\D", "", f.split("-")[-1]))))
+if not files:
+    print("(not run)")
+for f in files:
+    part, size = os.path.basename(f)[7:-4].split("-")
+    rows = list(csv.reader(l for l in open(f, errors="replace") if l.startswith('"')))
+    if not rows:
+        print(f"  {part:5s} {size:>4s} MiB: no counters ({' '.join(open(f, errors='replace').read().split()[-12:])})")
+        continue
+    head = rows[0]
+    m, v = head.index("Metric Name"), head.index("Metric Value")
+    got = {}
+    for r in rows[1:]:
+        got.setdefault(r[m], []).append(float(r[v].replace(",", "")))
+    hr = got.get("lts__t_sector_hit_rate.pct", [])[-3:]
+    rd = got.get("dram__bytes_read.sum", [])[-3:]
+    wr = got.get("dram__bytes_write.sum", [])[-3:]
+    sec = got.get("lts__t_sectors.sum", [])[-3:]
+    if not hr:
+        print(f"  {part:5s} {size:>4s} MiB: no hit rate")
+        continue
+    fmt = lambda x: f"{statistics.median(x) / 2**20:.0f} MiB" if x else "-"
+    print(f"  {part:5s} {size:>4s} MiB: L2 hit rate {statistics.median(hr):5.1f}% (launches {len(got['lts__t_sector_hit_rate.pct'])}); "
+          f"L2 sectors {fmt([32 * x for x in sec])}, DRAM read {fmt(rd)}, written {fmt(wr)} a launch")
+PY
+echo "== l2: partitions, persistence, cold/warm (gmb-l2 --parts partitions,persistence,coldwarm)"
+grep -h "^# summary" "$OUTDIR"/l2-more-cuda.txt 2>/dev/null || echo "(not run)"
 echo "== the issues' GPU targets (H100/H200 class), from the CUDA runs above"
 python3 - "$OUTDIR" <<'PY'
 import glob, json, os, sys

@@ -1,0 +1,85 @@
+# integration-l2more.sh - gmb-l2's issue-21 changes end to end on OpenCL/PoCL: sets smaller
+# than the grid (and than one group) read and written in passes that form one sequence, all
+# verified; the plateau fit's head fields; cold/warm far above a launch with its CI and an
+# honest verdict; planted errors on the new paths; the CUDA-only parts skipped with reasons;
+# the GPU steps ready in tests/gpu-check.sh.
+L="$PWD/$BIN/gmb-l2"
+if ! have_opencl; then
+    skip "$TAG l2more integration: no OpenCL device (install pocl-opencl-icd)"
+else
+    # --- tiny and small sets: fewer elements than a group, than the grid -------------------
+    if expect "l2more: tiny sets read and written" 0 "$L" "${FAST[@]}" --parts read,write \
+        --sizes 16,48,4KiB,64KiB,1MiB --out "$T/l2m-tiny"; then
+        rec=$(ls "$T"/l2m-tiny/*-l2.json)
+        check "l2more: record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
+        check "l2more: 10 verified points, none failed" test "$(json "$rec" \
+            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 10
+        # every pass reads (writes) every element: the passes fill a grid whatever the set
+        check "l2more: a 16-byte set still gets many passes a launch" test "$(json "$rec" \
+            "[p['params']['reps'] > 1 for p in r['points'] if p['params']['size_bytes'] == 16]")" = \
+            "[True, True]"
+        check "l2more: the grid follows the passes, not the set" test "$(json "$rec" \
+            "all(p['params']['groups'] * p['params']['group_size'] <= max(p['params']['reps'] * p['params']['size_bytes'] // 16, p['params']['group_size']) for p in r['points'])")" = True
+        check "l2more: the fit's head and top in the record" test "$(json "$rec" \
+            "all(isinstance(v['head_points'], int) and v['top_GBps'] > 0 for v in r['results']['bandwidth'].values())")" = True
+        check "l2more: a plateau verdict says how it was found" test "$(json "$rec" \
+            "all((v['verdict'] == 'plateaus') == ('method' in v) for v in r['results']['bandwidth'].values())")" = True
+        check "l2more: no L2 or DRAM claimed on a CPU" bash -c \
+            "! grep -E '^(# summary|read|write)' '$T/out' | grep -qE 'L2|DRAM'"
+    fi
+    for p in read write; do
+        if expect "l2more: planted error in a 48-byte $p set exits 1" 1 "$L" "${FAST[@]}" \
+            --parts "$p" --sizes 48 --inject-error --out "$T/l2m-inj-$p"; then
+            check "l2more: planted error in a tiny $p set is reported" \
+                grep -q "verification failed: $p" "$T/err"
+        fi
+    done
+
+    # --- cold/warm: per pass, both far above an empty launch, a CI, an honest verdict ------
+    if expect "l2more: cold/warm" 0 "$L" "${FAST[@]}" --parts coldwarm \
+        --coldwarm-sizes 64KiB,512KiB --flush 4MiB --min-sample-us 500 --out "$T/l2m-cw"; then
+        rec=$(ls "$T"/l2m-cw/*-l2.json)
+        check "l2more: cold/warm record validates" "$VALIDATE" "$SCHEMA" "$rec"
+        check "l2more: cold/warm: 4 verified points" test "$(json "$rec" \
+            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 4
+        check "l2more: cold sets span the flush, each set read once" test "$(json "$rec" \
+            "[(c['cold_sets'] * c['size_bytes'] == c['cold_span_bytes'] >= 4 * 2**20, c['cold_span_bytes'] - c['size_bytes'] < 4 * 2**20) for c in r['results']['coldwarm']['sizes']]")" = \
+            "[(True, True), (True, True)]"
+        check "l2more: the warm set re-read in one launch" test "$(json "$rec" \
+            "all(c['warm_reps'] > 1 for c in r['results']['coldwarm']['sizes'])")" = True
+        check "l2more: per-pass times and their ratio" test "$(json "$rec" \
+            "all(abs(c['cold_ns'] - c['cold_sample_ns'] / c['cold_sets']) < 1e-6 * c['cold_ns'] and abs(c['warm_ns'] - c['warm_sample_ns'] / c['warm_reps']) < 1e-6 * c['warm_ns'] and abs(c['cold_over_warm'] - c['cold_ns'] / c['warm_ns']) < 1e-9 for c in r['results']['coldwarm']['sizes'])")" = True
+        check "l2more: the ratio inside its CI, the verdict from the CI" test "$(json "$rec" \
+            "all(c['cold_over_warm_ci'][0] <= c['cold_over_warm'] <= c['cold_over_warm_ci'][1] and (c['verdict'] == 'no measurable gain') == (c['cold_over_warm_ci'][0] <= 1 <= c['cold_over_warm_ci'][1]) for c in r['results']['coldwarm']['sizes'])")" = True
+        check "l2more: the warm sample lasts 10 empty launches" test "$(json "$rec" \
+            "all(c['warm_sample_ns'] >= 10 * c['empty_launch_ns'] for c in r['results']['coldwarm']['sizes'])")" = True
+        check "l2more: the launch flag as the samples say" test "$(json "$rec" \
+            "all(c['launch_dominated'] == (min(c['warm_sample_ns'], c['cold_sample_ns']) < 10 * c['empty_launch_ns']) for c in r['results']['coldwarm']['sizes'])")" = True
+        check "l2more: the cold points read the span once" test "$(json "$rec" \
+            "[(p['params']['reps'], p['params']['param_bytes'] > 0) for p in r['points'] if p['params']['state'] == 'cold']")" = \
+            "[(1, True), (1, True)]"
+        check "l2more: the summary gives each ratio with its CI" grep -qE \
+            "^# summary: cold vs warm .*64 KiB .* = [0-9.]+x \[[0-9.]+, [0-9.]+\]" "$T/out"
+    fi
+    if expect "l2more: planted error in the cold pass exits 1" 1 "$L" "${FAST[@]}" \
+        --parts coldwarm --coldwarm-sizes 64KiB --flush 1MiB --inject-error --out "$T/l2m-cwinj"; then
+        check "l2more: planted cold/warm error reported" grep -q "verification failed: coldwarm" "$T/err"
+    fi
+
+    # --- the CUDA-only parts on OpenCL: skipped, never a partition claimed ------------------
+    if expect "l2more: partitions on OpenCL skipped (77)" 77 "$L" "${FAST[@]}" --parts partitions \
+        --out "$T/l2m-part"; then
+        check "l2more: no partition verdict on OpenCL" bash -c \
+            "! grep -qE 'single partition|near and far' '$T/out' '$T/err'"
+        check "l2more: the skip names the CUDA need" grep -q "%smid" "$T/err"
+    fi
+    check "l2more: --help states the verdicts" bash -c \
+        "'$L' --help | grep -q 'no measurable gain' && '$L' --help | grep -q 'single partition'"
+
+    # --- the GPU part, ready for a lent GPU (tests/gpu-check.sh, GMB_CHECK_ONLY names) -----
+    check "l2more: gpu-check has the l2 steps" bash -c \
+        "grep -q '^step l2-more-cuda ' tests/gpu-check.sh && grep -q 'step l2-counters-cuda ' tests/gpu-check.sh"
+    check "l2more: the ncu step asks the L2 hit rate at the issue's sizes, clocks left alone" bash -c \
+        "grep -A3 'step l2-counters-cuda' tests/gpu-check.sh | grep -q 'for s in 4 32 48 64 128' && grep -A6 'step l2-counters-cuda' tests/gpu-check.sh | grep -q 'clock-control none.*' && grep -A8 'step l2-counters-cuda' tests/gpu-check.sh | grep -q lts__t_sector_hit_rate.pct"
+    check "l2more: gpu-check.sh parses" bash -n tests/gpu-check.sh
+fi
