@@ -22,6 +22,8 @@ else
             "all(p['params']['groups'] * p['params']['group_size'] <= max(p['params']['reps'] * p['params']['size_bytes'] // 16, p['params']['group_size']) for p in r['points'])")" = True
         check "l2more: the fit's head and top in the record" test "$(json "$rec" \
             "all(isinstance(v['head_points'], int) and v['top_GBps'] > 0 for v in r['results']['bandwidth'].values())")" = True
+        check "l2more: no hit rate claimed for the rising head's points" test "$(json "$rec" \
+            "all(p['extra']['hit_rate_est'] is None for part, v in r['results']['bandwidth'].items() for p in [q for q in r['points'] if q['params']['part'] == part][:v['head_points']])")" = True
         check "l2more: a plateau verdict says how it was found" test "$(json "$rec" \
             "all((v['verdict'] == 'plateaus') == ('method' in v) for v in r['results']['bandwidth'].values())")" = True
         check "l2more: no L2 or DRAM claimed on a CPU" bash -c \

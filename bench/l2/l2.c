@@ -530,6 +530,12 @@ static void fit_curve(state_t *s, int part, const curve_t *cv, json_t *res, gmb_
         gmb_text_add(sm, ".");
         for (size_t i = 0; i < cv->n; i++) {
             json_t *x = json_object_get(cv->pt[i], "extra");
+            if (i < f.head) { /* below the plateau for want of loads in flight, not misses */
+                json_object_set_new(x, "hit_rate_est", json_null());
+                json_object_set_new(x, "hit_rate_source",
+                                    json_string("none (rising head, left out of the fit)"));
+                continue;
+            }
             double h = gmb_bw_hit_rate(cv->bw[i], f.cache_bw, f.mem_bw);
             json_object_set_new(x, "hit_rate_est", h == h ? json_real(h) : json_null());
             json_object_set_new(x, "hit_rate_source",
@@ -1174,16 +1180,16 @@ static int l2_run(gmb_ctx_t *c)
                 fit_curve(&s, part, &cv, bwres, &sm);
             if (!rc && cv.n) {
                 printf("# %s hit rate (model):", part_names[part]);
+                int any = 0;
                 for (size_t i = 0; i < cv.n; i++) {
                     json_t *h = json_object_get(json_object_get(cv.pt[i], "extra"), "hit_rate_est");
                     char sz[32];
-                    if (json_is_real(h))
+                    if (json_is_real(h)) {
                         printf(" %s %.0f%%", fsz(cv.size[i], sz), 100 * json_real_value(h));
+                        any = 1;
+                    }
                 }
-                printf("%s\n", json_is_real(json_object_get(json_object_get(cv.pt[0], "extra"),
-                                                            "hit_rate_est"))
-                                   ? ""
-                                   : " none (no plateaus)");
+                printf("%s\n", any ? "" : " none (no plateaus)");
             }
         } else if (part == P_COLDWARM) {
             cwres = json_object();
