@@ -419,7 +419,11 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-l2.json")):
     if p:
         extra = (f"near {p['near_cycles']:.0f} cycles ({100 * p['near_share']:.0f}%), far {p['far_cycles']:.0f} cycles"
                  if "near_cycles" in p else f"median {p.get('median_cycles', float('nan')):.0f} cycles")
-        print(f"  partitions: {p['verdict']}: {extra}; {p['sms_bimodal']} of {p['sms_reached']} SMs bimodal")
+        print(f"  partitions: {p['verdict']}: {extra}; {p['sms_bimodal']} of {p['sms_reached']} SMs bimodal;"
+              f" partitions {p.get('partitions', '?')} ({p.get('partitions_basis', '-')}); sides (SMs) {p.get('sides')}")
+        for e in p.get("per_sm", []):
+            if e.get("reached"):
+                print(f"    SM {e['sm']:3d}: " + ", ".join(f"{m['cycles']:.0f} cycles {100 * m['share']:.0f}%" for m in e.get("modes", [])))
         for a in p.get("agreement", []):
             print(f"    SM {a['sm_a']} vs SM {a['sm_b']}: same class for {100 * a['same_class_share']:.0f}% of lines")
     q = res.get("persistence")
@@ -428,11 +432,13 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-l2.json")):
             print(f"  persistence set-aside {mib(c['setaside_bytes']):>10s} (granted {mib(c.get('setaside_granted_bytes', 0))})"
                   f" hitRatio {c['hit_ratio']:.2f}: {c['bw_GBps']:8.1f} GB/s +-{100 * c['ci_rel']:.1f}%")
         if "gain" in q:
-            print(f"  persistence gain {q['gain']:.2f}x (hot {mib(q['hot_bytes'])}, timer resolution {100 * q['timer_resolution_rel']:.1f}% of a sample), restored {q['restored']}")
+            print(f"  persistence gain {q['gain']:.3f}x {q.get('gain_ci')} {q.get('verdict', '')} (hot {mib(q['hot_bytes'])}, {q.get('rounds')} rounds,"
+                  f" an empty launch {100 * q.get('launch_rel', float('nan')):.1f}%, timer resolution {100 * q['timer_resolution_rel']:.2f}% of a sample), restored {q['restored']}")
     for s in res.get("skipped", []):
         print(f"  {s['part']}: skipped: {s['reason']}")
     for c in res.get("coldwarm", {}).get("sizes", []):
-        print(f"  cold/warm {mib(c['size_bytes']):>10s}: {c['cold_ns'] / 1e3:8.1f} us / {c['warm_ns'] / 1e3:8.1f} us = {c['cold_over_warm']:.2f}x")
+        print(f"  cold/warm {mib(c['size_bytes']):>10s}: {c['cold_ns'] / 1e3:8.2f} us / {c['warm_ns'] / 1e3:8.2f} us a pass = {c['cold_over_warm']:.2f}x"
+              f" {c.get('cold_over_warm_ci')} {c.get('verdict', '')}{' (launch-dominated)' if c.get('launch_dominated') else ''}")
 PY
 echo "== copy: largest copy per direction, kind, engine (GB/s, % of PCIe nominal); smallest copy (us)"
 python3 - "$OUTDIR" <<'PY'

@@ -597,7 +597,8 @@ static int cw_series(state_t *s, uint64_t size, const char *state, uint64_t para
         gmb_point_new(point_params("coldwarm", state, size, s->reps, &s->geo, param, -1), &ser);
     gmb_point_metric(pt, "bw_GBps", gmb_json_rate(bytes, &ser.st));
     json_t *extra = json_object_get(pt, "extra");
-    const char *where = gmb_residence(&c->info, size);
+    /* a cold set comes from where the whole span of cold sets lives */
+    const char *where = gmb_residence(&c->info, param ? param : size);
     json_object_set_new(extra, "where", json_string(where));
     json_object_set_new(extra, "verified", json_string(rc ? "FAILED" : "full"));
     json_object_set_new(extra, "bytes_read", json_real(bytes));
