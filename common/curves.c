@@ -6,6 +6,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -431,6 +432,25 @@ int gmb_sides(const unsigned char *near, size_t nsm, size_t nl, int *side, doubl
         }
     }
     return nside;
+}
+
+int gmb_part_walk(const unsigned *cyc, const unsigned *fin, size_t nl, unsigned passes,
+                  unsigned line_words, double *lat, gmb_modes_t *md, size_t *bad)
+{
+    if (!cyc || !fin || !lat || !md || !bad || passes < 2 || !line_words || line_words % 8)
+        return GMB_EUSAGE;
+    *bad = 0;
+    for (size_t j = 0; j < nl; j++) {
+        uint64_t t = (uint64_t)(passes - 1) * nl + j;
+        uint64_t want = (uint64_t)j * line_words + ((t + 1) & 7);
+        if (fin[j] != (unsigned)want && !*bad)
+            *bad = j + 1;
+        double best = INFINITY;
+        for (unsigned r = 1; r < passes; r++)
+            best = fmin(best, (double)cyc[(size_t)r * nl + j]);
+        lat[j] = best;
+    }
+    return gmb_modes_split(lat, nl, 3, NULL, md);
 }
 
 size_t gmb_curve_first_within(const double *v, size_t n, double share)

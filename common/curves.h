@@ -118,6 +118,16 @@ size_t gmb_modes_class(const gmb_modes_t *m, double x);
 #define GMB_SIDE_AGREE 0.8
 int gmb_sides(const unsigned char *near, size_t nsm, size_t nl, int *side, double *agree);
 
+/* One SM's walk of gmb-l2's partition test (l2_part_lat): cyc[r x nl + j] = cycles of line
+ * j's load in pass r (pass 0 brings the buffer in and is left out), fin[j] = the word its
+ * last load returned; the t-th load of the walk (t from 0) returns word
+ * j x line_words + (t + 1) mod 8 (a chain over each line's first sector; line_words a multiple
+ * of 8). lat[j] = the least of passes 1 .. passes - 1 (passes >= 2), md = their modes (up to
+ * 3). *bad = 1 + the first line whose word is wrong, 0 when all are right. Returns 0,
+ * GMB_EUSAGE or GMB_ERUNTIME. */
+int gmb_part_walk(const unsigned *cyc, const unsigned *fin, size_t nl, unsigned passes,
+                  unsigned line_words, double *lat, gmb_modes_t *md, size_t *bad);
+
 /* Index of the first of v[0..n) that reaches share x the largest (values that are not
  * numbers are skipped); n when none is a positive number. The knee of a bandwidth curve. */
 size_t gmb_curve_first_within(const double *v, size_t n, double share);

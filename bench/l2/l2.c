@@ -792,27 +792,20 @@ static int run_partitions(state_t *s, json_t *res, gmb_text_t *sm)
             fin[0] ^= 1u;
             s->injected = 1;
         }
-        int badk = 0;
-        for (size_t j = 0; j < nl; j++) {
-            /* the t-th load of the walk returns word (t + 1) mod 8 of its line's sector */
-            uint64_t t = (uint64_t)(passes - 1) * nl + j;
-            size_t want = j * (LINE_BYTES / 4) + (size_t)((t + 1) & 7);
-            if (fin[j] != (unsigned)want && !badk) {
-                badk = 1;
-                gmb_error("verification failed: partitions, SM %d, line %zu: the load returned "
-                          "word %u, expected %zu",
-                          smid[k], j, fin[j], want);
-            }
-            double best = INFINITY; /* the least of the timed passes */
-            for (unsigned r = 1; r < passes; r++)
-                best = fmin(best, (double)cyc[(size_t)r * nl + j]);
-            lk[j] = best;
+        size_t badline = 0;
+        if ((rc = gmb_part_walk(cyc, fin, nl, passes, LINE_BYTES / 4, lk, &md[k], &badline))) {
+            gmb_series_free(&ser);
+            break;
         }
+        int badk = badline > 0;
+        if (badk)
+            gmb_error("verification failed: partitions, SM %d, line %zu: the load returned "
+                      "word %u, expected another",
+                      smid[k], badline - 1, fin[badline - 1]);
         bad |= badk;
         gmb_stats_compute(ser.ns, ser.n, 1, 1.0, &ser.st);
         gmb_stats_t ls;
         gmb_stats_compute(lk, nl, 1, 1.0, &ls);
-        gmb_modes_split(lk, nl, 3, NULL, &md[k]);
         for (size_t j = 0; j < nl; j++)
             near[(size_t)k * nl + j] = md[k].k > 1 ? gmb_modes_class(&md[k], lk[j]) == 0 : 1;
         json_t *pt = gmb_point_new(point_params("partitions", md[k].k > 1 ? "modes" : "single",

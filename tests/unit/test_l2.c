@@ -467,6 +467,66 @@ static void sides_of_sms(void **st)
     assert_int_equal(gmb_sides(NULL, NSM, NL, side, NULL), GMB_EUSAGE);
 }
 
+/* The partition walk as l2_part_lat makes it, emulated on the host: a buffer of lines whose
+ * home partition is a hash of the line, near (281 cycles) to the SMs of its side, far (514)
+ * to the others, pass 0 from DRAM (665); the chain's words as the kernel's loads return them.
+ * gmb_part_walk checks the words, keeps the least of the timed passes and finds the modes;
+ * gmb_sides then puts the SMs on their two sides. */
+enum { PW_NL = 4096, PW_LW = 32, PW_PASSES = 3, PW_SMS = 4 };
+static unsigned pw_cyc[PW_PASSES * PW_NL], pw_fin[PW_NL];
+
+static void pw_emulate(int side, unsigned seed)
+{
+    unsigned p = 0; /* a[w] = the next word of w's sector (l2_selfloop) */
+    for (unsigned r = 0; r < PW_PASSES; r++)
+        for (unsigned j = 0; j < PW_NL; j++) {
+            unsigned q = j * PW_LW + (p & 7u);
+            p = (q & ~7u) | ((q + 1) & 7u);
+            pw_fin[j] = p;
+            int home = (int)((j * 2654435761u >> 11) & 1);
+            double c = r == 0 ? 665 : home == side ? 281 : 514;
+            c *= 1.0 + 0.015 * fabs(gauss(r * PW_NL + j, seed));
+            pw_cyc[r * PW_NL + j] = (unsigned)c;
+        }
+}
+
+static void partition_walk(void **st)
+{
+    (void)st;
+    static double lat[PW_NL];
+    static unsigned char near[PW_SMS * PW_NL];
+    gmb_modes_t m;
+    size_t bad = 99;
+    int side[PW_SMS];
+    for (int k = 0; k < PW_SMS; k++) {
+        pw_emulate(k % 2, 50u + (unsigned)k);
+        assert_int_equal(gmb_part_walk(pw_cyc, pw_fin, PW_NL, PW_PASSES, PW_LW, lat, &m, &bad), 0);
+        assert_int_equal(bad, 0);
+        assert_int_equal(m.k, 2); /* pass 0 (DRAM) left out: near and far */
+        assert_true(m.center[0] > 279 && m.center[0] < 290);
+        assert_true(m.center[1] > 512 && m.center[1] < 530);
+        assert_true(fabs(m.share[0] - 0.5) < 0.05);
+        for (size_t j = 0; j < PW_NL; j++)
+            near[(size_t)k * PW_NL + j] = gmb_modes_class(&m, lat[j]) == 0;
+    }
+    assert_int_equal(gmb_sides(near, PW_SMS, PW_NL, side, NULL), 2);
+    assert_true(side[0] == 0 && side[2] == 0 && side[1] == 1 && side[3] == 1);
+    /* a word the chain did not return: that line is named */
+    pw_emulate(0, 60);
+    pw_fin[17] ^= 1u;
+    assert_int_equal(gmb_part_walk(pw_cyc, pw_fin, PW_NL, PW_PASSES, PW_LW, lat, &m, &bad), 0);
+    assert_int_equal(bad, 18);
+    /* every line near (one partition, or all served by near copies): one mode */
+    pw_emulate(0, 61);
+    for (size_t i = PW_NL; i < PW_PASSES * PW_NL; i++)
+        pw_cyc[i] = (unsigned)(281.0 * (1.0 + 0.015 * fabs(gauss((unsigned)i, 62))));
+    assert_int_equal(gmb_part_walk(pw_cyc, pw_fin, PW_NL, PW_PASSES, PW_LW, lat, &m, &bad), 0);
+    assert_int_equal(m.k, 1);
+    assert_int_equal(gmb_part_walk(pw_cyc, pw_fin, PW_NL, 1, PW_LW, lat, &m, &bad), GMB_EUSAGE);
+    assert_int_equal(gmb_part_walk(pw_cyc, pw_fin, PW_NL, PW_PASSES, 12, lat, &m, &bad),
+                     GMB_EUSAGE);
+}
+
 /* The committed H200 records keep only each SM's summary of the old partition test (median,
  * two mode medians, share), no per-line latencies: nothing to split again. What they say is
  * checked: never more than 13% between the two modes (292 against 328 cycles), far from the
@@ -584,15 +644,25 @@ static void grain_inference(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(plateaus_clean),         cmocka_unit_test(plateaus_noisy),
-        cmocka_unit_test(plateaus_gradual),       cmocka_unit_test(plateaus_none),
-        cmocka_unit_test(plateaus_failed_points), cmocka_unit_test(plateaus_rising_head),
-        cmocka_unit_test(plateaus_drifting_tail), cmocka_unit_test(h200_records),
-        cmocka_unit_test(hit_rate_model),         cmocka_unit_test(bimodal_partitions),
-        cmocka_unit_test(bimodal_single),         cmocka_unit_test(bimodal_small_mode_and_edges),
-        cmocka_unit_test(modes_near_far),         cmocka_unit_test(modes_single),
-        cmocka_unit_test(sides_of_sms),           cmocka_unit_test(h200_partition_summaries),
-        cmocka_unit_test(curve_landmarks),        cmocka_unit_test(grain_inference),
+        cmocka_unit_test(plateaus_clean),
+        cmocka_unit_test(plateaus_noisy),
+        cmocka_unit_test(plateaus_gradual),
+        cmocka_unit_test(plateaus_none),
+        cmocka_unit_test(plateaus_failed_points),
+        cmocka_unit_test(plateaus_rising_head),
+        cmocka_unit_test(plateaus_drifting_tail),
+        cmocka_unit_test(h200_records),
+        cmocka_unit_test(hit_rate_model),
+        cmocka_unit_test(bimodal_partitions),
+        cmocka_unit_test(bimodal_single),
+        cmocka_unit_test(bimodal_small_mode_and_edges),
+        cmocka_unit_test(modes_near_far),
+        cmocka_unit_test(modes_single),
+        cmocka_unit_test(sides_of_sms),
+        cmocka_unit_test(partition_walk),
+        cmocka_unit_test(h200_partition_summaries),
+        cmocka_unit_test(curve_landmarks),
+        cmocka_unit_test(grain_inference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
