@@ -527,8 +527,10 @@ static int run_level(state_t *s, size_t G, int clock, level_t *lv)
         json_t *med = json_object_get(bw, "median");
         if (json_is_number(med))
             lv->bw = json_number_value(med);
-        if (d->peak_bw_gbps > 0 && json_is_number(med))
-            gmb_point_metric(pt, "pct_peak", json_real(100.0 * lv->bw / d->peak_bw_gbps));
+        if (d->peak_bw_gbps > 0 && json_is_number(med)) /* a metric as bw_GBps is: median, CI */
+            gmb_point_metric(
+                pt, "pct_peak",
+                gmb_json_rate_of(c, s->bwt.ns + s->bwt.n - m, m, 1, 1e9 * 100.0 / d->peak_bw_gbps));
     } else { /* nothing streams: exactly none */
         gmb_point_metric(pt, "bw_GBps", gmb_json_scaled(0.0, &ser.st));
     }
