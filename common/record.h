@@ -8,8 +8,15 @@
 
 #include "stats.h"
 
-#define GMB_RECORD_SCHEMA         "gmb-record"
-#define GMB_RECORD_SCHEMA_VERSION 1
+#define GMB_RECORD_SCHEMA "gmb-record"
+/* The layout this gmb writes: tests/schema/record-v<N>.schema.json. A new required field or a
+ * field of another type is a new version (2: device.serial and board_part_number, every
+ * point metric a statistics object, gmb-loaded's pct_peak too). */
+#define GMB_RECORD_SCHEMA_VERSION 2
+/* The oldest version whose records hold everything gmb's readers show (a version 1 record
+ * lacks only the board's serial and part number, which the table then leaves out): older
+ * ones are read with a warning. */
+#define GMB_RECORD_SCHEMA_READ_FULLY 1
 
 /* Build the JSON of a point's derived metric: value = numer / time (a rate, e.g. GB/s from
  * bytes / ns) for every statistic of the time. CI ends swap (a longer time, a lower rate).

@@ -264,11 +264,12 @@ static void load_one(gmb_runset_t *rs, const char *path, const char *source, FIL
     if (msg[0]) /* a newer schema: read what we understand */
         fprintf(err, "gmb: warning: %s\n", msg);
     json_int_t ver = json_integer_value(json_object_get(r, "schema_version"));
-    if (ver < GMB_RECORD_SCHEMA_VERSION)
+    if (ver < GMB_RECORD_SCHEMA_READ_FULLY)
         fprintf(err,
                 "gmb: warning: %s: schema version %" JSON_INTEGER_FORMAT
-                " is older than this gmb writes (%d): what it lacks shows as '-'\n",
-                path, ver, GMB_RECORD_SCHEMA_VERSION);
+                " is older than this gmb reads in full (%d; it writes %d): what it lacks shows "
+                "as '-'\n",
+                path, ver, GMB_RECORD_SCHEMA_READ_FULLY, GMB_RECORD_SCHEMA_VERSION);
     if (!json_is_string(json_object_get(r, "benchmark")) ||
         !json_is_array(json_object_get(r, "points"))) {
         fprintf(err, "gmb: error: %s: a gmb record without benchmark or points; skipped\n", path);

@@ -20,13 +20,13 @@ rectangular() { /usr/bin/python3 -c "import sys; ls = open(sys.argv[1], 'rb').re
 # --- gmb table: golden tables from the fixtures (one column per run) -------------------------
 for f in md tex csv; do
     if (cd "$FX" && expect "table --format $f" 0 "$G" table pocl edge/one-point edge/no-optional \
-        edge/v0 edge/v2 --format "$f"); then
+        edge/v0 edge/v3 --format "$f"); then
         check "table --format $f matches the golden file" cmp -s "$T/out" "$GOLD/table.$f"
         cmp -s "$T/out" "$GOLD/table.$f" || diff "$GOLD/table.$f" "$T/out" | head -5
     fi
 done
 check "older schema: one line says so" test "$(grep -c 'v0/chase.json: schema version 0 is older' "$T/err")" = 1
-check "newer schema: one line says so" test "$(grep -c 'v2/stream.json: schema version 2 is newer' "$T/err")" = 1
+check "newer schema: one line says so" test "$(grep -c 'v3/stream.json: schema version 3 is newer' "$T/err")" = 1
 check "table: no other message" test "$(wc -l <"$T/err")" = 2
 check "md table has booktabs-free pipes and a CI" grep -q '^| Read bandwidth | GB/s | [0-9.]* \[[0-9.]*, [0-9.]*\]' "$GOLD/table.md"
 check "tex table: p columns as wide as the text, plain numbers" bash -c "grep -q 'p{\\\\dimexpr0.34\\\\linewidth' '$GOLD/table.tex' && ! grep -q '\\\\num{' '$GOLD/table.tex'"

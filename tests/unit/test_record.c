@@ -597,19 +597,27 @@ static void test_record_load_errors(void **state)
     assert_null(gmb_record_load(path, err, sizeof err));
 
     /* a newer schema loads, with a warning */
+    char text[128];
     snprintf(path, sizeof path, "%s/newer.json", tmp);
-    spit(path, "{\"schema\": \"gmb-record\", \"schema_version\": 2, \"points\": [], \"new\": 1}\n");
+    snprintf(text, sizeof text,
+             "{\"schema\": \"gmb-record\", \"schema_version\": %d, \"points\": [], \"new\": 1}\n",
+             GMB_RECORD_SCHEMA_VERSION + 1);
+    spit(path, text);
     err[0] = '\0';
     json_t *r = gmb_record_load(path, err, sizeof err);
     assert_non_null(r);
     assert_true(err[0] != '\0');
     assert_non_null(strstr(err, "newer"));
-    assert_int_equal(json_integer_value(json_object_get(r, "schema_version")), 2);
+    assert_int_equal(json_integer_value(json_object_get(r, "schema_version")),
+                     GMB_RECORD_SCHEMA_VERSION + 1);
     json_decref(r);
 
     /* the current one loads without a word */
     snprintf(path, sizeof path, "%s/current.json", tmp);
-    spit(path, "{\"schema\": \"gmb-record\", \"schema_version\": 1, \"points\": []}\n");
+    snprintf(text, sizeof text,
+             "{\"schema\": \"gmb-record\", \"schema_version\": %d, \"points\": []}\n",
+             GMB_RECORD_SCHEMA_VERSION);
+    spit(path, text);
     strcpy(err, "stale");
     r = gmb_record_load(path, err, sizeof err);
     assert_non_null(r);
