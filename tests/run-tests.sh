@@ -92,6 +92,54 @@ if [ "$d_with" = "HAVE_HWLOC=1 HAVE_JANSSON=1 OPENCL=1 " ] &&
 else
     fail "build: detection without pkg-config: '$d_with' with headers, '$d_none' without"
 fi
+# every record committed under results/ against the schema of the version it carries
+# (tests/schema/record-v<N>.schema.json; run.json is a gmb-run manifest, not a record): one
+# line per directory, one per bad record naming its file and what is wrong
+validate_committed() {
+    local recs out line p d v
+    declare -A nok=() nbad=() vers=()
+    mapfile -t recs < <(find results -name '*.json' ! -name run.json 2>/dev/null | LC_ALL=C sort)
+    if [ "${#recs[@]}" = 0 ]; then
+        skip "records: no record committed under results/"
+        return
+    fi
+    out=$(/usr/bin/python3 tests/validate-record.py --each tests/schema "${recs[@]}" 2>&1)
+    while IFS= read -r line; do
+        case "$line" in
+        "ok "*)
+            p=${line#ok } # "PATH (vN)"
+            v=${p##* (}
+            p=${p% (v*}
+            d=${p%/*}
+            nok[$d]=$((${nok[$d]:-0} + 1))
+            case " ${vers[$d]:-} " in *" ${v%)} "*) ;; *) vers[$d]="${vers[$d]:-}${vers[$d]:+ }${v%)}" ;; esac
+            ;;
+        *)
+            fail "records: $line"
+            p=${line%%: *}
+            d=${p%/*}
+            nbad[$d]=$((${nbad[$d]:-0} + 1))
+            ;;
+        esac
+    done <<<"$out"
+    local dirs=() f n
+    declare -A nrec=()
+    for f in "${recs[@]}"; do
+        d=${f%/*}
+        [ -n "${nrec[$d]:-}" ] || dirs+=("$d")
+        nrec[$d]=$((${nrec[$d]:-0} + 1))
+    done
+    for d in "${dirs[@]}"; do
+        n=${nrec[$d]}
+        if [ "${nok[$d]:-0}" = "$n" ]; then
+            pass "records: $d: $n valid against their version's schema (${vers[$d]})"
+        elif [ $((${nok[$d]:-0} + ${nbad[$d]:-0})) != "$n" ]; then
+            fail "records: $d: $((n - ${nok[$d]:-0} - ${nbad[$d]:-0})) of $n not validated" \
+                "($(tail -1 <<<"$out"))"
+        fi
+    done
+}
+validate_committed
 run_unit build "$TAG"
 # records travel: the readers (table, cross-checks, compare, report) and the plot data writer
 # under libFuzzer with ASan+UBSan for GMB_FUZZ_S seconds (60), seeded from the committed records
