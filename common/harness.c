@@ -898,6 +898,11 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
     if (tp && *tp && !c.info.pci_bus_id[0]) {
         gmb_strlcpy(c.info.pci_bus_id, tp, sizeof c.info.pci_bus_id);
         gmb_warn("test aid GMB_TEST_NVML_PCI: NVML is asked about %s for this device", tp);
+        gmb_dev_info_t nvi = c.info; /* the board NVML names, as on a GPU; nothing else */
+        if (gmb_nvml_fill_info(&nvi) == GMB_OK) {
+            gmb_strlcpy(c.info.serial, nvi.serial, sizeof c.info.serial);
+            gmb_strlcpy(c.info.board_part, nvi.board_part, sizeof c.info.board_part);
+        }
     }
     /* the host side near the device before its context and queues are made, so the threads
      * and host memory they make start there too (the runtime itself started earlier, to

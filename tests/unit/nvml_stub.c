@@ -118,10 +118,12 @@ int nvmlDeviceGetSerial(void *d, char *buf, unsigned len)
     return stub_text(buf, len, 30, "1654124045436");
 }
 
+/* GMB_STUB_BOARD_PART=P: another board's part number (a second revision of the model) */
 int nvmlDeviceGetBoardPartNumber(void *d, char *buf, unsigned len)
 {
     (void)d;
-    return stub_text(buf, len, 30, "692-2G520-0282-001");
+    const char *e = getenv("GMB_STUB_BOARD_PART");
+    return stub_text(buf, len, 30, e && *e && strlen(e) < 30 ? e : "692-2G520-0282-001");
 }
 
 int nvmlSystemGetDriverVersion(char *buf, unsigned len)
