@@ -702,6 +702,18 @@ static int cmd_compare(int argc, char **argv)
         printf("A and B are different devices (%s, %s): the ratios compare devices, not a "
                "change\n",
                na ? na : "unknown", nb ? nb : "unknown");
+    /* two boards (part numbers, NVML's) of one model differ by a few percent in DRAM latency
+     * and bandwidth: a side without one cannot be told to be the same board */
+    const char *pa = gmb_run_board(&ra, 0), *pb = gmb_run_board(&rb, 0);
+    if ((pa || pb) && strcmp(pa ? pa : "", pb ? pb : "")) {
+        char w[400];
+        snprintf(w, sizeof w,
+                 "A and B ran on different boards (A: %s, B: %s): board revisions of one model "
+                 "differ by a few percent in DRAM latency and bandwidth",
+                 pa ? pa : "part number not recorded", pb ? pb : "part number not recorded");
+        gmb_warn("%s", w);
+        printf("%s\n", w);
+    }
     /* a side with an interrupted program compares the points that program finished */
     for (int side = 0; side < 2; side++) {
         const gmb_runset_t *rs = side ? &rb : &ra;

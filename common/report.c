@@ -1064,6 +1064,17 @@ static const gmb_rec_t *run_rec(const gmb_runset_t *rs, size_t r, const char *be
     return NULL;
 }
 
+const char *gmb_run_board(const gmb_runset_t *rs, size_t r)
+{
+    for (size_t k = 0; k < rs->nrecs; k++) {
+        const char *p = json_string_value(
+            json_object_get(json_object_get(rs->recs[k].j, "device"), "board_part_number"));
+        if (rs->recs[k].run == r && p && *p && strcmp(p, "unknown"))
+            return p;
+    }
+    return NULL;
+}
+
 int gmb_table_build(const gmb_runset_t *rs, gmb_table_t *t)
 {
     memset(t, 0, sizeof *t);
@@ -1078,8 +1089,22 @@ int gmb_table_build(const gmb_runset_t *rs, gmb_table_t *t)
         gmb_table_free(t);
         return GMB_ERUNTIME;
     }
-    for (size_t r = 0; r < rs->nruns; r++)
-        t->cols[r] = rs->runs[r].label;
+    /* a column names its board's part number where NVML gave it (revisions differ) */
+    enum { HEAD = 320 };
+    t->heads = calloc(rs->nruns ? rs->nruns : 1, HEAD);
+    if (!t->heads) {
+        gmb_table_free(t);
+        return GMB_ERUNTIME;
+    }
+    for (size_t r = 0; r < rs->nruns; r++) {
+        const char *board = gmb_run_board(rs, r);
+        char *h = t->heads + r * HEAD;
+        if (board)
+            snprintf(h, HEAD, "%s, board %s", rs->runs[r].label, board);
+        else
+            gmb_strlcpy(h, rs->runs[r].label, HEAD);
+        t->cols[r] = h;
+    }
     for (size_t i = 0; i < nall; i++) {
         const gmb_row_t *row = &gmb_table_rows[i];
         gmb_cell_t *cells = &t->cells[t->nrows * t->ncols];
@@ -1118,6 +1143,7 @@ void gmb_table_free(gmb_table_t *t)
 {
     free(t->rows);
     free(t->cols);
+    free(t->heads);
     free(t->cells);
     memset(t, 0, sizeof *t);
 }

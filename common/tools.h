@@ -69,6 +69,10 @@ void gmb_runset_label(gmb_runset_t *rs);
 void gmb_runset_free(gmb_runset_t *rs);
 /* The latest record of benchmark bench in run r, or NULL. */
 const gmb_rec_t *gmb_runset_find(const gmb_runset_t *rs, size_t run, const char *bench);
+/* The board part number NVML gave for run r's device (device.board_part_number of its first
+ * record that has one), NULL when none does ("unknown", or a record older than the field):
+ * two revisions of one model measure a few percent apart. */
+const char *gmb_run_board(const gmb_runset_t *rs, size_t run);
 
 /* A value at a dotted path ("results.best.read.bw_GBps") or NULL. */
 const json_t *gmb_jpath(const json_t *j, const char *path);
@@ -119,7 +123,9 @@ extern const gmb_row_t gmb_table_rows[];
 typedef struct gmb_table {
     size_t nrows, ncols;    /* rows, columns (runs) */
     const gmb_row_t **rows; /* rows shown */
-    const char **cols;      /* column labels (borrowed) */
+    const char **cols;      /* column heads: the run labels, ", board P" added where the
+                               part number is known (in heads) */
+    char *heads;            /* the heads' text (owned) */
     gmb_cell_t *cells;      /* nrows x ncols, row-major */
     int notes;              /* the notes of all cells, or-ed */
 } gmb_table_t;
