@@ -366,6 +366,50 @@ static void set_stat(gmb_cell_t *c, const json_t *m)
     set_num(c, gmb_jnum(m, "median"), gmb_jnum(m, "ci_lo"), gmb_jnum(m, "ci_hi"));
 }
 
+/* ---- convergence: the points a value rests on ------------------------------------------- */
+
+/* Count point p in c's tally: whether its time series converged (its CI within the target
+ * before --max-samples or --time-cap stopped it). A point without the flag counts for
+ * nothing. */
+static void conv_add(gmb_cell_t *c, const json_t *p)
+{
+    const json_t *f = gmb_jpath(p, "time_ns.converged");
+    if (!json_is_boolean(f))
+        return;
+    c->pts++;
+    c->unconv += !json_is_true(f);
+}
+
+/* The mark of a value whose points did not converge: half or more of them (a median of
+ * plateau points survives a few unconverged ones at its edge; a knee's or a single point's
+ * value does not). */
+static void conv_note(gmb_cell_t *c)
+{
+    if (c->unconv > 0 && 2 * c->unconv >= c->pts)
+        c->note |= GMB_NOTE_UNCONVERGED;
+}
+
+/* Count the points of a chase curve (mode, page bytes for "page", space) within a level's
+ * sizes, [size_lo_bytes, capacity_bytes], and, with rise set, the point where it rises (the
+ * capacity rests on it too). */
+static void level_conv(const json_t *rec, const char *mode, double page, const char *space,
+                       const json_t *l, int rise, gmb_cell_t *c)
+{
+    double lo = gmb_jnum(l, "size_lo_bytes"), hi = gmb_jnum(l, "capacity_bytes");
+    double up = rise ? gmb_jnum(l, "rise_at_bytes") : NAN;
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(rec, "points"), i, p)
+    {
+        double s = gmb_jnum(p, "params.size_bytes");
+        if (strcmp(jstr(p, "params.mode"), mode) || strcmp(jstr(p, "params.space"), space) ||
+            (!strcmp(mode, "page") && gmb_jnum(p, "params.page_bytes") != page))
+            continue;
+        if ((s >= lo && s <= hi) || (up > 0 && s == up))
+            conv_add(c, p);
+    }
+}
+
 /* device facts: arg "memtype", "mem_gib", "peak" */
 static int ex_device(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
@@ -436,6 +480,7 @@ static int ex_stream_best(const json_t *rec, const char *arg, gmb_cell_t *c)
             return -1;
         set_stat(c, m);
         c->note = tier_note(best);
+        conv_add(c, p);
         return 0;
     }
     return -1;
@@ -524,6 +569,7 @@ static int ex_chase_lat(const json_t *rec, const char *arg, gmb_cell_t *c)
         return -1;
     set_num(c, v, NAN, NAN);
     level_ci(rec, space, l, cyc ? "lat_cycles" : "lat_ns", v, c);
+    level_conv(rec, "random", 0, space, l, 0, c);
     return 0;
 }
 
@@ -567,6 +613,7 @@ static int ex_chase_onchip(const json_t *rec, const char *arg, gmb_cell_t *c)
     set_num(c, med, NAN, NAN);
     json_t *flat = json_pack("{s:f, s:f}", "size_lo_bytes", 0.0, "capacity_bytes", 1e300);
     level_ci(rec, space, flat, metric, med, c);
+    level_conv(rec, "random", 0, space, flat, 0, c);
     json_decref(flat);
     return 0;
 }
@@ -600,6 +647,7 @@ static int ex_chase_tlb(const json_t *rec, const char *arg, gmb_cell_t *c)
             if (!(v > 0))
                 return -1;
             set_num(c, v, NAN, NAN);
+            level_conv(rec, "page", page, "global", l, !strcmp(what, "reach"), c);
             return 0;
         }
     }
@@ -614,6 +662,7 @@ static int ex_chase_cap(const json_t *rec, const char *arg, gmb_cell_t *c)
     if (!l || !(v > 0))
         return -1;
     set_num(c, v / 1048576.0, NAN, NAN);
+    level_conv(rec, "random", 0, "global", l, 1, c);
     return 0;
 }
 
@@ -678,6 +727,7 @@ static int ex_bank_bw(const json_t *rec, const char *arg, gmb_cell_t *c)
             if (!json_is_object(m))
                 return -1;
             set_stat(c, m);
+            conv_add(c, p);
             return 0;
         }
     }
@@ -700,6 +750,7 @@ static int ex_bank_point(const json_t *rec, const char *arg, gmb_cell_t *c)
             gmb_jnum(p, "params.width_bytes") == w && gmb_jnum(p, "params.param") == param &&
             json_is_object(m)) {
             set_stat(c, m);
+            conv_add(c, p);
             return 0;
         }
     }
@@ -717,6 +768,114 @@ static int ex_number(const json_t *rec, const char *arg, gmb_cell_t *c)
     if (v != v)
         return -1;
     set_num(c, v * scale, NAN, NAN);
+    return 0;
+}
+
+/* gmb-loaded: arg "read|write FIELD", FIELD a number under results.loaded (read) or
+ * results.loaded_write: idle.lat_ns, max_bw_GBps, knee.lat_ns (and the other figures of the
+ * knee, most_groups), bw_at_2x_idle_GBps. Its points: the idle chase's; the point of the most
+ * bandwidth; the knee's level and its neighbours on the curve, with the most bandwidth it is
+ * within 3% of; the last level and the one before it; the idle chase and the two levels
+ * around the crossing of twice its latency. */
+#define LOADED_MAX 256 /* levels of a curve: gmb-loaded's MAX_LEVELS and more */
+static int ex_loaded(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    char traffic[8], field[48], path[96];
+    if (sscanf(arg, "%7s %47s", traffic, field) != 2)
+        return -1;
+    const char *res = !strcmp(traffic, "write") ? "results.loaded_write" : "results.loaded";
+    snprintf(path, sizeof path, "%s.%s", res, field);
+    double v = gmb_jnum(rec, path);
+    if (v != v)
+        return -1;
+    set_num(c, v, NAN, NAN);
+    /* the curve's levels, in order of streaming groups */
+    const json_t *lv[LOADED_MAX], *p;
+    size_t n = 0, i, most = 0;
+    json_array_foreach(json_object_get(rec, "points"), i, p)
+    {
+        const char *t = jstr(p, "params.traffic");
+        if (strcmp(*t ? t : "read", traffic) || n == LOADED_MAX)
+            continue;
+        size_t k = n++;
+        double g = gmb_jnum(p, "params.load_groups");
+        for (; k > 0 && gmb_jnum(lv[k - 1], "params.load_groups") > g; k--)
+            lv[k] = lv[k - 1];
+        lv[k] = p;
+    }
+    if (!n)
+        return 0;
+    for (i = 1; i < n; i++)
+        if (gmb_jnum(lv[i], "metrics.bw_GBps.median") >
+            gmb_jnum(lv[most], "metrics.bw_GBps.median"))
+            most = i;
+    int idle = gmb_jnum(lv[0], "params.load_groups") == 0;
+    char obj[48];
+    gmb_strlcpy(obj, field, sizeof obj);
+    char *dot = strchr(obj, '.');
+    if (dot)
+        *dot = '\0';
+    if (!strcmp(obj, "idle")) {
+        if (idle)
+            conv_add(c, lv[0]);
+    } else if (!strcmp(obj, "max_bw_GBps")) {
+        conv_add(c, lv[most]);
+    } else if (!strcmp(obj, "knee") || !strcmp(obj, "most_groups")) {
+        snprintf(path, sizeof path, "%s.%s.load_groups", res, obj);
+        double g = gmb_jnum(rec, path);
+        for (i = 0; i < n && gmb_jnum(lv[i], "params.load_groups") != g; i++)
+            ;
+        if (i == n)
+            return 0;
+        for (size_t k = i ? i - 1 : 0; k <= i + 1 && k < n; k++)
+            conv_add(c, lv[k]);
+        if (!strcmp(obj, "knee") && (most + 1 < i || most > i + 1))
+            conv_add(c, lv[most]);
+    } else if (!strcmp(obj, "bw_at_2x_idle_GBps") && idle) {
+        double twice = 2 * gmb_jnum(lv[0], "metrics.lat_ns.median");
+        for (i = 1; i < n && !(gmb_jnum(lv[i], "metrics.lat_ns.median") >= twice); i++)
+            ;
+        conv_add(c, lv[0]);
+        if (i < n) {
+            if (i > 1)
+                conv_add(c, lv[i - 1]);
+            conv_add(c, lv[i]);
+        }
+    }
+    return 0;
+}
+
+/* gmb-um: arg "TEST" (results.largest.TEST.bw_GBps, from the test's point at that size) or
+ * "fault STRIDE" (results.fault_us.STRIDE.fault_us, from the latency points of that stride:
+ * pages on the host and resident) */
+static int ex_um(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    char test[32], stride[24] = "", path[96];
+    if (sscanf(arg, "%31s %23s", test, stride) < 1)
+        return -1;
+    int fault = !strcmp(test, "fault");
+    if (fault)
+        snprintf(path, sizeof path, "results.fault_us.%s.fault_us", stride);
+    else
+        snprintf(path, sizeof path, "results.largest.%s.bw_GBps", test);
+    double v = gmb_jnum(rec, path), size = NAN;
+    if (v != v)
+        return -1;
+    set_num(c, v, NAN, NAN);
+    if (!fault) {
+        snprintf(path, sizeof path, "results.largest.%s.size_bytes", test);
+        size = gmb_jnum(rec, path);
+    }
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(rec, "points"), i, p)
+    {
+        if (fault
+                ? !strcmp(jstr(p, "params.test"), "latency") &&
+                      gmb_jnum(p, "params.stride_bytes") == atof(stride)
+                : !strcmp(jstr(p, "params.test"), test) && gmb_jnum(p, "params.size_bytes") == size)
+            conv_add(c, p);
+    }
     return 0;
 }
 
@@ -957,21 +1116,20 @@ const gmb_row_t gmb_table_rows[] = {
     {"atomic", "Shared-memory atomic adds (atom), one address a group", "Gop/s", ex_number,
      "results.contention.shared_atom.one_address_Gops"},
     /* gmb-loaded: the DRAM chase idle and beside streaming groups */
-    {"loaded", "Loaded: chase latency, idle", "ns", ex_number, "results.loaded.idle.lat_ns"},
-    {"loaded", "Loaded: the most bandwidth beside the chase", "GB/s", ex_number,
-     "results.loaded.max_bw_GBps"},
-    {"loaded", "Loaded: latency at the knee (97% of that bandwidth)", "ns", ex_number,
-     "results.loaded.knee.lat_ns"},
-    {"loaded", "Loaded: latency with the most streaming groups", "ns", ex_number,
-     "results.loaded.most_groups.lat_ns"},
-    {"loaded", "Loaded: bandwidth where the latency doubles", "GB/s", ex_number,
-     "results.loaded.bw_at_2x_idle_GBps"},
-    {"loaded", "Loaded by writes: the most bandwidth beside the chase", "GB/s", ex_number,
-     "results.loaded_write.max_bw_GBps"},
-    {"loaded", "Loaded by writes: latency at the knee", "ns", ex_number,
-     "results.loaded_write.knee.lat_ns"},
-    {"loaded", "Loaded by writes: bandwidth where the latency doubles", "GB/s", ex_number,
-     "results.loaded_write.bw_at_2x_idle_GBps"},
+    {"loaded", "Loaded: chase latency, idle", "ns", ex_loaded, "read idle.lat_ns"},
+    {"loaded", "Loaded: the most bandwidth beside the chase", "GB/s", ex_loaded,
+     "read max_bw_GBps"},
+    {"loaded", "Loaded: latency at the knee (97% of that bandwidth)", "ns", ex_loaded,
+     "read knee.lat_ns"},
+    {"loaded", "Loaded: latency with the most streaming groups", "ns", ex_loaded,
+     "read most_groups.lat_ns"},
+    {"loaded", "Loaded: bandwidth where the latency doubles", "GB/s", ex_loaded,
+     "read bw_at_2x_idle_GBps"},
+    {"loaded", "Loaded by writes: the most bandwidth beside the chase", "GB/s", ex_loaded,
+     "write max_bw_GBps"},
+    {"loaded", "Loaded by writes: latency at the knee", "ns", ex_loaded, "write knee.lat_ns"},
+    {"loaded", "Loaded by writes: bandwidth where the latency doubles", "GB/s", ex_loaded,
+     "write bw_at_2x_idle_GBps"},
     /* gmb-l2: its plateau model (L2 on a GPU, the last-level cache on a CPU) */
     {"l2", "Cache plateau bandwidth, read (L2 on a GPU)", "GB/s", ex_number,
      "results.bandwidth.read.cache_GBps"},
@@ -1030,25 +1188,17 @@ const gmb_row_t gmb_table_rows[] = {
      "results.latency_us.h2d_pinned_ce.lat_us"},
     /* gmb-um: managed memory, how it moves here, the largest buffer of each test */
     {"um", "Managed memory moves", "", ex_text, "results.migration"},
-    {"um", "Managed: device reads, data on the device", "GB/s", ex_number,
-     "results.largest.resident.bw_GBps"},
-    {"um", "Managed: device reads host-written data", "GB/s", ex_number,
-     "results.largest.fault-h2d.bw_GBps"},
-    {"um", "Managed: host reads device-written data", "GB/s", ex_number,
-     "results.largest.fault-d2h.bw_GBps"},
-    {"um", "Managed: prefetch to the device", "GB/s", ex_number,
-     "results.largest.prefetch-h2d.bw_GBps"},
-    {"um", "Managed: prefetch to the host", "GB/s", ex_number,
-     "results.largest.prefetch-d2h.bw_GBps"},
-    {"um", "Managed: device reads it on the host (advice)", "GB/s", ex_number,
-     "results.largest.remote.bw_GBps"},
-    {"um", "Managed: device reads, read-mostly copy made", "GB/s", ex_number,
-     "results.largest.readmostly.bw_GBps"},
+    {"um", "Managed: device reads, data on the device", "GB/s", ex_um, "resident"},
+    {"um", "Managed: device reads host-written data", "GB/s", ex_um, "fault-h2d"},
+    {"um", "Managed: host reads device-written data", "GB/s", ex_um, "fault-d2h"},
+    {"um", "Managed: prefetch to the device", "GB/s", ex_um, "prefetch-h2d"},
+    {"um", "Managed: prefetch to the host", "GB/s", ex_um, "prefetch-d2h"},
+    {"um", "Managed: device reads it on the host (advice)", "GB/s", ex_um, "remote"},
+    {"um", "Managed: device reads, read-mostly copy made", "GB/s", ex_um, "readmostly"},
     {"um", "How the device reaches malloc'd memory", "", ex_text, "results.system_memory"},
-    {"um", "Device reads host-written malloc'd memory", "GB/s", ex_number,
-     "results.largest.system.bw_GBps"},
-    {"um", "Page fault, one touch per 64 KiB", "us", ex_number, "results.fault_us.65536.fault_us"},
-    {"um", "Page fault, one touch per 2 MiB", "us", ex_number, "results.fault_us.2097152.fault_us"},
+    {"um", "Device reads host-written malloc'd memory", "GB/s", ex_um, "system"},
+    {"um", "Page fault, one touch per 64 KiB", "us", ex_um, "fault 65536"},
+    {"um", "Page fault, one touch per 2 MiB", "us", ex_um, "fault 2097152"},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1123,6 +1273,7 @@ int gmb_table_build(const gmb_runset_t *rs, gmb_table_t *t)
                 c->kind = 0;
                 continue;
             }
+            conv_note(c);
             /* from a program stopped before its end: the points it finished */
             if (row->bench[0] && !strcmp(jstr(rec->j, "status"), "interrupted"))
                 c->note |= 8;
@@ -1237,6 +1388,12 @@ static void csv_text(buf_t *b, const char *s)
     free(big);
 }
 
+/* What the mark † says (Markdown and the cross-checks; LaTeX's comment line spells it). */
+#define UNCONV_LEGEND                                                                              \
+    "†: half or more of the points it rests on did not converge (their samples stopped at "      \
+    "--max-samples or --time-cap before the 95% CI of the median came within --ci-target; "        \
+    "gmb table --format csv counts them: its unconverged columns)."
+
 static void cell_md(buf_t *b, const gmb_cell_t *c, int tex)
 {
     char v[48], lo[48], hi[48];
@@ -1271,6 +1428,8 @@ static void cell_md(buf_t *b, const gmb_cell_t *c, int tex)
         bput(b, tex ? "\\textsuperscript{i}" : " ⁱ");
     if (c->note & 16)
         bput(b, tex ? "\\textsuperscript{p}" : " ᵖ");
+    if (c->note & GMB_NOTE_UNCONVERGED)
+        bput(b, tex ? "\\textsuperscript{\\dag}" : " †");
 }
 
 char *gmb_table_render(const gmb_table_t *t, const char *fmt)
@@ -1314,6 +1473,8 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
             bput(&b, " ᵖ: from a program with points that NVML saw held below the application "
                      "clocks (power, thermal or board limit) for over 1%% of their time (the "
                      "record's points say which).");
+        if (t->notes & GMB_NOTE_UNCONVERGED)
+            bput(&b, " %s", UNCONV_LEGEND);
         bput(&b, "\n");
     } else if (!strcmp(fmt, "tex")) {
         /* the width of the text, whatever the columns: the label column and the values
@@ -1364,12 +1525,14 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
         if (t->notes & 16)
             bput(&b, "; p: from a program with points held below the application clocks for "
                      "over 1%% of their time (NVML)");
+        if (t->notes & GMB_NOTE_UNCONVERGED)
+            bput(&b, "; dagger: %s", UNCONV_LEGEND + strlen("†: "));
         bput(&b, "\n");
     } else if (!strcmp(fmt, "csv")) {
         bput(&b, "metric,unit");
         for (size_t c = 0; c < t->ncols; c++) {
-            const char *suffix[] = {"", " ci_lo", " ci_hi"};
-            for (int k = 0; k < 3; k++) {
+            const char *suffix[] = {"", " ci_lo", " ci_hi", " unconverged"};
+            for (int k = 0; k < 4; k++) {
                 char h[256];
                 snprintf(h, sizeof h, "%s%s", t->cols[c], suffix[k]);
                 bput(&b, ",");
@@ -1393,7 +1556,9 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
                 }
                 bput(&b, ",");
                 csv_text(&b, x->kind == 2 ? x->text : v);
-                bput(&b, ",%s,%s", lo, hi);
+                bput(&b, ",%s,%s,", lo, hi);
+                if (x->kind && x->pts) /* "unconverged/points", the mark's ground */
+                    bput(&b, "%d/%d", x->unconv, x->pts);
             }
             bput(&b, "\n");
         }
@@ -1433,10 +1598,10 @@ static const xcheck_t xchecks[] = {
        NULL, NULL},
       {"l2", "l2: memory plateau of the read curve (L1 bypassed)", ex_number,
        "results.bandwidth.read.memory_GBps", 1, NULL, "results.bandwidth.read.memory_reached"},
-      {"loaded", "loaded: the most read bandwidth beside the idle chase", ex_number,
-       "results.loaded.max_bw_GBps", 1, "points.0.params.stream_bytes", NULL},
-      {"um", "um: device reads of managed memory resident on it", ex_number,
-       "results.largest.resident.bw_GBps", 1, "results.largest.resident.size_bytes", NULL}}},
+      {"loaded", "loaded: the most read bandwidth beside the idle chase", ex_loaded,
+       "read max_bw_GBps", 1, "points.0.params.stream_bytes", NULL},
+      {"um", "um: device reads of managed memory resident on it", ex_um, "resident", 1,
+       "results.largest.resident.size_bytes", NULL}}},
     {"Memory copy bandwidth (bytes read + written)",
      "GB/s",
      0.15,
@@ -1450,8 +1615,8 @@ static const xcheck_t xchecks[] = {
      0.15,
      {{"chase", "chase: the memory level of the random global chase", ex_chase_lat,
        "DRAM|memory ns", 1, NULL, NULL},
-      {"loaded", "loaded: the chase with no streaming groups", ex_number,
-       "results.loaded.idle.lat_ns", 1, "points.0.params.size_bytes 16", NULL}}},
+      {"loaded", "loaded: the chase with no streaming groups", ex_loaded, "read idle.lat_ns", 1,
+       "points.0.params.size_bytes 16", NULL}}},
     {"Last-level cache capacity",
      "MiB",
      0.25,
@@ -1500,8 +1665,10 @@ size_t gmb_crosscheck(const gmb_runset_t *rs, size_t run, gmb_xcheck_t *out, siz
                 continue; /* not memory-sized, or the LLC unknown (0 or none) */
             if (s->flag && !json_is_true(gmb_jpath(rec->j, s->flag)))
                 continue;
+            conv_note(&c);
             o->vals[o->n].source = s->source;
             o->vals[o->n].v = c.v * s->scale;
+            o->vals[o->n].unconverged = (c.note & GMB_NOTE_UNCONVERGED) != 0;
             lo = fmin(lo, o->vals[o->n].v);
             hi = fmax(hi, o->vals[o->n].v);
             o->n++;
@@ -1522,17 +1689,22 @@ char *gmb_crosscheck_md(const gmb_xcheck_t *x, size_t n)
         bput(&b, "No quantity was measured by two programs in this run.\n");
     else
         bput(&b, "| Quantity | Unit | Measurements | Spread | Verdict |\n|---|---|---|---:|---|\n");
+    int unconv = 0;
     for (size_t i = 0; i < n; i++) {
         char v[48];
         bput(&b, "| %s | %s | ", x[i].quantity, x[i].unit);
         for (size_t k = 0; k < x[i].n; k++) {
             gmb_fmt_num(x[i].vals[k].v, v, sizeof v);
-            bput(&b, "%s%s: %s", k ? "; " : "", x[i].vals[k].source, v);
+            bput(&b, "%s%s: %s%s", k ? "; " : "", x[i].vals[k].source, v,
+                 x[i].vals[k].unconverged ? " †" : "");
+            unconv |= x[i].vals[k].unconverged;
         }
         gmb_fmt_num(x[i].spread, v, sizeof v);
         bput(&b, " | %sx | %s (%s %.0f%%) |\n", v, x[i].agree ? "agree" : "differ",
              x[i].agree ? "within" : "by more than", 100 * x[i].tol);
     }
+    if (unconv)
+        bput(&b, "\n%s\n", UNCONV_LEGEND);
     return bdone(&b);
 }
 

@@ -95,14 +95,19 @@ int gmb_run_report(const char *dir, const char *figs, FILE *f);
 
 /* One cell of the table. */
 typedef struct gmb_cell {
-    int kind;       /* 0 empty, 1 number, 2 text */
-    double v;       /* number: the median (or the value) */
-    double lo, hi;  /* its 95% CI; NaN when the value has none */
-    char text[128]; /* text cell */
-    int note;       /* bits: 1 from a cache-resident point (no DRAM point), 2 from a DRAM
-                       point between 4x and 16x the LLC, 4 a peak given with --peak-bw, 8
-                       from an interrupted program, 16 from one with capped points */
+    int kind;        /* 0 empty, 1 number, 2 text */
+    double v;        /* number: the median (or the value) */
+    double lo, hi;   /* its 95% CI; NaN when the value has none */
+    char text[128];  /* text cell */
+    int note;        /* bits: 1 from a cache-resident point (no DRAM point), 2 from a DRAM
+                        point between 4x and 16x the LLC, 4 a peak given with --peak-bw, 8
+                        from an interrupted program, 16 from one with capped points, 32 from
+                        points half or more of which did not converge (GMB_NOTE_UNCONVERGED) */
+    int pts, unconv; /* the points the value rests on that say whether they converged, and
+                        how many of them did not (the extractor counts them) */
 } gmb_cell_t;
+
+#define GMB_NOTE_UNCONVERGED 32
 
 /* A row extractor: fill out from a record (the device for bench ""); 0 when it did. */
 typedef int (*gmb_row_fn)(const json_t *rec, const char *arg, gmb_cell_t *out);
@@ -150,6 +155,7 @@ typedef struct gmb_xcheck {
     struct {
         const char *source; /* which program, which figure */
         double v;           /* its value, in unit */
+        int unconverged;    /* it rests on points half or more of which did not converge */
     } vals[4];
     double spread; /* largest / smallest */
     int agree;     /* spread <= 1 + tol */
