@@ -845,15 +845,20 @@ static int ex_loaded(const json_t *rec, const char *arg, gmb_cell_t *c)
     return 0;
 }
 
-/* gmb-um: arg "TEST" (results.largest.TEST.bw_GBps, from the test's point at that size) or
+/* gmb-um: arg "TEST" (results.largest.TEST.bw_GBps, from the test's point at that size),
+ * "fault-d2h touch" (the same of a fault-d2h whose host timed one load a page, not a check of
+ * every word: params.host_touch_bytes; plain "fault-d2h" is one that checked them) or
  * "fault STRIDE" (results.fault_us.STRIDE.fault_us, from the latency points of that stride:
  * pages on the host and resident) */
 static int ex_um(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
     char test[32], stride[24] = "", path[96];
+    int touch = -1; /* fault-d2h: 1 touches timed, 0 every word read, -1 either */
     if (sscanf(arg, "%31s %23s", test, stride) < 1)
         return -1;
     int fault = !strcmp(test, "fault");
+    if (!strcmp(test, "fault-d2h"))
+        touch = !strcmp(stride, "touch");
     if (fault)
         snprintf(path, sizeof path, "results.fault_us.%s.fault_us", stride);
     else
@@ -870,13 +875,17 @@ static int ex_um(const json_t *rec, const char *arg, gmb_cell_t *c)
     const json_t *p;
     json_array_foreach(json_object_get(rec, "points"), i, p)
     {
-        if (fault
-                ? !strcmp(jstr(p, "params.test"), "latency") &&
-                      gmb_jnum(p, "params.stride_bytes") == atof(stride)
-                : !strcmp(jstr(p, "params.test"), test) && gmb_jnum(p, "params.size_bytes") == size)
+        if (fault ? !strcmp(jstr(p, "params.test"), "latency") &&
+                        gmb_jnum(p, "params.stride_bytes") == atof(stride)
+                  : !strcmp(jstr(p, "params.test"), test) &&
+                        gmb_jnum(p, "params.size_bytes") == size) {
+            if (touch >= 0 && touch != (gmb_jnum(p, "params.host_touch_bytes") > 0))
+                return -1; /* the other method's figure: the other row */
             conv_add(c, p);
+            touch = touch >= 0 ? 2 : touch;
+        }
     }
-    return 0;
+    return touch == 0 || touch == 1 ? -1 : 0; /* fault-d2h: no point says which method */
 }
 
 /* access: arg "granularity WHERE" (the inferred granularity, B, or "none claimed"),
@@ -1190,7 +1199,11 @@ const gmb_row_t gmb_table_rows[] = {
     {"um", "Managed memory moves", "", ex_text, "results.migration"},
     {"um", "Managed: device reads, data on the device", "GB/s", ex_um, "resident"},
     {"um", "Managed: device reads host-written data", "GB/s", ex_um, "fault-h2d"},
+    /* fault-d2h: a host thread checking every word (records before the touches), or the
+     * migration itself, timed by one load a page */
     {"um", "Managed: host reads device-written data", "GB/s", ex_um, "fault-d2h"},
+    {"um", "Managed: migration to the host on host faults (one load a 4 KiB page)", "GB/s", ex_um,
+     "fault-d2h touch"},
     {"um", "Managed: prefetch to the device", "GB/s", ex_um, "prefetch-h2d"},
     {"um", "Managed: prefetch to the host", "GB/s", ex_um, "prefetch-d2h"},
     {"um", "Managed: device reads it on the host (advice)", "GB/s", ex_um, "remote"},
