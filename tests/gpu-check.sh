@@ -295,6 +295,19 @@ step chase-more-cuda 70 bin/gmb-chase --backend cuda --device 0 \
 # the host side of on-demand migration with several host threads (1 above: the lower bound)
 step um-threads-cuda 30 bin/gmb-um --backend cuda --device 0 --out "$OUTDIR/cuda-threads" \
     --tests fault-d2h --host-threads 8 --sizes 256MiB,1GiB --time-cap 0.3 --max-samples 10
+# fault-d2h's new timing: one host load a 4 KiB page (the migration), every word checked after
+# it (host_resident_GBps: one thread's check, pages on the host; it bounded the old figure,
+# 2.66 GB/s at 1 GiB on an H200 against a 4.69 GB/s re-read); 1 and 8 host threads' touches,
+# at most about 0.4 s a 1 GiB sample (prefetch, write, touches, a one-thread check)
+step um-touch-cuda 40 bin/gmb-um --backend cuda --device 0 --out "$OUTDIR/cuda-touch" \
+    --tests fault-d2h --sizes 64MiB,256MiB,1GiB --time-cap 2 --max-samples 10
+step um-touch8-cuda 30 bin/gmb-um --backend cuda --device 0 --out "$OUTDIR/cuda-touch8" \
+    --tests fault-d2h --host-threads 8 --sizes 256MiB,1GiB --time-cap 2 --max-samples 10
+# the quick profile's chase, loaded and um as plots/profiles.conf now has them: do the far L2
+# points, the loaded knee and the managed-memory figures converge (gmb table marks with a
+# dagger what rests on points that did not)? about 25 s on an H200 by the lines' estimates
+step quick-converge-cuda 90 bin/gmb run --backend cuda --only chase,loaded,um \
+    --results "$OUTDIR/quick-converge" --timeout 60
 # timing A/B: the stream held by a host-function gate until the timed work is enqueued
 # (GMB_CUDA_GATE=1, opt-in until seen on a GPU) against plain events, where it matters: small
 # copies (host enqueue rate vs device time) and one-pass L2 cold/warm samples (persistence
@@ -476,6 +489,36 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-um.json")):
     for s in res.get("skipped", []):
         print(f"  skipped {s['test']}: {s['reason']}")
 PY
+echo "== um touches: fault-d2h timed by one load a 4 KiB page, against the check of every word"
+python3 - "$OUTDIR" <<'PY'
+import glob, json, sys
+for path in sorted(glob.glob(sys.argv[1] + "/cuda-touch*/*-um.json")):
+    r = json.load(open(path))
+    for p in r["points"]:
+        m, t = p["metrics"], p["time_ns"]
+        print(f"{path.split('/')[-2]}: {p['params']['size_bytes'] / 2**20:6g} MiB, {p['params']['host_threads']} host thread(s): "
+              f"touches {m['bw_GBps']['median']:7.2f} GB/s [{m['bw_GBps']['ci_lo']:.2f}, {m['bw_GBps']['ci_hi']:.2f}], "
+              f"check of every word {m.get('host_resident_GBps', {}).get('median', float('nan')):6.2f} GB/s, "
+              f"n {t['n']}, converged {t['converged']}, {p['extra']['verified']}")
+PY
+echo "== quick profile (chase, loaded, um): unconverged points, and the table's marked values"
+python3 - "$OUTDIR" <<'PY'
+import glob, json, sys
+for path in sorted(glob.glob(sys.argv[1] + "/quick-converge/*/*/*.json")):
+    if path.endswith("run.json"):
+        continue
+    r = json.load(open(path))
+    bad = [p for p in r["points"] if not p.get("time_ns", {}).get("converged", True)]
+    print(f"{r['benchmark']}: {len(bad)} of {len(r['points'])} points not converged "
+          f"(time cap {r['measurement']['time_cap_s']} s, max samples {r['measurement']['max_samples']})")
+    for p in bad[:16]:
+        t = p["time_ns"]
+        print(f"  {json.dumps(p['params'], separators=(',', ':'))[:110]}: n {t['n']}, ci {100 * t['ci_rel']:.1f}%")
+PY
+for d in "$OUTDIR"/quick-converge/*/*/; do
+    [ -d "$d" ] && bin/gmb table "$d" 2>/dev/null | grep -E "†|^\| Metric" || true
+    [ -d "$d" ] && grep -h "wall_s" "$d/run.json" | head -1
+done
 echo "== loaded: latency under load (idle, at the most bandwidth, where it doubles)"
 grep -h "^# loaded" "$OUTDIR"/loaded-*.txt 2>/dev/null || echo "(not run)"
 echo "== access: access granularity (stride curve), misaligned reads, random blocks read and written"
