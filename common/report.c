@@ -376,8 +376,8 @@ static void conv_add(gmb_cell_t *c, const json_t *p)
     const json_t *f = gmb_jpath(p, "time_ns.converged");
     if (!json_is_boolean(f))
         return;
-    c->pts++;
-    c->unconv += !json_is_true(f);
+    c->npts++;
+    c->nunc += !json_is_true(f);
 }
 
 /* The mark of a value whose points did not converge: half or more of them (a median of
@@ -385,7 +385,7 @@ static void conv_add(gmb_cell_t *c, const json_t *p)
  * value does not). */
 static void conv_note(gmb_cell_t *c)
 {
-    if (c->unconv > 0 && 2 * c->unconv >= c->pts)
+    if (c->nunc > 0 && 2 * c->nunc >= c->npts)
         c->note |= GMB_NOTE_UNCONVERGED;
 }
 
@@ -1570,8 +1570,8 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
                 bput(&b, ",");
                 csv_text(&b, x->kind == 2 ? x->text : v);
                 bput(&b, ",%s,%s,", lo, hi);
-                if (x->kind && x->pts) /* "unconverged/points", the mark's ground */
-                    bput(&b, "%d/%d", x->unconv, x->pts);
+                if (x->kind && x->npts) /* "unconverged/points", the mark's ground */
+                    bput(&b, "%d/%d", x->nunc, x->npts);
             }
             bput(&b, "\n");
         }

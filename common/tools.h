@@ -95,16 +95,16 @@ int gmb_run_report(const char *dir, const char *figs, FILE *f);
 
 /* One cell of the table. */
 typedef struct gmb_cell {
-    int kind;        /* 0 empty, 1 number, 2 text */
-    double v;        /* number: the median (or the value) */
-    double lo, hi;   /* its 95% CI; NaN when the value has none */
-    char text[128];  /* text cell */
-    int note;        /* bits: 1 from a cache-resident point (no DRAM point), 2 from a DRAM
-                        point between 4x and 16x the LLC, 4 a peak given with --peak-bw, 8
-                        from an interrupted program, 16 from one with capped points, 32 from
-                        points half or more of which did not converge (GMB_NOTE_UNCONVERGED) */
-    int pts, unconv; /* the points the value rests on that say whether they converged, and
-                        how many of them did not (the extractor counts them) */
+    int kind;       /* 0 empty, 1 number, 2 text */
+    double v;       /* number: the median (or the value) */
+    double lo, hi;  /* its 95% CI; NaN when the value has none */
+    char text[128]; /* text cell */
+    int note;       /* bits: 1 from a cache-resident point (no DRAM point), 2 from a DRAM
+                       point between 4x and 16x the LLC, 4 a peak given with --peak-bw, 8
+                       from an interrupted program, 16 from one with capped points, 32 from
+                       points half or more of which did not converge (GMB_NOTE_UNCONVERGED) */
+    int npts, nunc; /* the points the value rests on that say whether they converged, and
+                       how many of them did not (the extractor counts them) */
 } gmb_cell_t;
 
 #define GMB_NOTE_UNCONVERGED 32

@@ -170,34 +170,34 @@ static void test_crafted_marks(void **state)
     build(&rs, &t);
     /* a level: its plateau points */
     assert_false(marked(&t, "L1 latency", "cycles"));
-    assert_int_equal(cell(&t, "L1 latency", "cycles", 0)->pts, 4);
+    assert_int_equal(cell(&t, "L1 latency", "cycles", 0)->npts, 4);
     assert_false(marked(&t, "L2 latency", "cycles")); /* 1 of 4 at its edge */
-    assert_int_equal(cell(&t, "L2 latency", "cycles", 0)->unconv, 1);
+    assert_int_equal(cell(&t, "L2 latency", "cycles", 0)->nunc, 1);
     assert_true(marked(&t, "L2 far latency", "cycles"));
-    assert_int_equal(cell(&t, "L2 far latency", "cycles", 0)->pts, 3);
+    assert_int_equal(cell(&t, "L2 far latency", "cycles", 0)->npts, 3);
     assert_false(marked(&t, "DRAM latency", "cycles"));
     /* the capacity: the plateau and the point where it rises */
     assert_true(marked(&t, "L2 capacity (latency curve)", "MiB"));
-    assert_int_equal(cell(&t, "L2 capacity (latency curve)", "MiB", 0)->pts, 4);
+    assert_int_equal(cell(&t, "L2 capacity (latency curve)", "MiB", 0)->npts, 4);
     /* loaded: the idle point converged; the knee's neighbours (4, 8, 16 groups) did not */
     assert_false(marked(&t, "Loaded: chase latency, idle", "ns"));
     assert_true(marked(&t, "Loaded: latency at the knee (97% of that bandwidth)", "ns"));
-    assert_int_equal(cell(&t, "Loaded: latency at the knee (97% of that bandwidth)", "ns", 0)->pts,
+    assert_int_equal(cell(&t, "Loaded: latency at the knee (97% of that bandwidth)", "ns", 0)->npts,
                      3);
     assert_true(marked(&t, "Loaded: the most bandwidth beside the chase", "GB/s"));
     /* twice 100 ns is first passed at 4 groups: idle, 2 and 4 groups, one of three unconverged */
     const gmb_cell_t *x2 = cell(&t, "Loaded: bandwidth where the latency doubles", "GB/s", 0);
     assert_non_null(x2);
-    assert_int_equal(x2->pts, 3);
-    assert_int_equal(x2->unconv, 1);
+    assert_int_equal(x2->npts, 3);
+    assert_int_equal(x2->nunc, 1);
     assert_false(x2->note & GMB_NOTE_UNCONVERGED);
     /* um: the point of the largest size only */
     assert_false(marked(&t, "Managed: device reads, data on the device", "GB/s"));
-    assert_int_equal(cell(&t, "Managed: device reads, data on the device", "GB/s", 0)->pts, 1);
+    assert_int_equal(cell(&t, "Managed: device reads, data on the device", "GB/s", 0)->npts, 1);
     assert_true(marked(&t, "Managed: host reads device-written data", "GB/s"));
     assert_false(marked(&t, "Page fault, one touch per 64 KiB", "us"));
     assert_true(marked(&t, "Page fault, one touch per 2 MiB", "us"));
-    assert_int_equal(cell(&t, "Page fault, one touch per 2 MiB", "us", 0)->pts, 2);
+    assert_int_equal(cell(&t, "Page fault, one touch per 2 MiB", "us", 0)->npts, 2);
     assert_true(t.notes & GMB_NOTE_UNCONVERGED);
 
     /* every format carries the mark and says what it means */
@@ -268,8 +268,8 @@ static void test_h200_quick(void **state)
     /* the far L2: 4 points, none converged; the capacity also rests on the rise at 53.8 MiB */
     assert_true(marked(&t, "L2 far latency", "cycles"));
     assert_true(marked(&t, "L2 far latency", "ns"));
-    assert_int_equal(cell(&t, "L2 far latency", "cycles", 0)->pts, 4);
-    assert_int_equal(cell(&t, "L2 far latency", "cycles", 0)->unconv, 4);
+    assert_int_equal(cell(&t, "L2 far latency", "cycles", 0)->npts, 4);
+    assert_int_equal(cell(&t, "L2 far latency", "cycles", 0)->nunc, 4);
     assert_true(marked(&t, "L2 capacity (latency curve)", "MiB"));
     assert_true(marked(&t, "Loaded: latency at the knee (97% of that bandwidth)", "ns"));
     assert_true(marked(&t, "Managed: host reads device-written data", "GB/s"));
@@ -280,7 +280,7 @@ static void test_h200_quick(void **state)
      * chase, the remote reads (their 1 GiB point converged) */
     assert_false(marked(&t, "L1 latency", "cycles"));
     assert_false(marked(&t, "L2 latency", "cycles"));
-    assert_int_equal(cell(&t, "L2 latency", "cycles", 0)->unconv, 4);
+    assert_int_equal(cell(&t, "L2 latency", "cycles", 0)->nunc, 4);
     assert_false(marked(&t, "DRAM latency", "cycles"));
     assert_false(marked(&t, "Read bandwidth", "GB/s"));
     assert_false(marked(&t, "Loaded: chase latency, idle", "ns"));
