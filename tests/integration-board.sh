@@ -58,8 +58,8 @@ else
              test \"\$(head -1 '$T/out' | grep -o ', board ' | wc -l)\" = 2"
     fi
     if expect "board: csv table" 0 "$G" table "$T/b001" --format csv; then
-        check "board: csv heads name the board (value, ci_lo, ci_hi)" test \
-            "$(head -1 "$T/out" | grep -o 'board 692-2G520-0282-001' | wc -l)" = 3
+        check "board: csv heads name the board (value, ci_lo, ci_hi, unconverged)" test \
+            "$(head -1 "$T/out" | grep -o 'board 692-2G520-0282-001' | wc -l)" = 4
     fi
     # --- the committed H200 runs: call 7's -000 board against call 1's -001 -------------------
     BD_A=692-2G520-0282-000 BD_B="part number not recorded" \
