@@ -54,40 +54,43 @@ typedef enum {
 
 /* What a device is; everything `gmb devices` prints and a record stores. */
 typedef struct gmb_dev_info {
-    char backend[16];         /* "cuda" or "opencl" */
-    int index;                /* index within the backend (--device) */
-    char name[256];           /* device name */
-    char vendor[128];         /* vendor name */
-    char type[16];            /* "gpu", "cpu", "accelerator", "other" */
-    char platform[128];       /* OpenCL platform name; "CUDA" for CUDA */
-    char driver_version[64];  /* driver version */
-    char runtime_version[64]; /* CUDA runtime / OpenCL version of the device */
-    char arch[32];            /* "sm_90" or the OpenCL device version */
-    char pci_bus_id[32];      /* "0000:17:00.0", "" when unknown */
-    char serial[32];          /* the board's serial number (NVML), "" when unknown */
-    char board_part[64];      /* the board's part number (NVML), "" when unknown */
-    uint64_t mem_bytes;       /* global memory */
-    uint64_t max_alloc_bytes; /* largest single allocation */
-    uint64_t llc_bytes;       /* last-level cache the device reports (L2), 0 unknown */
-    uint64_t local_mem_bytes; /* most shared/local memory one work-group can have */
-    char local_mem_type[16];  /* "dedicated" (on-chip), "global" (emulated), "" unknown */
-    int compute_units;        /* SMs / compute units */
-    int max_group_size;       /* most work-items per group */
-    int threads_per_cu;       /* most resident threads per CU, 0 unknown */
-    int warp_size;            /* warp / wavefront / SIMD width, 0 unknown */
-    int core_clock_mhz;       /* peak core clock, 0 unknown */
-    int mem_clock_mhz;        /* peak memory clock, 0 unknown */
-    int bus_width_bits;       /* memory bus width, 0 unknown */
-    double peak_bw_gbps;      /* nominal peak = 2 x mem clock x bus width / 8; 0 unknown */
-    char timer[128];          /* what device times are taken with */
-    char peak_source[224];    /* the inputs of peak_bw_gbps, or why it is unknown */
-    int peak_given;           /* peak_bw_gbps was given (--peak-bw), not derived */
-    char mem_type[32];        /* guess: "HBM", "GDDR/LPDDR/DDR", "unknown" */
-    int ecc;                  /* 1 on, 0 off, -1 unknown */
-    double timer_res_ns;      /* resolution of the device event timer */
-    char managed[128];        /* what GMB_MEM_MANAGED is here ("" when the device has none) */
-    char system_mem[128];     /* how kernels reach plain malloc'd memory ("": they cannot) */
-    unsigned caps;            /* GMB_CAP_* */
+    char backend[16];                 /* "cuda" or "opencl" */
+    int index;                        /* index within the backend (--device) */
+    char name[256];                   /* device name */
+    char vendor[128];                 /* vendor name */
+    char type[16];                    /* "gpu", "cpu", "accelerator", "other" */
+    char platform[128];               /* OpenCL platform name; "CUDA" for CUDA */
+    char driver_version[64];          /* driver version */
+    char runtime_version[64];         /* CUDA runtime / OpenCL version of the device */
+    char arch[32];                    /* "sm_90" or the OpenCL device version */
+    char pci_bus_id[32];              /* "0000:17:00.0", "" when unknown */
+    char serial[32];                  /* the board's serial number (NVML), "" when unknown */
+    char board_part[64];              /* the board's part number (NVML), "" when unknown */
+    uint64_t mem_bytes;               /* global memory */
+    uint64_t max_alloc_bytes;         /* largest single allocation */
+    uint64_t llc_bytes;               /* last-level cache the device reports (L2), 0 unknown */
+    uint64_t local_mem_bytes;         /* most shared/local memory one work-group can have */
+    uint64_t alloc_granularity_bytes; /* the device's allocation granularity (CUDA:
+                                         cuMemGetAllocationGranularity, minimum, pinned device
+                                         memory); 0 unknown (OpenCL has no such query) */
+    char local_mem_type[16];          /* "dedicated" (on-chip), "global" (emulated), "" unknown */
+    int compute_units;                /* SMs / compute units */
+    int max_group_size;               /* most work-items per group */
+    int threads_per_cu;               /* most resident threads per CU, 0 unknown */
+    int warp_size;                    /* warp / wavefront / SIMD width, 0 unknown */
+    int core_clock_mhz;               /* peak core clock, 0 unknown */
+    int mem_clock_mhz;                /* peak memory clock, 0 unknown */
+    int bus_width_bits;               /* memory bus width, 0 unknown */
+    double peak_bw_gbps;              /* nominal peak = 2 x mem clock x bus width / 8; 0 unknown */
+    char timer[128];                  /* what device times are taken with */
+    char peak_source[224];            /* the inputs of peak_bw_gbps, or why it is unknown */
+    int peak_given;                   /* peak_bw_gbps was given (--peak-bw), not derived */
+    char mem_type[32];                /* guess: "HBM", "GDDR/LPDDR/DDR", "unknown" */
+    int ecc;                          /* 1 on, 0 off, -1 unknown */
+    double timer_res_ns;              /* resolution of the device event timer */
+    char managed[128];    /* what GMB_MEM_MANAGED is here ("" when the device has none) */
+    char system_mem[128]; /* how kernels reach plain malloc'd memory ("": they cannot) */
+    unsigned caps;        /* GMB_CAP_* */
 } gmb_dev_info_t;
 
 /* Advice on managed memory (backend table: advise). */

@@ -1,4 +1,5 @@
 /* backend_cuda.c - the CUDA backend (runtime API, callable from C; kernels come from nvcc). */
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include "backend.h"
@@ -204,6 +205,37 @@ static int cu_count(int *n, char *why, size_t whylen)
     return GMB_OK;
 }
 
+/* The allocation granularity of device memory on device idx (cuMemGetAllocationGranularity,
+ * CU_MEM_ALLOC_GRANULARITY_MINIMUM, pinned memory located on the device), from the driver
+ * API through dlopen as the rest of the driver's calls here; 0 when the driver has no such
+ * call or refuses. The types are cuda.h's (CUDA 13). */
+static uint64_t alloc_granularity(int idx)
+{
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return 0;
+    CUresult (*init)(unsigned), (*get_dev)(CUdevice *, int);
+    CUresult (*gran)(size_t *, const CUmemAllocationProp *, CUmemAllocationGranularity_flags);
+    *(void **)&init = dlsym(lib, "cuInit");
+    *(void **)&get_dev = dlsym(lib, "cuDeviceGet");
+    *(void **)&gran = dlsym(lib, "cuMemGetAllocationGranularity");
+    CUdevice dev = 0;
+    size_t g = 0;
+    CUmemAllocationProp prop;
+    memset(&prop, 0, sizeof prop);
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    if (!init || !get_dev || !gran || init(0) != CUDA_SUCCESS || get_dev(&dev, idx) != CUDA_SUCCESS)
+        g = 0;
+    else {
+        prop.location.id = (int)dev;
+        if (gran(&g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM) != CUDA_SUCCESS)
+            g = 0;
+    }
+    dlclose(lib); /* the runtime holds its own reference */
+    return (uint64_t)g;
+}
+
 static int cu_info(int idx, gmb_dev_info_t *o)
 {
     struct cudaDeviceProp p;
@@ -229,6 +261,7 @@ static int cu_info(int idx, gmb_dev_info_t *o)
     o->mem_bytes = p.totalGlobalMem;
     o->max_alloc_bytes = p.totalGlobalMem;
     o->llc_bytes = (uint64_t)p.l2CacheSize;
+    o->alloc_granularity_bytes = alloc_granularity(idx);
     o->local_mem_bytes = p.sharedMemPerBlockOptin > p.sharedMemPerBlock ? p.sharedMemPerBlockOptin
                                                                         : p.sharedMemPerBlock;
     gmb_strlcpy(o->local_mem_type, "dedicated", sizeof o->local_mem_type);

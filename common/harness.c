@@ -157,7 +157,7 @@ int gmb_pick_backend(const char *name, const gmb_backend_t **out, int *ndev, cha
 
 json_t *gmb_json_device(const gmb_dev_info_t *d)
 {
-    return json_pack(
+    json_t *j = json_pack(
         "{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:s, "
         "s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:s, s:b, s:s, s:s, s:f, s:s, s:s, s:s, s:s}",
         "backend", d->backend, "index", d->index, "name", d->name, "vendor", d->vendor, "type",
@@ -176,6 +176,12 @@ json_t *gmb_json_device(const gmb_dev_info_t *d)
         "timer_res_ns", d->timer_res_ns, "timer", d->timer, "managed_memory",
         d->managed[0] ? d->managed : "none", "serial", d->serial[0] ? d->serial : "unknown",
         "board_part_number", d->board_part[0] ? d->board_part : "unknown");
+    if (j) /* where the device gives it (CUDA); null: none given (OpenCL has no such query) */
+        json_object_set_new(j, "alloc_granularity_bytes",
+                            d->alloc_granularity_bytes
+                                ? json_integer((json_int_t)d->alloc_granularity_bytes)
+                                : json_null());
+    return j;
 }
 
 int gmb_print_devices(FILE *f)
