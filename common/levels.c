@@ -5,6 +5,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,4 +203,171 @@ out:
     free(d);
     free(sp);
     return rc;
+}
+
+/* ---- names ------------------------------------------------------------------------------ */
+
+/* Numbered names; on global memory the last level "memory" when the sweep reached it. */
+static void numbered(gmb_lv_path_t path, int memory, int nl, char (*out)[GMB_LEVEL_NAME])
+{
+    int global = path == GMB_LV_GLOBAL || path == GMB_LV_L2_FIRST;
+    for (int i = 0; i < nl; i++)
+        if (global && memory && i == nl - 1)
+            snprintf(out[i], GMB_LEVEL_NAME, "memory");
+        else
+            snprintf(out[i], GMB_LEVEL_NAME, "level %d", i + 1);
+}
+
+/* Levels first..last (indices) are the L2: "L2", "L2 near"/"L2 far", or "L2 part N". */
+static void name_l2(int first, int last, char (*out)[GMB_LEVEL_NAME])
+{
+    int n = last - first + 1;
+    for (int i = first; i <= last; i++)
+        if (n == 1)
+            snprintf(out[i], GMB_LEVEL_NAME, "L2");
+        else if (n == 2)
+            snprintf(out[i], GMB_LEVEL_NAME, i == first ? "L2 near" : "L2 far");
+        else
+            snprintf(out[i], GMB_LEVEL_NAME, "L2 part %d", i - first + 1);
+}
+
+void gmb_level_names(const gmb_lv_device_t *dev, gmb_lv_path_t path, const char *link, int memory,
+                     const gmb_level_t *L, int nl, char (*out)[GMB_LEVEL_NAME])
+{
+    if (nl <= 0)
+        return;
+    if (path == GMB_LV_LINK) { /* numbered, but the last */
+        numbered(GMB_LV_ONCHIP, 0, nl, out);
+        if (memory)
+            snprintf(out[nl - 1], GMB_LEVEL_NAME, "%s memory", link ? link : "link");
+        return;
+    }
+    /* the last level is memory only when its own plateau reaches 4x the cache the device
+     * reports: one that ends below it is a cache the sweep's end cut short */
+    if (memory && dev->llc_bytes > 0 && L[nl - 1].size_hi < 4 * dev->llc_bytes)
+        memory = 0;
+    numbered(path, memory, nl, out);
+    if (path == GMB_LV_ONCHIP || !dev->gpu)
+        return;
+    int last = memory ? nl - 2 : nl - 1; /* the last cache level */
+    if (dev->cuda) {
+        /* the GPU's structure: global memory through L1 first; global-cg and atomics start
+         * at L2; the texture path has L1 (Volta on: L1 and texture cache are one) */
+        int first = path == GMB_LV_GLOBAL ? 1 : 0;
+        if (first && nl > 0)
+            snprintf(out[0], GMB_LEVEL_NAME, "L1");
+        if (last >= first)
+            name_l2(first, last, out);
+        if (memory)
+            snprintf(out[nl - 1], GMB_LEVEL_NAME, "DRAM");
+        return;
+    }
+    /* another GPU (OpenCL): from the cache the device reports */
+    double llc = dev->llc_bytes;
+    if (!(llc > 0))
+        return;
+    int f2 = -1, l2 = -1;
+    for (int i = 0; i <= last; i++)
+        if (L[i].size_hi >= llc / 8 && L[i].size_hi <= 1.5 * llc) {
+            if (f2 < 0)
+                f2 = i;
+            l2 = i;
+        }
+    if (f2 < 0)
+        return; /* no level is the cache it reports: numbered */
+    name_l2(f2, l2, out);
+    if (path == GMB_LV_GLOBAL && f2 == 1) /* one level below the L2: the L1 */
+        snprintf(out[0], GMB_LEVEL_NAME, "L1");
+    if (memory)
+        snprintf(out[nl - 1], GMB_LEVEL_NAME, "DRAM");
+}
+
+size_t gmb_lv_caches(const char (*names)[GMB_LEVEL_NAME], const gmb_level_t *L, int nl, int memory,
+                     gmb_lv_cache_t *out)
+{
+    size_t n = 0;
+    for (int i = 0; i < nl; i++) {
+        gmb_lv_cache_t *k = &out[n++];
+        memcpy(k->name, names[i], GMB_LEVEL_NAME);
+        k->name[GMB_LEVEL_NAME - 1] = '\0';
+        int mem = memory && i == nl - 1 && (!strcmp(k->name, "DRAM") || strstr(k->name, "memory"));
+        k->bytes = mem ? INFINITY : L[i].size_hi;
+        k->rise = mem ? 0 : L[i].rise_at;
+    }
+    return n;
+}
+
+size_t gmb_lv_caches_reported(gmb_lv_cache_t *c, size_t n, double llc, const char *name)
+{
+    if (!(llc > 0))
+        return n;
+    size_t at = n && !isfinite(c[n - 1].bytes) ? n - 1 : n; /* before memory */
+    for (size_t j = 0; j < at; j++)
+        if (c[j].bytes >= llc || c[j].rise >= llc)
+            return n; /* the curve showed it */
+    memmove(c + at + 1, c + at, (n - at) * sizeof *c);
+    snprintf(c[at].name, GMB_LEVEL_NAME, "%s", name);
+    c[at].bytes = llc;
+    c[at].rise = 0;
+    return n + 1;
+}
+
+/* Index of the first cache that holds bytes, up to where its latency had risen (-1: none). */
+static int cache_of(const gmb_lv_cache_t *c, size_t nc, double bytes)
+{
+    for (size_t j = 0; j < nc; j++)
+        if ((c[j].rise > c[j].bytes ? c[j].rise : c[j].bytes) >= bytes)
+            return (int)j;
+    return -1;
+}
+
+int gmb_page_level_names(const gmb_lv_cache_t *caches, size_t nc, int bottom, double page,
+                         double line, const gmb_level_t *L, int nl, size_t min_points,
+                         gmb_page_level_t *out)
+{
+    if (nl > 0 && L[nl - 1].npoints < min_points)
+        nl--; /* the sweep's end cut it: maybe a slope */
+    if (nl < 2 || !(page > 0) || !(line > 0))
+        return 0;
+    for (int i = 0; i < nl; i++) {
+        out[i].lines_bytes = floor(L[i].size_hi / page) * line;
+        out[i].cache = cache_of(caches, nc, out[i].lines_bytes);
+        if (out[i].cache == 0 && !bottom)
+            out[i].cache = -1; /* a smaller cache may hide under the first one known */
+        out[i].tlb = 0;
+        out[i].miss_cost = NAN;
+    }
+    int k = 0, after = 0, tlb_ok = 1;
+    for (int i = 0; i < nl; i++) {
+        gmb_page_level_t *P = &out[i];
+        int c = P->cache, last = i == nl - 1;
+        if (c < 0) {
+            snprintf(P->name, GMB_LEVEL_NAME, "level %d", i + 1);
+            tlb_ok = after = 0; /* an unknown level may have been a TLB's: count no further */
+            continue;
+        }
+        double cap = caches[c].bytes;
+        int edge = isfinite(cap) && P->lines_bytes >= GMB_LV_EDGE * cap;
+        if (!last && !edge) {
+            if (tlb_ok && out[i + 1].cache == c) { /* no cache's end: the TLB's */
+                P->tlb = ++k;
+                P->miss_cost = L[i + 1].lat - L[i].lat;
+                snprintf(P->name, GMB_LEVEL_NAME, "TLB level %d", k);
+                after = k;
+            } else { /* a TLB's end and a cache's in one step: not told apart */
+                snprintf(P->name, GMB_LEVEL_NAME, "level %d", i + 1);
+                tlb_ok = after = 0;
+            }
+            continue;
+        }
+        if (after && last)
+            snprintf(P->name, GMB_LEVEL_NAME, "after TLB level %d", after);
+        else if (after)
+            snprintf(P->name, GMB_LEVEL_NAME, "%.12s (page stride, after TLB level %u)",
+                     caches[c].name, (unsigned)after % 100u);
+        else
+            snprintf(P->name, GMB_LEVEL_NAME, "%.32s (page stride)", caches[c].name);
+        after = 0;
+    }
+    return nl;
 }

@@ -63,6 +63,9 @@ static const char *const space_kernel_ptr[] = {
 #define PAGED(sp) (GLOBAL_LOADS(sp) || (sp) == S_ATOMIC || (sp) == S_TEXTURE)
 /* most bytes of host memory chased: pinned host memory is the machine's to share */
 #define HOST_MAX (1ull << 30)
+/* page mode's default span on a GPU: its chains hold one line a page, so the span costs only
+ * the allocation; 16 GiB is the most 32-bit word offsets reach */
+#define PAGE_SPAN (16ull << 30)
 
 typedef struct cfg {
     gmb_sweep_t sizes;      /* working sets, bytes (page mode: bytes of address span) */
@@ -75,6 +78,8 @@ typedef struct cfg {
     int pointers;           /* global spaces: 64-bit address chains (p = *p) */
     int indices;            /* word-index chains everywhere (CUDA's default chases addresses) */
     long peer;              /* the peer space's device; -1: the next one */
+    gmb_sweep_t psizes;     /* page mode's working sets (not an option: --sizes, else its own
+                               default, to PAGE_SPAN) */
 } cfg_t;
 
 #define O(field) offsetof(cfg_t, field)
@@ -85,8 +90,10 @@ static const gmb_opt_t opts[] = {
      "bytes between chained elements, a multiple of 4 (one cache line: 128 on NVIDIA)", 0},
     {"mode", GMB_OPT_LIST, O(modes), "LIST", "random,page", 1, 0, mode_names,
      "chains: random (one random cycle), stride (sequential), page (one line per page)", 0},
-    {"page-sizes", GMB_OPT_SWEEP, O(page_sizes), "LIST", "4KiB,64KiB,2MiB", 4096, 0x1p30, NULL,
-     "pages of the page mode (each a multiple of the stride)", 0},
+    {"page-sizes", GMB_OPT_SWEEP, O(page_sizes), "LIST", NULL, 4096, 0x1p30, NULL,
+     "page strides of the page mode, each a multiple of the stride [default 4KiB,64KiB and, on "
+     "a GPU, its allocation granularity G (CUDA; else 2MiB) and 16G]",
+     0},
     {"spaces", GMB_OPT_LIST, O(spaces), "LIST", "global,global-cg,shared,constant", 1, 0,
      space_names,
      "memory chased: global, global-cg (L1 bypassed, CUDA), shared, constant; dsmem (another "
@@ -289,6 +296,50 @@ static int default_sizes(gmb_ctx_t *c, cfg_t *cfg)
     return GMB_OK;
 }
 
+/* Page mode's strides and working sets, unless given: strides 4 KiB, 64 KiB and, on a GPU,
+ * the allocation granularity G (2 MiB where the device gives none) and 16 G; working sets,
+ * unless --sizes: the default sweep, on a GPU up to PAGE_SPAN (halved until it is at most a
+ * third of the device's memory and one allocation). */
+static int default_pages(gmb_ctx_t *c, cfg_t *cfg, int given)
+{
+    char spec[160], err[256];
+    int gpu = !strcmp(c->info.type, "gpu");
+    uint64_t g = c->info.alloc_granularity_bytes ? c->info.alloc_granularity_bytes : 2ull << 20;
+    if (!cfg->page_sizes.set) {
+        if (gpu && g > (64u << 10) && 16 * g <= (1ull << 30))
+            snprintf(spec, sizeof spec, "4KiB,64KiB,%llu,%llu", (unsigned long long)g,
+                     (unsigned long long)(16 * g));
+        else if (gpu && g > (64u << 10))
+            snprintf(spec, sizeof spec, "4KiB,64KiB,%llu", (unsigned long long)g);
+        else
+            snprintf(spec, sizeof spec, "4KiB,64KiB,2MiB");
+        if (gmb_parse_sweep(spec, &cfg->page_sizes, err, sizeof err)) {
+            gmb_error("default page sizes: %s", err);
+            return GMB_ERUNTIME;
+        }
+    }
+    if (given) {
+        cfg->psizes = cfg->sizes;
+        return GMB_OK;
+    }
+    uint64_t top = cfg->sizes.v[cfg->sizes.n - 1], span = PAGE_SPAN;
+    while (span > top && (span > c->info.mem_bytes / 3 ||
+                          (c->info.max_alloc_bytes && span > c->info.max_alloc_bytes)))
+        span /= 2;
+    if (!gpu || span <= top) {
+        cfg->psizes = cfg->sizes;
+        return GMB_OK;
+    }
+    uint64_t lo = cfg->stride > 1024 ? cfg->stride : 1024;
+    snprintf(spec, sizeof spec, "%llu:%llu:4/oct,%llu", (unsigned long long)lo,
+             (unsigned long long)span, (unsigned long long)span);
+    if (gmb_parse_sweep(spec, &cfg->psizes, err, sizeof err)) {
+        gmb_error("default page-mode sizes: %s", err);
+        return GMB_ERUNTIME;
+    }
+    return GMB_OK;
+}
+
 static int check_options(gmb_ctx_t *c, cfg_t *cfg)
 {
     char a[32], b[32];
@@ -339,7 +390,10 @@ static int check_options(gmb_ctx_t *c, cfg_t *cfg)
             return GMB_EUSAGE;
         }
     size_t k = gmb_sweep_round(&cfg->sizes, st); /* whole elements (none is below one) */
+    size_t kp = gmb_sweep_round(&cfg->psizes, st);
     uint64_t top = cfg->sizes.v[k - 1];
+    if (has(&cfg->modes, M_PAGE) && kp && cfg->psizes.v[kp - 1] > top)
+        top = cfg->psizes.v[kp - 1]; /* the chain buffer holds page mode's span too */
     if (top > (16ull << 30)) {
         gmb_error("--sizes: %s is above 16 GiB, the most 32-bit word offsets reach",
                   gmb_fmt_size(top, a, sizeof a));
@@ -543,45 +597,47 @@ verify_fail:
 
 /* ---- levels and the summary ------------------------------------------------------------- */
 
-/* Name of level i of nl: hardware names only for CUDA on a GPU, else generic. */
-static void level_name(const gmb_ctx_t *c, const curve_t *cv, int i, int nl, int memory, char *out,
-                       size_t len)
+/* The caches of each space, from its normal-mode (random, else stride) curve of this run:
+ * what its page-stride levels are named against. */
+typedef struct cache_store {
+    gmb_lv_cache_t c[NSPACES][GMB_MAX_LEVELS];
+    size_t n[NSPACES];
+    int bottom[NSPACES]; /* the curve's first level starts at its first point */
+    int have[NSPACES];   /* a normal-mode curve of the space was named */
+} cache_store_t;
+
+static gmb_lv_path_t space_path(int sp)
 {
-    int gpu = !strcmp(c->be->name, "cuda") && !strcmp(c->info.type, "gpu");
-    int global = cv->space == S_GLOBAL || cv->space == S_GLOBAL_CG || cv->space == S_ATOMIC ||
-                 cv->space == S_TEXTURE;
-    if (cv->space == S_HOST || cv->space == S_PEER) { /* across a link: numbered, but the last */
-        if (memory && i == nl - 1)
-            snprintf(out, len, "%s memory", space_names[cv->space]);
-        else
-            snprintf(out, len, "level %d", i + 1);
-        return;
+    switch (sp) {
+    case S_GLOBAL:
+    case S_TEXTURE:
+        return GMB_LV_GLOBAL;
+    case S_GLOBAL_CG:
+    case S_ATOMIC:
+        return GMB_LV_L2_FIRST;
+    case S_HOST:
+    case S_PEER:
+        return GMB_LV_LINK;
+    default:
+        return GMB_LV_ONCHIP;
     }
-    if (cv->mode == M_PAGE) {
-        snprintf(out, len, gpu ? "TLB level %d" : "level %d", i + 1);
-        return;
-    }
-    if (!gpu || !global) {
-        if (global && memory && i == nl - 1)
-            snprintf(out, len, "memory");
-        else
-            snprintf(out, len, "level %d", i + 1);
-        return;
-    }
-    /* global-cg and atomics start at L2; the texture path has L1 (Volta on: L1 and texture
-     * cache are one) */
-    int first_l2 = cv->space == S_GLOBAL || cv->space == S_TEXTURE ? 1 : 0;
-    int last_l2 = memory ? nl - 2 : nl - 1, nl2 = last_l2 - first_l2 + 1;
-    if (i < first_l2)
-        snprintf(out, len, "L1");
-    else if (i > last_l2)
-        snprintf(out, len, "DRAM");
-    else if (nl2 == 1)
-        snprintf(out, len, "L2");
-    else if (nl2 == 2)
-        snprintf(out, len, i == first_l2 ? "L2 near" : "L2 far");
-    else
-        snprintf(out, len, "L2 part %d", i - first_l2 + 1);
+}
+
+/* The caches a page-stride curve of space sp is named against: its own space's normal-mode
+ * curve, else global's (without its L1 for a path that starts at the L2). */
+static size_t page_caches(const cache_store_t *cs, int sp, gmb_lv_cache_t *out, int *bottom)
+{
+    int from = cs->have[sp] ? sp : cs->have[S_GLOBAL] ? S_GLOBAL : -1;
+    size_t n = 0;
+    *bottom = 0;
+    if (from < 0)
+        return 0;
+    int skip_l1 = from != sp && space_path(sp) == GMB_LV_L2_FIRST;
+    for (size_t i = 0; i < cs->n[from]; i++)
+        if (!(skip_l1 && !strcmp(cs->c[from][i].name, "L1")))
+            out[n++] = cs->c[from][i];
+    *bottom = cs->bottom[from];
+    return n;
 }
 
 static void fmt_lat(double ns, double cyc, int clock, char *out, size_t len)
@@ -608,11 +664,14 @@ static double median_range(const double *v, size_t a, size_t b)
     return gmb_median_sorted(t, k);
 }
 
-/* Detect the levels of a curve, add them to the record and the summary. */
+/* Detect the levels of a curve, add them to the record and the summary; a normal-mode curve's
+ * levels go to cs (the caches its page-stride curves are named against). */
 static void curve_levels(gmb_ctx_t *c, const curve_t *cv, int clock, int memory, json_t *all,
-                         gmb_text_t *sm)
+                         gmb_text_t *sm, cache_store_t *cs)
 {
     gmb_level_t L[GMB_MAX_LEVELS];
+    gmb_page_level_t P[GMB_MAX_LEVELS];
+    char names[GMB_MAX_LEVELS][GMB_LEVEL_NAME];
     double noise = 0;
     /* CUDA: the levels are found on the cycles (clock64 around the timed loads alone), when
      * every point has them; the ns carry the subtraction of a warm-up launch, which on the
@@ -624,6 +683,24 @@ static void curve_levels(gmb_ctx_t *c, const curve_t *cv, int clock, int memory,
     int nl = cv->n ? gmb_levels_detect(cv->size, y, cv->n, NULL, L, GMB_MAX_LEVELS, &noise) : 0;
     if (nl < 0)
         nl = 0;
+    int found = nl; /* levels the detector found (page mode may keep fewer) */
+    gmb_lv_cache_t pc[GMB_MAX_LEVELS + 1];
+    int bottom = 0;
+    size_t npc = 0;
+    int gpu = !strcmp(c->info.type, "gpu");
+    if (cv->mode == M_PAGE) {
+        /* a CPU's page-stride steps mix caches, TLBs and prefetchers: numbered there */
+        npc = gpu ? page_caches(cs, cv->space, pc, &bottom) : 0;
+        if (npc) /* and the cache the device reports, where the curve did not show it */
+            npc = gmb_lv_caches_reported(pc, npc, (double)c->info.llc_bytes, "L2");
+        nl = gmb_page_level_names(pc, npc, bottom, (double)cv->page,
+                                  (double)((const cfg_t *)c->cfg)->stride, L, nl, 3, P);
+        for (int i = 0; i < nl; i++)
+            memcpy(names[i], P[i].name, GMB_LEVEL_NAME);
+    } else {
+        gmb_lv_device_t dev = {gpu, !strcmp(c->be->name, "cuda"), (double)c->info.llc_bytes};
+        gmb_level_names(&dev, space_path(cv->space), space_names[cv->space], memory, L, nl, names);
+    }
     char what[64], pg[32], a[32], b[32], lat[96];
     if (cv->mode == M_PAGE)
         snprintf(what, sizeof what, "%s, page-stride %s", space_names[cv->space],
@@ -631,6 +708,7 @@ static void curve_levels(gmb_ctx_t *c, const curve_t *cv, int clock, int memory,
     else
         snprintf(what, sizeof what, "%s, %s", space_names[cv->space], mode_names[cv->mode]);
     json_t *lv = json_array();
+    char note[256] = "";
     gmb_text_add(sm, "%s%s: ", sm->len ? " " : "", what);
     if (!nl) {
         double lo = INFINITY, hi = 0;
@@ -639,24 +717,44 @@ static void curve_levels(gmb_ctx_t *c, const curve_t *cv, int clock, int memory,
                 lo = fmin(lo, cv->ns[i]);
                 hi = fmax(hi, cv->ns[i]);
             }
-        if (hi > 0)
+        if (found >= 2 && cv->n) { /* page mode: the level after the step was cut short */
+            size_t e = L[0].last;
+            double y0 = median_range(y, L[0].first, e), y1 = y[cv->n - 1];
+            snprintf(
+                note, sizeof note,
+                "flat at %.3g %s up to %s, then rising to %.3g %s at %s, the sweep's end: no "
+                "plateau after the step",
+                y0, on_cyc ? "cycles" : "ns", gmb_fmt_size((uint64_t)L[0].size_hi, a, sizeof a), y1,
+                on_cyc ? "cycles" : "ns", gmb_fmt_size((uint64_t)cv->size[cv->n - 1], b, sizeof b));
+            gmb_text_add(sm, "no clear level (%s).", note);
+        } else if (hi > 0)
             gmb_text_add(sm, "no clear level (%.3g .. %.3g ns over %s .. %s).", lo, hi,
                          gmb_fmt_size((uint64_t)cv->size[0], a, sizeof a),
                          gmb_fmt_size((uint64_t)cv->size[cv->n - 1], b, sizeof b));
         else
             gmb_text_add(sm, "no clear level (no points).");
     }
+    double cycv[GMB_MAX_LEVELS], nsv[GMB_MAX_LEVELS];
     for (int i = 0; i < nl; i++) {
-        char name[32];
-        level_name(c, cv, i, nl, memory, name, sizeof name);
-        double cyc = median_range(cv->cyc, L[i].first, L[i].last);
-        double ns = on_cyc ? median_range(cv->ns, L[i].first, L[i].last) : L[i].lat;
+        cycv[i] = median_range(cv->cyc, L[i].first, L[i].last);
+        nsv[i] = on_cyc ? median_range(cv->ns, L[i].first, L[i].last) : L[i].lat;
+    }
+    for (int i = 0; i < nl; i++) {
+        const char *name = names[i];
+        double cyc = cycv[i], ns = nsv[i];
         fmt_lat(ns, cyc, clock, lat, sizeof lat);
         const char *conf = gmb_level_confidence_word(L[i].confidence);
-        if (cv->mode == M_PAGE && i < nl - 1)
-            gmb_text_add(sm, "%s ≈ %s, reach ≈ %s", name, lat,
-                         gmb_fmt_size((uint64_t)L[i].size_hi, a, sizeof a));
-        else if (i < nl - 1)
+        int tlb = cv->mode == M_PAGE && P[i].tlb;
+        if (tlb) {
+            char mc[64];
+            double dc = cycv[i + 1] - cyc, dn = nsv[i + 1] - ns;
+            if (clock && dc == dc)
+                snprintf(mc, sizeof mc, "%+.0f cycles", dc);
+            else
+                snprintf(mc, sizeof mc, "%+.3g ns", dn);
+            gmb_text_add(sm, "%s ≈ %s, reach ≈ %s, miss %s", name, lat,
+                         gmb_fmt_size((uint64_t)L[i].size_hi, a, sizeof a), mc);
+        } else if (i < nl - 1)
             gmb_text_add(sm, "%s ≈ %s up to ≈ %s", name, lat,
                          gmb_fmt_size((uint64_t)L[i].size_hi, a, sizeof a));
         else
@@ -672,13 +770,40 @@ static void curve_levels(gmb_ctx_t *c, const curve_t *cv, int clock, int memory,
                       (int)L[i].npoints, "confidence", L[i].confidence, "confidence_word", conf);
         if (cyc == cyc)
             json_object_set_new(o, "lat_cycles", json_real(cyc));
+        if (cv->mode == M_PAGE) {
+            json_object_set_new(o, "lines_bytes", json_integer((json_int_t)P[i].lines_bytes));
+            if (P[i].cache >= 0)
+                json_object_set_new(o, "lines_fit", json_string(pc[P[i].cache].name));
+        }
+        if (tlb) {
+            json_object_set_new(o, "tlb_level", json_integer(P[i].tlb));
+            json_object_set_new(o, "reach_bytes", json_integer((json_int_t)L[i].size_hi));
+            json_object_set_new(o, "miss_cost_ns", json_real(nsv[i + 1] - ns));
+            if (cyc == cyc && cycv[i + 1] == cycv[i + 1])
+                json_object_set_new(o, "miss_cost_cycles", json_real(cycv[i + 1] - cyc));
+        }
         json_array_append_new(lv, o);
     }
-    json_array_append_new(all, json_pack("{s:s, s:I, s:s, s:o, s:s, s:f, s:s}", "mode",
-                                         mode_names[cv->mode], "page_bytes", (json_int_t)cv->page,
-                                         "space", space_names[cv->space], "levels", lv, "verdict",
-                                         nl ? "levels" : "no clear level", "noise_log", noise,
-                                         "detected_on", on_cyc ? "cycles" : "ns"));
+    json_t *co = json_pack("{s:s, s:I, s:s, s:o, s:s, s:f, s:s}", "mode", mode_names[cv->mode],
+                           "page_bytes", (json_int_t)cv->page, "space", space_names[cv->space],
+                           "levels", lv, "verdict", nl ? "levels" : "no clear level", "noise_log",
+                           noise, "detected_on", on_cyc ? "cycles" : "ns");
+    if (note[0])
+        json_object_set_new(co, "note", json_string(note));
+    if (cv->mode == M_PAGE)
+        json_object_set_new(co, "named_against",
+                            json_string(!gpu  ? "none: a CPU's levels are numbered"
+                                        : npc ? (cs->have[cv->space] ? "this space's normal chase"
+                                                                     : "the global normal chase")
+                                              : "none: no normal chase of a cache in this run"));
+    json_array_append_new(all, co);
+    /* a normal-mode curve's levels: the caches of its space */
+    if (cv->mode != M_PAGE && !cs->have[cv->space] && nl >= 2) {
+        int sp = cv->space;
+        cs->have[sp] = 1;
+        cs->bottom[sp] = L[0].first == 0;
+        cs->n[sp] = gmb_lv_caches((const char(*)[GMB_LEVEL_NAME])names, L, nl, memory, cs->c[sp]);
+    }
 }
 
 /* ---- the sweep -------------------------------------------------------------------------- */
@@ -766,8 +891,9 @@ static int chase_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
     const gmb_backend_t *be = c->be;
-    int rc = cfg->sizes.set ? GMB_OK : default_sizes(c, cfg);
-    if (rc || (rc = check_options(c, cfg)))
+    int given = cfg->sizes.set;
+    int rc = given ? GMB_OK : default_sizes(c, cfg);
+    if (rc || (rc = default_pages(c, cfg, given)) || (rc = check_options(c, cfg)))
         return rc;
     int cuda = !strcmp(be->name, "cuda");
     /* OpenCL: a buffer object may move between launches, so the addresses live in shared
@@ -779,13 +905,16 @@ static int chase_run(gmb_ctx_t *c)
         return GMB_ESKIP;
     }
     int clock = cuda && (c->info.caps & GMB_CAP_CLOCK);
-    uint64_t top = cfg->sizes.v[cfg->sizes.n - 1], st = cfg->stride;
+    uint64_t rtop = cfg->sizes.v[cfg->sizes.n - 1], st = cfg->stride;
+    uint64_t ptop = has(&cfg->modes, M_PAGE) ? cfg->psizes.v[cfg->psizes.n - 1] : 0;
+    uint64_t top = ptop > rtop ? ptop : rtop; /* the chain buffer */
+    size_t npts = cfg->psizes.n > cfg->sizes.n ? cfg->psizes.n : cfg->sizes.n;
     /* CUDA's default: addresses in the global, global-cg and shared spaces (a stride that
      * holds no 64-bit address keeps word indices) */
     int auto_ptr = cuda && !cfg->pointers && !cfg->indices && st % 8 == 0;
     uint64_t minpage = cfg->page_sizes.v[0];
-    uint64_t nrand = has(&cfg->modes, M_RANDOM) ? top / st : 1;
-    uint64_t npage = has(&cfg->modes, M_PAGE) ? top / minpage : 1;
+    uint64_t nrand = has(&cfg->modes, M_RANDOM) ? rtop / st : 1;
+    uint64_t npage = has(&cfg->modes, M_PAGE) ? ptop / minpage : 1;
     uint64_t nord = nrand > npage ? nrand : npage;
     uint64_t smem = c->info.local_mem_bytes; /* the most one group can have */
     state_t s = {.c = c, .svm = svm_chain};
@@ -793,6 +922,8 @@ static int chase_run(gmb_ctx_t *c)
     gmb_chain_order_t ord = {0};
     json_t *levels = json_array(), *skipped = json_array();
     gmb_text_t sm = {{0}, 0};
+    static cache_store_t cstore; /* large: not on the stack */
+    memset(&cstore, 0, sizeof cstore);
     int injected = 0;
     gmb_dev_t *peer = NULL;                                  /* the peer space's device */
     gmb_dev_info_t pinfo;                                    /* what it is */
@@ -800,9 +931,9 @@ static int chase_run(gmb_ctx_t *c)
     char tex_why[160] = "";                                  /* why there is no texture */
     size_t tex_words = 0;                                    /* texels of the texture */
     gmb_buf_t *main_chain = NULL, *xchain[NSPACES] = {NULL}; /* chains of host and peer */
-    cv.size = calloc(cfg->sizes.n, sizeof *cv.size);
-    cv.ns = calloc(cfg->sizes.n, sizeof *cv.ns);
-    cv.cyc = calloc(cfg->sizes.n, sizeof *cv.cyc);
+    cv.size = calloc(npts, sizeof *cv.size);
+    cv.ns = calloc(npts, sizeof *cv.ns);
+    cv.cyc = calloc(npts, sizeof *cv.cyc);
     if (!cv.size || !cv.ns || !cv.cyc) {
         rc = GMB_ERUNTIME;
         goto out;
@@ -840,9 +971,28 @@ static int chase_run(gmb_ctx_t *c)
                              : c->info.core_clock_mhz ? "derived from ns x max clock"
                                                       : "none",
                              "clock_MHz", c->info.core_clock_mhz));
+    if (has(&cfg->modes, M_PAGE)) { /* page mode: its strides, its span, the granularity */
+        json_t *ps = json_array();
+        for (size_t i = 0; i < cfg->page_sizes.n; i++)
+            json_array_append_new(ps, json_integer((json_int_t)cfg->page_sizes.v[i]));
+        json_t *pg = json_pack("{s:o, s:I, s:s}", "page_sizes_bytes", ps, "span_bytes",
+                               (json_int_t)ptop, "alloc_granularity_source",
+                               c->info.alloc_granularity_bytes
+                                   ? "cuMemGetAllocationGranularity (minimum, device memory)"
+                               : cuda ? "none: the CUDA driver gave none"
+                                      : "none: OpenCL has no such query");
+        json_object_set_new(pg, "alloc_granularity_bytes",
+                            c->info.alloc_granularity_bytes
+                                ? json_integer((json_int_t)c->info.alloc_granularity_bytes)
+                                : json_null());
+        gmb_add_result(c, "pages", pg);
+    }
     print_header(c, cfg, clock);
-    for (size_t mi = 0; mi < cfg->modes.n && !rc; mi++) {
-        int mode = cfg->modes.idx[mi];
+    /* normal modes first: their levels are the caches the page-stride levels are named
+     * against */
+    for (int mode = M_RANDOM; mode <= M_PAGE && !rc; mode++) {
+        if (!has(&cfg->modes, mode))
+            continue;
         size_t npg = mode == M_PAGE ? cfg->page_sizes.n : 1;
         for (size_t pi = 0; pi < npg && !rc; pi++) {
             uint64_t page = mode == M_PAGE ? cfg->page_sizes.v[pi] : 0;
@@ -958,15 +1108,16 @@ static int chase_run(gmb_ctx_t *c)
                 cv = (curve_t){mode, sp, page, 0, cv.size, cv.ns, cv.cyc};
                 if (mode != M_STRIDE) { /* the same seed: the same chains in every space */
                     gmb_chain_order_free(&ord);
-                    uint64_t nmax = mode == M_PAGE ? top / page : top / st;
+                    uint64_t nmax = mode == M_PAGE ? ptop / page : rtop / st;
                     if ((rc = gmb_chain_order_init(&ord, (size_t)nmax, (uint64_t)c->o.seed)))
                         break;
                 }
                 s.order = mode == M_STRIDE ? NULL : ord.order;
                 int above = 0, refused = 0;
                 uint64_t last_n = 0, largest = 0;
-                for (size_t p = 0; p < cfg->sizes.n && !rc; p++) {
-                    uint64_t size = cfg->sizes.v[p];
+                const gmb_sweep_t *sw = mode == M_PAGE ? &cfg->psizes : &cfg->sizes;
+                for (size_t p = 0; p < sw->n && !rc; p++) {
+                    uint64_t size = sw->v[p];
                     if (size > cap) {
                         above = 1;
                         continue;
@@ -1003,7 +1154,7 @@ static int chase_run(gmb_ctx_t *c)
                 /* the last level is memory when the curve reaches 4x the last-level cache */
                 int memory = c->info.llc_bytes && largest >= 4 * c->info.llc_bytes;
                 if (!rc)
-                    curve_levels(c, &cv, clock, memory && mode != M_PAGE, levels, &sm);
+                    curve_levels(c, &cv, clock, memory && mode != M_PAGE, levels, &sm, &cstore);
             }
         }
     }

@@ -66,8 +66,8 @@ static void get_curve(const json_t *rec, const char *mode, const char *space, do
         if (strcmp(str(pa, "mode"), mode) || strcmp(str(pa, "space"), space) ||
             json_number_value(json_object_get(pa, "page_bytes")) != page)
             continue;
-        const json_t *m = json_object_get(json_object_get(json_object_get(p, "metrics"), unit),
-                                          "median");
+        const json_t *m =
+            json_object_get(json_object_get(json_object_get(p, "metrics"), unit), "median");
         const char *v = str(json_object_get(p, "extra"), "verified");
         cv->size[cv->n] = json_number_value(json_object_get(pa, "size_bytes"));
         cv->y[cv->n++] = !strcmp(v, "full") && m ? json_number_value(m) : NAN;
@@ -118,8 +118,8 @@ static void normal(const json_t *rec, const char *space, const gmb_lv_device_t *
 }
 
 /* The page curve of page bytes in space, named: returns the levels kept. */
-static int paged(const json_t *rec, const char *space, double page, const run_t *r,
-                 gmb_level_t *L, gmb_page_level_t *P)
+static int paged(const json_t *rec, const char *space, double page, const run_t *r, gmb_level_t *L,
+                 gmb_page_level_t *P)
 {
     static curve_t cv;
     get_curve(rec, "page", space, page, unit_of(rec, "page", space, page), &cv);
@@ -325,7 +325,9 @@ static void test_opencl_names(void **state)
 static void test_opencl_synthetic(void **state)
 {
     (void)state;
-    gmb_level_t L[4] = {{.size_hi = 16384}, {.size_hi = 8388608}, {.size_hi = 268435456},
+    gmb_level_t L[4] = {{.size_hi = 16384},
+                        {.size_hi = 8388608},
+                        {.size_hi = 268435456},
                         {.size_hi = 4294967296.0}};
     char n[4][GMB_LEVEL_NAME];
     gmb_lv_device_t amd = {1, 0, 8388608};
@@ -340,8 +342,8 @@ static void test_opencl_synthetic(void **state)
     gmb_level_names(&amd, GMB_LV_LINK, "host", 1, L, 2, n);
     assert_string_equal(n[1], "host memory");
     /* two levels below the reported cache: which is the L1 is not told */
-    gmb_level_t M[4] = {{.size_hi = 16384}, {.size_hi = 131072}, {.size_hi = 8388608},
-                        {.size_hi = 4294967296.0}};
+    gmb_level_t M[4] = {
+        {.size_hi = 16384}, {.size_hi = 131072}, {.size_hi = 8388608}, {.size_hi = 4294967296.0}};
     gmb_level_names(&amd, GMB_LV_GLOBAL, NULL, 1, M, 4, n);
     assert_string_equal(n[0], "level 1");
     assert_string_equal(n[1], "level 2");
@@ -352,9 +354,12 @@ static void test_opencl_synthetic(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_h200_cuda_pages),     cmocka_unit_test(test_h200_cuda_2mib_no_reach),
-        cmocka_unit_test(test_h200_every_page_curve), cmocka_unit_test(test_synthetic_tlb),
-        cmocka_unit_test(test_opencl_names),        cmocka_unit_test(test_opencl_synthetic),
+        cmocka_unit_test(test_h200_cuda_pages),
+        cmocka_unit_test(test_h200_cuda_2mib_no_reach),
+        cmocka_unit_test(test_h200_every_page_curve),
+        cmocka_unit_test(test_synthetic_tlb),
+        cmocka_unit_test(test_opencl_names),
+        cmocka_unit_test(test_opencl_synthetic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
