@@ -17,9 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_WORDS   16
-#define MAX_TABROWS 48
-#define UNDRAWN     1 /* a figure not drawn: why says why (not an error of gmb plot) */
+#define MAX_WORDS         16
+#define MAX_TABROWS       48
+#define GMB_MAX_RUNS_PLOT 256 /* runs a summary figure draws */
+#define UNDRAWN           1   /* a figure not drawn: why says why (not an error of gmb plot) */
 
 /* A row of the table a summary script draws: "# gmb: tabrow GROUP | LABEL | ROW | UNIT". */
 typedef struct tabrow {
@@ -841,6 +842,32 @@ static int usable(const gmb_cell_t *c)
     return c->kind == 1 && c->v > 0 && c->v < INFINITY && !(c->note & 1); /* note: flags */
 }
 
+/* Whether the table's row label is row, the chase it names aside: "L1 latency (pointer
+ * chase)", "Constant cache latency (level 1; index chase)" are "L1 latency", "Constant cache
+ * latency (level 1)" (the table's latency rows say which chase they are; a figure's bar is
+ * the level, whichever chase measured it in a run). */
+static int same_row(const char *label, const char *row)
+{
+    static const char *const chase[] = {"pointer chase, 32-bit", "pointer chase", "index chase",
+                                        "chase not recorded"};
+    size_t n = strlen(row), l = strlen(label);
+    if (!strcmp(label, row))
+        return 1;
+    for (size_t k = 0; k < sizeof chase / sizeof *chase; k++) {
+        size_t c = strlen(chase[k]);
+        /* "ROW (CHASE)" */
+        if (l == n + c + 3 && !strncmp(label, row, n) && !strncmp(label + n, " (", 2) &&
+            !strncmp(label + n + 2, chase[k], c) && label[l - 1] == ')')
+            return 1;
+        /* ROW "X (Y)" as "X (Y; CHASE)" */
+        if (n && row[n - 1] == ')' && l == n + c + 2 && !strncmp(label, row, n - 1) &&
+            !strncmp(label + n - 1, "; ", 2) && !strncmp(label + n + 1, chase[k], c) &&
+            label[l - 1] == ')')
+            return 1;
+    }
+    return 0;
+}
+
 /* A summary script (name.gp with tabrow lines): for each group of its rows, a data file of
  * the rows any run has (label, then value, CI low and high per run; empty where a run has
  * none; a value without a CI is its own bounds), the variables (NRUNS, run_label, and per
@@ -886,15 +913,18 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
             const tabrow_t *tr = &sp->tabrow[k];
             if (strcmp(tr->group, grp))
                 continue;
-            size_t i;
-            for (i = 0; i < t.nrows; i++)
-                if (!strcmp(t.rows[i]->label, tr->row) && !strcmp(t.rows[i]->unit, tr->unit))
-                    break;
-            if (i == t.nrows) /* no run has it */
-                continue;
+            /* each run's cell: of the first row that is this one (whichever chase) and
+             * that run has */
+            const gmb_cell_t *cells[GMB_MAX_RUNS_PLOT];
             int any = 0;
-            for (size_t r = 0; r < t.ncols; r++)
-                any |= usable(&t.cells[i * t.ncols + r]);
+            for (size_t r = 0; r < t.ncols && r < GMB_MAX_RUNS_PLOT; r++) {
+                cells[r] = NULL;
+                for (size_t i = 0; i < t.nrows && !cells[r]; i++)
+                    if (same_row(t.rows[i]->label, tr->row) && !strcmp(t.rows[i]->unit, tr->unit) &&
+                        usable(&t.cells[i * t.ncols + r]))
+                        cells[r] = &t.cells[i * t.ncols + r];
+                any |= cells[r] != NULL;
+            }
             if (!any)
                 continue;
             char lab[48];
@@ -904,11 +934,11 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
                     *q = ' '; /* nor a comment's mark first */
             fputs(lab, m);
             for (size_t r = 0; r < t.ncols; r++) {
-                const gmb_cell_t *c = &t.cells[i * t.ncols + r];
+                const gmb_cell_t *c = r < GMB_MAX_RUNS_PLOT ? cells[r] : NULL;
                 /* log axes: a value that is not finite and positive is a gap; a CI bound
                  * that is not finite gives way to the value; a figure the table marks as
                  * from a cache-resident point (stream's ᶜ) is not the level the row names */
-                if (!usable(c))
+                if (!c)
                     fputs(",,,", m);
                 else
                     fprintf(m, ",%.9g,%.9g,%.9g", c->v, isfinite(c->lo) ? c->lo : c->v,

@@ -1,6 +1,7 @@
 /* report.c - records read back for gmb plot/table/compare: run sets, the table of row
  * extractors and its Markdown/LaTeX/CSV rendering, and the per-point comparison. */
 #include "gmb.h"
+#include "levels.h"
 #include "meta.h"
 #include "record.h"
 #include "stats.h"
@@ -546,11 +547,56 @@ static void level_ci(const json_t *rec, const char *space, const json_t *l, cons
     }
 }
 
-/* chase: arg "[SPACE:]NAMES|... ns|cycles" (the last word is the unit; space global when
- * none is named) */
+/* The chase a curve's points ran (extra.chain): 'a' 64-bit addresses (p = *p), 's' 32-bit
+ * shared-memory addresses, 'i' word indices (p = a[p]), 0 when its points do not say. */
+static int curve_chain(const json_t *rec, const char *mode, const char *space, double page)
+{
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(rec, "points"), i, p)
+    {
+        if (strcmp(jstr(p, "params.mode"), mode) || strcmp(jstr(p, "params.space"), space) ||
+            (page >= 0 && gmb_jnum(p, "params.page_bytes") != page))
+            continue;
+        const char *ch = jstr(p, "extra.chain");
+        if (!strncmp(ch, "shared-memory addresses", 23))
+            return 's';
+        if (!strncmp(ch, "addresses", 9))
+            return 'a';
+        if (!strncmp(ch, "word indices", 12))
+            return 'i';
+    }
+    return 0;
+}
+
+/* A row's chase: a leading "@addr ", "@saddr ", "@idx " or "@none " (the curve's points do
+ * not say) in arg, which is moved past it; 1 when the curve's chase is that one (or arg names
+ * none), else 0. */
+static int chain_is(const json_t *rec, const char **arg, const char *mode, const char *space,
+                    double page)
+{
+    if ((*arg)[0] != '@')
+        return 1;
+    const char *w = *arg + 1, *sp = strchr(w, ' ');
+    size_t len = sp ? (size_t)(sp - w) : strlen(w);
+    *arg = sp ? sp + 1 : w + len;
+    int want = len == 4 && !strncmp(w, "addr", 4)    ? 'a'
+               : len == 5 && !strncmp(w, "saddr", 5) ? 's'
+               : len == 3 && !strncmp(w, "idx", 3)   ? 'i'
+                                                     : 0;
+    return curve_chain(rec, mode, space, page) == want;
+}
+
+/* chase: arg "[@CHAIN ][SPACE:]NAMES|... ns|cycles" (the last word is the unit; space global
+ * when none is named; CHAIN: the chase the row is of, see chain_is) */
 static int ex_chase_lat(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
     char space[16] = "global", names[96];
+    const char *chain = arg;
+    if (arg[0] == '@') { /* past the chain word: the space is after it */
+        const char *sp = strchr(arg, ' ');
+        arg = sp ? sp + 1 : arg + strlen(arg);
+    }
     const char *colon = strchr(arg, ':');
     if (colon && (size_t)(colon - arg) < sizeof space) {
         memcpy(space, arg, (size_t)(colon - arg));
@@ -563,6 +609,8 @@ static int ex_chase_lat(const json_t *rec, const char *arg, gmb_cell_t *c)
         return -1;
     *sp = '\0';
     int cyc = !strcmp(sp + 1, "cycles");
+    if (!chain_is(rec, &chain, "random", space, -1))
+        return -1;
     const json_t *l = find_level(rec, space, names, 0);
     double v = gmb_jnum(l, cyc ? "lat_cycles" : "lat_ns");
     if (!l || v != v)
@@ -573,14 +621,20 @@ static int ex_chase_lat(const json_t *rec, const char *arg, gmb_cell_t *c)
     return 0;
 }
 
-/* chase, an on-chip memory (shared, constant): arg "SPACE ns|cycles". Its first level; or,
+/* chase, an on-chip memory (shared, constant): arg "[@CHAIN ]SPACE ns|cycles". Its first level; or,
  * where the detector found none because the random curve is flat (every point within -20 %
  * and +25 % of their median: no step at all, one level over the whole sweep), that median,
  * with the CI of the point nearest it. */
 static int ex_chase_onchip(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
     char space[16], unit[16], buf[48], chain[16] = "";
-    if (sscanf(arg, "%15s %15s %15s", space, unit, chain) < 2)
+    const char *rest = arg;
+    if (rest[0] == '@') {
+        const char *sp = strchr(rest, ' ');
+        rest = sp ? sp + 1 : rest + strlen(rest);
+    }
+    if (sscanf(rest, "%15s %15s %15s", space, unit, chain) < 2 ||
+        !chain_is(rec, &arg, "random", space, -1))
         return -1;
     /* "indices": only a curve chased by word indices (like bank's), none of addresses */
     const json_t *p;
@@ -618,38 +672,136 @@ static int ex_chase_onchip(const json_t *rec, const char *arg, gmb_cell_t *c)
     return 0;
 }
 
-/* chase, page mode (the TLB): level "TLB level N" of the global page-stride curve of
- * PAGE bytes; arg "PAGE N reach|ns|cycles". Only GPU levels: the CPU's page-stride steps mix
- * caches and TLBs and are named "level N". */
+/* The caches of a record's random global curve, as gmb-chase names page-stride levels against
+ * them (gmb_lv_caches, and the cache the device reports); *bottom: its first level starts at
+ * the curve's smallest size. */
+static size_t rec_caches(const json_t *rec, gmb_lv_cache_t *out, int *bottom)
+{
+    const json_t *lv = chase_levels(rec, "global"), *l;
+    size_t i, n = 0, nl = json_array_size(lv);
+    double lo = INFINITY, llc = gmb_jnum(rec, "device.llc_bytes");
+    json_array_foreach(json_object_get(rec, "points"), i, l)
+    {
+        if (!strcmp(jstr(l, "params.mode"), "random") && !strcmp(jstr(l, "params.space"), "global"))
+            lo = fmin(lo, gmb_jnum(l, "params.size_bytes"));
+    }
+    *bottom = 0;
+    json_array_foreach(lv, i, l)
+    {
+        if (n >= GMB_MAX_LEVELS)
+            break;
+        gmb_lv_cache_t *k = &out[n++];
+        const char *nm = jstr(l, "name");
+        snprintf(k->name, sizeof k->name, "%s", nm);
+        int mem = i + 1 == nl && (!strcmp(nm, "DRAM") || strstr(nm, "memory"));
+        k->bytes = mem ? INFINITY : gmb_jnum(l, "capacity_bytes");
+        k->rise = mem ? 0 : gmb_jnum(l, "rise_at_bytes");
+        if (k->rise != k->rise)
+            k->rise = 0;
+        if (!i)
+            *bottom = gmb_jnum(l, "size_lo_bytes") <= lo;
+    }
+    return n ? gmb_lv_caches_reported(out, n, llc, "L2") : 0;
+}
+
+/* The TLB levels of page curve cv of rec: P[i].tlb for each of its levels (0: none), as
+ * gmb-chase names them now. A record written with the rule (its levels carry lines_bytes)
+ * says so itself (tlb_level); an older one's levels are named again, against its random
+ * global curve: a level named TLB there is one only if no cache ends it. Returns the levels. */
+static int rec_tlb(const json_t *rec, const json_t *cv, gmb_page_level_t *P)
+{
+    const json_t *lv = json_object_get(cv, "levels"), *l;
+    int nl = (int)json_array_size(lv), fresh = nl > 0;
+    size_t i;
+    if (nl > GMB_MAX_LEVELS)
+        nl = GMB_MAX_LEVELS;
+    json_array_foreach(lv, i, l)
+    {
+        if ((int)i < nl)
+            fresh &= json_is_number(json_object_get(l, "lines_bytes"));
+    }
+    if (fresh) {
+        for (int k = 0; k < nl; k++) {
+            double t = gmb_jnum(json_array_get(lv, (size_t)k), "tlb_level");
+            P[k].tlb = t > 0 ? (int)t : 0;
+        }
+        return nl;
+    }
+    if (strcmp(jstr(rec, "device.type"), "gpu"))
+        return 0; /* a CPU's page levels are numbered */
+    gmb_level_t L[GMB_MAX_LEVELS];
+    int cyc = !strcmp(jstr(cv, "detected_on"), "cycles");
+    for (int k = 0; k < nl; k++) {
+        l = json_array_get(lv, (size_t)k);
+        L[k] = (gmb_level_t){.lat = gmb_jnum(l, cyc ? "lat_cycles" : "lat_ns"),
+                             .size_lo = gmb_jnum(l, "size_lo_bytes"),
+                             .size_hi = gmb_jnum(l, "capacity_bytes"),
+                             .rise_at = gmb_jnum(l, "rise_at_bytes"),
+                             .npoints = (size_t)fmax(0, gmb_jnum(l, "points"))};
+    }
+    double page = gmb_jnum(cv, "page_bytes"), line = NAN;
+    json_array_foreach(json_object_get(rec, "points"), i, l)
+    {
+        if (!strcmp(jstr(l, "params.mode"), "page") && gmb_jnum(l, "params.page_bytes") == page) {
+            line = gmb_jnum(l, "params.stride_bytes");
+            break;
+        }
+    }
+    gmb_lv_cache_t caches[GMB_MAX_LEVELS + 1];
+    int bottom = 0;
+    size_t nc = rec_caches(rec, caches, &bottom);
+    if (!(line > 0))
+        return 0;
+    return gmb_page_level_names(caches, nc, bottom, page, line, L, nl, 3, P);
+}
+
+/* chase, page mode (the TLB): TLB level N of the global page-stride curve of PAGE bytes; arg
+ * "[@CHAIN ]PAGE N reach|ns|cycles|miss_ns|miss_cycles". Only a level whose end is no
+ * cache's (gmb_page_level_names; a record's level named "TLB level N" by an older rule that a
+ * cache ends is none), with a level after it for the miss cost (the next level's latency less
+ * its own). */
 static int ex_chase_tlb(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
+    const char *chain = arg;
+    if (arg[0] == '@') {
+        const char *sp = strchr(arg, ' ');
+        arg = sp ? sp + 1 : arg + strlen(arg);
+    }
     double page;
     int n;
     char what[16];
     if (sscanf(arg, "%lf %d %15s", &page, &n, what) != 3)
         return -1;
-    char name[32];
-    snprintf(name, sizeof name, "TLB level %d", n);
-    size_t i, j;
-    const json_t *cv, *l;
+    size_t i;
+    const json_t *cv;
     json_array_foreach(gmb_jpath(rec, "results.levels"), i, cv)
     {
         if (strcmp(jstr(cv, "mode"), "page") || strcmp(jstr(cv, "space"), "global") ||
             gmb_jnum(cv, "page_bytes") != page)
             continue;
-        json_array_foreach(json_object_get(cv, "levels"), j, l)
-        {
-            if (strcmp(jstr(l, "name"), name))
+        if (!chain_is(rec, &chain, "page", "global", page))
+            return -1;
+        gmb_page_level_t P[GMB_MAX_LEVELS];
+        int nl = rec_tlb(rec, cv, P);
+        const json_t *lv = json_object_get(cv, "levels");
+        for (int k = 0; k + 1 < nl; k++) {
+            if (P[k].tlb != n)
                 continue;
+            const json_t *l = json_array_get(lv, (size_t)k),
+                         *nx = json_array_get(lv, (size_t)k + 1);
+            int miss = !strncmp(what, "miss_", 5);
+            const char *unit = miss ? what + 5 : what;
+            const char *key = !strcmp(unit, "ns") ? "lat_ns" : "lat_cycles";
             double v = !strcmp(what, "reach") ? gmb_jnum(l, "capacity_bytes") / 1048576.0
-                       : !strcmp(what, "ns")  ? gmb_jnum(l, "lat_ns")
-                                              : gmb_jnum(l, "lat_cycles");
-            if (!(v > 0))
+                       : miss                 ? gmb_jnum(nx, key) - gmb_jnum(l, key)
+                                              : gmb_jnum(l, key);
+            if (v != v || (!miss && !(v > 0)))
                 return -1;
             set_num(c, v, NAN, NAN);
             level_conv(rec, "page", page, "global", l, !strcmp(what, "reach"), c);
             return 0;
         }
+        return -1;
     }
     return -1;
 }
@@ -1050,52 +1202,163 @@ const gmb_row_t gmb_table_rows[] = {
     {"stream", "Triad: board energy per bit", "pJ/bit", ex_energy, "triad pJ_per_bit"},
     {"stream", "Triad: board energy per bit above idle", "pJ/bit", ex_energy,
      "triad pJ_per_bit_above_idle"},
-    {"chase", "L1 latency", "cycles", ex_chase_lat, "L1 cycles"},
-    {"chase", "L1 latency", "ns", ex_chase_lat, "L1 ns"},
-    {"chase", "L2 latency", "cycles", ex_chase_lat, "L2|L2 near|L2 part 1 cycles"},
-    {"chase", "L2 latency", "ns", ex_chase_lat, "L2|L2 near|L2 part 1 ns"},
-    {"chase", "L2 far latency", "cycles", ex_chase_lat, "L2 far cycles"},
-    {"chase", "L2 far latency", "ns", ex_chase_lat, "L2 far ns"},
-    {"chase", "DRAM latency", "cycles", ex_chase_lat, "DRAM|memory cycles"},
-    {"chase", "DRAM latency", "ns", ex_chase_lat, "DRAM|memory ns"},
+    /* every latency says which chase it is: addresses (p = *p, 64-bit; shared memory: 32-bit
+     * shared-window addresses), word indices (p = a[p], an integer operation more a step), or
+     * a record whose points do not say */
+    {"chase", "L1 latency (pointer chase)", "cycles", ex_chase_lat, "@addr L1 cycles"},
+    {"chase", "L1 latency (pointer chase)", "ns", ex_chase_lat, "@addr L1 ns"},
+    {"chase", "L1 latency (index chase)", "cycles", ex_chase_lat, "@idx L1 cycles"},
+    {"chase", "L1 latency (index chase)", "ns", ex_chase_lat, "@idx L1 ns"},
+    {"chase", "L1 latency (chase not recorded)", "cycles", ex_chase_lat, "@none L1 cycles"},
+    {"chase", "L1 latency (chase not recorded)", "ns", ex_chase_lat, "@none L1 ns"},
+    {"chase", "L2 latency (pointer chase)", "cycles", ex_chase_lat,
+     "@addr L2|L2 near|L2 part 1 cycles"},
+    {"chase", "L2 latency (pointer chase)", "ns", ex_chase_lat, "@addr L2|L2 near|L2 part 1 ns"},
+    {"chase", "L2 latency (index chase)", "cycles", ex_chase_lat,
+     "@idx L2|L2 near|L2 part 1 cycles"},
+    {"chase", "L2 latency (index chase)", "ns", ex_chase_lat, "@idx L2|L2 near|L2 part 1 ns"},
+    {"chase", "L2 latency (chase not recorded)", "cycles", ex_chase_lat,
+     "@none L2|L2 near|L2 part 1 cycles"},
+    {"chase", "L2 latency (chase not recorded)", "ns", ex_chase_lat,
+     "@none L2|L2 near|L2 part 1 ns"},
+    {"chase", "L2 far latency (pointer chase)", "cycles", ex_chase_lat, "@addr L2 far cycles"},
+    {"chase", "L2 far latency (pointer chase)", "ns", ex_chase_lat, "@addr L2 far ns"},
+    {"chase", "L2 far latency (index chase)", "cycles", ex_chase_lat, "@idx L2 far cycles"},
+    {"chase", "L2 far latency (index chase)", "ns", ex_chase_lat, "@idx L2 far ns"},
+    {"chase", "L2 far latency (chase not recorded)", "cycles", ex_chase_lat, "@none L2 far cycles"},
+    {"chase", "L2 far latency (chase not recorded)", "ns", ex_chase_lat, "@none L2 far ns"},
+    {"chase", "DRAM latency (pointer chase)", "cycles", ex_chase_lat, "@addr DRAM|memory cycles"},
+    {"chase", "DRAM latency (pointer chase)", "ns", ex_chase_lat, "@addr DRAM|memory ns"},
+    {"chase", "DRAM latency (index chase)", "cycles", ex_chase_lat, "@idx DRAM|memory cycles"},
+    {"chase", "DRAM latency (index chase)", "ns", ex_chase_lat, "@idx DRAM|memory ns"},
+    {"chase", "DRAM latency (chase not recorded)", "cycles", ex_chase_lat,
+     "@none DRAM|memory cycles"},
+    {"chase", "DRAM latency (chase not recorded)", "ns", ex_chase_lat, "@none DRAM|memory ns"},
     {"chase", "L2 capacity (latency curve)", "MiB", ex_chase_cap, "L2|L2 far|L2 part 2"},
     /* on-chip memories: the first level of the shared (local) and constant chases */
-    {"chase", "Shared/local-memory latency", "cycles", ex_chase_onchip, "shared cycles"},
-    {"chase", "Shared/local-memory latency", "ns", ex_chase_onchip, "shared ns"},
-    {"chase", "Constant cache latency (level 1)", "cycles", ex_chase_onchip, "constant cycles"},
-    {"chase", "Constant cache latency (level 1)", "ns", ex_chase_onchip, "constant ns"},
-    {"chase", "Distributed shared-memory latency (another SM of the cluster)", "cycles",
-     ex_chase_onchip, "dsmem cycles"},
-    {"chase", "Distributed shared-memory latency (another SM of the cluster)", "ns",
-     ex_chase_onchip, "dsmem ns"},
+    {"chase", "Shared/local-memory latency (pointer chase, 32-bit)", "cycles", ex_chase_onchip,
+     "@saddr shared cycles"},
+    {"chase", "Shared/local-memory latency (pointer chase, 32-bit)", "ns", ex_chase_onchip,
+     "@saddr shared ns"},
+    {"chase", "Shared/local-memory latency (index chase)", "cycles", ex_chase_onchip,
+     "@idx shared cycles"},
+    {"chase", "Shared/local-memory latency (index chase)", "ns", ex_chase_onchip, "@idx shared ns"},
+    {"chase", "Shared/local-memory latency (chase not recorded)", "cycles", ex_chase_onchip,
+     "@none shared cycles"},
+    {"chase", "Shared/local-memory latency (chase not recorded)", "ns", ex_chase_onchip,
+     "@none shared ns"},
+    {"chase", "Constant cache latency (level 1; index chase)", "cycles", ex_chase_onchip,
+     "@idx constant cycles"},
+    {"chase", "Constant cache latency (level 1; index chase)", "ns", ex_chase_onchip,
+     "@idx constant ns"},
+    {"chase", "Constant cache latency (level 1; chase not recorded)", "cycles", ex_chase_onchip,
+     "@none constant cycles"},
+    {"chase", "Constant cache latency (level 1; chase not recorded)", "ns", ex_chase_onchip,
+     "@none constant ns"},
+    {"chase", "Distributed shared-memory latency (another SM of the cluster; index chase)",
+     "cycles", ex_chase_onchip, "@idx dsmem cycles"},
+    {"chase", "Distributed shared-memory latency (another SM of the cluster; index chase)", "ns",
+     ex_chase_onchip, "@idx dsmem ns"},
+    {"chase", "Distributed shared-memory latency (another SM of the cluster; chase not recorded)",
+     "cycles", ex_chase_onchip, "@none dsmem cycles"},
+    {"chase", "Distributed shared-memory latency (another SM of the cluster; chase not recorded)",
+     "ns", ex_chase_onchip, "@none dsmem ns"},
     /* atomics (done at the L2 on a GPU): the L2 level of the atomic chase */
-    {"chase", "L2 atomic latency", "cycles", ex_chase_lat, "atomic:L2|L2 near|L2 part 1 cycles"},
-    {"chase", "L2 atomic latency", "ns", ex_chase_lat, "atomic:L2|L2 near|L2 part 1 ns"},
+    {"chase", "L2 atomic latency (index chase)", "cycles", ex_chase_lat,
+     "@idx atomic:L2|L2 near|L2 part 1 cycles"},
+    {"chase", "L2 atomic latency (index chase)", "ns", ex_chase_lat,
+     "@idx atomic:L2|L2 near|L2 part 1 ns"},
+    {"chase", "L2 atomic latency (chase not recorded)", "cycles", ex_chase_lat,
+     "@none atomic:L2|L2 near|L2 part 1 cycles"},
+    {"chase", "L2 atomic latency (chase not recorded)", "ns", ex_chase_lat,
+     "@none atomic:L2|L2 near|L2 part 1 ns"},
     /* the texture path (--spaces texture): its L1 (the texture cache) and L2 levels */
-    {"chase", "Texture L1 latency", "cycles", ex_chase_lat, "texture:L1 cycles"},
-    {"chase", "Texture L1 latency", "ns", ex_chase_lat, "texture:L1 ns"},
-    {"chase", "Texture L2 latency", "cycles", ex_chase_lat, "texture:L2|L2 near|L2 part 1 cycles"},
-    {"chase", "Texture L2 latency", "ns", ex_chase_lat, "texture:L2|L2 near|L2 part 1 ns"},
+    {"chase", "Texture L1 latency (index chase)", "cycles", ex_chase_lat, "@idx texture:L1 cycles"},
+    {"chase", "Texture L1 latency (index chase)", "ns", ex_chase_lat, "@idx texture:L1 ns"},
+    {"chase", "Texture L1 latency (chase not recorded)", "cycles", ex_chase_lat,
+     "@none texture:L1 cycles"},
+    {"chase", "Texture L1 latency (chase not recorded)", "ns", ex_chase_lat, "@none texture:L1 ns"},
+    {"chase", "Texture L2 latency (index chase)", "cycles", ex_chase_lat,
+     "@idx texture:L2|L2 near|L2 part 1 cycles"},
+    {"chase", "Texture L2 latency (index chase)", "ns", ex_chase_lat,
+     "@idx texture:L2|L2 near|L2 part 1 ns"},
+    {"chase", "Texture L2 latency (chase not recorded)", "cycles", ex_chase_lat,
+     "@none texture:L2|L2 near|L2 part 1 cycles"},
+    {"chase", "Texture L2 latency (chase not recorded)", "ns", ex_chase_lat,
+     "@none texture:L2|L2 near|L2 part 1 ns"},
     /* across a link: the device's loads from mapped host memory, from a peer's memory */
-    {"chase", "Host memory latency (mapped, from the device)", "ns", ex_chase_lat,
-     "host:host memory ns"},
-    {"chase", "Peer memory latency (from the device)", "ns", ex_chase_lat, "peer:peer memory ns"},
-    /* the TLB levels of the 2 MiB page-stride chase (GPU names only) */
-    {"chase", "TLB level 1 (2 MiB page stride): latency", "cycles", ex_chase_tlb,
-     "2097152 1 cycles"},
+    {"chase", "Host memory latency (mapped, from the device; pointer chase)", "ns", ex_chase_lat,
+     "@addr host:host memory ns"},
+    {"chase", "Host memory latency (mapped, from the device; index chase)", "ns", ex_chase_lat,
+     "@idx host:host memory ns"},
+    {"chase", "Host memory latency (mapped, from the device; chase not recorded)", "ns",
+     ex_chase_lat, "@none host:host memory ns"},
+    {"chase", "Peer memory latency (from the device; pointer chase)", "ns", ex_chase_lat,
+     "@addr peer:peer memory ns"},
+    {"chase", "Peer memory latency (from the device; index chase)", "ns", ex_chase_lat,
+     "@idx peer:peer memory ns"},
+    {"chase", "Peer memory latency (from the device; chase not recorded)", "ns", ex_chase_lat,
+     "@none peer:peer memory ns"},
+    /* the TLB levels of the 2 MiB page-stride chase: levels no cache ends (gmb_page_level_names),
+     * their reach, latency and miss cost (the next level's latency less theirs) */
+    {"chase", "TLB level 1 (2 MiB page stride): latency (pointer chase)", "cycles", ex_chase_tlb,
+     "@addr 2097152 1 cycles"},
+    {"chase", "TLB level 1 (2 MiB page stride): latency (index chase)", "cycles", ex_chase_tlb,
+     "@idx 2097152 1 cycles"},
+    {"chase", "TLB level 1 (2 MiB page stride): latency (chase not recorded)", "cycles",
+     ex_chase_tlb, "@none 2097152 1 cycles"},
+    {"chase", "TLB level 1 (2 MiB page stride): miss cost (pointer chase)", "cycles", ex_chase_tlb,
+     "@addr 2097152 1 miss_cycles"},
+    {"chase", "TLB level 1 (2 MiB page stride): miss cost (index chase)", "cycles", ex_chase_tlb,
+     "@idx 2097152 1 miss_cycles"},
+    {"chase", "TLB level 1 (2 MiB page stride): miss cost (chase not recorded)", "cycles",
+     ex_chase_tlb, "@none 2097152 1 miss_cycles"},
     {"chase", "TLB level 1 (2 MiB page stride): reach", "MiB", ex_chase_tlb, "2097152 1 reach"},
-    {"chase", "TLB level 2 (2 MiB page stride): latency", "cycles", ex_chase_tlb,
-     "2097152 2 cycles"},
+    {"chase", "TLB level 2 (2 MiB page stride): latency (pointer chase)", "cycles", ex_chase_tlb,
+     "@addr 2097152 2 cycles"},
+    {"chase", "TLB level 2 (2 MiB page stride): latency (index chase)", "cycles", ex_chase_tlb,
+     "@idx 2097152 2 cycles"},
+    {"chase", "TLB level 2 (2 MiB page stride): latency (chase not recorded)", "cycles",
+     ex_chase_tlb, "@none 2097152 2 cycles"},
+    {"chase", "TLB level 2 (2 MiB page stride): miss cost (pointer chase)", "cycles", ex_chase_tlb,
+     "@addr 2097152 2 miss_cycles"},
+    {"chase", "TLB level 2 (2 MiB page stride): miss cost (index chase)", "cycles", ex_chase_tlb,
+     "@idx 2097152 2 miss_cycles"},
+    {"chase", "TLB level 2 (2 MiB page stride): miss cost (chase not recorded)", "cycles",
+     ex_chase_tlb, "@none 2097152 2 miss_cycles"},
     {"chase", "TLB level 2 (2 MiB page stride): reach", "MiB", ex_chase_tlb, "2097152 2 reach"},
-    {"chase", "TLB level 3 (2 MiB page stride): latency", "cycles", ex_chase_tlb,
-     "2097152 3 cycles"},
+    {"chase", "TLB level 3 (2 MiB page stride): latency (pointer chase)", "cycles", ex_chase_tlb,
+     "@addr 2097152 3 cycles"},
+    {"chase", "TLB level 3 (2 MiB page stride): latency (index chase)", "cycles", ex_chase_tlb,
+     "@idx 2097152 3 cycles"},
+    {"chase", "TLB level 3 (2 MiB page stride): latency (chase not recorded)", "cycles",
+     ex_chase_tlb, "@none 2097152 3 cycles"},
+    {"chase", "TLB level 3 (2 MiB page stride): miss cost (pointer chase)", "cycles", ex_chase_tlb,
+     "@addr 2097152 3 miss_cycles"},
+    {"chase", "TLB level 3 (2 MiB page stride): miss cost (index chase)", "cycles", ex_chase_tlb,
+     "@idx 2097152 3 miss_cycles"},
+    {"chase", "TLB level 3 (2 MiB page stride): miss cost (chase not recorded)", "cycles",
+     ex_chase_tlb, "@none 2097152 3 miss_cycles"},
+    {"chase", "TLB level 3 (2 MiB page stride): reach", "MiB", ex_chase_tlb, "2097152 3 reach"},
     /* a CPU (or a curve gmb-chase did not name): its levels by number, never as GPU ones */
-    {"chase", "Latency level 1", "ns", ex_chase_lat, "level 1 ns"},
-    {"chase", "Latency level 2", "ns", ex_chase_lat, "level 2 ns"},
-    {"chase", "Latency level 3", "ns", ex_chase_lat, "level 3 ns"},
-    {"chase", "Latency level 4", "ns", ex_chase_lat, "level 4 ns"},
-    {"chase", "Latency level 5", "ns", ex_chase_lat, "level 5 ns"},
-    {"chase", "Latency level 6", "ns", ex_chase_lat, "level 6 ns"},
+    {"chase", "Latency level 1 (pointer chase)", "ns", ex_chase_lat, "@addr level 1 ns"},
+    {"chase", "Latency level 1 (index chase)", "ns", ex_chase_lat, "@idx level 1 ns"},
+    {"chase", "Latency level 1 (chase not recorded)", "ns", ex_chase_lat, "@none level 1 ns"},
+    {"chase", "Latency level 2 (pointer chase)", "ns", ex_chase_lat, "@addr level 2 ns"},
+    {"chase", "Latency level 2 (index chase)", "ns", ex_chase_lat, "@idx level 2 ns"},
+    {"chase", "Latency level 2 (chase not recorded)", "ns", ex_chase_lat, "@none level 2 ns"},
+    {"chase", "Latency level 3 (pointer chase)", "ns", ex_chase_lat, "@addr level 3 ns"},
+    {"chase", "Latency level 3 (index chase)", "ns", ex_chase_lat, "@idx level 3 ns"},
+    {"chase", "Latency level 3 (chase not recorded)", "ns", ex_chase_lat, "@none level 3 ns"},
+    {"chase", "Latency level 4 (pointer chase)", "ns", ex_chase_lat, "@addr level 4 ns"},
+    {"chase", "Latency level 4 (index chase)", "ns", ex_chase_lat, "@idx level 4 ns"},
+    {"chase", "Latency level 4 (chase not recorded)", "ns", ex_chase_lat, "@none level 4 ns"},
+    {"chase", "Latency level 5 (pointer chase)", "ns", ex_chase_lat, "@addr level 5 ns"},
+    {"chase", "Latency level 5 (index chase)", "ns", ex_chase_lat, "@idx level 5 ns"},
+    {"chase", "Latency level 5 (chase not recorded)", "ns", ex_chase_lat, "@none level 5 ns"},
+    {"chase", "Latency level 6 (pointer chase)", "ns", ex_chase_lat, "@addr level 6 ns"},
+    {"chase", "Latency level 6 (index chase)", "ns", ex_chase_lat, "@idx level 6 ns"},
+    {"chase", "Latency level 6 (chase not recorded)", "ns", ex_chase_lat, "@none level 6 ns"},
     /* gmb-access: the access granularity the stride curve shows; misaligned reads; random
      * 32-byte reads and writes */
     {"access", "Access granularity (stride curve, DRAM buffer)", "B", ex_access,
@@ -1125,18 +1388,18 @@ const gmb_row_t gmb_table_rows[] = {
     {"atomic", "Shared-memory atomic adds (atom), one address a group", "Gop/s", ex_number,
      "results.contention.shared_atom.one_address_Gops"},
     /* gmb-loaded: the DRAM chase idle and beside streaming groups */
-    {"loaded", "Loaded: chase latency, idle", "ns", ex_loaded, "read idle.lat_ns"},
+    {"loaded", "Loaded: chase latency, idle (index chase)", "ns", ex_loaded, "read idle.lat_ns"},
     {"loaded", "Loaded: the most bandwidth beside the chase", "GB/s", ex_loaded,
      "read max_bw_GBps"},
-    {"loaded", "Loaded: latency at the knee (97% of that bandwidth)", "ns", ex_loaded,
+    {"loaded", "Loaded: latency at the knee (97% of that bandwidth; index chase)", "ns", ex_loaded,
      "read knee.lat_ns"},
-    {"loaded", "Loaded: latency with the most streaming groups", "ns", ex_loaded,
+    {"loaded", "Loaded: latency with the most streaming groups (index chase)", "ns", ex_loaded,
      "read most_groups.lat_ns"},
     {"loaded", "Loaded: bandwidth where the latency doubles", "GB/s", ex_loaded,
      "read bw_at_2x_idle_GBps"},
     {"loaded", "Loaded by writes: the most bandwidth beside the chase", "GB/s", ex_loaded,
      "write max_bw_GBps"},
-    {"loaded", "Loaded by writes: latency at the knee", "ns", ex_loaded, "write knee.lat_ns"},
+    {"loaded", "Loaded by writes: latency at the knee (index chase)", "ns", ex_loaded, "write knee.lat_ns"},
     {"loaded", "Loaded by writes: bandwidth where the latency doubles", "GB/s", ex_loaded,
      "write bw_at_2x_idle_GBps"},
     /* gmb-l2: its plateau model (L2 on a GPU, the last-level cache on a CPU) */

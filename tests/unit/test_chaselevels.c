@@ -18,6 +18,7 @@
 
 #include "gmb.h"
 #include "levels.h"
+#include "tools.h"
 
 #define MAXP 4096
 
@@ -351,6 +352,74 @@ static void test_opencl_synthetic(void **state)
     assert_string_equal(n[3], "DRAM");
 }
 
+/* The cell of the row labelled label (unit) in column col of t, or NULL. */
+static const gmb_cell_t *cell(const gmb_table_t *t, const char *label, const char *unit, size_t col)
+{
+    for (size_t i = 0; i < t->nrows; i++)
+        if (!strcmp(t->rows[i]->label, label) && !strcmp(t->rows[i]->unit, unit))
+            return &t->cells[i * t->ncols + col];
+    return NULL;
+}
+
+/* An OpenCL GPU column: the committed NVIDIA OpenCL record of the H200 with its random global
+ * levels named as gmb-chase names them now (from the 60 MiB cache the device reports): the
+ * table's L1, L2, L2 far and DRAM rows fill (index chase: OpenCL chases word indices), and the
+ * last-level-cache cross-check compares the driver's 60 MiB with the chase's L2 end. */
+static void test_opencl_column(void **state)
+{
+    (void)state;
+    json_t *rec = load("20261130T225242Z-gpu-check/opencl/20261130T225336Z-chase.json");
+    gmb_lv_device_t ocl = {1, 0, 62914560.0};
+    size_t i;
+    json_t *cv;
+    json_array_foreach(json_object_get(json_object_get(rec, "results"), "levels"), i, cv)
+    {
+        if (strcmp(str(cv, "mode"), "random") || strcmp(str(cv, "space"), "global"))
+            continue;
+        json_t *lv = json_object_get(cv, "levels");
+        gmb_level_t L[GMB_MAX_LEVELS];
+        char names[GMB_MAX_LEVELS][GMB_LEVEL_NAME];
+        int nl = (int)json_array_size(lv);
+        assert_int_equal(nl, 4);
+        for (int k = 0; k < nl; k++)
+            L[k] = (gmb_level_t){.size_hi = json_number_value(json_object_get(
+                                     json_array_get(lv, (size_t)k), "capacity_bytes"))};
+        gmb_level_names(&ocl, GMB_LV_GLOBAL, NULL, 1, L, nl, names);
+        for (int k = 0; k < nl; k++)
+            json_object_set_new(json_array_get(lv, (size_t)k), "name", json_string(names[k]));
+    }
+    gmb_runset_t rs = {0};
+    assert_int_equal(gmb_runset_add(&rs, rec, "ocl/chase.json", "ocl"), 0);
+    gmb_runset_label(&rs);
+    gmb_table_t t;
+    assert_int_equal(gmb_table_build(&rs, &t), 0);
+    const char *rows[] = {"L1 latency (index chase)", "L2 latency (index chase)",
+                          "L2 far latency (index chase)", "DRAM latency (index chase)"};
+    const double want[] = {40.4, 288, 512, 673}; /* cycles, derived (ns x 1980 MHz) */
+    for (size_t k = 0; k < 4; k++) {
+        const gmb_cell_t *c = cell(&t, rows[k], "cycles", 0);
+        if (!c || c->kind != 1)
+            fail_msg("no %s row", rows[k]);
+        assert_true(fabs(c->v - want[k]) < 0.02 * want[k]);
+        c = cell(&t, rows[k], "ns", 0);
+        assert_non_null(c);
+        assert_int_equal(c->kind, 1);
+    }
+    assert_null(cell(&t, "Latency level 1 (index chase)", "ns", 0));
+    gmb_table_free(&t);
+    gmb_xcheck_t x[8];
+    size_t n = gmb_crosscheck(&rs, 0, x, 8), found = 0;
+    for (size_t k = 0; k < n; k++)
+        if (!strcmp(x[k].quantity, "Last-level cache capacity")) {
+            found = 1;
+            assert_int_equal(x[k].n, 2);
+            assert_float_equal(x[k].vals[0].v, 60, 1e-9);                   /* the driver's */
+            assert_float_equal(x[k].vals[1].v, 56431488 / 1048576.0, 1e-9); /* the far L2's end */
+        }
+    assert_true(found);
+    gmb_runset_free(&rs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -360,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_synthetic_tlb),
         cmocka_unit_test(test_opencl_names),
         cmocka_unit_test(test_opencl_synthetic),
+        cmocka_unit_test(test_opencl_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
