@@ -292,6 +292,16 @@ done
 step chase-more-cuda 70 bin/gmb-chase --backend cuda --device 0 \
     --spaces atomic,texture,host,peer,dsmem \
     --mode random --sizes 4KiB:1GiB:1/oct --time-cap 0.3 --max-samples 20 --out "$OUTDIR/cuda-more"
+# issue 21: page strides at and above the allocation granularity G (4 KiB, 64 KiB, G, 16 G
+# by default) over 16 GiB, beside the random chase whose caches the page levels are named
+# against (a TLB level only where no cache ends it); the levels it found, with reach and miss
+# cost, and the granularity the driver gave
+step chase-pages-cuda 120 bin/gmb-chase --backend cuda --device 0 --spaces global \
+    --mode random,page --time-cap 0.3 --max-samples 20 --out "$OUTDIR/cuda-pages"
+if wanted chase-pages-cuda && [ -s "$OUTDIR/chase-pages-cuda.txt" ]; then
+    grep '^# levels:' "$OUTDIR/chase-pages-cuda.txt" | tr ';' '\n' | grep -iE 'page-stride|TLB' | head -20
+    python3 -c "import json,glob; r=json.load(open(sorted(glob.glob('$OUTDIR/cuda-pages/*-chase.json'))[-1])); print('pages:', r['results'].get('pages'))" 2>/dev/null
+fi
 # the host side of on-demand migration with several host threads (1 above: the lower bound)
 step um-threads-cuda 30 bin/gmb-um --backend cuda --device 0 --out "$OUTDIR/cuda-threads" \
     --tests fault-d2h --host-threads 8 --sizes 256MiB,1GiB --time-cap 0.3 --max-samples 10

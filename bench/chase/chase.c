@@ -85,7 +85,9 @@ typedef struct cfg {
 #define O(field) offsetof(cfg_t, field)
 static const gmb_opt_t opts[] = {
     {"sizes", GMB_OPT_SWEEP, O(sizes), "LIST", NULL, 1, 0x1p62, NULL,
-     "working sets: sizes, ranges A:B[:x2|:+S|:N/oct] [default 1KiB:min(4GiB,mem/4):4/oct]", 0},
+     "working sets: sizes, ranges A:B[:x2|:+S|:N/oct] [default 1KiB:min(4GiB,mem/4):4/oct; page "
+     "mode on a GPU: to 16 GiB]",
+     0},
     {"stride", GMB_OPT_SIZE, O(stride), "BYTES", "128", 1, 1u << 30, NULL,
      "bytes between chained elements, a multiple of 4 (one cache line: 128 on NVIDIA)", 0},
     {"mode", GMB_OPT_LIST, O(modes), "LIST", "random,page", 1, 0, mode_names,
