@@ -1399,7 +1399,8 @@ const gmb_row_t gmb_table_rows[] = {
      "read bw_at_2x_idle_GBps"},
     {"loaded", "Loaded by writes: the most bandwidth beside the chase", "GB/s", ex_loaded,
      "write max_bw_GBps"},
-    {"loaded", "Loaded by writes: latency at the knee (index chase)", "ns", ex_loaded, "write knee.lat_ns"},
+    {"loaded", "Loaded by writes: latency at the knee (index chase)", "ns", ex_loaded,
+     "write knee.lat_ns"},
     {"loaded", "Loaded by writes: bandwidth where the latency doubles", "GB/s", ex_loaded,
      "write bw_at_2x_idle_GBps"},
     /* gmb-l2: its plateau model (L2 on a GPU, the last-level cache on a CPU) */

@@ -169,21 +169,23 @@ static void test_crafted_marks(void **state)
     gmb_table_t t;
     build(&rs, &t);
     /* a level: its plateau points */
-    assert_false(marked(&t, "L1 latency", "cycles"));
-    assert_int_equal(cell(&t, "L1 latency", "cycles", 0)->npts, 4);
-    assert_false(marked(&t, "L2 latency", "cycles")); /* 1 of 4 at its edge */
-    assert_int_equal(cell(&t, "L2 latency", "cycles", 0)->nunc, 1);
-    assert_true(marked(&t, "L2 far latency", "cycles"));
-    assert_int_equal(cell(&t, "L2 far latency", "cycles", 0)->npts, 3);
-    assert_false(marked(&t, "DRAM latency", "cycles"));
+    assert_false(marked(&t, "L1 latency (chase not recorded)", "cycles"));
+    assert_int_equal(cell(&t, "L1 latency (chase not recorded)", "cycles", 0)->npts, 4);
+    assert_false(marked(&t, "L2 latency (chase not recorded)", "cycles")); /* 1 of 4 at its edge */
+    assert_int_equal(cell(&t, "L2 latency (chase not recorded)", "cycles", 0)->nunc, 1);
+    assert_true(marked(&t, "L2 far latency (chase not recorded)", "cycles"));
+    assert_int_equal(cell(&t, "L2 far latency (chase not recorded)", "cycles", 0)->npts, 3);
+    assert_false(marked(&t, "DRAM latency (chase not recorded)", "cycles"));
     /* the capacity: the plateau and the point where it rises */
     assert_true(marked(&t, "L2 capacity (latency curve)", "MiB"));
     assert_int_equal(cell(&t, "L2 capacity (latency curve)", "MiB", 0)->npts, 4);
     /* loaded: the idle point converged; the knee's neighbours (4, 8, 16 groups) did not */
-    assert_false(marked(&t, "Loaded: chase latency, idle", "ns"));
-    assert_true(marked(&t, "Loaded: latency at the knee (97% of that bandwidth)", "ns"));
-    assert_int_equal(cell(&t, "Loaded: latency at the knee (97% of that bandwidth)", "ns", 0)->npts,
-                     3);
+    assert_false(marked(&t, "Loaded: chase latency, idle (index chase)", "ns"));
+    assert_true(
+        marked(&t, "Loaded: latency at the knee (97% of that bandwidth; index chase)", "ns"));
+    assert_int_equal(
+        cell(&t, "Loaded: latency at the knee (97% of that bandwidth; index chase)", "ns", 0)->npts,
+        3);
     assert_true(marked(&t, "Loaded: the most bandwidth beside the chase", "GB/s"));
     /* twice 100 ns is first passed at 4 groups: idle, 2 and 4 groups, one of three unconverged */
     const gmb_cell_t *x2 = cell(&t, "Loaded: bandwidth where the latency doubles", "GB/s", 0);
@@ -206,15 +208,19 @@ static void test_crafted_marks(void **state)
     assert_non_null(md);
     assert_non_null(tex);
     assert_non_null(csv);
-    assert_non_null(strstr(md, "| L2 far latency | cycles | 530.0 [524.7, 535.3] † |\n"));
-    assert_non_null(strstr(md, "| L1 latency | cycles | 30.00 [29.70, 30.30] |\n"));
+    assert_non_null(
+        strstr(md, "| L2 far latency (chase not recorded) | cycles | 530.0 [524.7, 535.3] † |\n"));
+    assert_non_null(
+        strstr(md, "| L1 latency (chase not recorded) | cycles | 30.00 [29.70, 30.30] |\n"));
     assert_non_null(strstr(md, " †: half or more of the points it rests on did not converge"));
-    assert_non_null(strstr(tex, "L2 far latency (cycles) & 530.0 {\\footnotesize[524.7, 535.3]}"
-                                "\\textsuperscript{\\dag} \\\\\n"));
+    assert_non_null(strstr(
+        tex, "L2 far latency (chase not recorded) (cycles) & 530.0 {\\footnotesize[524.7, 535.3]}"
+             "\\textsuperscript{\\dag} \\\\\n"));
     assert_non_null(strstr(tex, "; dagger: half or more of the points it rests on"));
     assert_non_null(strstr(csv, ",GPU (CUDA) ci_hi,GPU (CUDA) unconverged\n"));
-    assert_non_null(strstr(csv, "L2 far latency,cycles,530,524.7,535.3,3/3\n"));
-    assert_non_null(strstr(csv, "L1 latency,cycles,30,29.7,30.3,0/4\n"));
+    assert_non_null(
+        strstr(csv, "L2 far latency (chase not recorded),cycles,530,524.7,535.3,3/3\n"));
+    assert_non_null(strstr(csv, "L1 latency (chase not recorded),cycles,30,29.7,30.3,0/4\n"));
     assert_non_null(strstr(csv, "\"Page fault, one touch per 2 MiB\",us,28,,,2/2\n"));
     free(md);
     free(tex);
@@ -266,24 +272,25 @@ static void test_h200_quick(void **state)
     gmb_table_t t;
     assert_int_equal(gmb_table_build(&rs, &t), 0);
     /* the far L2: 4 points, none converged; the capacity also rests on the rise at 53.8 MiB */
-    assert_true(marked(&t, "L2 far latency", "cycles"));
-    assert_true(marked(&t, "L2 far latency", "ns"));
-    assert_int_equal(cell(&t, "L2 far latency", "cycles", 0)->npts, 4);
-    assert_int_equal(cell(&t, "L2 far latency", "cycles", 0)->nunc, 4);
+    assert_true(marked(&t, "L2 far latency (pointer chase)", "cycles"));
+    assert_true(marked(&t, "L2 far latency (pointer chase)", "ns"));
+    assert_int_equal(cell(&t, "L2 far latency (pointer chase)", "cycles", 0)->npts, 4);
+    assert_int_equal(cell(&t, "L2 far latency (pointer chase)", "cycles", 0)->nunc, 4);
     assert_true(marked(&t, "L2 capacity (latency curve)", "MiB"));
-    assert_true(marked(&t, "Loaded: latency at the knee (97% of that bandwidth)", "ns"));
+    assert_true(
+        marked(&t, "Loaded: latency at the knee (97% of that bandwidth; index chase)", "ns"));
     assert_true(marked(&t, "Managed: host reads device-written data", "GB/s"));
     assert_true(marked(&t, "Managed: prefetch to the device", "GB/s"));
     assert_true(marked(&t, "Page fault, one touch per 64 KiB", "us"));
     assert_true(marked(&t, "Page fault, one touch per 2 MiB", "us"));
     /* converged: L1, the near L2 (4 of its 18 points not), DRAM (2 of 7), stream, the idle
      * chase, the remote reads (their 1 GiB point converged) */
-    assert_false(marked(&t, "L1 latency", "cycles"));
-    assert_false(marked(&t, "L2 latency", "cycles"));
-    assert_int_equal(cell(&t, "L2 latency", "cycles", 0)->nunc, 4);
-    assert_false(marked(&t, "DRAM latency", "cycles"));
+    assert_false(marked(&t, "L1 latency (pointer chase)", "cycles"));
+    assert_false(marked(&t, "L2 latency (pointer chase)", "cycles"));
+    assert_int_equal(cell(&t, "L2 latency (pointer chase)", "cycles", 0)->nunc, 4);
+    assert_false(marked(&t, "DRAM latency (pointer chase)", "cycles"));
     assert_false(marked(&t, "Read bandwidth", "GB/s"));
-    assert_false(marked(&t, "Loaded: chase latency, idle", "ns"));
+    assert_false(marked(&t, "Loaded: chase latency, idle (index chase)", "ns"));
     assert_false(marked(&t, "Managed: device reads it on the host (advice)", "GB/s"));
     /* the cache cross-check: the chase's 49.35 MiB marked, the driver's 60 MiB not */
     gmb_xcheck_t x[8];
