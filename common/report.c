@@ -500,20 +500,57 @@ static const json_t *chase_levels(const json_t *rec, const char *space)
     return NULL;
 }
 
-/* The level of space named one of names ("L2|L2 near"); last = 1: the last one matching. */
-static const json_t *find_level(const json_t *rec, const char *space, const char *names, int last)
+/* The names the levels lv of a record's random curve in space go by, into out (at most
+ * GMB_MAX_LEVELS; the count is returned): their own; but an OpenCL GPU's record whose levels
+ * are all numbered ("level N", "memory": written before gmb-chase named them there) gets the
+ * names gmb_level_names gives them now from the evidence the record holds (the cache the
+ * device reported, device.llc_bytes), as a new run of the same device would. */
+static int level_names_of(const json_t *rec, const char *space, const json_t *lv,
+                          char (*out)[GMB_LEVEL_NAME])
 {
-    const json_t *lv = chase_levels(rec, space), *found = NULL;
+    gmb_level_t L[GMB_MAX_LEVELS];
+    int nl = 0, generic = 1, memory = 0;
     size_t i;
     const json_t *l;
     json_array_foreach(lv, i, l)
     {
-        const char *n = jstr(l, "name");
+        if (nl == GMB_MAX_LEVELS)
+            break;
+        const char *nm = jstr(l, "name");
+        gmb_strlcpy(out[nl], nm, GMB_LEVEL_NAME);
+        generic &= !strncmp(nm, "level ", 6) || !strcmp(nm, "memory");
+        memory |= !strcmp(nm, "memory");
+        memset(&L[nl], 0, sizeof L[nl]);
+        L[nl].size_lo = gmb_jnum(l, "size_lo_bytes");
+        L[nl].size_hi = gmb_jnum(l, "capacity_bytes");
+        L[nl].rise_at = gmb_jnum(l, "rise_at_bytes");
+        nl++;
+    }
+    int global = !strcmp(space, "global") || !strcmp(space, "texture"),
+        l2first = !strcmp(space, "global-cg") || !strcmp(space, "atomic");
+    if (!nl || !generic || strcmp(jstr(rec, "device.backend"), "opencl") ||
+        strcmp(jstr(rec, "device.type"), "gpu") || !(global || l2first))
+        return nl;
+    gmb_lv_device_t dev = {1, 0, gmb_jnum(rec, "device.llc_bytes")};
+    if (!(dev.llc_bytes > 0))
+        return nl;
+    gmb_level_names(&dev, global ? GMB_LV_GLOBAL : GMB_LV_L2_FIRST, NULL, memory, L, nl, out);
+    return nl;
+}
+
+/* The level of space named one of names ("L2|L2 near"); last = 1: the last one matching. */
+static const json_t *find_level(const json_t *rec, const char *space, const char *names, int last)
+{
+    const json_t *lv = chase_levels(rec, space), *found = NULL;
+    char nms[GMB_MAX_LEVELS][GMB_LEVEL_NAME];
+    int nl = level_names_of(rec, space, lv, nms);
+    for (int i = 0; i < nl; i++) {
+        const char *n = nms[i];
         for (const char *p = names; *p;) {
             const char *bar = strchr(p, '|');
             size_t len = bar ? (size_t)(bar - p) : strlen(p);
             if (strlen(n) == len && !strncmp(n, p, len)) {
-                found = l;
+                found = json_array_get(lv, (size_t)i);
                 if (!last)
                     return found;
             }
@@ -686,12 +723,14 @@ static size_t rec_caches(const json_t *rec, gmb_lv_cache_t *out, int *bottom)
             lo = fmin(lo, gmb_jnum(l, "params.size_bytes"));
     }
     *bottom = 0;
+    char nms[GMB_MAX_LEVELS][GMB_LEVEL_NAME];
+    level_names_of(rec, "global", lv, nms);
     json_array_foreach(lv, i, l)
     {
         if (n >= GMB_MAX_LEVELS)
             break;
         gmb_lv_cache_t *k = &out[n++];
-        const char *nm = jstr(l, "name");
+        const char *nm = nms[i];
         snprintf(k->name, sizeof k->name, "%s", nm);
         int mem = i + 1 == nl && (!strcmp(nm, "DRAM") || strstr(nm, "memory"));
         k->bytes = mem ? INFINITY : gmb_jnum(l, "capacity_bytes");
@@ -1803,7 +1842,7 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
             bput(&b, "; p: from a program with points held below the application clocks for "
                      "over 1%% of their time (NVML)");
         if (t->notes & GMB_NOTE_UNCONVERGED)
-            bput(&b, "; dagger: %s", UNCONV_LEGEND + strlen("†: "));
+            bput(&b, "; dagger: %s", &UNCONV_LEGEND[strlen("†: ")]);
         bput(&b, "\n");
     } else if (!strcmp(fmt, "csv")) {
         bput(&b, "metric,unit");

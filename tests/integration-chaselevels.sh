@@ -83,3 +83,20 @@ else
         fi
     fi
 fi
+
+# an OpenCL GPU column carries the hierarchy's names: the committed H200 OpenCL chase (written
+# before gmb-chase named OpenCL levels, "level 1..3", "memory") is named from the cache the
+# device reported, and lines up with the CUDA column of the same GPU
+OC=results/nvidia-h200/20261130T225242Z-gpu-check
+if [ -d "$OC/opencl" ] && expect "chaselevels: table of the H200 OpenCL and CUDA chases" 0 "$G" \
+    table "$OC/opencl" "$OC/cuda"; then
+    for row in "L1 latency (index chase)" "L2 latency (index chase)" "L2 far latency (index chase)" \
+        "DRAM latency (index chase)"; do
+        check "chaselevels: H200 OpenCL column: $row" bash -c \
+            "grep -F '| $row | cycles | ' '$T/out' | grep -qE '^\\| [^|]+ \\| cycles \\| [0-9.]+ \\[' "
+    done
+    check "chaselevels: H200 OpenCL column: no numbered latency level left" bash -c \
+        "! grep -q '^| Latency level [0-9] (index chase) | [a-z]* | [0-9]' '$T/out'"
+    check "chaselevels: H200 OpenCL column: the L2 capacity cross-checks the reported cache" \
+        grep -qE '^\| L2 capacity \(latency curve\) \| MiB \| [0-9.]+' "$T/out"
+fi
