@@ -1079,6 +1079,26 @@ static int ex_um(const json_t *rec, const char *arg, gmb_cell_t *c)
     return touch == 0 || touch == 1 ? -1 : 0; /* fault-d2h: no point says which method */
 }
 
+/* l2: a cache capacity read off a bandwidth curve (arg "read" or "write"), MiB; marked
+ * GMB_NOTE_PAST_LLC when it is past the cache the device reports (the H200's read plateau
+ * held to the 64 MiB set of a 50 MiB L2): then it is where the plateau ended, not the cache's
+ * size */
+static int ex_l2_capacity(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    char path[96];
+    snprintf(path, sizeof path, "results.bandwidth.%s", arg);
+    const json_t *bw = gmb_jpath(rec, path);
+    double v = gmb_jnum(bw, "capacity_bytes"), llc = gmb_jnum(bw, "device_llc_bytes");
+    if (!(llc > 0))
+        llc = gmb_jnum(rec, "device.llc_bytes");
+    if (!(v > 0))
+        return -1;
+    set_num(c, v / 1048576.0, NAN, NAN);
+    if (json_is_true(json_object_get(bw, "capacity_beyond_llc")) || (llc > 0 && v > 1.05 * llc))
+        c->note |= GMB_NOTE_PAST_LLC;
+    return 0;
+}
+
 /* access: arg "granularity WHERE" (the inferred granularity, B, or "none claimed"),
  * "misalignment WHERE" (the worst offset's bandwidth, % of the aligned: worst_over_aligned,
  * the confirmation's ratio, significant or not; no cell when the confirmation failed),
@@ -1450,10 +1470,8 @@ const gmb_row_t gmb_table_rows[] = {
     {"l2", "Memory plateau bandwidth, read", "GB/s", ex_number,
      "results.bandwidth.read.memory_GBps"},
     {"l2", "Cache / memory bandwidth, read", "x", ex_number, "results.bandwidth.read.ratio"},
-    {"l2", "Cache capacity (bandwidth curve, read)", "MiB", ex_number,
-     "results.bandwidth.read.capacity_bytes 9.5367431640625e-07"},
-    {"l2", "Cache capacity (bandwidth curve, write)", "MiB", ex_number,
-     "results.bandwidth.write.capacity_bytes 9.5367431640625e-07"},
+    {"l2", "Cache capacity (bandwidth curve, read)", "MiB", ex_l2_capacity, "read"},
+    {"l2", "Cache capacity (bandwidth curve, write)", "MiB", ex_l2_capacity, "write"},
     {"l2", "Cold / warm time, smallest set", "x", ex_number,
      "results.coldwarm.sizes.0.cold_over_warm"},
     {"bank", "Shared-memory banks", "", ex_bank_banks, ""},
@@ -1746,6 +1764,8 @@ static void cell_md(buf_t *b, const gmb_cell_t *c, int tex)
         bput(b, tex ? "\\textsuperscript{p}" : " ᵖ");
     if (c->note & GMB_NOTE_UNCONVERGED)
         bput(b, tex ? "\\textsuperscript{\\dag}" : " †");
+    if (c->note & GMB_NOTE_PAST_LLC)
+        bput(b, tex ? "\\textsuperscript{l}" : " ˡ");
 }
 
 char *gmb_table_render(const gmb_table_t *t, const char *fmt)
@@ -1791,6 +1811,9 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
                      "record's points say which).");
         if (t->notes & GMB_NOTE_UNCONVERGED)
             bput(&b, " %s", UNCONV_LEGEND);
+        if (t->notes & GMB_NOTE_PAST_LLC)
+            bput(&b, " ˡ: past the cache size the device reports: where the bandwidth plateau "
+                     "ended (the sets there still hit in part), not the cache's size.");
         bput(&b, "\n");
     } else if (!strcmp(fmt, "tex")) {
         /* the width of the text, whatever the columns: the label column and the values
@@ -1843,6 +1866,9 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
                      "over 1%% of their time (NVML)");
         if (t->notes & GMB_NOTE_UNCONVERGED)
             bput(&b, "; dagger: %s", &UNCONV_LEGEND[strlen("†: ")]);
+        if (t->notes & GMB_NOTE_PAST_LLC)
+            bput(&b, "; l: past the cache size the device reports, where the bandwidth plateau "
+                     "ended, not the cache's size");
         bput(&b, "\n");
     } else if (!strcmp(fmt, "csv")) {
         bput(&b, "metric,unit");

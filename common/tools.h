@@ -102,12 +102,15 @@ typedef struct gmb_cell {
     int note;       /* bits: 1 from a cache-resident point (no DRAM point), 2 from a DRAM
                        point between 4x and 16x the LLC, 4 a peak given with --peak-bw, 8
                        from an interrupted program, 16 from one with capped points, 32 from
-                       points half or more of which did not converge (GMB_NOTE_UNCONVERGED) */
+                       points half or more of which did not converge (GMB_NOTE_UNCONVERGED), 64 a
+                       capacity past the cache the device reports (GMB_NOTE_PAST_LLC) */
     int npts, nunc; /* the points the value rests on that say whether they converged, and
                        how many of them did not (the extractor counts them) */
 } gmb_cell_t;
 
 #define GMB_NOTE_UNCONVERGED 32
+/* note bit: a cache capacity past the one the device reports (the plateau's end, not the size) */
+#define GMB_NOTE_PAST_LLC 64
 
 /* A row extractor: fill out from a record (the device for bench ""); 0 when it did. */
 typedef int (*gmb_row_fn)(const json_t *rec, const char *arg, gmb_cell_t *out);
