@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1009,14 +1010,30 @@ static int put_undrawn(const char *out, char (*names)[64], char (*whys)[600], in
 
 static int plot_all(const gmb_runset_t *rs, const gmb_plot_opts_t *o, const char *datadir);
 
-int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o)
+int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *given)
 {
     char datadir[4200], style[4200];
-    snprintf(style, sizeof style, "%s/style.gp", o->plots);
+    snprintf(style, sizeof style, "%s/style.gp", given->plots);
     if (access(style, R_OK)) {
         gmb_error("no %s: where are gmb's gnuplot scripts? (set GMB_PLOTS)", style);
         return GMB_ERUNTIME;
     }
+    /* gnuplot runs a file name that begins with '<' as a shell command (popen), and a run
+     * directory's name is anybody's: every path gnuplot gets (its command line, the data files
+     * and OUTBASE in the variables files) is made from these, absolute, so begins with '/' */
+    static char out_abs[PATH_MAX], plots_abs[PATH_MAX];
+    gmb_plot_opts_t ab = *given;
+    const gmb_plot_opts_t *o = &ab;
+    if (!realpath(given->plots, plots_abs)) {
+        gmb_error("no %s: where are gmb's gnuplot scripts? (set GMB_PLOTS)", style);
+        return GMB_ERUNTIME;
+    }
+    if (!realpath(given->out, out_abs)) {
+        gmb_error("cannot find %s: %s", given->out, strerror(errno));
+        return GMB_ERUNTIME;
+    }
+    ab.out = out_abs;
+    ab.plots = plots_abs;
     snprintf(datadir, sizeof datadir, "%s/data", o->out);
     if (gmb_mkdirs(datadir))
         return GMB_ERUNTIME;

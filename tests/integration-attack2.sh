@@ -1,0 +1,26 @@
+# integration-attack2.sh - the second attack on gmb (issue 20): file names gnuplot would run,
+# a planted figures/ link, no gnuplot, a full disk, a FIFO manifest, control characters and
+# markup from records. A record, and a run directory's name, are anybody's.
+A2_H="results/nvidia-h200/20261130T232558Z"
+
+# gnuplot runs a file name beginning with '<' as a shell command: a run directory or --out
+# named so, given relative, must reach gnuplot as an absolute path and run nothing
+if command -v gnuplot >/dev/null; then
+    mkdir -p "$T/a2pw/<touch PWNED;x"
+    cp "$A2_H"/*-stream.json "$A2_H"/*-stream.csv "$T/a2pw/<touch PWNED;x/"
+    expect "attack2: plot of a run named '<touch PWNED;x'" 0 \
+        bash -c 'cd "$0" && "$1" plot "<touch PWNED;x"' "$T/a2pw" "$G"
+    check "attack2: '<' run name: no command ran" test ! -e "$T/a2pw/PWNED"
+    check "attack2: '<' run name: the stream figure drawn" \
+        test -s "$T/a2pw/<touch PWNED;x/figures/stream-bw.svg"
+    expect "attack2: plot --out '<touch PWNED2;y'" 0 \
+        bash -c 'cd "$0" && "$1" plot "<touch PWNED;x" --out "<touch PWNED2;y"' "$T/a2pw" "$G"
+    check "attack2: '<' --out: no command ran" test ! -e "$T/a2pw/PWNED2"
+    check "attack2: '<' --out: the stream figure drawn" \
+        test -s "$T/a2pw/<touch PWNED2;y/stream-bw.svg"
+    check "attack2: '<' --out: every path in the variables file absolute" bash -c \
+        '! grep -oE "'"'"'[^'"'"']*(csv|stream)'"'"'" "$0/stream-vars.gp" | grep -v "^'"'"'/"' \
+        "$T/a2pw/<touch PWNED2;y/data"
+else
+    fail "$TAG attack2: gnuplot not installed (apt-get install gnuplot-nox)"
+fi
