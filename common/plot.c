@@ -1028,6 +1028,17 @@ int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *given)
         gmb_error("no %s: where are gmb's gnuplot scripts? (set GMB_PLOTS)", style);
         return GMB_ERUNTIME;
     }
+    /* the output directory a link (a figures/ planted in a run directory): gmb plot writes
+     * into a directory, never through a link to one, as at figures/data */
+    char outl[PATH_MAX];
+    gmb_strlcpy(outl, given->out, sizeof outl);
+    for (size_t l = strlen(outl); l > 1 && outl[l - 1] == '/';) /* "link/" is the link too */
+        outl[--l] = '\0';
+    struct stat ost;
+    if (!lstat(outl, &ost) && S_ISLNK(ost.st_mode)) {
+        gmb_error("%s is a link, not a directory of gmb plot's: remove it", outl);
+        return GMB_ERUNTIME;
+    }
     if (!realpath(given->out, out_abs)) {
         gmb_error("cannot find %s: %s", given->out, strerror(errno));
         return GMB_ERUNTIME;

@@ -24,3 +24,20 @@ if command -v gnuplot >/dev/null; then
 else
     fail "$TAG attack2: gnuplot not installed (apt-get install gnuplot-nox)"
 fi
+
+# the output directory itself a link (figures/ planted in a run directory, to a victim's
+# directory): refused with one line, exit 3, nothing written into the link's target
+mkdir -p "$T/a2ln/run" "$T/a2ln/vd"
+cp "$A2_H"/*-stream.json "$A2_H"/*-stream.csv "$T/a2ln/run/"
+echo victim >"$T/a2ln/vd/stream-bw.svg"
+ln -s "$T/a2ln/vd" "$T/a2ln/run/figures"
+for a2o in "" "--out $T/a2ln/run/figures/"; do
+    # shellcheck disable=SC2086
+    if expect "attack2: figures/ a link${a2o:+ (--out link/)}: exit 3" 3 "$G" plot "$T/a2ln/run" $a2o; then
+        check "attack2: figures/ a link${a2o:+ (--out link/)}: one line saying so" bash -c \
+            '[ "$(wc -l <"$0")" = 1 ] && grep -q "figures is a link.*remove it" "$0"' "$T/err"
+        check "attack2: figures/ a link${a2o:+ (--out link/)}: nothing written into its target" \
+            bash -c '[ "$(ls -A "$0")" = stream-bw.svg ] && [ "$(cat "$0/stream-bw.svg")" = victim ]' \
+            "$T/a2ln/vd"
+    fi
+done
