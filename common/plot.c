@@ -22,6 +22,7 @@
 #define MAX_TABROWS       48
 #define GMB_MAX_RUNS_PLOT 256 /* runs a summary figure draws */
 #define UNDRAWN           1   /* a figure not drawn: why says why (not an error of gmb plot) */
+#define NO_GNUPLOT        "gnuplot not found: install it (apt-get install gnuplot-nox) or set GMB_GNUPLOT"
 
 /* A row of the table a summary script draws: "# gmb: tabrow GROUP | LABEL | ROW | UNIT". */
 typedef struct tabrow {
@@ -506,9 +507,7 @@ static int draw(const gmb_plot_opts_t *o, const char *name, const char *vars, co
         snprintf(setv, sizeof setv, "FMT='%s'; W=%d; H=%d", fmts[k], o->width, o->height);
         int st = run_gnuplot(setv, files, 3, log);
         if (st == 127) {
-            snprintf(why, wlen,
-                     "gnuplot not found: install it (apt-get install gnuplot-nox) or set "
-                     "GMB_GNUPLOT");
+            snprintf(why, wlen, "%s", NO_GNUPLOT);
             rc = UNDRAWN;
             break;
         }
@@ -984,8 +983,9 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
 
 /* The figures not drawn, each with its reason: OUT/not-drawn.tsv (NAME TAB REASON a line,
  * empty when every figure was drawn), written anew by every gmb plot (a temporary file
- * renamed), and a line each on stderr. 0 or GMB_ERUNTIME. */
-static int put_undrawn(const char *out, char (*names)[64], char (*whys)[600], int n)
+ * renamed), and a line each on stderr (but for those gnuplot's absence left undrawn, when
+ * nogp: the caller says it once). 0 or GMB_ERUNTIME. */
+static int put_undrawn(const char *out, char (*names)[64], char (*whys)[600], int n, int nogp)
 {
     char path[4300], tmp[4400];
     snprintf(path, sizeof path, "%s/not-drawn.tsv", out);
@@ -999,7 +999,8 @@ static int put_undrawn(const char *out, char (*names)[64], char (*whys)[600], in
             if (*q == '\t' || *q == '\n' || *q == '\r')
                 *q = ' ';
         fprintf(f, "%s\t%s\n", names[i], whys[i]);
-        fprintf(stderr, "gmb: figure %s not drawn: %s\n", names[i], whys[i]);
+        if (!nogp || strcmp(whys[i], NO_GNUPLOT))
+            fprintf(stderr, "gmb: figure %s not drawn: %s\n", names[i], whys[i]);
     }
     if (gmb_file_commit(f, tmp, path)) {
         gmb_error("cannot write %s: %s", path, strerror(errno));
@@ -1165,8 +1166,18 @@ static int plot_all(const gmb_runset_t *rs, const gmb_plot_opts_t *o, const char
         }
         free(sums[i]);
     }
-    if (put_undrawn(o->out, nd_name, nd_why, nnd))
+    /* no figure drawn because there is no gnuplot: an error of gmb plot (a runtime one), said
+     * once, not a figure's reason each */
+    int nogp = 0;
+    for (int i = 0; i < nnd && !made; i++)
+        nogp |= !strcmp(nd_why[i], NO_GNUPLOT);
+    if (put_undrawn(o->out, nd_name, nd_why, nnd, nogp))
         rc = GMB_ERUNTIME;
+    if (nogp) {
+        gmb_error("no figure drawn: %s (the figures are named in %s/not-drawn.tsv)", NO_GNUPLOT,
+                  o->out);
+        rc = GMB_ERUNTIME;
+    }
     if (!made && !nnd && rc == GMB_OK) {
         gmb_error("no figure made");
         rc = GMB_ERUNTIME;

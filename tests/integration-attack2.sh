@@ -41,3 +41,18 @@ for a2o in "" "--out $T/a2ln/run/figures/"; do
             "$T/a2ln/vd"
     fi
 done
+
+# no gnuplot at all: no figure can be drawn, so gmb plot fails (exit 3) with one line saying
+# gnuplot is missing; not-drawn.tsv still names every figure
+mkdir -p "$T/a2nogp"
+cp "$A2_H"/*-stream.json "$A2_H"/*-stream.csv "$A2_H"/*-chase.json "$A2_H"/*-chase.csv "$T/a2nogp/"
+if expect "attack2: no gnuplot on PATH: exit 3" 3 env PATH=/nonexistent "$G" plot "$T/a2nogp"; then
+    check "attack2: no gnuplot: one line on stderr, saying gnuplot is missing" bash -c \
+        '[ "$(wc -l <"$0")" = 1 ] && grep -q "^gmb: error: no figure drawn: gnuplot not found" "$0"' \
+        "$T/err"
+    check "attack2: no gnuplot: not-drawn.tsv names chase, stream and the summary" bash -c \
+        '[ "$(grep -c "	gnuplot not found" "$0")" = 3 ] && grep -q "^chase	" "$0" &&
+         grep -q "^stream	" "$0" && grep -q "^hierarchy	" "$0"' "$T/a2nogp/figures/not-drawn.tsv"
+    check "attack2: no gnuplot: no figure" bash -c '! ls "$0"/*.png "$0"/*.svg 2>/dev/null' \
+        "$T/a2nogp/figures"
+fi

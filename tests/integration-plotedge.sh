@@ -128,8 +128,9 @@ EOF
         check "plotedge: l2 named with gnuplot's error" grep -q "^l2	gnuplot failed .*l2.gp: .*undefined function" "$T/bad/not-drawn.tsv"
         check "plotedge: the chase figure drawn" is_png "$T/bad/chase-latency.png"
     fi
-    # no gnuplot at all: every figure named, exit 0
-    if GMB_GNUPLOT="$T/no-such-gnuplot" expect "plotedge: no gnuplot: exit 0" 0 "$G" plot \
+    # no gnuplot at all: no figure could be drawn, a runtime error (exit 3, said once); every
+    # figure still named in not-drawn.tsv
+    if GMB_GNUPLOT="$T/no-such-gnuplot" expect "plotedge: no gnuplot: exit 3" 3 "$G" plot \
         "$T/edge/all" --out "$T/nogp"; then
         check "plotedge: no gnuplot: every program's figure and the summary named" test "$(grep -c '	gnuplot not found' "$T/nogp/not-drawn.tsv")" = "$(($(ls -d bench/*/ | wc -l) + 1))"
     fi
