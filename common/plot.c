@@ -218,6 +218,16 @@ static int write_file(const char *path, const char *data)
     return gmb_file_commit(f, tmp, path);
 }
 
+/* A file of a figure not written (errno says why): said on stderr, and the figure's reason
+ * (not-drawn.tsv names it; errno kept). */
+static void write_failed(const char *path, char *why, size_t wlen)
+{
+    int e = errno ? errno : EIO;
+    snprintf(why, wlen, "cannot write %.500s: %s", path, strerror(e));
+    gmb_error("%s", why);
+    errno = e;
+}
+
 /* gnuplot writes its figures here, a directory of gmb plot's own in the output directory
  * (mkdtemp), and gmb moves each finished figure into place: gnuplot never opens a name in the
  * output directory, where a link could stand. */
@@ -682,8 +692,8 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
             json_decref(sub);
             snprintf(path, sizeof path, "%s/%s-r%zu-s%zu.csv", datadir, bench, ri, i + 1);
             if (!csv || write_file(path, csv)) {
+                write_failed(path, why, wlen);
                 free(csv);
-                gmb_error("cannot write %s", path);
                 goto fail;
             }
             free(csv);
@@ -727,8 +737,8 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
             json_decref(empty);
             snprintf(path, sizeof path, "%s/%s-r%zu-%s.csv", datadir, bench, ri, sp.results[k]);
             if (!csv || write_file(path, csv)) {
+                write_failed(path, why, wlen);
                 free(csv);
-                gmb_error("cannot write %s", path);
                 goto fail;
             }
             free(csv);
@@ -745,7 +755,7 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
     char vtmp[8400];
     FILE *f = gmb_file_new(vars, vtmp, sizeof vtmp);
     if (!f) {
-        gmb_error("cannot write %s", vars);
+        write_failed(vars, why, wlen);
         goto fail;
     }
     fprintf(f, "# %s: made by gmb plot from the records; data for %s\n", vars, script);
@@ -819,7 +829,7 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
     gp_str(f, path);
     fputs("\n", f);
     if (gmb_file_commit(f, vtmp, vars)) {
-        gmb_error("cannot write %s", vars);
+        write_failed(vars, why, wlen);
         goto fail;
     }
     rc = -1; /* written: draw */
@@ -885,7 +895,10 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
     char vtmp[8400];
     FILE *f = gmb_file_new(vars, vtmp, sizeof vtmp);
     int rc = f ? GMB_OK : GMB_ERUNTIME, total = 0;
-    if (f) {
+    why[0] = '\0';
+    if (!f)
+        write_failed(vars, why, wlen);
+    else {
         fprintf(f, "# %s: made by gmb plot from the table of the records; data for %s\n", vars,
                 script);
         put_runs(f, rs, NULL); /* the table's columns are the runs */
@@ -947,14 +960,15 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
             fputs("\n", m);
             n++;
         }
+        snprintf(path, sizeof path, "%s/%s-%s.csv", datadir, name, grp);
         if (fclose(m)) {
+            write_failed(path, why, wlen);
             free(csv);
             rc = GMB_ERUNTIME;
             break;
         }
-        snprintf(path, sizeof path, "%s/%s-%s.csv", datadir, name, grp);
         if (write_file(path, csv)) {
-            gmb_error("cannot write %s", path);
+            write_failed(path, why, wlen);
             rc = GMB_ERUNTIME;
         }
         free(csv);
@@ -970,28 +984,31 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
         fputs("OUTBASE = ", f);
         gp_str(f, path);
         fputs("\n", f);
-        if (gmb_file_commit(f, vtmp, vars) && !rc)
+        if (gmb_file_commit(f, vtmp, vars) && !rc) {
+            write_failed(vars, why, wlen);
             rc = GMB_ERUNTIME;
+        }
     }
     gmb_table_free(&t);
-    if (rc) {
-        gmb_error("cannot write the data of %s in %s", script, datadir);
+    if (rc)
         return rc;
-    }
     return total ? draw(o, name, vars, script, log, why, wlen) : GMB_ESKIP;
 }
 
 /* The figures not drawn, each with its reason: OUT/not-drawn.tsv (NAME TAB REASON a line,
  * empty when every figure was drawn), written anew by every gmb plot (a temporary file
- * renamed), and a line each on stderr (but for those gnuplot's absence left undrawn, when
- * nogp: the caller says it once). 0 or GMB_ERUNTIME. */
-static int put_undrawn(const char *out, char (*names)[64], char (*whys)[600], int n, int nogp)
+ * renamed), and a line each on stderr (but for those said already, said[i], and those
+ * gnuplot's absence left undrawn, when nogp: the caller says it once). When it cannot be
+ * written, an earlier list is removed (it would name the wrong figures). 0 or GMB_ERUNTIME. */
+static int put_undrawn(const char *out, char (*names)[64], char (*whys)[600], const int *said,
+                       int n, int nogp)
 {
     char path[4300], tmp[4400];
     snprintf(path, sizeof path, "%s/not-drawn.tsv", out);
     FILE *f = gmb_file_new(path, tmp, sizeof tmp);
     if (!f) {
-        gmb_error("cannot write %s: %s", tmp, strerror(errno));
+        gmb_error("cannot write %s: %s", path, strerror(errno ? errno : EIO));
+        unlink(path);
         return GMB_ERUNTIME;
     }
     for (int i = 0; i < n; i++) {
@@ -999,11 +1016,12 @@ static int put_undrawn(const char *out, char (*names)[64], char (*whys)[600], in
             if (*q == '\t' || *q == '\n' || *q == '\r')
                 *q = ' ';
         fprintf(f, "%s\t%s\n", names[i], whys[i]);
-        if (!nogp || strcmp(whys[i], NO_GNUPLOT))
+        if (!said[i] && (!nogp || strcmp(whys[i], NO_GNUPLOT)))
             fprintf(stderr, "gmb: figure %s not drawn: %s\n", names[i], whys[i]);
     }
     if (gmb_file_commit(f, tmp, path)) {
-        gmb_error("cannot write %s: %s", path, strerror(errno));
+        gmb_error("cannot write %s: %s", path, strerror(errno ? errno : EIO));
+        unlink(path);
         return GMB_ERUNTIME;
     }
     return GMB_OK;
@@ -1079,7 +1097,9 @@ int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *given)
 static int plot_all(const gmb_runset_t *rs, const gmb_plot_opts_t *o, const char *datadir)
 {
     static char nd_name[321][64], nd_why[321][600]; /* the figures not drawn */
+    static int nd_said[321];                        /* 1: its reason is on stderr already */
     int nnd = 0;
+    memset(nd_said, 0, sizeof nd_said);
     /* the benchmarks present, once each, sorted */
     const char *benches[256];
     size_t nb = 0;
@@ -1108,13 +1128,19 @@ static int plot_all(const gmb_runset_t *rs, const gmb_plot_opts_t *o, const char
             }
             continue;
         }
+        nd_why[nnd][0] = '\0';
         int r = plot_bench(rs, benches[i], o, datadir, script, nd_why[nnd], sizeof nd_why[0]);
         if (r == UNDRAWN && nnd < 320) {
             gmb_strlcpy(nd_name[nnd++], benches[i], sizeof nd_name[0]);
             remove_figures(o->out, benches[i]);
-        } else if (r)
+        } else if (r) {
             rc = r;
-        else
+            if (nnd < 320 && nd_why[nnd][0]) { /* a file not written: named, said already */
+                nd_said[nnd] = 1;
+                gmb_strlcpy(nd_name[nnd++], benches[i], sizeof nd_name[0]);
+                remove_figures(o->out, benches[i]);
+            }
+        } else
             made++;
     }
     /* the summary scripts: the plots/NAME.gp with tabrow lines, by name, after the benchmarks */
@@ -1147,6 +1173,7 @@ static int plot_all(const gmb_runset_t *rs, const gmb_plot_opts_t *o, const char
         spec_t sp;
         snprintf(script, sizeof script, "%s/%s.gp", o->plots, sums[i]);
         if (!read_spec(script, &sp) && sp.ntabrow) {
+            nd_why[nnd][0] = '\0';
             int r =
                 plot_summary(rs, sums[i], o, datadir, &sp, script, nd_why[nnd], sizeof nd_why[0]);
             if (r == GMB_ESKIP && nnd < 320) {
@@ -1159,9 +1186,14 @@ static int plot_all(const gmb_runset_t *rs, const gmb_plot_opts_t *o, const char
             } else if (r == UNDRAWN && nnd < 320) {
                 gmb_strlcpy(nd_name[nnd++], sums[i], sizeof nd_name[0]);
                 remove_figures(o->out, sums[i]);
-            } else if (r)
+            } else if (r) {
                 rc = r;
-            else
+                if (nnd < 320 && nd_why[nnd][0]) {
+                    nd_said[nnd] = 1;
+                    gmb_strlcpy(nd_name[nnd++], sums[i], sizeof nd_name[0]);
+                    remove_figures(o->out, sums[i]);
+                }
+            } else
                 made++;
         }
         free(sums[i]);
@@ -1171,7 +1203,7 @@ static int plot_all(const gmb_runset_t *rs, const gmb_plot_opts_t *o, const char
     int nogp = 0;
     for (int i = 0; i < nnd && !made; i++)
         nogp |= !strcmp(nd_why[i], NO_GNUPLOT);
-    if (put_undrawn(o->out, nd_name, nd_why, nnd, nogp))
+    if (put_undrawn(o->out, nd_name, nd_why, nd_said, nnd, nogp))
         rc = GMB_ERUNTIME;
     if (nogp) {
         gmb_error("no figure drawn: %s (the figures are named in %s/not-drawn.tsv)", NO_GNUPLOT,

@@ -56,3 +56,27 @@ if expect "attack2: no gnuplot on PATH: exit 3" 3 env PATH=/nonexistent "$G" plo
     check "attack2: no gnuplot: no figure" bash -c '! ls "$0"/*.png "$0"/*.svg 2>/dev/null' \
         "$T/a2nogp/figures"
 fi
+
+# gmb plot on a full disk (a 200 KiB tmpfs, filled, where this machine lets us mount one):
+# every "cannot write" names errno's reason, and no empty not-drawn.tsv claims all was drawn
+A2M="$T/a2full"
+mkdir -p "$A2M"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=200k tmpfs "$A2M" 2>/dev/null; then
+    mkdir -p "$A2M/figs"
+    printf 'old\tan earlier list\n' >"$A2M/figs/not-drawn.tsv"
+    dd if=/dev/zero of="$A2M/fill" bs=4k 2>/dev/null
+    if expect "attack2: plot on a full disk: exit 3" 3 "$G" plot "$A2_H" --out "$A2M/figs"; then
+        check "attack2: full disk: each 'cannot write' says why" bash -c \
+            '[ "$(grep -c "cannot write" "$0")" -ge 2 ] &&
+             ! grep "cannot write" "$0" | grep -qv ": No space left on device$"' "$T/err"
+        check "attack2: full disk: the data file's line names it and the reason" grep -q \
+            "^gmb: error: cannot write $A2M/figs/data/stream-r1-s1.csv: No space left on device$" "$T/err"
+        check "attack2: full disk: no not-drawn.tsv (neither empty nor the earlier one)" \
+            test ! -e "$A2M/figs/not-drawn.tsv"
+        check "attack2: full disk: no temporary left" bash -c \
+            '[ "$(ls -A "$0")" = data ] && [ -z "$(ls -A "$0/data")" ]' "$A2M/figs"
+    fi
+    umount "$A2M"
+else
+    skip "$TAG attack2: full disk: cannot mount a tmpfs here (needs root and the right to mount)"
+fi
