@@ -520,13 +520,12 @@ static const char *file_kind(mode_t m)
                          : "of an unknown kind";
 }
 
-json_t *gmb_record_load(const char *path, char *err, size_t errlen)
+FILE *gmb_fopen_regular(const char *path, long long max, char *err, size_t errlen)
 {
-    json_error_t je;
     struct stat st;
     err[0] = '\0';
-    /* never block on (or read) a FIFO, device or directory named *.json: open without
-     * blocking, check what was opened, read from that descriptor (no stat-then-open race) */
+    /* never block on (or read) a FIFO, device or directory: open without blocking, check
+     * what was opened, read from that descriptor (no stat-then-open race) */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
@@ -540,6 +539,14 @@ json_t *gmb_record_load(const char *path, char *err, size_t errlen)
     if (!S_ISREG(st.st_mode)) {
         snprintf(err, errlen, "%s: not a regular file (%s)", path, file_kind(st.st_mode));
         close(fd);
+        errno = EINVAL;
+        return NULL;
+    }
+    if (max > 0 && (long long)st.st_size > max) {
+        snprintf(err, errlen, "%s: %lld bytes, more than the %lld this file may have", path,
+                 (long long)st.st_size, max);
+        close(fd);
+        errno = EFBIG;
         return NULL;
     }
     int fl = fcntl(fd, F_GETFL);
@@ -551,6 +558,15 @@ json_t *gmb_record_load(const char *path, char *err, size_t errlen)
         close(fd);
         return NULL;
     }
+    return f;
+}
+
+json_t *gmb_record_load(const char *path, char *err, size_t errlen)
+{
+    json_error_t je;
+    FILE *f = gmb_fopen_regular(path, 0, err, errlen);
+    if (!f)
+        return NULL;
     json_t *r = json_loadf(f, 0, &je);
     fclose(f);
     if (!r) {

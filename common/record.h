@@ -85,6 +85,11 @@ int gmb_out_check(const char *dir, char *why, size_t len);
 int gmb_record_write(const json_t *record, const char *dir, const char *stem, char *out_stem,
                      size_t out_len);
 
+/* Open path to read if it is a regular file of at most max bytes (max 0: any size): a FIFO,
+ * device, socket or directory is opened without blocking, checked with fstat and closed
+ * unread. The FILE, or NULL with err set (one line naming path). */
+FILE *gmb_fopen_regular(const char *path, long long max, char *err, size_t errlen);
+
 /* Load and check a record: a regular file (a FIFO, device, socket or directory is never
  * read: opened without blocking, checked with fstat, then read through that descriptor),
  * JSON syntax, schema name, a schema version this build reads (newer ones load with a

@@ -3,12 +3,20 @@
  * cross-checks (one quantity measured by several programs), the figures gmb plot drew. */
 #include "gmb.h"
 #include "meta.h"
+#include "record.h"
 #include "tools.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+/* The most bytes run.json and not-drawn.tsv may have: far above any gmb writes (a manifest is
+ * a few KiB), so a crafted or corrupt one is refused, not read until memory runs out. */
+#define RUN_JSON_MAX  (16LL << 20)
+#define NOT_DRAWN_MAX (1LL << 20)
 
 static const char *str_or(const json_t *j, const char *path, const char *dflt)
 {
@@ -225,7 +233,11 @@ static void put_figures(FILE *f, const char *dir, const char *figs)
     if (d)
         closedir(d);
     snprintf(path, sizeof path, "%s/figures/not-drawn.tsv", dir);
-    FILE *nd = fopen(path, "r");
+    char err[4400];
+    struct stat nst;
+    FILE *nd = gmb_fopen_regular(path, NOT_DRAWN_MAX, err, sizeof err);
+    if (!nd && !lstat(path, &nst)) /* there, but not a list gmb plot wrote (a FIFO...) */
+        fprintf(stderr, "gmb: note: %s: not read\n", err);
     char line[2048];
     int nnd = 0;
     if (!n && !nd)
@@ -263,7 +275,15 @@ int gmb_run_report(const char *dir, const char *figs, FILE *f)
     char path[4096];
     snprintf(path, sizeof path, "%s/run.json", dir);
     json_error_t je;
-    json_t *m = json_load_file(path, 0, &je);
+    char err[4400];
+    /* a regular file only: a FIFO there would hang gmb report, a device feed it forever */
+    FILE *mf = gmb_fopen_regular(path, RUN_JSON_MAX, err, sizeof err);
+    if (!mf) {
+        gmb_error("%s: not a run directory of gmb run (%s)", dir, err);
+        return GMB_EUSAGE;
+    }
+    json_t *m = json_loadf(mf, 0, &je);
+    fclose(mf);
     if (!json_is_object(m) || strcmp(str_or(m, "schema", ""), "gmb-run")) {
         gmb_error("%s: not a run directory of gmb run (%s)", dir,
                   m ? "run.json is not a gmb-run manifest" : je.text);

@@ -80,3 +80,28 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=200k tmpfs "$A2M" 2>/dev/null; t
 else
     skip "$TAG attack2: full disk: cannot mount a tmpfs here (needs root and the right to mount)"
 fi
+
+# gmb report on a run whose run.json is a FIFO (or too big to be a manifest): refused at
+# once, one line, exit 2, never waiting for a writer; a FIFO at figures/not-drawn.tsv: noted
+mkdir -p "$T/a2fifo"
+cp "$A2_H"/*.json "$A2_H"/*.csv "$T/a2fifo/"
+rm -f "$T/a2fifo/run.json"
+mkfifo "$T/a2fifo/run.json"
+if expect "attack2: report with a FIFO run.json: exit 2, at once" 2 timeout 10 "$G" report "$T/a2fifo" --out -; then
+    check "attack2: FIFO run.json: one line naming it a FIFO" bash -c \
+        '[ "$(wc -l <"$0")" = 1 ] && grep -q "run.json: not a regular file (a FIFO)" "$0"' "$T/err"
+fi
+rm -f "$T/a2fifo/run.json"
+truncate -s 17M "$T/a2fifo/run.json"
+if expect "attack2: report with a 17 MiB run.json: exit 2" 2 timeout 10 "$G" report "$T/a2fifo" --out -; then
+    check "attack2: 17 MiB run.json: one line saying it is too big" bash -c \
+        '[ "$(wc -l <"$0")" = 1 ] && grep -q "run.json: 17825792 bytes, more than" "$0"' "$T/err"
+fi
+cp "$A2_H/run.json" "$T/a2fifo/run.json"
+mkdir -p "$T/a2fifo/figures"
+mkfifo "$T/a2fifo/figures/not-drawn.tsv"
+if expect "attack2: report with a FIFO not-drawn.tsv: exit 0, at once" 0 timeout 10 "$G" report "$T/a2fifo" --out -; then
+    check "attack2: FIFO not-drawn.tsv: noted, not read" grep -q \
+        "^gmb: note: .*not-drawn.tsv: not a regular file (a FIFO): not read$" "$T/err"
+    check "attack2: FIFO not-drawn.tsv: the report is whole" grep -q "^## " "$T/out"
+fi
