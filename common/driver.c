@@ -497,6 +497,18 @@ static void fmt_ratio(double r, char *buf, size_t len)
 }
 
 /* Whether a headline quantity is better higher (1), lower (-1) or neither (0), by its unit. */
+/* s (a record's text, NULL: "") as gmb_text_plain makes it, for one printf: a copy in one of
+ * 8 buffers used in turn. */
+static const char *plain(const char *s)
+{
+    static char buf[8][PATH_MAX + 64];
+    static unsigned k;
+    char *b = buf[k++ % 8];
+    gmb_strlcpy(b, s ? s : "", sizeof buf[0]);
+    gmb_text_plain(b);
+    return b;
+}
+
 static int unit_better(const char *u)
 {
     static const char *const up[] = {"GB/s", "Gop/s", "%", NULL};
@@ -612,8 +624,10 @@ static int print_headline(const gmb_runset_t *ra, const gmb_runset_t *rb)
         } else {
             verdict = "-";
         }
-        printf("%-*s  %-*s  %-*s  %-*s  %9s  %s\n", wl, h[i].row->label, wu, h[i].row->unit, wa, ca,
-               wb, cb, r, verdict);
+        gmb_text_plain(ca);
+        gmb_text_plain(cb);
+        printf("%-*s  %-*s  %-*s  %-*s  %9s  %s\n", wl, plain(h[i].row->label), wu,
+               plain(h[i].row->unit), wa, ca, wb, cb, r, verdict);
     }
     free(h);
     gmb_table_free(&ta);
@@ -681,7 +695,8 @@ static int cmd_compare(int argc, char **argv)
             continue; /* the latest record of each benchmark */
         const gmb_rec_t *b = gmb_runset_find(&rb, 0, a->bench);
         if (!b) {
-            fprintf(stderr, "gmb: note: %s: no %s record in %s\n", a->bench, a->bench, args[1]);
+            fprintf(stderr, "gmb: note: %s: no %s record in %s\n", plain(a->bench), plain(a->bench),
+                    plain(args[1]));
             continue;
         }
         benches++;
@@ -694,14 +709,22 @@ static int cmd_compare(int argc, char **argv)
         gmb_runset_free(&rb);
         return 2;
     }
-    printf("A: %s (%s)\nB: %s (%s)\n", ra.runs[0].label, ra.runs[0].source, rb.runs[0].label,
-           rb.runs[0].source);
+    /* every record string printed goes through plain(): records travel, and an ESC or a line
+     * feed in a device name would drive the terminal or forge lines of this output */
+    for (size_t i = 0; i < n; i++) {
+        gmb_text_plain(rows[i].bench);
+        gmb_text_plain(rows[i].point);
+        gmb_text_plain(rows[i].metric);
+        gmb_text_plain(rows[i].unit);
+    }
+    printf("A: %s (%s)\n", plain(ra.runs[0].label), plain(ra.runs[0].source));
+    printf("B: %s (%s)\n", plain(rb.runs[0].label), plain(rb.runs[0].source));
     const char *na = json_string_value(json_object_get(ra.runs[0].device, "name"));
     const char *nb = json_string_value(json_object_get(rb.runs[0].device, "name"));
     if (strcmp(na ? na : "", nb ? nb : ""))
         printf("A and B are different devices (%s, %s): the ratios compare devices, not a "
                "change\n",
-               na ? na : "unknown", nb ? nb : "unknown");
+               plain(na ? na : "unknown"), plain(nb ? nb : "unknown"));
     /* two boards (part numbers, NVML's) of one model differ by a few percent in DRAM latency
      * and bandwidth: a side without one cannot be told to be the same board */
     const char *pa = gmb_run_board(&ra, 0), *pb = gmb_run_board(&rb, 0);
@@ -711,6 +734,7 @@ static int cmd_compare(int argc, char **argv)
                  "A and B ran on different boards (A: %s, B: %s): board revisions of one model "
                  "differ by a few percent in DRAM latency and bandwidth",
                  pa ? pa : "part number not recorded", pb ? pb : "part number not recorded");
+        gmb_text_plain(w);
         gmb_warn("%s", w);
         printf("%s\n", w);
     }
@@ -721,7 +745,7 @@ static int cmd_compare(int argc, char **argv)
             const char *st = json_string_value(json_object_get(rs->recs[i].j, "status"));
             if (st && !strcmp(st, "interrupted"))
                 printf("%s: %s was interrupted: only the points it finished\n", side ? "B" : "A",
-                       rs->recs[i].bench);
+                       plain(rs->recs[i].bench));
             /* conditions that move numbers: clocks held down, another program on the GPU */
             const json_t *r = rs->recs[i].j;
             double capped = gmb_jnum(r, "clocks.during.points_capped");
@@ -730,12 +754,12 @@ static int cmd_compare(int argc, char **argv)
             if (capped > 0)
                 printf("%s: %s had %.0f of %.0f points held below the application clocks for "
                        "over 1%% of their time (their clocks say which)\n",
-                       side ? "B" : "A", rs->recs[i].bench, capped,
+                       side ? "B" : "A", plain(rs->recs[i].bench), capped,
                        gmb_jnum(r, "clocks.during.points_clocked"));
             if (gmb_rec_busy(r))
                 printf("%s: %s found the GPU in use before it (%.0f compute processes, kernels "
                        "%.0f%% busy)\n",
-                       side ? "B" : "A", rs->recs[i].bench, procs > 0 ? procs : 0,
+                       side ? "B" : "A", plain(rs->recs[i].bench), procs > 0 ? procs : 0,
                        util > 0 ? util : 0);
         }
     }

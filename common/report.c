@@ -1692,6 +1692,15 @@ static const char *tex_unit(const char *u)
     return NULL;
 }
 
+void gmb_text_plain(char *s)
+{
+    for (unsigned char *p = (unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            *p = ' ';
+        else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) /* C1: two bytes, two spaces */
+            *p = p[1] = ' ';
+}
+
 /* Markdown-escape text: '|' escaped (a cell's end), a control character as a space (a line
  * feed would end the row, and the text after it would be rows of its own). */
 static void md_text(buf_t *b, const char *s)

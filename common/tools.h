@@ -200,6 +200,11 @@ size_t gmb_metric_samples(const json_t *point, const char *metric, double **out)
  * call left (*n may be lowered to reuse it). Returns the number appended. */
 size_t gmb_compare_records(const json_t *a, const json_t *b, gmb_cmp_t **rows, size_t *n);
 
+/* Text from a record made safe to print on a terminal, in place and at its length: each
+ * control character (C0, DEL, and C1 as UTF-8, U+0080 to U+009F) a space (an ESC would drive
+ * the terminal, a line feed start a line of its own). */
+void gmb_text_plain(char *s);
+
 /* ---- plot (plot.c) ---------------------------------------------------------------------- */
 
 /* Plot options. */

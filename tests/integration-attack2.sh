@@ -105,3 +105,29 @@ if expect "attack2: report with a FIFO not-drawn.tsv: exit 0, at once" 0 timeout
         "^gmb: note: .*not-drawn.tsv: not a regular file (a FIFO): not read$" "$T/err"
     check "attack2: FIFO not-drawn.tsv: the report is whole" grep -q "^## " "$T/out"
 fi
+
+# gmb compare prints record text on a terminal: an ESC, CR, LF (or a C1 CSI) in the device
+# name and the string params of every point reach stdout and stderr as spaces, no line forged
+mkdir -p "$T/a2cc/D"
+cp "$A2_H"/*-stream.json "$A2_H"/*-stream.csv "$T/a2cc/D/"
+/usr/bin/python3 - "$T/a2cc/D" <<'PY'
+import glob, json, sys
+for f in glob.glob(sys.argv[1] + "/*.json"):
+    r = json.load(open(f))
+    r["device"]["name"] = "\u001b[31mred\u001b[0m\r\nINJECTED line\u009b2J"
+    for p in r["points"]:
+        for k, v in list(p.get("params", {}).items()):
+            if isinstance(v, str):
+                p["params"][k] = v + "\u001b[1m\nINJECTED"
+    json.dump(r, open(f, "w"))
+PY
+if expect "attack2: compare of records with control characters" 0 "$G" compare "$T/a2cc/D" "$T/a2cc/D"; then
+    check "attack2: compare: no control byte (but LF) on stdout or stderr" /usr/bin/python3 -c '
+import sys
+b = open(sys.argv[1], "rb").read() + open(sys.argv[2], "rb").read()
+sys.exit(any(c < 0x20 and c != 10 or c == 0x7f for c in b) or b"\xc2\x9b" in b)' "$T/out" "$T/err"
+    check "attack2: compare: no line forged (the injected text only inside A:, B: and stream rows)" \
+        bash -c '[ "$(grep -c INJECTED "$0")" -ge 3 ] && ! grep INJECTED "$0" | grep -qv "^\(A\|B\): \|^stream "' \
+        "$T/out"
+    check "attack2: compare: the text is kept, as spaces" grep -q "^A:  \[31mred \[0m  INJECTED line  2J" "$T/out"
+fi
