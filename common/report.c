@@ -1701,15 +1701,46 @@ void gmb_text_plain(char *s)
             *p = p[1] = ' ';
 }
 
-/* Markdown-escape text: '|' escaped (a cell's end), a control character as a space (a line
- * feed would end the row, and the text after it would be rows of its own). */
+const char *gmb_md_esc(unsigned char c)
+{
+    switch (c) {
+    case '|':
+        return "\\|";
+    case '\\':
+        return "\\\\";
+    case '[':
+        return "\\[";
+    case ']':
+        return "\\]";
+    case '!':
+        return "\\!";
+    case '`':
+        return "\\`";
+    case '*':
+        return "\\*";
+    case '_':
+        return "\\_";
+    case '<':
+        return "&lt;";
+    case '>':
+        return "&gt;";
+    case '&':
+        return "&amp;";
+    default:
+        return c < 0x20 || c == 0x7f ? " " : NULL;
+    }
+}
+
+/* Markdown-escape a record's text (gmb_md_esc): no markup of its own, no row of its own. */
 static void md_text(buf_t *b, const char *s)
 {
-    for (; *s; s++)
-        if (*s == '|')
-            bput(b, "\\|");
+    for (; *s; s++) {
+        const char *e = gmb_md_esc((unsigned char)*s);
+        if (e)
+            bput(b, "%s", e);
         else
-            bput(b, "%c", (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
+            bput(b, "%c", *s);
+    }
 }
 
 /* A table CSV field: gmb_csv_field's rule (RFC 4180; the row labels have commas). */

@@ -24,17 +24,32 @@ static const char *str_or(const json_t *j, const char *path, const char *dflt)
     return s && *s ? s : dflt;
 }
 
-/* Text of a run.json or record string in Markdown: '|' escaped (table cells), a control
+/* Text of a run.json or record string in Markdown (gmb_md_esc): '|' escaped (table cells),
+ * Markdown's marks and HTML's escaped (a record's text is never markup of the page), a control
  * character as a space (a line feed would start rows of its own). */
 static void put_text(FILE *f, const char *s)
 {
     for (; *s; s++) {
-        if (*s == '|')
-            fputs("\\|", f);
-        else if ((unsigned char)*s < 0x20 || *s == 0x7f) /* a line feed: rows of its own */
-            fputc(' ', f);
+        const char *e = gmb_md_esc((unsigned char)*s);
+        if (e)
+            fputs(e, f);
         else
             fputc(*s, f);
+    }
+}
+
+/* A path as a Markdown link destination in <...>: < > and \\ backslash-escaped, a control
+ * character %-encoded (a run directory's name is anybody's; no line may end the link). */
+static void put_dest(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '<' || c == '>' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(f, "%%%02X", c);
+        else
+            fputc(c, f);
     }
 }
 
@@ -219,7 +234,11 @@ static void put_figures(FILE *f, const char *dir, const char *figs)
     struct dirent *e;
     while (d && (e = readdir(d))) {
         size_t l = strlen(e->d_name);
-        if (l <= 4 || strcmp(e->d_name + l - 4, ".png"))
+        int plain = 1; /* gmb plot's names: a file planted with markup in its name is not */
+        for (const char *q = e->d_name; *q && plain; q++)
+            plain = (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+                    (*q >= '0' && *q <= '9') || *q == '-' || *q == '_' || *q == '.';
+        if (l <= 4 || strcmp(e->d_name + l - 4, ".png") || !plain)
             continue;
         if (n == cap) {
             char **q = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof *q);
@@ -245,7 +264,9 @@ static void put_figures(FILE *f, const char *dir, const char *figs)
     else if (n) /* qsort of NULL (no figure, a not-drawn list) is undefined, even for 0 */
         qsort(names, n, sizeof *names, gmb_cmp_str);
     for (size_t i = 0; i < n; i++) {
-        fprintf(f, "![%.*s](<%s/%s>)\n", (int)(strlen(names[i]) - 4), names[i], figs, names[i]);
+        fprintf(f, "![%.*s](<", (int)(strlen(names[i]) - 4), names[i]);
+        put_dest(f, figs);
+        fprintf(f, "/%s>)\n", names[i]);
         free(names[i]);
     }
     free(names);

@@ -205,6 +205,13 @@ size_t gmb_compare_records(const json_t *a, const json_t *b, gmb_cmp_t **rows, s
  * the terminal, a line feed start a line of its own). */
 void gmb_text_plain(char *s);
 
+/* How Markdown output (gmb table --format md, gmb report) writes byte c of a record's text:
+ * NULL for as it is, else what stands for it: '|' (a table cell's end) and Markdown's own
+ * marks (\\ [ ] ! ` * _) backslash-escaped, < > & as HTML entities (no tag of a record's
+ * is live where the page is rendered), a control character as a space (a line feed would
+ * start rows of its own). */
+const char *gmb_md_esc(unsigned char c);
+
 /* ---- plot (plot.c) ---------------------------------------------------------------------- */
 
 /* Plot options. */

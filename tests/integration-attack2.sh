@@ -131,3 +131,37 @@ sys.exit(any(c < 0x20 and c != 10 or c == 0x7f for c in b) or b"\xc2\x9b" in b)'
         "$T/out"
     check "attack2: compare: the text is kept, as spaces" grep -q "^A:  \[31mred \[0m  INJECTED line  2J" "$T/out"
 fi
+
+# HTML and Markdown markup in a record (device name, a program's name in run.json) reaches
+# report.md and gmb table's Markdown escaped: no live tag, image or link of the record's
+mkdir -p "$T/a2md/D"
+cp "$A2_H/run.json" "$A2_H"/*-stream.json "$A2_H"/*-stream.csv "$T/a2md/D/"
+/usr/bin/python3 - "$T/a2md/D" <<'PY'
+import glob, json, sys
+evil = ("<script>alert(1)</script><img src=x onerror=alert(2)> ![t](http://evil.example/track.png)"
+        " [l](http://evil.example/) `code` *em* _u_ \\[x](http://evil.example/b) & |")
+for f in glob.glob(sys.argv[1] + "/*.json"):
+    r = json.load(open(f))
+    r["device"]["name"] = evil
+    for p in r.get("programs", []):
+        p["status"] = p.get("status", "") + " <b>bold</b>"
+    json.dump(r, open(f, "w"))
+PY
+# a check of Markdown that stays markup: a raw tag, or ](http not after a backslash escape
+A2_MD_CHECK='import re, sys
+t = open(sys.argv[1]).read()
+bad = [m for m in ("<script", "<img", "<b>") if m in t]
+bad += re.findall(r"(?<!\\)\]\(http", t) + re.findall(r"(?<!\\)!\[t", t)
+print(bad) if bad else None
+sys.exit(1 if bad else 0)'
+if expect "attack2: report of records with markup" 0 "$G" report "$T/a2md/D" --out -; then
+    check "attack2: report: no live tag, image or link from a record" /usr/bin/python3 -c "$A2_MD_CHECK" "$T/out"
+    check "attack2: report: the text is kept, escaped" grep -qF \
+        '&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt; \!\[t\](http://evil.example/track.png) \[l\](http://evil.example/) \`code\` \*em\* \_u\_ \\\[x\](http://evil.example/b) &amp; \|' "$T/out"
+    check "attack2: report: gmb's own markup kept (headings, the table)" bash -c \
+        'grep -q "^## Table" "$0" && grep -q "^| Program | Status |" "$0"' "$T/out"
+fi
+if expect "attack2: table --format md of records with markup" 0 "$G" table "$T/a2md/D" --format md; then
+    check "attack2: table md: no live tag, image or link from a record" /usr/bin/python3 -c "$A2_MD_CHECK" "$T/out"
+    check "attack2: table md: the device name escaped in its column" grep -qF '&lt;script&gt;' "$T/out"
+fi
