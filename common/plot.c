@@ -694,6 +694,8 @@ static int plot_bench(const gmb_runset_t *rs, const char *bench, const gmb_plot_
             if (!csv || write_file(path, csv)) {
                 write_failed(path, why, wlen);
                 free(csv);
+                json_decref(groups);
+                json_decref(order);
                 goto fail;
             }
             free(csv);
