@@ -18,15 +18,22 @@ extern "C" {
 #define GMB_EUSAGE   (-2)   /* bad option, size, device index ... (exit 2) */
 #define GMB_ERUNTIME (-3)   /* vendor API or system failure (exit 3) */
 #define GMB_ESKIP    (-77)  /* no usable device or capability (exit 77) */
-#define GMB_EINTR    (-128) /* stopped by SIGINT/SIGTERM (exit 128 + the signal's number) */
+#define GMB_EINTR    (-128) /* stopped by SIGINT/SIGTERM/SIGHUP (exit 128 + the signal's number) */
 
 /* Exit status for an error code (0, 1, 2, 3, 77, or 128 + signal for GMB_EINTR). */
 int gmb_exit_code(int err);
 
-/* Stop on SIGINT/SIGTERM between samples: gmb_catch_stop() installs handlers that only note
- * the signal (a second one acts as usual); gmb_stop_signal() is the signal noted, or 0. */
+/* Stop on SIGINT/SIGTERM/SIGHUP between samples: gmb_catch_stop() installs handlers that
+ * only note the signal (a second one acts as usual, but the same signal again within
+ * GMB_STOP_SAME_MS is taken as the first delivered twice: to the process group and passed on
+ * by gmb run); gmb_stop_signal() is the signal noted, or 0. */
+#define GMB_STOP_SAME_MS 500
+extern const int gmb_stop_signals[]; /* SIGINT, SIGTERM, SIGHUP (gmb run's too) */
+#define GMB_NSTOP_SIGNALS 3
 void gmb_catch_stop(void);
 int gmb_stop_signal(void);
+/* "SIGINT", "SIGTERM", "SIGHUP" ... as a record names it ("signal" for another). */
+const char *gmb_signal_name(int sig);
 
 /* Name of the running program, used as the prefix of every message. */
 extern const char *gmb_progname;

@@ -972,7 +972,7 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
                                                         : "error"));
     if (rc == GMB_EINTR)
         json_object_set_new(c.record, "interrupted_by",
-                            json_string(gmb_stop_signal() == SIGTERM ? "SIGTERM" : "SIGINT"));
+                            json_string(gmb_signal_name(gmb_stop_signal())));
     /* a run that measured something is kept, failed verifications and interrupted runs too
      * (every point in it was finished and verified) */
     if ((rc == GMB_OK || rc == GMB_EVERIFY || rc == GMB_EINTR) && !c.o.no_record &&

@@ -9,11 +9,32 @@
 const char *gmb_progname = "gmb";
 int gmb_quiet = 0;
 
+const int gmb_stop_signals[GMB_NSTOP_SIGNALS] = {SIGINT, SIGTERM, SIGHUP};
+
 static volatile sig_atomic_t stop_sig;
+static volatile long stop_ms; /* when it came (CLOCK_MONOTONIC, ms) */
+
+static long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts); /* async-signal-safe */
+    return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static void on_stop(int sig)
 {
-    stop_sig = sig;
+    long t = now_ms();
+    if (!stop_sig) {
+        stop_ms = t;
+        stop_sig = sig;
+        return;
+    }
+    /* the same signal again within GMB_STOP_SAME_MS is the one that came, twice: a terminal's
+     * Ctrl-C or hangup reaches the whole process group, and gmb run passes it on as well */
+    if (sig == stop_sig && t - stop_ms < GMB_STOP_SAME_MS)
+        return;
+    signal(sig, SIG_DFL); /* a second one: stop at once, as without a handler */
+    raise(sig);
 }
 
 void gmb_catch_stop(void)
@@ -21,10 +42,30 @@ void gmb_catch_stop(void)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop;
-    sa.sa_flags = SA_RESETHAND | SA_RESTART; /* a second Ctrl-C stops at once; calls go on */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    sa.sa_flags = SA_RESTART; /* calls go on; a second signal stops at once (on_stop) */
+    sigfillset(&sa.sa_mask);  /* one handler at a time */
+    for (int i = 0; i < GMB_NSTOP_SIGNALS; i++)
+        sigaction(gmb_stop_signals[i], &sa, NULL);
+}
+
+const char *gmb_signal_name(int sig)
+{
+    switch (sig) {
+    case SIGINT:
+        return "SIGINT";
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGHUP:
+        return "SIGHUP";
+    case SIGQUIT:
+        return "SIGQUIT";
+    case SIGKILL:
+        return "SIGKILL";
+    case SIGPIPE:
+        return "SIGPIPE";
+    default:
+        return "signal";
+    }
 }
 
 int gmb_stop_signal(void)

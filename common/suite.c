@@ -210,7 +210,8 @@ void gmb_manifest_done(json_t *p, int status, int sig, double wall_s, json_t *re
 static volatile sig_atomic_t stop_sig;
 static void on_signal(int s)
 {
-    stop_sig = s;
+    if (!stop_sig) /* the first one is the one the programs and run.json name */
+        stop_sig = s;
 }
 
 static int in_list(const char *list, const char *name)
@@ -891,10 +892,10 @@ int gmb_suite_run(gmb_suite_opts_t *o)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: poll and waitpid return early */
     sigemptyset(&sa.sa_mask);
-    struct sigaction old_int, old_term;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    struct sigaction old_sa[GMB_NSTOP_SIGNALS]; /* SIGINT, SIGTERM, SIGHUP: one way to stop */
     stop_sig = 0;
+    for (int k = 0; k < GMB_NSTOP_SIGNALS; k++)
+        sigaction(gmb_stop_signals[k], &sa, &old_sa[k]);
 
     int tty = isatty(2);
     char devs[64] = "no time estimate", d[16];
@@ -1037,6 +1038,8 @@ int gmb_suite_run(gmb_suite_opts_t *o)
                                     : wfail[0] ? "write_failed"
                                                : "complete"));
     json_object_set_new(m, "exit_status", json_integer(status));
+    if (stop_sig)
+        json_object_set_new(m, "interrupted_by", json_string(gmb_signal_name(stop_sig)));
     json_object_set_new(m, "summary",
                         json_pack("{s:i, s:i, s:i, s:i, s:i}", "ok", nok, "skipped", nskip,
                                   "failed", nfail, "not_finished", n - nok - nskip - nfail, "total",
@@ -1062,8 +1065,8 @@ int gmb_suite_run(gmb_suite_opts_t *o)
                 wfail[0] ? "stopped" : "done", took, tk, first, nok, nskip, nfail,
                 wfail[0] ? ", the rest not run (run.json could not be written)" : "", o->rundir);
     }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    for (int k = 0; k < GMB_NSTOP_SIGNALS; k++)
+        sigaction(gmb_stop_signals[k], &old_sa[k], NULL);
     json_decref(hl.in_use);
     json_decref(m);
     for (int i = 0; i < n; i++)

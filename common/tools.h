@@ -277,7 +277,8 @@ typedef struct gmb_suite_opts {
 
 /* Run every benchmark found in bindir on one device into a new run directory with a
  * run.json manifest. Returns the exit status: 0 all ok, 1 a verification failed, 3 a
- * program failed, 77 all skipped, 130 interrupted (SIGINT/SIGTERM), 2 usage. */
+ * program failed, 77 all skipped, 128 + the signal when
+ * interrupted (SIGINT 130, SIGTERM 143, SIGHUP 129: forwarded to the program), 2 usage. */
 int gmb_suite_run(gmb_suite_opts_t *o);
 
 /* The ETA of gmb run (pure, for tests). The factor for the estimates left: the finished

@@ -1,0 +1,70 @@
+# integration-attack3.sh - what an attack on gmb found (issue 20, third round): a hangup stops
+# a program and the suite as SIGTERM does (finished points kept, no orphan, the signal named),
+# bad output places are found before measuring, a stdout that cannot be written is an error,
+# and options that defeat a run are refused before anything is made.
+
+# points_in LOG: how many point rows (the last word is the verification) LOG holds
+points_in() { cat "$@" 2>/dev/null | grep -cE ' (full|sampled) *$'; }
+
+if have_opencl; then
+    # ---- SIGHUP: as SIGTERM ---------------------------------------------------------------
+    # the suite in its own session (no terminal: setsid), SIGHUP to gmb alone
+    setsid "$G" run --backend opencl --out "$T/hup" --only stream -- --time-cap 0.2 \
+        >"$T/hup.out" 2>"$T/hup.err" &
+    pid=$!
+    for _ in $(seq 900); do
+        [ "$(points_in "$T"/hup/*/*/stream.log)" -ge 2 ] && break
+        sleep 0.1
+    done
+    kill -HUP "$pid"
+    wait "$pid"
+    rc=$?
+    check "SIGHUP: gmb run exits 129 (got $rc)" test "$rc" = 129
+    check "SIGHUP: gmb run leaves no program running" bash -c \
+        "! pgrep -f 'gm[b]-.*$T/hup' >/dev/null"
+    m=$(ls "$T"/hup/*/*/run.json 2>/dev/null)
+    check "SIGHUP: run.json says interrupted by SIGHUP during stream" test \
+        "$(json "$m" "r['status'] + ' ' + r.get('interrupted_by', '-') + ' ' + r['interrupted']")" = \
+        "interrupted SIGHUP stream"
+    rec=$(ls "$T"/hup/*/*/*-stream.json 2>/dev/null)
+    check "SIGHUP: stream's record keeps its points, interrupted by SIGHUP" test \
+        "$([ -n "$rec" ] && json "$rec" "r['status'] + ' ' + r['interrupted_by'] + ' ' + str(len(r['points']) >= 2)")" = \
+        "interrupted SIGHUP True"
+
+    # a program run directly, SIGHUP: its finished points are kept
+    "$BIN/gmb-stream" --backend opencl --sizes 4KiB:1GiB:x2 --kernels all --time-cap 0.2 \
+        --out "$T/hup1" >"$T/hup1.out" 2>"$T/hup1.err" &
+    pid=$!
+    for _ in $(seq 600); do
+        [ "$(points_in "$T/hup1.out")" -ge 2 ] && break
+        sleep 0.1
+    done
+    kill -HUP "$pid"
+    wait "$pid"
+    rc=$?
+    check "SIGHUP: gmb-stream exits 129 (got $rc)" test "$rc" = 129
+    rec=$(ls "$T"/hup1/*-stream.json 2>/dev/null)
+    check "SIGHUP: gmb-stream's record keeps its points, interrupted by SIGHUP" test \
+        "$([ -n "$rec" ] && json "$rec" "r['status'] + ' ' + r['interrupted_by'] + ' ' + str(len(r['points']) >= 2)")" = \
+        "interrupted SIGHUP True"
+    check "SIGHUP: gmb-stream says so on its last line" grep -q \
+        "interrupted by Hangup: [0-9]* finished points kept in the record" "$T/hup1.err"
+
+    # a terminal's Ctrl-C reaches the whole process group: the program gets it from the
+    # terminal and again from gmb run, and must take the two as one (its record kept)
+    setsid "$G" run --backend opencl --out "$T/pg" --only stream -- --time-cap 0.2 \
+        >"$T/pg.out" 2>"$T/pg.err" &
+    pid=$!
+    for _ in $(seq 900); do
+        [ "$(points_in "$T"/pg/*/*/stream.log)" -ge 2 ] && break
+        sleep 0.1
+    done
+    kill -INT -- "-$pid"
+    wait "$pid"
+    rc=$?
+    check "SIGINT to the process group: gmb run exits 130 (got $rc)" test "$rc" = 130
+    rec=$(ls "$T"/pg/*/*/*-stream.json 2>/dev/null)
+    check "SIGINT to the process group: stream's record is kept, interrupted by SIGINT" test \
+        "$([ -n "$rec" ] && json "$rec" "r['status'] + ' ' + r['interrupted_by']")" = "interrupted SIGINT"
+
+fi
