@@ -811,6 +811,17 @@ static int parse_args(gmb_ctx_t *c, int argc, char **argv)
     return rc;
 }
 
+/* Whether a record can be written under dir (--out, or the default when dflt): 0, or the
+ * error said. */
+static int out_check(const char *dir, int dflt)
+{
+    char why[1024];
+    int rc = gmb_out_check(dir, why, sizeof why);
+    if (rc)
+        gmb_error("%s%s", why, dflt ? " (the default --out: give --out DIR, or --no-record)" : "");
+    return rc;
+}
+
 int gmb_main(const gmb_bench_t *b, int argc, char **argv)
 {
     static char prog[64];
@@ -872,12 +883,10 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
         gmb_print_devices(stdout);
         goto out;
     }
-    /* a record that could not be written is known now, not after the measurement */
-    if (c.o.out && json_fd < 0 && !c.o.no_record &&
-        (rc = gmb_out_check(c.o.out, why, sizeof why))) {
-        gmb_error("%s", why);
+    /* a record that could not be written is known now, not after the measurement: --out, or
+     * the default results/<device> (here where results/ goes, below once the device is named) */
+    if (json_fd < 0 && !c.o.no_record && (rc = out_check(c.o.out ? c.o.out : "results", !c.o.out)))
         goto out;
-    }
     int ndev = 0;
     rc = gmb_pick_backend(c.o.backend, &c.be, &ndev, why, sizeof why);
     if (rc == GMB_ESKIP) {
@@ -896,6 +905,13 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
     }
     if ((rc = c.be->info((int)c.o.device, &c.info)))
         goto out;
+    if (json_fd < 0 && !c.o.no_record && !c.o.out) {
+        char slug[96], dir[160];
+        gmb_slug(c.info.name, slug, sizeof slug);
+        snprintf(dir, sizeof dir, "results/%s", slug);
+        if ((rc = out_check(dir, 1)))
+            goto out;
+    }
     if (c.o.peak_bw > 0)
         gmb_dev_info_give_peak(&c.info, c.o.peak_bw);
     /* test aid: the PCI bus id NVML is asked about for a device without one (with a stand-in

@@ -68,3 +68,22 @@ if have_opencl; then
         "$([ -n "$rec" ] && json "$rec" "r['status'] + ' ' + r['interrupted_by']")" = "interrupted SIGINT"
 
 fi
+
+# ---- the default output directory, checked before measuring -------------------------------
+# a working directory the user cannot write, no --out: refused before the device is opened
+# (tests run as root, who writes anywhere: as nobody, through setpriv)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+    mkdir -p "$T/rocwd"
+    chmod 711 "$T" # nobody passes through $T to the working directory, reads nothing else
+    chmod 755 "$T/rocwd"
+    prog="$PWD/$BIN/gmb-stream"
+    (cd "$T/rocwd" && expect "default --out unwritable: exit 3" 3 "${NOBODY[@]}" "$prog" \
+        --backend opencl --sizes 4KiB:64KiB:x4 --kernels read)
+    check "default --out unwritable: one line, says where and why" bash -c \
+        "[ \$(wc -l <'$T/err') = 1 ] && grep -q 'results: cannot write in .: Permission denied (the default --out' '$T/err'"
+    check "default --out unwritable: nothing measured (no table on stdout)" test ! -s "$T/out"
+    chmod 700 "$T"
+else
+    skip "$TAG attack3: default --out unwritable: needs root and setpriv to run as nobody"
+fi
