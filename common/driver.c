@@ -45,24 +45,39 @@ static void free_names(char **names, int n)
         free(names[i]);
 }
 
+/* Run gmb-<name> with args; what it prints on standard output comes through a pipe onto
+ * ours, so that a standard output that cannot be written is this process's one error. */
 static int run_prog(const char *name, char **args, int nargs)
 {
     char path[PATH_MAX + 300];
     snprintf(path, sizeof path, "%s/gmb-%s", bindir, name);
     char **argv = calloc((size_t)nargs + 2, sizeof *argv);
-    if (!argv)
+    int fd[2];
+    if (!argv || pipe(fd)) {
+        free(argv);
         return 3;
+    }
     argv[0] = path;
     for (int i = 0; i < nargs; i++)
         argv[i + 1] = args[i];
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
+        dup2(fd[1], STDOUT_FILENO);
+        close(fd[0]);
+        close(fd[1]);
         execv(path, argv);
         gmb_error("cannot run %s: %s", path, strerror(errno));
         _exit(3);
     }
     free(argv);
+    close(fd[1]);
+    char buf[4096];
+    ssize_t r;
+    while ((r = read(fd[0], buf, sizeof buf)) > 0 || (r < 0 && errno == EINTR))
+        if (r > 0)
+            fwrite(buf, 1, (size_t)r, stdout);
+    close(fd[0]);
     int st = 0;
     if (pid < 0 || waitpid(pid, &st, 0) < 0)
         return 3;
@@ -866,7 +881,16 @@ static int cmd_compare(int argc, char **argv)
     return rc;
 }
 
+static int dispatch(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    gmb_stdout_init();
+    return gmb_stdout_done(dispatch(argc, argv));
+}
+
+/* gmb CMD ...: the command's exit status */
+static int dispatch(int argc, char **argv)
 {
     gmb_progname = "gmb";
     char self[PATH_MAX];

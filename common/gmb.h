@@ -35,6 +35,13 @@ int gmb_stop_signal(void);
 /* "SIGINT", "SIGTERM", "SIGHUP" ... as a record names it ("signal" for another). */
 const char *gmb_signal_name(int sig);
 
+/* Standard output checked at exit: gmb_stdout_init() (first thing in main) puts a closed one
+ * back as one that fails every write, and notes why a write failed; gmb_stdout_done(rc) flushes
+ * it and, when a write failed, says "cannot write to standard output: <reason>" and returns 3
+ * (rc when rc is already an error; quietly 141, or rc, when the reader closed a pipe). */
+void gmb_stdout_init(void);
+int gmb_stdout_done(int rc);
+
 /* Name of the running program, used as the prefix of every message. */
 extern const char *gmb_progname;
 

@@ -827,6 +827,7 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
     static char prog[64];
     snprintf(prog, sizeof prog, "gmb-%s", b->name);
     gmb_progname = prog;
+    gmb_stdout_init(); /* a write to standard output that failed is an error at exit */
     setvbuf(stdout, NULL, _IOLBF, 0); /* point rows reach a pipe (gmb run) as measured */
     gmb_ctx_t c = {0};
     c.bench = b;
@@ -1035,5 +1036,5 @@ out:
     gmb_numa_close(c.numa);
     json_decref(c.record);
     free(c.cfg);
-    return gmb_exit_code(rc);
+    return gmb_stdout_done(gmb_exit_code(rc));
 }

@@ -1,10 +1,13 @@
 /* log.c - messages on stderr, exit codes, clocks and small string helpers. */
 #include "gmb.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 const char *gmb_progname = "gmb";
 int gmb_quiet = 0;
@@ -196,4 +199,61 @@ void gmb_text_add(gmb_text_t *t, const char *fmt, ...)
         t->len = sizeof t->text - 1; /* full (the bytes after the ellipsis are NULs): later
                                       * pieces are dropped */
     }
+}
+
+/* ---- standard output: a write that failed is an error at exit ---------------------------- */
+
+static int stdout_errno; /* why a write to standard output failed first, or 0 */
+
+static ssize_t stdout_write(void *cookie, const char *buf, size_t n)
+{
+    (void)cookie;
+    size_t off = 0;
+    while (off < n) {
+        ssize_t w = write(STDOUT_FILENO, buf + off, n - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (!stdout_errno)
+                stdout_errno = w < 0 ? errno : EIO;
+            errno = stdout_errno;
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    return (ssize_t)n;
+}
+
+void gmb_stdout_init(void)
+{
+    /* a closed standard output (>&-): /dev/null read-only in its place, so that no file
+     * opened later becomes descriptor 1 and takes the output, and a write fails (EBADF) */
+    if (fcntl(STDOUT_FILENO, F_GETFD) < 0 && errno == EBADF) {
+        int fd = open("/dev/null", O_RDONLY);
+        if (fd >= 0 && fd != STDOUT_FILENO) {
+            dup2(fd, STDOUT_FILENO);
+            close(fd);
+        }
+    }
+    /* stdout through a stream that keeps why its first write failed (stdio forgets it once a
+     * line-buffered write fails) */
+    cookie_io_functions_t io = {.write = stdout_write};
+    FILE *f = fopencookie(NULL, "w", io);
+    if (!f)
+        return;
+    fflush(stdout);
+    setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, 0);
+    stdout = f;
+}
+
+int gmb_stdout_done(int rc)
+{
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    if (!bad)
+        return rc;
+    int e = stdout_errno ? stdout_errno : errno ? errno : EIO;
+    if (e == EPIPE) /* the reader is gone (| head): quiet, as SIGPIPE would end it */
+        return rc ? rc : 128 + SIGPIPE;
+    gmb_error("cannot write to standard output: %s", strerror(e));
+    return rc ? rc : 3;
 }

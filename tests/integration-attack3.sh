@@ -87,3 +87,47 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 else
     skip "$TAG attack3: default --out unwritable: needs root and setpriv to run as nobody"
 fi
+
+# ---- standard output that cannot be written: exit 3, one line -----------------------------
+R3=$(ls "$PWD"/results/nvidia-h200/*/run.json | head -1)
+R3=${R3%/run.json}
+full_out() { # NAME CMD...: CMD with stdout on /dev/full (ENOSPC), then closed (EBADF)
+    local name=$1
+    shift
+    "$@" >/dev/full 2>"$T/err"
+    local rc=$?
+    check "stdout full: $name: exit 3 (got $rc)" test "$rc" = 3
+    check "stdout full: $name: one line with the reason" bash -c \
+        "[ \$(grep -c 'cannot write to standard output' '$T/err') = 1 ] && grep -q '^[a-z-]*: error: cannot write to standard output: No space left on device$' '$T/err'"
+    "$@" >&- 2>"$T/err"
+    rc=$?
+    check "stdout closed: $name: exit 3 (got $rc), says so" bash -c \
+        "[ $rc = 3 ] && grep -q 'error: cannot write to standard output: Bad file descriptor$' '$T/err'"
+}
+if [ -d /dev ] && [ -c /dev/full ]; then
+    full_out "gmb table" "$G" table "$R3"
+    full_out "gmb table --format csv" "$G" table "$R3" --format csv
+    full_out "gmb compare" "$G" compare "$R3" "$R3"
+    full_out "gmb report --out -" "$G" report "$R3" --out -
+    full_out "gmb list" "$G" list
+    full_out "gmb --help" "$G" --help
+    full_out "gmb table --help" "$G" table --help
+    full_out "gmb --version" "$G" --version
+    full_out "gmb-stream --help" "$BIN/gmb-stream" --help
+    if have_opencl; then
+        full_out "gmb devices" "$G" devices
+        full_out "gmb-stream (a measurement)" "$BIN/gmb-stream" "${FAST[@]}" --sizes 4KiB:64KiB:x4 \
+            --kernels read --no-record
+    fi
+else
+    skip "$TAG attack3: stdout full: no /dev/full here"
+fi
+# a reader that went away (| head) is no error: quiet, with or without SIGPIPE ignored
+for ign in 0 1; do
+    (
+        [ $ign = 1 ] && trap '' PIPE
+        { sleep 0.3; "$G" table "$R3"; echo "rc=$?" >"$T/pipe.rc"; } 2>"$T/pipe.err" | true
+    )
+    check "stdout a closed pipe (SIGPIPE ignored: $ign): quiet, 141" bash -c \
+        "[ ! -s '$T/pipe.err' ] && grep -qx 'rc=141' '$T/pipe.rc'"
+done
