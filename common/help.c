@@ -33,7 +33,8 @@ const gmb_cmd_help_t gmb_cmd_help[] = {
      "--skip LIST\tnot these benchmarks (comma-separated names)\n"
      "--profiles FILE\tthe profiles file (default plots/profiles.conf)\n"
      "--timeout S\tstop a program after S seconds (default 10 x its estimate, at least 300)\n"
-     "-- OPTIONS\toptions given to every benchmark after its profile's\n"},
+     "-- OPTIONS\toptions given to every benchmark after its profile's (not --out, --device, "
+     "--backend, which gmb run sets, nor --no-record, --list-devices, --help, --version)\n"},
     {"plot", "gmb plot RUN... [--out DIR] [--pdf] [--size WxH] [--plots DIR]",
      "Figures (PNG and SVG, PDF with --pdf) of every benchmark with a gnuplot script, one colour "
      "per run. RUN: a run directory or record files (.json).",

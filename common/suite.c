@@ -760,6 +760,44 @@ static int make_rundir(const char *root, const char *slug, char *out, size_t len
     return GMB_ERUNTIME;
 }
 
+/* An option after '--' that gmb run sets itself or that defeats a run (every abbreviation
+ * getopt_long would take for it, and --opt=VALUE): 2 with one line, else 0. A prefix counts
+ * even where it is ambiguous in some program (that one would refuse it anyway). */
+static int extra_refused(char *const *extra, int n)
+{
+    static const struct {
+        const char *name, *why;
+    } no[] = {
+        {"out", "gmb run puts every record in its run directory (give --out DIR before '--')"},
+        {"device", "gmb run sets the device itself (give --device N before '--')"},
+        {"backend", "gmb run sets the backend itself (give --backend NAME before '--')"},
+        {"no-record", "a run is its records"},
+        {"list-devices", "it measures nothing (see gmb devices)"},
+        {"help", "it measures nothing (see gmb run --help, gmb-NAME --help)"},
+        {"version", "it measures nothing (see gmb --version)"},
+        {"man", "it measures nothing"},
+        {"summary", "it measures nothing (see gmb list)"},
+    };
+    for (int k = 0; k < n && strcmp(extra[k], "--"); k++) {
+        const char *a = extra[k];
+        if (!strcmp(a, "-h")) {
+            gmb_error("'-h' after '--': %s", no[5].why);
+            return 2;
+        }
+        if (strncmp(a, "--", 2) || !a[2])
+            continue;
+        size_t l = strcspn(a + 2, "=");
+        for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+            if (l <= strlen(no[i].name) && !strncmp(a + 2, no[i].name, l)) {
+                gmb_error("'%.64s' after '--'%s%s%s: %s", a, l < strlen(no[i].name) ? " (--" : "",
+                          l < strlen(no[i].name) ? no[i].name : "",
+                          l < strlen(no[i].name) ? ")" : "", no[i].why);
+                return 2;
+            }
+    }
+    return 0;
+}
+
 /* Room a run directory's own part takes under the results root: /<slug>/<stamp>-k */
 #define RUNDIR_PART 128
 
@@ -768,6 +806,8 @@ int gmb_suite_run(gmb_suite_opts_t *o)
     const gmb_backend_t *be = NULL;
     int ndev = 0, rc;
     char why[1024];
+    if (extra_refused(o->extra, o->nextra))
+        return 2;
     /* the results root first: a run directory is made under it and every program writes its
      * records there, so a root too long or unwritable is said before any device is opened */
     if (strlen(o->results) > GMB_OUT_MAX - RUNDIR_PART) {

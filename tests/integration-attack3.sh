@@ -131,3 +131,12 @@ for ign in 0 1; do
     check "stdout a closed pipe (SIGPIPE ignored: $ign): quiet, 141" bash -c \
         "[ ! -s '$T/pipe.err' ] && grep -qx 'rc=141' '$T/pipe.rc'"
 done
+
+# ---- gmb run -- OPTIONS: what the suite sets itself, or what defeats a run, is refused ------
+for opt in --no-record --list-devices --help -h --version --summary --man "--device 5" \
+    "--device=0" "--dev 1" "--backend cuda" "--back=opencl" "--out $T/x" "--ou=$T/x" "--no-r" \
+    "--time-cap 0.1 --no-record"; do
+    # shellcheck disable=SC2086 # the words of opt are the options
+    bad_input attack3 "gmb run -- $opt" "$T/r4" "$G" run --backend opencl --out "$T/r4" -- $opt
+    check "attack3: gmb run -- $opt: says why" grep -qE "after '--'(.*)?: " "$T/err"
+done
