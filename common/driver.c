@@ -181,9 +181,10 @@ static int cmd_suite(int argc, char **argv)
                 o.only = v;
             else if (!strcmp(a, "--skip"))
                 o.skip = v;
-            else if (!strcmp(a, "--profiles"))
+            else if (!strcmp(a, "--profiles")) {
                 o.profiles = v;
-            else if (!strcmp(a, "--timeout")) {
+                o.profiles_given = 1;
+            } else if (!strcmp(a, "--timeout")) {
                 if (gmb_parse_double(v, &o.timeout_s) || !(o.timeout_s > 0)) {
                     gmb_error("--timeout '%s': need seconds > 0", v);
                     return 2;

@@ -31,7 +31,8 @@ const gmb_cmd_help_t gmb_cmd_help[] = {
      "--results DIR\tthe same as --out DIR\n"
      "--only LIST\tonly these benchmarks (comma-separated names)\n"
      "--skip LIST\tnot these benchmarks (comma-separated names)\n"
-     "--profiles FILE\tthe profiles file (default plots/profiles.conf)\n"
+     "--profiles FILE\tthe profiles file (default plots/profiles.conf; one named here must be "
+     "a readable file)\n"
      "--timeout S\tstop a program after S seconds (default 10 x its estimate, at least 300)\n"
      "-- OPTIONS\toptions given to every benchmark after its profile's (not --out, --device, "
      "--backend, which gmb run sets, nor --no-record, --list-devices, --help, --version)\n"},

@@ -869,6 +869,10 @@ int gmb_suite_run(gmb_suite_opts_t *o)
     gmb_profile_t prof[MAX_PROGS];
     for (int i = 0; i < n; i++) {
         int prc = gmb_profile_lookup(o->profiles, names[i], o->profile, info.type, &prof[i]);
+        if (prc && prc != GMB_EUSAGE && o->profiles_given) { /* named, not there: no fallback */
+            gmb_error("--profiles %s: %s", o->profiles, strerror(errno ? errno : EIO));
+            prc = GMB_EUSAGE;
+        }
         if (prc == GMB_EUSAGE) {
             for (int k = 0; k < n; k++)
                 free(names[k]);

@@ -261,6 +261,7 @@ int gmb_json_write_atomic(const json_t *j, const char *dir, const char *name);
 typedef struct gmb_suite_opts {
     const char *bindir;   /* where gmb-<name> programs are */
     const char *profiles; /* profiles file (NULL: generic fallback) */
+    int profiles_given;   /* the user named it: one that cannot be read is an error */
     const char *profile;  /* "quick" or "full" */
     const char *backend;  /* auto, cuda, opencl */
     long device;          /* device index */

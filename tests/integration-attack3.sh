@@ -140,3 +140,20 @@ for opt in --no-record --list-devices --help -h --version --summary --man "--dev
     bad_input attack3 "gmb run -- $opt" "$T/r4" "$G" run --backend opencl --out "$T/r4" -- $opt
     check "attack3: gmb run -- $opt: says why" grep -qE "after '--'(.*)?: " "$T/err"
 done
+
+# ---- gmb run --profiles FILE: a file the user named must be there --------------------------
+bad_input attack3 "gmb run --profiles a file that does not exist" "$T/r5" "$G" run \
+    --backend opencl --out "$T/r5" --profiles "$T/no-such.conf"
+check "attack3: --profiles missing: names the file and the reason" grep -q \
+    "profiles $T/no-such.conf: No such file or directory" "$T/err"
+# the default profiles file missing (no --profiles): a warning, the generic profile runs
+if have_opencl; then
+    mkdir -p "$T/pbin" "$T/noplots"
+    cp "$G" "$T/pbin/gmb"
+    printf '#!/bin/sh\nexit 0\n' >"$T/pbin/gmb-aaa" # a program that measures nothing, ok
+    chmod +x "$T/pbin/gmb-aaa"
+    GMB_PLOTS="$T/noplots" expect "attack3: the default profiles file missing: the run goes on" 0 \
+        "$T/pbin/gmb" run --backend opencl --out "$T/r5d" --only aaa
+    check "attack3: the default profiles file missing: a warning names it" grep -q \
+        "warning: cannot read $T/noplots/profiles.conf: the generic quick profile is used" "$T/err"
+fi
