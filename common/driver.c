@@ -150,16 +150,20 @@ static int cmd_suite(int argc, char **argv)
     o.results = "results";
     o.argc = argc;
     o.argv = argv;
+    const char *chosen = NULL; /* --full or --quick, once */
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v;
         if (!strcmp(a, "--")) {
             o.extra = argv + i + 1;
             o.nextra = argc - i - 1;
             break;
-        } else if (!strcmp(a, "--full")) {
-            o.profile = "full";
-        } else if (!strcmp(a, "--quick")) {
-            o.profile = "quick";
+        } else if (!strcmp(a, "--full") || !strcmp(a, "--quick")) {
+            if (chosen && strcmp(chosen, a)) {
+                gmb_error("%s and %s: choose one profile", chosen, a);
+                return 2;
+            }
+            chosen = a;
+            o.profile = a + 2;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             return cmd_help("run");
         } else if (!strcmp(a, "--backend") || !strcmp(a, "--device") || !strcmp(a, "--results") ||
@@ -190,10 +194,7 @@ static int cmd_suite(int argc, char **argv)
                     return 2;
                 }
             } else {
-                char *end;
-                errno = 0;
-                o.device = strtol(v, &end, 10);
-                if (errno || *end || !*v || o.device < 0) {
+                if (gmb_parse_long(v, &o.device) || o.device < 0) { /* as the programs parse it */
                     gmb_error("--device '%s': need a device index (see gmb devices)", v);
                     return 2;
                 }
@@ -304,6 +305,10 @@ static int cmd_plot(int argc, char **argv)
  * order. 0, or 2 with one line when an item names no row. */
 static int select_rows(gmb_table_t *t, const char *list)
 {
+    if (!list[strspn(list, ", ")]) { /* '', ',,,': no item at all */
+        gmb_error("--rows '%s': no row named (give row numbers, ranges N-M or label text)", list);
+        return 2;
+    }
     char *keep = calloc(t->nrows + 1, 1), *dup = strdup(list);
     int rc = 0;
     if (!keep || !dup) {

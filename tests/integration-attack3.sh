@@ -157,3 +157,18 @@ if have_opencl; then
     check "attack3: the default profiles file missing: a warning names it" grep -q \
         "warning: cannot read $T/noplots/profiles.conf: the generic quick profile is used" "$T/err"
 fi
+
+# ---- the driver's options as strictly as the programs' ------------------------------------
+bad_input attack3 "gmb run --device ' 0' (as gmb-atomic refuses it)" "$T/r6x" "$G" run \
+    --out "$T/r6x" --device ' 0'
+bad_input attack3 "gmb run --device 0x1" "$T/r6x" "$G" run --out "$T/r6x" --device 0x1
+bad_input attack3 "gmb run --quick --full" "$T/r6x" "$G" run --out "$T/r6x" --quick --full
+check "attack3: gmb run --quick --full: says choose one" grep -q "choose one profile" "$T/err"
+bad_input attack3 "gmb run --full --quick" "$T/r6x" "$G" run --out "$T/r6x" --full --quick
+for rows in "" ",,," " , "; do
+    bad_input attack3 "gmb table --rows '$rows'" "$T/r6x" "$G" table "$R3" --rows "$rows"
+    check "attack3: gmb table --rows '$rows': prints no table" test ! -s "$T/out"
+done
+expect "attack3: gmb table --rows 1 still works" 0 "$G" table "$R3" --rows 1
+check "attack3: gmb table --rows 1: the head and one row" test "$(grep -c '^| ' "$T/out")" = 2
+
