@@ -743,6 +743,14 @@ static int make_rundir(const char *root, const char *slug, char *out, size_t len
     char parent[4200], stamp[32], p[4300];
     gmb_utc_now(NULL, 0, stamp, sizeof stamp);
     snprintf(parent, sizeof parent, "%s/%s", root, slug);
+    /* the device's directory is gmb's own: a link planted there would put the run elsewhere */
+    struct stat st;
+    if (!lstat(parent, &st) && S_ISLNK(st.st_mode)) {
+        gmb_error("%s is a symbolic link: a run directory is made only in a real directory "
+                  "(remove the link, or give --out elsewhere)",
+                  parent);
+        return GMB_ERUNTIME;
+    }
     if (gmb_mkdirs(parent))
         return GMB_ERUNTIME;
     for (int k = 1; k < 1000; k++) {

@@ -172,3 +172,22 @@ done
 expect "attack3: gmb table --rows 1 still works" 0 "$G" table "$R3" --rows 1
 check "attack3: gmb table --rows 1: the head and one row" test "$(grep -c '^| ' "$T/out")" = 2
 
+# ---- gmb run --out D with a link planted at D/<device>: refused, nothing written through it -
+if have_opencl; then
+    expect "attack3: a first run makes D/<device>" 0 "$T/pbin/gmb" run --backend opencl \
+        --out "$T/r6" --only aaa
+    slugdir=$(ls -d "$T"/r6/*/ | head -1)
+    slugdir=${slugdir%/}
+    if [ -n "$slugdir" ]; then
+        rm -rf "$slugdir"
+        mkdir -p "$T/r6victim"
+        ln -s "$T/r6victim" "$slugdir"
+        GMB_PLOTS="$PWD/plots" expect "attack3: a link at D/<device>: exit 3" 3 "$T/pbin/gmb" run --backend opencl \
+            --out "$T/r6" --only aaa
+        check "attack3: a link at D/<device>: one line naming the link" bash -c \
+            "[ \$(wc -l <'$T/err') = 1 ] && grep -q '$slugdir is a symbolic link' '$T/err'"
+        check "attack3: a link at D/<device>: nothing made through it" test -z "$(ls -A "$T/r6victim")"
+    else
+        fail "$TAG attack3: a first run made no D/<device>"
+    fi
+fi
