@@ -44,7 +44,8 @@ fi
 expect "devices --bogus" 2 "$G" devices --bogus
 
 # --- a PoCL run with --out; its report's mode --------------------------------------------------
-if expect "run --out" 0 "$G" run --backend opencl --only stream --out "$T/res" -- "${FAST[@]}" \
+# (FAST without its --backend opencl: gmb run sets the backend itself and refuses it after --)
+if expect "run --out" 0 "$G" run --backend opencl --only stream --out "$T/res" -- "${FAST[@]:2}" \
     --sizes 4KiB:1MiB:x4; then
     RUN=$(tail -1 "$T/out")
     check "run --out: the run directory is under DIR" bash -c "case '$RUN' in '$T/res/'*/*) test -s '$RUN/run.json';; *) false;; esac"
