@@ -421,7 +421,8 @@ static void load_check_records(host_load_t *h, const char *dir, const char *prog
     {
         char path[8300];
         snprintf(path, sizeof path, "%s/%s", dir, json_string_value(r));
-        json_t *j = json_load_file(path, 0, NULL);
+        char err[4600];
+        json_t *j = gmb_record_load(path, err, sizeof err); /* a regular file only: no FIFO */
         int in_use = j && gmb_rec_busy(j);
         json_decref(j);
         if (!in_use)
