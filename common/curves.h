@@ -32,6 +32,11 @@ typedef struct gmb_bw_fit {
  * plateau (the H200's 1-4 MiB sets, 2026-11-30: 3.5-6.5 TB/s below a 9.3 TB/s plateau). */
 #define GMB_BW_HEAD_SHARE 0.9
 
+/* A cache capacity read off a bandwidth curve is past the cache the device reports when it is
+ * over this multiple of it (the H200's read plateau held to the 64 MiB set of a 50 MiB L2):
+ * gmb-l2 says so (capacity_beyond_llc) and gmb table marks it (GMB_NOTE_PAST_LLC). */
+#define GMB_BW_PAST_LLC 1.05
+
 /* Find the cache and memory plateaus of (size[i], bw[i]), i < n, sizes ascending, with the
  * level detector of levels.h run on the time per byte (1 / bw). Points whose bandwidth is
  * not a positive number are ignored. A rising head (the first points, each below

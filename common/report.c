@@ -1,5 +1,6 @@
 /* report.c - records read back for gmb plot/table/compare: run sets, the table of row
  * extractors and its Markdown/LaTeX/CSV rendering, and the per-point comparison. */
+#include "curves.h"
 #include "gmb.h"
 #include "levels.h"
 #include "meta.h"
@@ -1094,7 +1095,8 @@ static int ex_l2_capacity(const json_t *rec, const char *arg, gmb_cell_t *c)
     if (!(v > 0))
         return -1;
     set_num(c, v / 1048576.0, NAN, NAN);
-    if (json_is_true(json_object_get(bw, "capacity_beyond_llc")) || (llc > 0 && v > 1.05 * llc))
+    if (json_is_true(json_object_get(bw, "capacity_beyond_llc")) ||
+        (llc > 0 && v > GMB_BW_PAST_LLC * llc))
         c->note |= GMB_NOTE_PAST_LLC;
     return 0;
 }

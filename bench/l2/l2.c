@@ -510,7 +510,7 @@ static void fit_curve(state_t *s, int part, const curve_t *cv, json_t *res, gmb_
         gmb_text_add(sm, "%s plateau %.4g GB/s up to %s", s->cache, f.cache_bw, fsz(f.capacity, a));
         /* past the size the device reports (the H200's read curve held its plateau to 64 MiB of
          * a 50 MiB L2): said, since a capacity read off this curve would then overstate it */
-        int beyond = llc && f.capacity > 1.05 * (double)llc;
+        int beyond = llc && f.capacity > GMB_BW_PAST_LLC * (double)llc;
         json_object_set_new(o, "capacity_beyond_llc", json_boolean(beyond));
         if (beyond)
             gmb_text_add(sm, " [past the %s the device reports: sets there still hit, partly]",

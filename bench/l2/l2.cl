@@ -33,6 +33,20 @@ static __device__ __forceinline__ void l2_st(uint4 *p, uint4 v)
 #endif
 
 #define L2_HSUM(v) ((v).x + (v).y + (v).z + (v).w)
+/* part[group] = the sum of every work-item's acc over the group, through red (local memory,
+ * GMB_LSIZE words; GMB_LSIZE a power of two) */
+#define L2_GROUP_SUM(red, acc, part)                                                               \
+    do {                                                                                           \
+        red[GMB_LID] = (acc);                                                                      \
+        GMB_BARRIER();                                                                             \
+        for (gmb_u32 w_ = GMB_LSIZE / 2; w_ > 0; w_ >>= 1) {                                       \
+            if (GMB_LID < w_)                                                                      \
+                red[GMB_LID] += red[GMB_LID + w_];                                                 \
+            GMB_BARRIER();                                                                         \
+        }                                                                                          \
+        if (GMB_LID == 0)                                                                          \
+            part[GMB_GROUP] = red[0];                                                              \
+    } while (0)
 /* the value stored at word w */
 #define L2_WORD(w, key) ((gmb_u32)(w)*0x9e3779b9u ^ (key))
 
@@ -98,15 +112,7 @@ GMB_KERNEL l2_read(GMB_GLOBAL const uint4 *GMB_RESTRICT a, GMB_GLOBAL gmb_u32 *G
         uint4 v = L2_LD(a, e);
         acc += L2_HSUM(v);
     }
-    red[GMB_LID] = acc;
-    GMB_BARRIER();
-    for (gmb_u32 w = GMB_LSIZE / 2; w > 0; w >>= 1) {
-        if (GMB_LID < w)
-            red[GMB_LID] += red[GMB_LID + w];
-        GMB_BARRIER();
-    }
-    if (GMB_LID == 0)
-        part[GMB_GROUP] = red[0];
+    L2_GROUP_SUM(red, acc, part);
 }
 
 /* reps passes of stores over a[0..n) (uint4, n >= 1), in the order of l2_read: word w gets
@@ -155,15 +161,7 @@ GMB_KERNEL l2_mix(GMB_GLOBAL const uint4 *GMB_RESTRICT hot, gmb_u64 nh,
         }
         c0 = c0 + chunk >= nc ? c0 + chunk - nc : c0 + chunk;
     }
-    red[GMB_LID] = acc;
-    GMB_BARRIER();
-    for (gmb_u32 w = GMB_LSIZE / 2; w > 0; w >>= 1) {
-        if (GMB_LID < w)
-            red[GMB_LID] += red[GMB_LID + w];
-        GMB_BARRIER();
-    }
-    if (GMB_LID == 0)
-        part[GMB_GROUP] = red[0];
+    L2_GROUP_SUM(red, acc, part);
 }
 
 #if defined(__CUDACC__)
