@@ -78,7 +78,13 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
     chmod 711 "$T" # nobody passes through $T to the working directory, reads nothing else
     chmod 755 "$T/rocwd"
     prog="$PWD/$BIN/gmb-stream"
-    (cd "$T/rocwd" && expect "default --out unwritable: exit 3" 3 "${NOBODY[@]}" "$prog" \
+    # the sanitizers' suppressions, where nobody can read them (a checkout may be mode 0700,
+    # as mktemp -d makes it)
+    cp tests/lsan.supp "$T/lsan.supp" && chmod 644 "$T/lsan.supp"
+    supp="$PWD/tests/lsan.supp"
+    asan=${ASAN_OPTIONS:-} asan=${asan//"$supp"/$T/lsan.supp}
+    lsan=${LSAN_OPTIONS:-} lsan=${lsan//"$supp"/$T/lsan.supp}
+    (cd "$T/rocwd" && ASAN_OPTIONS="$asan" LSAN_OPTIONS="$lsan" expect "default --out unwritable: exit 3" 3 "${NOBODY[@]}" "$prog" \
         --backend opencl --sizes 4KiB:64KiB:x4 --kernels read)
     check "default --out unwritable: one line, says where and why" bash -c \
         "[ \$(wc -l <'$T/err') = 1 ] && grep -q 'results: cannot write in .: Permission denied (the default --out' '$T/err'"
