@@ -210,6 +210,12 @@ tune gs1024gpc1024 --group-size 1024 --groups-per-cu 1024
 # idle at the end: every fixed-work grid read 94.3-94.7% of peak on three 692-2G520-0282-001
 # boards, where gmb-loaded's streamers, running for a time, not a size, read 96.5-96.6%)
 tune dynamic --dynamic
+# the flat layout (one pass, no loop, J elements a work-item; J = 1 is BabelStream's shape;
+# repeated by launches) and the lockstep layout (tiled, a group barrier a tile), both tuning
+# candidates on every device since 2026-12-02; the default step above re-measures the choice
+tune flat1 --flat 1
+tune flat16 --flat 16
+tune lockstep --lockstep
 # a program that hangs: its threads' stacks after 20 s (cuda-gdb attaches to host code); run
 # only when GMB_CHECK_ONLY names it
 diag() { # name args...

@@ -325,6 +325,10 @@ else
     bad "--dynamic with --tiled" 2 --dynamic --tiled --sizes 4KiB
     bad "--dynamic with 8-byte accesses" 2 --dynamic --widths 8 --sizes 4KiB
     bad "--tune with --dynamic" 2 --tune --dynamic --sizes 4KiB
+    bad "--tune with --flat" 2 --tune --flat 4 --sizes 4KiB
+    bad "--flat 3 (not 1, 4, 16 or 64)" 2 --flat 3 --sizes 4KiB
+    bad "--flat with --lockstep" 2 --flat 4 --lockstep --sizes 4KiB
+    bad "--lockstep with 4-byte accesses" 2 --lockstep --widths 4 --sizes 4KiB
 
     # --- the tiled layout and the tuning (forced on the CPU: correctness, not timings) ------
     if expect "stream --tiled, every kernel, odd sizes" 0 "$S" "${FAST[@]}" --tiled \
@@ -344,6 +348,35 @@ else
         check "--dynamic: every point verified, every point says dynamic" test "$(json "$rec" \
             "(sum(p['extra']['verified'] in ('full','sampled') for p in r['points']), set(p['extra']['layout'] for p in r['points']))")" = "(28, {'dynamic'})"
     fi
+    # the lockstep and flat layouts: every kernel verified (reductions: the sums of each group's
+    # tiles), odd sizes, flat repeated by launches at cache-sized points
+    if expect "stream --lockstep, every kernel, odd sizes" 0 "$S" "${FAST[@]}" --lockstep \
+        --sizes 4KiB,100000,1MiB,40MiB --out "$T/lockstep"; then
+        check "--lockstep: every point verified, every point says lockstep" test "$(json \
+            "$(ls "$T"/lockstep/*-stream.json)" "(sum(p['extra']['verified'] in ('full','sampled')
+            for p in r['points']), set(p['extra']['layout'] for p in r['points']))")" = \
+            "(28, {'lockstep'})"
+    fi
+    for j in 1 64; do
+        if expect "stream --flat $j, every kernel, odd sizes" 0 "$S" "${FAST[@]}" --flat "$j" \
+            --sizes 4KiB,100000,1MiB,40MiB --out "$T/flat$j"; then
+            rec=$(ls "$T"/flat$j/*-stream.json)
+            check "--flat $j: every point verified, flat, $j elements a work-item" test "$(json \
+                "$rec" "(sum(p['extra']['verified'] in ('full','sampled') for p in r['points']),
+                set((p['extra']['layout'], p['extra']['elements_per_item']) for p in r['points']))")" \
+                = "(28, {('flat', $j)})"
+            check "--flat $j: a group a tile of $j x 256 elements; cache points repeat by launches" \
+                test "$(json "$rec" "all(p['params']['groups'] == -(-p['params']['elements'] //
+                ($j * 256)) and p['extra']['reps_by'].startswith('launches') for p in r['points'])
+                and max(p['params']['reps'] for p in r['points']) > 1")" = True
+        fi
+    done
+    for k in read dot copy; do
+        expect "--flat: planted error in $k exits 1" 1 "$S" "${FAST[@]}" --flat 4 \
+            --sizes 40MiB --kernels "$k" --inject-error --out "$T/flat-inj-$k" &&
+            check "--flat: planted error in $k is reported" grep -q "verification failed: $k" \
+                "$T/err"
+    done
     # (read: a wrong partial sum; dot: a claim no group took, in owner[]; copy: an element)
     for k in read dot copy; do
         expect "--dynamic: planted error in $k exits 1" 1 "$S" "${FAST[@]}" --dynamic \
@@ -355,24 +388,37 @@ else
     if expect "stream --tune" 0 "$S" "${FAST[@]}" --tune --kernels copy,dot --sizes 64KiB,100000 \
         --out "$T/tune"; then
         rec=$(ls "$T"/tune/*-stream.json)
-        check "--tune: a '# tuned' line per kernel" test "$(grep -c '^# tuned' "$T/out")" = 2
-        check "--tune: results.tuning names each kernel's choice and candidates" test "$(json "$rec" \
-            "sorted((k, len(v['candidates']) >= 1, v['layout'] in ('grid-stride','tiled')) for k, v in r['results']['tuning'].items())")" = \
-            "[('copy', True, True), ('dot', True, True)]"
-        check "--tune: dot's candidates are grid-stride and dynamic" test "$(json "$rec" \
-            "sorted(set(c['layout'] for c in r['results']['tuning']['dot']['candidates']))")" = "['dynamic', 'grid-stride']"
+        check "--tune: a '# tuned' line per kernel and class" test "$(grep -c '^# tuned' "$T/out")" = 2
+        check "--tune: results.tuning names each kernel's cache-sized choice and candidates" test \
+            "$(json "$rec" "sorted((k, sorted(v), all(len(e['candidates']) >= 1 and e['layout'] in
+            ('grid-stride', 'tiled', 'lockstep', 'flat', 'dynamic') for e in v.values()))
+            for k, v in r['results']['tuning'].items())")" = \
+            "[('copy', ['cache'], True), ('dot', ['cache'], True)]"
+        check "--tune: dot's cache-sized candidates: resident grids and flat" test "$(json "$rec" \
+            "sorted(set(c['layout'] for c in r['results']['tuning']['dot']['cache']['candidates']))")" \
+            = "['dynamic', 'flat', 'grid-stride', 'lockstep']"
     fi
     # the choice serves DRAM-sized points only (3 x 384 MiB a repetition: DRAM-sized where the
     # last-level cache is 288 MiB or less), cache-sized ones keep the resident grid-stride grid
     if expect "stream --tune, a cache-sized and a DRAM-sized point" 0 "$S" "${FAST[@]}" --tune \
         --kernels triad --sizes 4KiB,384MiB --out "$T/tune2"; then
         rec=$(ls "$T"/tune2/*-stream.json)
-        check "--tune: DRAM-sized points run the chosen grid and layout, cache-sized the resident" \
-            test "$(json "$rec" "[(p['params']['size_bytes'] >> 20, p['extra']['where'] == 'dram', (p['extra']['layout'], p['params']['groups']) == ((t['layout'], t['groups']) if p['extra']['where'] == 'dram' else ('grid-stride', p['params']['groups']))) for t in [r['results']['tuning']['triad']] for p in r['points']]")" = \
+        check "--tune: each point runs its class's choice (DRAM-sized or not)" \
+            test "$(json "$rec" "[(p['params']['size_bytes'] >> 20, p['extra']['where'] == 'dram',
+            (p['extra']['layout'], p['params']['groups']) == (t['layout'], t['groups']))
+            for p in r['points'] for t in [r['results']['tuning']['triad']['dram'
+            if p['extra']['where'] == 'dram' else 'cache']]]")" = \
             "[(0, False, True), (384, $(json "$rec" "r['device']['llc_bytes'] > 0 and 3 * 384 * 2**20 >= 4 * r['device']['llc_bytes']"), True)]"
         check "--tune: one-pass candidates of 1 to 64 elements a work-item, tiled from 4" test \
-            "$(json "$rec" "sorted(set((c['layout'], c['elements_per_item'], c['elements_per_item'] == 0 or c['groups'] == -(-384 * 2**20 // 16 // (256 * c['elements_per_item']))) for c in r['results']['tuning']['triad']['candidates'] if c['elements_per_item']))")" = \
-            "[('grid-stride', 1, True), ('grid-stride', 2, True), ('grid-stride', 4, True), ('grid-stride', 8, True), ('grid-stride', 16, True), ('grid-stride', 64, True), ('tiled', 4, True), ('tiled', 8, True), ('tiled', 16, True), ('tiled', 64, True)]"
+            "$(json "$rec" "sorted(set((c['layout'], c['elements_per_item'], c['groups'] ==
+            -(-384 * 2**20 // 16 // (256 * c['elements_per_item']))) for c in
+            r['results']['tuning']['triad']['dram']['candidates'] if c['elements_per_item']))")" = \
+            "$(printf '%s' "[('flat', 1, True), ('flat', 4, True), ('flat', 16, True), " \
+                "('grid-stride', 1, True), ('grid-stride', 2, True), ('grid-stride', 4, True), " \
+                "('grid-stride', 8, True), ('grid-stride', 16, True), ('grid-stride', 64, True), " \
+                "('lockstep', 4, True), ('lockstep', 8, True), ('lockstep', 16, True), " \
+                "('lockstep', 64, True), ('tiled', 4, True), ('tiled', 8, True), " \
+                "('tiled', 16, True), ('tiled', 64, True)]")"
     fi
     # the default record directory is not created either
     (cd "$T" && "$S" --backend opencl --sizes 0 >/dev/null 2>&1)

@@ -23,6 +23,11 @@ static const gmb_cl_variant_t variants[] = {
     {"w16e", "-DGMB_LANES=4"}, /* CUDA: --evict-first all (never loaded on OpenCL) */
     {"w16t", "-DGMB_LANES=4 -DGMB_TILED=1"},   /* the tiled element-wise kernels */
     {"w16d", "-DGMB_LANES=4 -DGMB_DYNAMIC=1"}, /* the dynamic layout: chunks claimed */
+    {"w16l", "-DGMB_LANES=4 -DGMB_TILED=1 -DGMB_LOCKSTEP=1"}, /* tiled, a barrier a tile */
+    {"w16f1", "-DGMB_LANES=4 -DGMB_FLAT=1"},                  /* flat: one pass, no loop */
+    {"w16f4", "-DGMB_LANES=4 -DGMB_FLAT=4"},
+    {"w16f16", "-DGMB_LANES=4 -DGMB_FLAT=16"},
+    {"w16f64", "-DGMB_LANES=4 -DGMB_FLAT=64"},
     {NULL, NULL},
 };
 
@@ -62,6 +67,8 @@ typedef struct cfg {
     const char *evict;    /* CUDA: "stores" or "all" accesses with the evict-first hint */
     int tiled;            /* the tiled layout of the element-wise kernels */
     int dynamic;          /* the dynamic layout: groups claim chunks from a counter */
+    int lockstep;         /* the lockstep layout: tiled, a group barrier after each tile */
+    long flat;            /* > 0: the flat layout, flat elements a work-item (1, 4, 16, 64) */
     int no_tune;          /* no tuning of layout and occupancy */
     int tune;             /* tuning on any device, at any largest size */
     double energy_s;      /* > 0: board energy per byte, each kernel streaming this long */
@@ -100,10 +107,18 @@ static const gmb_opt_t opts[] = {
      "16-byte accesses: the element-wise kernels in the tiled layout (groups take tiles of 4 x "
      "group size elements in turn) instead of grid-stride; no tuning",
      0},
+    {"lockstep", GMB_OPT_FLAG, O(lockstep), NULL, NULL, 1, 0, NULL,
+     "16-byte accesses: every kernel in the lockstep layout (the tiled layout's tiles, a group "
+     "barrier after each; see Tuning below); no tuning",
+     0},
+    {"flat", GMB_OPT_INT, O(flat), "J", "0", 0, 64, NULL,
+     "16-byte accesses: every kernel in the flat layout, J = 1, 4, 16 or 64 elements a "
+     "work-item (one pass, repeated by launches; see Tuning below); 0 = off; no tuning",
+     0},
     {"no-tune", GMB_OPT_FLAG, O(no_tune), NULL, NULL, 1, 0, NULL,
      "no tuning: every kernel grid-stride with the most resident groups (see Tuning below)", 0},
     {"tune", GMB_OPT_FLAG, O(tune), NULL, NULL, 1, 0, NULL,
-     "tuning on any device (CPUs too) whatever the largest size (see Tuning below)", 0},
+     "tuning (the default since every device type is tuned; kept for older command lines)", 0},
     {"evict-first", GMB_OPT_STR, O(evict), "WHICH", NULL, 0, 0, evict_choices,
      "CUDA, 16-byte accesses: stores (st.global.cs) or all accesses (and ld.global.cs loads) "
      "with the evict-first streaming hint [default: none]",
@@ -136,20 +151,28 @@ static const char help[] =
     "measures the L2 with L1 bypassed). Each kernel's best DRAM figure (results.best) is taken\n"
     "from 16x the LLC on (tier 2: at most 1/16 of a repetition's bytes fits in the cache), else\n"
     "from 4x (tier 1), else from the cache points (tier 0, dram false).\n"
-    "Tuning (GPUs, 16-byte accesses, no --group-size, --groups-per-cu, --tiled, --dynamic or\n"
-    "cache hint, a largest array of 4x the LLC or more): the device first streams until its clocks "
-    "have\n"
-    "settled (its rate stops rising: 0.2 to 2 s); then, before its sweep, each kernel is timed\n"
-    "at the largest size (3 samples, timed as the sweep times them) with groups of 256\n"
-    "work-items: grid-stride with the most resident groups, 4 and 2 per compute unit (each\n"
-    "work-item looping over the array), and one-pass grids of 1, 2, 4, 8, 16 or 64 elements a\n"
-    "work-item (as many groups as that takes: past what the device holds, waves of groups,\n"
-    "timed one pass, no in-kernel repetition); for the element-wise kernels the same in the\n"
-    "tiled layout (one-pass grids of 4 elements a work-item or more); and every kernel in the\n"
-    "dynamic layout with the most resident groups, 4 and 2 per compute unit. The fastest runs\n"
-    "the DRAM-sized points (a one-pass choice keeps its elements a work-item at each size), the\n"
-    "most resident grid-stride one the others (results.tuning: every candidate; each point's\n"
-    "extra.layout and params.groups). --no-tune: the most resident, grid-stride.\n"
+    "Tuning (every device type; 16-byte accesses; no --group-size, --groups-per-cu, --tiled,\n"
+    "--dynamic, --lockstep, --flat or cache hint): the device first streams until its clocks\n"
+    "have settled (its rate stops rising: 0.2 to 2 s); then, before its sweep, each kernel is\n"
+    "timed (3 samples, timed as the sweep times them, groups of 256 work-items) in two classes\n"
+    "of points: DRAM-sized ones at the smallest DRAM-sized size, the others at the largest whose\n"
+    "repetition fills at most half the last-level cache. Candidates, resident grids (each\n"
+    "work-item looping over the array, repeated in-kernel): grid-stride with the most resident\n"
+    "groups, 4 and 2 per compute unit; the same in the tiled layout (element-wise kernels),\n"
+    "the lockstep layout and the dynamic layout. One-pass grids (DRAM-sized points only: they\n"
+    "cannot repeat in-kernel): grid-stride of 1, 2, 4, 8, 16 or 64 elements a work-item (as\n"
+    "many groups as that takes: past what the device holds, waves of groups), tiled and lockstep\n"
+    "from 4. The flat layout (both classes): one pass of J elements a work-item, J = 1, 4, 16\n"
+    "(element-wise; 1 is BabelStream's shape) or 4, 16, 64 (reductions), repeated by launches\n"
+    "back to back, timed as one span (the gaps between launches included). The fastest runs\n"
+    "its class's points (a one-pass choice keeps its elements a work-item at each size;\n"
+    "results.tuning.KERNEL.dram and .cache: every candidate; each point's extra.layout and\n"
+    "params.groups). --no-tune: every point resident grid-stride with the most groups.\n"
+    "The lockstep layout (--lockstep, and tuning): the tiled layout's tiles of 4 x group size\n"
+    "elements, a group barrier after each: an implementation that runs a group's work-items\n"
+    "as a loop (PoCL on a CPU) then makes each tile one vector loop over consecutive\n"
+    "work-items, not a strided walk per work-item. The flat layout (--flat J, and tuning):\n"
+    "group g takes the J x group size elements from g x J x group size, no loop.\n"
     "The dynamic layout (--dynamic, and tuning): a resident grid whose groups claim chunks of\n"
     "16 x group size elements from a counter until none is left, so that no group idles while\n"
     "others finish a fixed share (an H200 read 97.5% of its peak so, 96.3% at best with a\n"
@@ -170,8 +193,19 @@ static const char help[] =
 #define SEED_B(c)   ((gmb_u32)(c)->o.seed * 2u + 2u)
 #define SCALAR      3.0f
 #define FULL_VERIFY (32u << 20) /* bytes per array verified entirely */
+/* Padding past the inputs: the flat reductions' last tile reads up to 64 x 1024 16-byte
+ * elements past the array (read, not added: no bounds test in the kernel, see stream.cl) */
+#define FLAT_PAD    (64u * 1024u * 16u)
 #define CHUNKS      8
 #define CHUNK_BYTES (256u << 10)
+
+/* A kernel's shape: what tuning chooses for a class of points */
+typedef struct choice {
+    gmb_kern_t *k;      /* NULL: not tuned (the resident grid-stride grid) */
+    long per_cu, epi;   /* groups per compute unit, or elements a work-item of a one-pass grid */
+    int flat;           /* the flat layout's elements a work-item (0: another layout) */
+    const char *layout; /* its name */
+} choice_t;
 
 typedef struct state {
     gmb_ctx_t *c;       /* the run */
@@ -187,16 +221,13 @@ typedef struct state {
     int one_pass;       /* the grid is more than the device holds at once: no in-kernel reps */
     long per_cu;        /* groups per compute unit: the tuned choice, else --groups-per-cu */
     long epi;           /* > 0: a one-pass grid of epi elements a work-item (tuning), not per_cu */
-    const char *layout; /* "grid-stride", "tiled" (element-wise kernels) or "dynamic" */
+    int flat;           /* > 0: the flat layout, flat elements a work-item: reps are launches */
+    const char *layout; /* "grid-stride", "tiled", "lockstep", "flat" or "dynamic" */
     gmb_buf_t *ctr;     /* the dynamic layout's claim counter (zeroed before each launch) */
     gmb_buf_t *owner;   /* owner[t]: the group that took claim t */
     size_t owner_cap;   /* claims owner holds */
-    gmb_kern_t *k_base; /* the kernel of cache-sized points (grid-stride) */
-    gmb_kern_t *k_dram; /* the tuned kernel of DRAM-sized points; NULL: no tuning */
-    long per_cu_dram;   /* its groups per compute unit */
-    long epi_dram;      /* its elements a work-item (0: per_cu_dram groups a compute unit) */
+    choice_t ch[2];     /* the tuned choice of cache-sized (0) and DRAM-sized (1) points */
     int warmed;         /* the device has streamed long enough for its clocks to settle */
-    const char *layout_dram;
 } state_t;
 
 /* The current kernel is the dynamic layout's (it takes the counter and the owners) */
@@ -214,15 +245,27 @@ static int sample(void *arg, double *ns)
     /* the dynamic layout: the counter zeroed (before the launch, outside its timing) */
     if (is_dyn(s) && (rc = be->fill(s->ctr, 0, 0, sizeof(gmb_u32))))
         return rc;
-    if (s->reduce) {
-        gmb_arg_t av[] = {GMB_A_BUF(s->a),    GMB_A_BUF(s->b),    GMB_A_BUF(s->part),
-                          GMB_A_VAL(s->n),    GMB_A_VAL(s->reps), GMB_A_BUF(s->ctr),
-                          GMB_A_BUF(s->owner)};
-        return be->launch(s->k, &s->geo, av, is_dyn(s) ? 7 : 5, ns);
-    }
-    gmb_arg_t av[] = {GMB_A_BUF(s->a), GMB_A_BUF(s->b),    GMB_A_BUF(s->out), GMB_A_VAL(s->n),
+    gmb_arg_t ar[] = {GMB_A_BUF(s->a),    GMB_A_BUF(s->b),   GMB_A_BUF(s->part), GMB_A_VAL(s->n),
+                      GMB_A_VAL(s->reps), GMB_A_BUF(s->ctr), GMB_A_BUF(s->owner)};
+    gmb_arg_t ae[] = {GMB_A_BUF(s->a), GMB_A_BUF(s->b),    GMB_A_BUF(s->out), GMB_A_VAL(s->n),
                       GMB_A_VAL(sc),   GMB_A_VAL(s->reps), GMB_A_BUF(s->ctr), GMB_A_BUF(s->owner)};
-    return be->launch(s->k, &s->geo, av, is_dyn(s) ? 8 : 6, ns);
+    gmb_arg_t *av = s->reduce ? ar : ae;
+    int nargs = (s->reduce ? 5 : 6) + (is_dyn(s) ? 2 : 0);
+    if (!s->flat || s->reps == 1)
+        return be->launch(s->k, &s->geo, av, nargs, ns);
+    /* the flat layout: reps launches of one pass each, back to back, timed as one span (the
+     * gaps between them included; the kernels ignore reps) */
+    double t0, t1;
+    if ((rc = be->span_begin(s->c->dev, 0)))
+        return rc;
+    for (gmb_u32 r = 0; r < s->reps && !rc; r++)
+        rc = be->launch_async(s->k, 0, &s->geo, av, nargs);
+    int rc2 = be->span_end(s->c->dev, 0);
+    int rc3 = be->span_wait(s->c->dev, 0, &t0, &t1);
+    rc = rc ? rc : rc2 ? rc2 : rc3;
+    if (!rc && ns)
+        *ns = t1 - t0;
+    return rc;
 }
 
 /* Expected value of scalar j of an element-wise kernel's output. */
@@ -298,7 +341,8 @@ static double term(const kinfo_t *k, gmb_u32 sa, gmb_u32 sb, gmb_u64 i, int lane
     return t;
 }
 
-#define DYN_J 16 /* the dynamic layout's elements a work-item per chunk (stream.cl) */
+#define DYN_J              16 /* the dynamic layout's elements a work-item per chunk (stream.cl) */
+#define FLAT_MOST_LAUNCHES 4096.0 /* the flat layout's repetitions: launches in a sample */
 
 /* Claims of a dynamic-layout launch of the current point: chunks x reps */
 static uint64_t dyn_claims(const state_t *s, gmb_u32 reps)
@@ -384,6 +428,14 @@ static int verify_reduce(state_t *s, const kinfo_t *k, char *err, size_t errlen,
         return verify_reduce_dyn(s, k, err, errlen, how);
     size_t groups = s->geo.groups, L = s->geo.group_size;
     gmb_u64 G = (gmb_u64)(groups * L), n = s->n;
+    /* group g's elements: the tiles of TS elements from g x TS, every groups x TS (grid-stride:
+     * TS = L; lockstep: 4 L; flat: flat x L, a single tile) */
+    gmb_u64 TS = s->flat ? (gmb_u64)s->flat * L
+                 : !strcmp(s->layout ? s->layout : "", "lockstep") ? 4 * (gmb_u64)L
+                                                                   : (gmb_u64)L;
+    gmb_u64 step = TS * groups;
+    /* the flat layout repeats launches (each writes its sums anew), the others sum reps */
+    double times = s->flat ? 1.0 : (double)s->reps;
     gmb_u32 sa = SEED_A(s->c), sb = SEED_B(s->c);
     float *got = malloc(groups * sizeof *got);
     double *exp = calloc(groups, sizeof *exp);
@@ -398,7 +450,7 @@ static int verify_reduce(state_t *s, const kinfo_t *k, char *err, size_t errlen,
     if (full) {
         *how = "full";
         for (gmb_u64 i = 0; i < n; i++)
-            exp[(i % G) / L] += term(k, sa, sb, i, s->lanes);
+            exp[(i / TS) % groups] += term(k, sa, sb, i, s->lanes);
         ncheck = groups;
     } else { /* the first, the last and two random groups, recomputed from their elements */
         *how = "sampled";
@@ -410,18 +462,18 @@ static int verify_reduce(state_t *s, const kinfo_t *k, char *err, size_t errlen,
         for (size_t q = 0; q < ncheck; q++) {
             size_t g = check[q];
             exp[g] = 0;
-            for (gmb_u64 t = g * L; t < (g + 1) * L; t++)
-                for (gmb_u64 i = t; i < n; i += G)
+            for (gmb_u64 t = g * TS; t < n; t += step)
+                for (gmb_u64 i = t; i < n && i < t + TS; i++)
                     exp[g] += term(k, sa, sb, i, s->lanes);
         }
     }
     /* float summation error bound: (terms per work-item + lanes + tree depth) ulps */
     double per_item = (double)((n + G - 1) / G) * s->lanes;
-    double ulps = (double)s->reps * (per_item + 4.0) + log2((double)L) + 8.0;
+    double ulps = times * (per_item + 4.0) + log2((double)L) + 8.0;
     rc = GMB_OK;
     for (size_t q = 0; q < ncheck; q++) {
         size_t g = full ? q : check[q]; /* (sampled: 4 groups of maybe 4) */
-        double e = exp[g] * s->reps, tol = ulps * 0x1p-24 * e + 1e-30;
+        double e = exp[g] * times, tol = ulps * 0x1p-24 * e + 1e-30;
         if (!(fabs((double)got[g] - e) <= tol)) {
             snprintf(err, errlen, "partial sum of group %zu: got %.9g, expected %.9g (+-%.3g)", g,
                      (double)got[g], e, tol);
@@ -440,8 +492,8 @@ static int default_sizes(gmb_ctx_t *c, cfg_t *cfg)
     uint64_t top = 2ull << 30, q = c->info.mem_bytes / 4;
     if (q && q < top)
         top = q;
-    if (c->info.max_alloc_bytes && c->info.max_alloc_bytes < top)
-        top = c->info.max_alloc_bytes;
+    if (c->info.max_alloc_bytes && c->info.max_alloc_bytes < top + FLAT_PAD)
+        top = c->info.max_alloc_bytes > FLAT_PAD ? c->info.max_alloc_bytes - FLAT_PAD : 16;
     top &= ~(uint64_t)15;
     char spec[64], err[256];
     snprintf(spec, sizeof spec, "4KiB:%llu:x2,%llu", (unsigned long long)top,
@@ -462,8 +514,9 @@ static int check_sizes(gmb_ctx_t *c, cfg_t *cfg)
     char a[32], b[32];
     size_t k = gmb_sweep_round(&cfg->sizes, 16); /* whole 16-byte elements (sizes >= 16) */
     uint64_t top = cfg->sizes.v[k - 1];
-    if (c->info.max_alloc_bytes && top > c->info.max_alloc_bytes) {
-        gmb_error("--sizes: %s per array is more than the device allows in one buffer (%s)",
+    if (c->info.max_alloc_bytes && top + FLAT_PAD > c->info.max_alloc_bytes) {
+        gmb_error("--sizes: %s per array (and 1 MiB of padding) is more than the device allows "
+                  "in one buffer (%s)",
                   gmb_fmt_size(top, a, sizeof a),
                   gmb_fmt_size(c->info.max_alloc_bytes, b, sizeof b));
         return GMB_EUSAGE;
@@ -495,7 +548,9 @@ static void set_point(state_t *s, const kinfo_t *k, int w, uint64_t size)
     s->n = size / (uint64_t)w;
     s->lanes = w / 4;
     s->reduce = k->reduce;
-    if (s->epi) /* as many groups as epi elements a work-item need: the size sets the grid */
+    if (s->flat) /* one tile of flat x group size elements a group */
+        gmb_grid_pass(s->c, cfg->group_size, (uint64_t)s->flat, s->n, &s->geo);
+    else if (s->epi) /* as many groups as epi elements a work-item need: the size sets the grid */
         gmb_grid_pass(s->c, cfg->group_size, (uint64_t)s->epi, s->n, &s->geo);
     else
         gmb_grid(s->c, s->k, cfg->group_size, s->per_cu, s->n, &s->geo);
@@ -509,8 +564,8 @@ static void set_point(state_t *s, const kinfo_t *k, int w, uint64_t size)
         int slots = s->c->info.threads_per_cu ? s->c->info.threads_per_cu : 2048;
         res = slots / (int)s->geo.group_size > 0 ? slots / (int)s->geo.group_size : 1;
     }
-    s->one_pass =
-        (s->per_cu || s->epi) && s->geo.groups > (size_t)res * (size_t)s->c->info.compute_units;
+    s->one_pass = !s->flat && (s->per_cu || s->epi) &&
+                  s->geo.groups > (size_t)res * (size_t)s->c->info.compute_units;
 }
 
 /* Poison what kernel k must write, so that a kernel that skips work fails its check. */
@@ -533,7 +588,9 @@ static int calibrate(state_t *s, double want, double *t1)
     if ((rc = sample(s, t1)) || (rc = sample(s, t1)))
         return rc;
     /* the dynamic layout: as many claims as owner[] holds */
-    double most = is_dyn(s) ? (double)(s->owner_cap / dyn_claims(s, 1)) : (double)(1u << 24);
+    double most = is_dyn(s) ? (double)(s->owner_cap / dyn_claims(s, 1))
+                  : s->flat ? FLAT_MOST_LAUNCHES
+                            : (double)(1u << 24);
     most = fmax(1.0, fmin(most, (double)(1u << 24)));
     for (int it = 0; it < 4 && *t1 < want && s->reps < most && !s->one_pass; it++) {
         double f = fmax(2.0, 1.1 * want / fmax(*t1, 1.0));
@@ -550,15 +607,14 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
     gmb_ctx_t *c = s->c;
     const cfg_t *cfg = c->cfg;
     int rc;
-    /* the tuned choice serves DRAM-sized points; cache-sized ones keep the resident grid,
-     * whose in-kernel repetitions a one-pass grid could not make */
+    /* each class of points (DRAM-sized or not) runs its own choice: tuned, else the base */
     int dram = !strcmp(gmb_residence(&c->info, (uint64_t)(k->reads + k->writes) * size), "dram");
-    if (s->k_base) {
-        s->k = dram && s->k_dram ? s->k_dram : s->k_base;
-        s->per_cu = dram && s->k_dram ? s->per_cu_dram : cfg->groups_per_cu;
-        s->epi = dram && s->k_dram ? s->epi_dram : 0;
-        s->layout = dram && s->k_dram ? s->layout_dram : "grid-stride";
-    }
+    const choice_t *ch = &s->ch[dram];
+    s->k = ch->k;
+    s->per_cu = ch->per_cu;
+    s->epi = ch->epi;
+    s->flat = ch->flat;
+    s->layout = ch->layout;
     set_point(s, k, w, size);
     if ((rc = poison(s, k, size)))
         return rc;
@@ -615,6 +671,12 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
         json_object_set_new(extra, "one_pass",
                             json_string("more groups than the device holds "
                                         "at once: no in-kernel repetitions"));
+    if (s->flat) {
+        json_object_set_new(extra, "elements_per_item", json_integer(s->flat));
+        json_object_set_new(extra, "reps_by",
+                            json_string("launches: one pass each, back to back, timed as one "
+                                        "span (the gaps between them included)"));
+    }
     double bw = bytes / ser.st.median;
     char sz[32], pct[16] = "-";
     if (peak > 0)
@@ -954,15 +1016,54 @@ static int warm_up(state_t *s)
     return GMB_OK;
 }
 
-/* Tuning of kernel k (see the help): the candidates' GB/s at size bytes, the fastest left in
- * s (per_cu, epi) and *chosen (its program); one entry of results.tuning added to tuning. */
-static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_prog_t *grid_p,
-                       gmb_prog_t *tile_p, gmb_prog_t *dyn_p, gmb_prog_t **chosen, json_t *tuning)
+/* The size tuning times a class of kernel k's points at (1 when the sweep has such a point):
+ * DRAM-sized (dram 1): the smallest DRAM-sized one (a repetition 4x the last-level cache or
+ * more: the cheapest to time, and the choice serves every DRAM-sized point); the others: the
+ * largest whose repetition fills at most half the last-level cache, else the smallest
+ * (without a cache size, every point is of this class: the largest). */
+static int tune_size(const gmb_ctx_t *c, const kinfo_t *k, const gmb_sweep_t *sz, int dram,
+                     uint64_t *at)
 {
-    static const char *const lname[] = {"grid-stride", "tiled", "dynamic"};
+    uint64_t llc = c->info.llc_bytes, arrays = (uint64_t)(k->reads + k->writes);
+    int found = 0;
+    for (size_t p = 0; p < sz->n; p++) {
+        uint64_t size = sz->v[p], rep = arrays * size;
+        if (dram != !strcmp(gmb_residence(&c->info, rep), "dram"))
+            continue;
+        if (dram) {
+            if (!found || size < *at)
+                *at = size;
+        } else if (!llc) {
+            if (!found || size > *at)
+                *at = size;
+        } else if (!found || (rep <= llc / 2 && (size > *at || *at * arrays > llc / 2)) ||
+                   (*at * arrays > llc / 2 && size < *at)) {
+            *at = size;
+        }
+        found = 1;
+    }
+    return found;
+}
+
+/* The programs tuning draws its candidates from (NULL: that layout not loaded) */
+typedef struct progs {
+    gmb_prog_t *grid, *tiled, *lockstep, *dynamic;
+    gmb_prog_t *flat[4]; /* 1, 4, 16 and 64 elements a work-item */
+} progs_t;
+static const int flat_j[4] = {1, 4, 16, 64};
+
+/* Tuning of kernel k (see the help) for one class of points (dram 1: DRAM-sized, timed at size
+ * bytes; 0: the others, timed at a cache-sized size): the candidates' GB/s, the fastest in
+ * *out; one entry added to tuning (results.tuning.KERNEL.dram or .cache). */
+static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, int dram,
+                       const progs_t *pg, choice_t *out, json_t *tuning)
+{
+    enum { GRID, TILED, LOCKSTEP, DYNAMIC, FLAT, NL };
+    static const char *const lname[NL] = {"grid-stride", "tiled", "lockstep", "dynamic", "flat"};
     /* resident grids: groups per compute unit (0: the most resident), each work-item looping
-     * over the array; one-pass grids: as many groups as epi elements a work-item need (past
-     * what the device holds, waves of groups: no in-kernel repetition) */
+     * over the array; one-pass grids (DRAM-sized points only: they cannot repeat in-kernel):
+     * as many groups as epi elements a work-item need (past what the device holds, waves of
+     * groups); the flat layout: one pass, its repetitions launches */
     static const struct {
         long per_cu, epi;
     } cand[] = {{0, 0}, {4, 0}, {2, 0}, {0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 64}};
@@ -970,59 +1071,67 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
     const gmb_backend_t *be = s->c->be;
     json_t *cands = json_array();
     double best = -1;
-    int best_l = 0, rc = GMB_OK, best_pass = 0;
-    long best_o = 0, best_e = 0;
+    int rc = GMB_OK, best_pass = 0;
+    choice_t bc = {0};
     size_t seen[NC], nseen = 0, best_g = 0;
     double want = ((const cfg_t *)s->c->cfg)->min_sample_us * 1e3;
-    /* 0 grid-stride, 1 tiled (element-wise kernels), 2 dynamic (resident grids only: its
-     * groups claim the work) */
-    gmb_prog_t *progs[3] = {grid_p, k->reduce ? NULL : tile_p, dyn_p};
-    for (int l = 0; l < 3 && !rc; l++) {
-        if (!progs[l])
-            continue;
+    gmb_prog_t *lp[NL] = {pg->grid, k->reduce ? NULL : pg->tiled, pg->lockstep, pg->dynamic, NULL};
+    for (int l = 0; l < NL && !rc; l++) {
+        int nf = l == FLAT ? 4 : 1;
         nseen = 0;
-        s->layout = lname[l];
-        for (size_t o = 0; o < NC && !rc; o++) {
-            if (l == 1 && cand[o].epi && cand[o].epi < 4)
-                continue; /* a tile is 4 elements a work-item: fewer leaves groups idle */
-            if (l == 2 && cand[o].epi)
+        for (int f = 0; f < nf && !rc; f++) {
+            gmb_prog_t *prog = l == FLAT ? pg->flat[f] : lp[l];
+            /* flat: 1, 4 and 16 elements a work-item for the element-wise kernels, 4, 16 and
+             * 64 for the reductions (one element each would take a group's tree per group
+             * size of elements) */
+            if (!prog || (l == FLAT && (k->reduce ? f == 0 : f == 3)))
                 continue;
-            if ((rc = be->kern_get(progs[l], k->kernel, &s->k)))
-                break;
-            s->per_cu = cand[o].per_cu;
-            s->epi = cand[o].epi;
-            set_point(s, k, w, size);
-            if (!s->warmed && (rc = warm_up(s)))
-                break;
-            int dup = 0; /* fewer resident groups than asked: a grid already timed */
-            for (size_t q = 0; q < nseen; q++)
-                dup |= seen[q] == s->geo.groups;
-            if (dup)
-                continue;
-            seen[nseen++] = s->geo.groups;
-            double t[4]; /* timed as the sweep will time it */
-            if ((rc = calibrate(s, want, &t[0])))
-                break;
-            for (int i = 1; i < 4 && !rc; i++)
-                rc = sample(s, &t[i]);
-            if (rc)
-                break;
-            qsort(t + 1, 3, sizeof t[0], gmb_cmp_double);
-            double gbps = (double)(k->reads + k->writes) * (double)size * s->reps / t[2];
-            json_array_append_new(cands,
-                                  json_pack("{s:s, s:I, s:I, s:I, s:b, s:i, s:f}", "layout",
-                                            lname[l], "groups_per_cu",
-                                            (json_int_t)(s->geo.groups / s->c->info.compute_units),
-                                            "elements_per_item", (json_int_t)s->epi, "groups",
-                                            (json_int_t)s->geo.groups, "one_pass", s->one_pass,
-                                            "reps", (int)s->reps, "bw_GBps", gbps));
-            if (gbps > best) {
-                best = gbps;
-                best_l = l;
-                best_o = cand[o].per_cu;
-                best_e = cand[o].epi;
-                best_g = s->geo.groups;
-                best_pass = s->one_pass;
+            for (size_t o = 0; o < (l == FLAT ? 1 : NC) && !rc; o++) {
+                if (l != FLAT && cand[o].epi && (!dram || l == DYNAMIC))
+                    continue; /* one-pass grids: DRAM points only; dynamic: resident only */
+                if ((l == TILED || l == LOCKSTEP) && cand[o].epi && cand[o].epi < 4)
+                    continue; /* a tile is 4 elements a work-item: fewer leaves groups idle */
+                if ((rc = be->kern_get(prog, k->kernel, &s->k)))
+                    break;
+                s->layout = lname[l];
+                s->flat = l == FLAT ? flat_j[f] : 0;
+                s->per_cu = l == FLAT ? 0 : cand[o].per_cu;
+                s->epi = l == FLAT ? 0 : cand[o].epi;
+                set_point(s, k, w, size);
+                if (!s->warmed && (rc = warm_up(s)))
+                    break;
+                int dup = 0; /* fewer resident groups than asked: a grid already timed */
+                for (size_t q = 0; q < nseen && l != FLAT; q++)
+                    dup |= seen[q] == s->geo.groups;
+                if (dup)
+                    continue;
+                if (l != FLAT)
+                    seen[nseen++] = s->geo.groups;
+                double t[4]; /* timed as the sweep will time it */
+                if ((rc = calibrate(s, want, &t[0])))
+                    break;
+                for (int i = 1; i < 4 && !rc; i++)
+                    rc = sample(s, &t[i]);
+                if (rc)
+                    break;
+                qsort(t + 1, 3, sizeof t[0], gmb_cmp_double);
+                double gbps = (double)(k->reads + k->writes) * (double)size * s->reps / t[2];
+                json_t *cj = json_pack(
+                    "{s:s, s:I, s:I, s:I, s:b, s:i, s:f}", "layout", lname[l], "groups_per_cu",
+                    (json_int_t)(s->geo.groups / s->c->info.compute_units), "elements_per_item",
+                    (json_int_t)(s->flat ? s->flat : s->epi), "groups", (json_int_t)s->geo.groups,
+                    "one_pass", s->one_pass || s->flat, "reps", (int)s->reps, "bw_GBps", gbps);
+                if (s->flat)
+                    json_object_set_new(cj, "reps_by", json_string("launches"));
+                json_array_append_new(cands, cj);
+                if (gbps > best) {
+                    best = gbps;
+                    bc = (choice_t){NULL, s->per_cu, s->epi, s->flat, lname[l]};
+                    if ((rc = be->kern_get(prog, k->kernel, &bc.k)))
+                        break;
+                    best_g = s->geo.groups;
+                    best_pass = s->one_pass || s->flat;
+                }
             }
         }
     }
@@ -1030,24 +1139,29 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, gmb_p
         json_decref(cands);
         return rc ? rc : GMB_ERUNTIME;
     }
-    s->per_cu = best_o;
-    s->epi = best_e;
-    *chosen = progs[best_l];
+    *out = bc;
+    long epi = bc.flat ? bc.flat : bc.epi;
     char sz[32];
     char per[96] = "the most resident groups";
-    if (best_e)
-        snprintf(per, sizeof per, "%ld element%s a work-item, %zu groups (%s)", best_e,
-                 best_e == 1 ? "" : "s", best_g,
-                 best_pass ? "more than the device holds: one pass" : "resident");
-    else if (best_o)
+    if (epi)
+        snprintf(per, sizeof per, "%ld element%s a work-item, %zu groups (%s)", epi,
+                 epi == 1 ? "" : "s", best_g,
+                 bc.flat     ? "one pass, repeated by launches"
+                 : best_pass ? "more than the device holds: one pass"
+                             : "resident");
+    else if (bc.per_cu)
         snprintf(per, sizeof per, "%zu groups (%s)", best_g,
                  best_pass ? "more than the device holds: one pass" : "resident");
-    printf("# tuned %s: %s, %s (%.0f GB/s at %s; %zu candidates)\n", k->name, lname[best_l], per,
-           best, gmb_fmt_size(size, sz, sizeof sz), json_array_size(cands));
-    json_object_set_new(tuning, k->name,
+    printf("# tuned %s (%s points): %s, %s (%.0f GB/s at %s; %zu candidates)\n", k->name,
+           dram ? "DRAM-sized" : "cache-sized", bc.layout, per, best,
+           gmb_fmt_size(size, sz, sizeof sz), json_array_size(cands));
+    json_t *kt = json_object_get(tuning, k->name);
+    if (!kt)
+        json_object_set_new(tuning, k->name, kt = json_object());
+    json_object_set_new(kt, dram ? "dram" : "cache",
                         json_pack("{s:I, s:s, s:I, s:I, s:I, s:o}", "size_bytes", (json_int_t)size,
-                                  "layout", lname[best_l], "groups_per_cu", (json_int_t)best_o,
-                                  "elements_per_item", (json_int_t)best_e, "groups",
+                                  "layout", bc.layout, "groups_per_cu", (json_int_t)bc.per_cu,
+                                  "elements_per_item", (json_int_t)epi, "groups",
                                   (json_int_t)best_g, "candidates", cands));
     return GMB_OK;
 }
@@ -1102,21 +1216,31 @@ static int stream_run(gmb_ctx_t *c)
         return GMB_EUSAGE;
     }
     int evict = !cfg->evict ? 0 : !strcmp(cfg->evict, "stores") ? 1 : 2;
-    if (cfg->tune && (cfg->no_tune || cfg->tiled || cfg->dynamic || cfg->group_size ||
-                      cfg->groups_per_cu || cfg->l2_prefetch || cfg->asm_loads || evict)) {
+    int layout_opt = cfg->tiled || cfg->dynamic || cfg->lockstep || cfg->flat;
+    if (cfg->tune && (cfg->no_tune || layout_opt || cfg->group_size || cfg->groups_per_cu ||
+                      cfg->l2_prefetch || cfg->asm_loads || evict)) {
         gmb_error("--tune chooses the layout and the groups itself: not with --no-tune, --tiled, "
-                  "--dynamic, --group-size, --groups-per-cu or a cache hint");
+                  "--dynamic, --lockstep, --flat, --group-size, --groups-per-cu or a cache hint");
         return GMB_EUSAGE;
     }
-    if (!!cfg->tiled + !!cfg->dynamic + !!(cfg->l2_prefetch || cfg->asm_loads || evict) > 1) {
-        gmb_error("--tiled, --dynamic and a cache hint: one at a time (each its own build of the "
-                  "kernels)");
+    if (cfg->flat && cfg->flat != 1 && cfg->flat != 4 && cfg->flat != 16 && cfg->flat != 64) {
+        gmb_error("--flat %ld: 1, 4, 16 or 64 elements a work-item", cfg->flat);
         return GMB_EUSAGE;
     }
-    for (size_t wi = 0; wi < cfg->widths.n && (cfg->tiled || cfg->dynamic); wi++)
+    if (!!cfg->tiled + !!cfg->dynamic + !!cfg->lockstep + !!cfg->flat +
+            !!(cfg->l2_prefetch || cfg->asm_loads || evict) >
+        1) {
+        gmb_error("--tiled, --dynamic, --lockstep, --flat and a cache hint: one at a time (each "
+                  "its own build of the kernels)");
+        return GMB_EUSAGE;
+    }
+    const char *lopt = cfg->tiled      ? "--tiled"
+                       : cfg->dynamic  ? "--dynamic"
+                       : cfg->lockstep ? "--lockstep"
+                                       : "--flat";
+    for (size_t wi = 0; wi < cfg->widths.n && layout_opt; wi++)
         if (width_bytes[cfg->widths.idx[wi]] != 16) {
-            gmb_error("%s: 16-byte accesses only (--widths 16)",
-                      cfg->tiled ? "--tiled" : "--dynamic");
+            gmb_error("%s: 16-byte accesses only (--widths 16)", lopt);
             return GMB_EUSAGE;
         }
     if (cfg->l2_prefetch || cfg->asm_loads || evict) {
@@ -1147,12 +1271,10 @@ static int stream_run(gmb_ctx_t *c)
     }
     uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
     state_t s = {.c = c, .per_cu = cfg->groups_per_cu};
-    gmb_prog_t *prog[3] = {NULL, NULL, NULL}, *tprog = NULL; /* tprog: the tiled layout */
-    gmb_prog_t *dprog = NULL;                                /* the dynamic layout */
-    int tune = !cfg->no_tune && !cfg->tiled && !cfg->dynamic && !cfg->group_size &&
-               !cfg->groups_per_cu && !cfg->l2_prefetch && !cfg->asm_loads && !evict &&
-               (cfg->tune ||
-                (strcmp(c->info.type, "cpu") && c->info.llc_bytes && top >= 4 * c->info.llc_bytes));
+    gmb_prog_t *prog[3] = {NULL, NULL, NULL};
+    progs_t pg = {0}; /* the layouts tuning draws on, and --tiled's and --dynamic's */
+    int tune = !cfg->no_tune && !layout_opt && !cfg->group_size && !cfg->groups_per_cu &&
+               !cfg->l2_prefetch && !cfg->asm_loads && !evict;
     json_t *tuning = tune ? json_object() : NULL;
     if (cfg->l2_prefetch || cfg->asm_loads)
         gmb_add_result(c, "loads",
@@ -1170,14 +1292,15 @@ static int stream_run(gmb_ctx_t *c)
     int injected = 0;
     /* partial sums: the most groups of any grid (a tuned one-pass one: one element each) */
     size_t max_groups = (size_t)c->info.compute_units * 1024 + 1;
-    if (tune) {
+    if (tune || cfg->flat) {
         gmb_launch_t g1;
         gmb_grid(c, NULL, cfg->group_size, 1, 1, &g1);
         size_t one = (size_t)(top / 16 / g1.group_size) + 1;
         max_groups = one > max_groups ? one : max_groups;
     }
-    if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, top, &s.a)) ||
-        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, top, &s.b)) ||
+    /* the inputs: the flat reductions' last tile reads on past the array (FLAT_PAD) */
+    if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, top + FLAT_PAD, &s.a)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, top + FLAT_PAD, &s.b)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, top, &s.out)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, max_groups * sizeof(float), &s.part)))
         goto out;
@@ -1215,7 +1338,9 @@ static int stream_run(gmb_ctx_t *c)
             gmb_launch_t g;
             if ((rc = be->kern_get(prog[v], "stream_init", &ki)))
                 break;
-            gmb_grid(c, ki, cfg->group_size, cfg->groups_per_cu, n, &g);
+            /* one element a work-item: every layout's best shape for a kernel that computes
+             * (a grid-stride loop is 10x slower on PoCL, where a group runs as a loop) */
+            gmb_grid_pass(c, cfg->group_size, 1, n, &g);
             gmb_u32 sa = SEED_A(c), sb = SEED_B(c);
             gmb_arg_t aa[] = {GMB_A_BUF(s.a), GMB_A_VAL(n), GMB_A_VAL(sa)};
             gmb_arg_t ab[] = {GMB_A_BUF(s.b), GMB_A_VAL(n), GMB_A_VAL(sb)};
@@ -1223,34 +1348,44 @@ static int stream_run(gmb_ctx_t *c)
                 break;
             inited = 1;
         }
-        if (w == 16 && (tune || cfg->tiled) && !tprog &&
-            (rc = be->prog_load(c->dev, c->bench->kernels, "w16t", &tprog)))
+        if (w == 16 && (tune || cfg->tiled) && !pg.tiled &&
+            (rc = be->prog_load(c->dev, c->bench->kernels, "w16t", &pg.tiled)))
             break;
-        if (w == 16 && (tune || cfg->dynamic) && !dprog &&
-            (rc = be->prog_load(c->dev, c->bench->kernels, "w16d", &dprog)))
+        if (w == 16 && (tune || cfg->dynamic) && !pg.dynamic &&
+            (rc = be->prog_load(c->dev, c->bench->kernels, "w16d", &pg.dynamic)))
             break;
+        if (w == 16 && (tune || cfg->lockstep) && !pg.lockstep &&
+            (rc = be->prog_load(c->dev, c->bench->kernels, "w16l", &pg.lockstep)))
+            break;
+        for (int f = 0; f < 4 && w == 16 && (tune || cfg->flat) && !rc; f++) {
+            char fv[16];
+            snprintf(fv, sizeof fv, "w16f%d", flat_j[f]);
+            if (!pg.flat[f] && (tune || cfg->flat == flat_j[f]))
+                rc = be->prog_load(c->dev, c->bench->kernels, fv, &pg.flat[f]);
+        }
+        pg.grid = prog[v];
         for (size_t ki = 0; ki < cfg->kernels.n && !rc; ki++) {
             const kinfo_t *k = &K[cfg->kernels.idx[ki]];
-            gmb_prog_t *kp = w == 16 && cfg->tiled && !k->reduce ? tprog
-                             : w == 16 && cfg->dynamic           ? dprog
+            int fi = cfg->flat == 1 ? 0 : cfg->flat == 4 ? 1 : cfg->flat == 16 ? 2 : 3;
+            gmb_prog_t *kp = w == 16 && cfg->tiled && !k->reduce ? pg.tiled
+                             : w == 16 && cfg->dynamic           ? pg.dynamic
+                             : w == 16 && cfg->lockstep          ? pg.lockstep
+                             : w == 16 && cfg->flat              ? pg.flat[fi]
                                                                  : prog[v];
-            s.per_cu = cfg->groups_per_cu;
-            s.epi = 0;
-            if (w == 16 && tune &&
-                (rc = tune_kernel(&s, k, w, top, prog[v], tprog, dprog, &kp, tuning)))
+            /* untuned: the resident grid-stride grid (or the layout asked for) everywhere */
+            choice_t base = {NULL, cfg->groups_per_cu, 0, kp == pg.flat[fi] ? (int)cfg->flat : 0,
+                             kp == pg.tiled      ? "tiled"
+                             : kp == pg.dynamic  ? "dynamic"
+                             : kp == pg.lockstep ? "lockstep"
+                             : kp == pg.flat[fi] ? "flat"
+                                                 : "grid-stride"};
+            if ((rc = be->kern_get(kp, k->kernel, &base.k)))
                 break;
-            s.layout = kp == tprog ? "tiled" : kp == dprog ? "dynamic" : "grid-stride";
-            s.k_base = s.k_dram = NULL;
-            if (tuning && json_object_get(tuning, k->name)) { /* DRAM points: the choice */
-                s.layout_dram = s.layout;
-                s.per_cu_dram = s.per_cu;
-                s.epi_dram = s.epi;
-                if ((rc = be->kern_get(kp, k->kernel, &s.k_dram)) ||
-                    (rc = be->kern_get(prog[v], k->kernel, &s.k_base)))
-                    break;
-            }
-            if ((rc = be->kern_get(kp, k->kernel, &s.k)))
-                break;
+            s.ch[0] = s.ch[1] = base;
+            uint64_t at[2];
+            for (int d = 0; d < 2 && w == 16 && tune && !rc; d++)
+                if (tune_size(c, k, &cfg->sizes, d, &at[d]))
+                    rc = tune_kernel(&s, k, w, at[d], d, &pg, &s.ch[d], tuning);
             for (size_t p = 0; p < cfg->sizes.n && !rc; p++)
                 rc = run_point(&s, k, w, cfg->sizes.v[p], &injected, &best);
         }
@@ -1258,6 +1393,7 @@ static int stream_run(gmb_ctx_t *c)
     if (!rc)
         summarise(c, cfg, best);
     s.epi = 0;
+    s.flat = 0;
     s.layout = "grid-stride";
     s.per_cu = cfg->groups_per_cu; /* the energy part: grid-stride, the most resident groups */
     if (!rc && cfg->energy_s > 0)
@@ -1271,8 +1407,11 @@ static int stream_run(gmb_ctx_t *c)
 out:
     json_decref(best);
     json_decref(tuning);
-    be->prog_free(tprog);
-    be->prog_free(dprog);
+    be->prog_free(pg.tiled);
+    be->prog_free(pg.dynamic);
+    be->prog_free(pg.lockstep);
+    for (int f = 0; f < 4; f++)
+        be->prog_free(pg.flat[f]);
     for (int i = 0; i < 3; i++)
         be->prog_free(prog[i]);
     be->free(s.a);

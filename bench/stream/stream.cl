@@ -1,9 +1,15 @@
 /* stream.cl - streaming kernels (OpenCL C and, through gmb_kernels.h, CUDA): one source.
  * Built once per element width: GMB_LANES = 1, 2, 4 floats (4, 8, 16-byte accesses).
- * Every loop has 4 independent accesses in flight per work-item. Three layouts: grid-stride
+ * Every loop has 4 independent accesses in flight per work-item. Five layouts: grid-stride
  * (element i belongs to work-item i mod (global size), which the reductions' verification
- * relies on), tiled (GMB_TILED, element-wise kernels) and dynamic (GMB_DYNAMIC: chunks
- * claimed from a counter; the reductions' verification reads which group took each). */
+ * relies on), tiled (GMB_TILED: tiles of 4 x group size elements, group g the tiles g, g +
+ * groups, ...), lockstep (GMB_TILED with GMB_LOCKSTEP: the same tiles, a group barrier after
+ * each), flat (GMB_FLAT=J: one pass, group g the J x group size elements from g x J x group
+ * size, no loop but J unrolled accesses: J = 1 is BabelStream's shape) and dynamic
+ * (GMB_DYNAMIC: chunks claimed from a counter; the reductions' verification reads which group
+ * took each). A group barrier after each tile lets an implementation that runs a group's
+ * work-items as a loop (PoCL on a CPU) make each tile one vector loop over consecutive
+ * work-items instead of one strided walk per work-item. */
 #undef T
 #undef T_ZERO
 #undef T_HSUM
@@ -99,6 +105,12 @@ GMB_KERNEL stream_init(GMB_GLOBAL T *GMB_RESTRICT a, gmb_u64 n, gmb_u32 seed)
  * Two layouts: grid-stride (default), element i in work-item i mod (global size), a group's
  * four accesses in flight a grid apart; and tiled (GMB_TILED), groups take tiles of 4 x group
  * size elements in turn, a group's four accesses one group size apart in one tile. */
+#undef STREAM_LOCKSTEP
+#if defined(GMB_LOCKSTEP) && GMB_LOCKSTEP
+#define STREAM_LOCKSTEP() GMB_BARRIER() /* the lockstep layout: a barrier after each tile */
+#else
+#define STREAM_LOCKSTEP() ((void)0)
+#endif
 /* Four elements d apart from i: the four loads first, then the four stores (c[k] = OP(k)) */
 #undef STREAM_FOUR
 #define STREAM_FOUR(OP, i, d)                                                                      \
@@ -156,6 +168,24 @@ GMB_KERNEL stream_init(GMB_GLOBAL T *GMB_RESTRICT a, gmb_u64 n, gmb_u32 seed)
                     STREAM_ST(c, i, OP(i));                                                        \
             })                                                                                     \
     }
+#elif defined(GMB_FLAT) && GMB_FLAT
+/* One pass: reps is 1 (the host repeats launches); the last group's tile may be a part one */
+#define STREAM_ELEMENTWISE(NAME, OP)                                                               \
+    GMB_KERNEL NAME(GMB_GLOBAL const T *GMB_RESTRICT a, GMB_GLOBAL const T *GMB_RESTRICT b,        \
+                    GMB_GLOBAL T *GMB_RESTRICT c, gmb_u64 n, float s, gmb_u32 reps)                \
+    {                                                                                              \
+        const gmb_u64 L = GMB_LSIZE, base = (gmb_u64)GMB_GROUP * (GMB_FLAT * L);                   \
+        const gmb_u64 i = base + GMB_LID;                                                          \
+        (void)reps;                                                                                \
+        if (base + GMB_FLAT * L <= n) { /* a whole tile: one test for the group */                 \
+            for (int j = 0; j < GMB_FLAT; j++)                                                     \
+                STREAM_ST(c, i + j * L, OP(i + j * L));                                            \
+        } else {                                                                                   \
+            for (int j = 0; j < GMB_FLAT; j++)                                                     \
+                if (i + j * L < n)                                                                 \
+                    STREAM_ST(c, i + j * L, OP(i + j * L));                                        \
+        }                                                                                          \
+    }
 #elif defined(GMB_TILED) && GMB_TILED
 #define STREAM_ELEMENTWISE(NAME, OP)                                                               \
     GMB_KERNEL NAME(GMB_GLOBAL const T *GMB_RESTRICT a, GMB_GLOBAL const T *GMB_RESTRICT b,        \
@@ -166,6 +196,7 @@ GMB_KERNEL stream_init(GMB_GLOBAL T *GMB_RESTRICT a, gmb_u64 n, gmb_u32 seed)
             gmb_u64 base = (gmb_u64)GMB_GROUP * TL;                                                \
             for (; base + TL <= n; base += step) {                                                 \
                 STREAM_FOUR(OP, base + GMB_LID, L);                                                \
+                STREAM_LOCKSTEP();                                                                 \
             }                                                                                      \
             for (gmb_u64 i = base + GMB_LID; i < n && i < base + TL; i += L) /* a part tile */     \
                 STREAM_ST(c, i, OP(i));                                                            \
@@ -216,6 +247,13 @@ STREAM_ELEMENTWISE(stream_triad, OP_TRIAD)
     }                                                                                              \
     if (GMB_LID == 0)                                                                              \
         part[GMB_GROUP] = red[0];
+/* The fixed-grid reductions' head: the kernel, its arguments and the group's red[] */
+#undef STREAM_REDUCE_HEAD
+#define STREAM_REDUCE_HEAD(NAME)                                                                   \
+    GMB_KERNEL NAME(GMB_GLOBAL const T *GMB_RESTRICT a, GMB_GLOBAL const T *GMB_RESTRICT b,        \
+                    GMB_GLOBAL float *GMB_RESTRICT part, gmb_u64 n, gmb_u32 reps)                  \
+    {                                                                                              \
+        GMB_SHARED float red[STREAM_MAX_WG];
 #undef STREAM_REDUCE
 #if defined(GMB_DYNAMIC) && GMB_DYNAMIC
 #define STREAM_REDUCE(NAME, TERM)                                                                  \
@@ -242,31 +280,72 @@ STREAM_ELEMENTWISE(stream_triad, OP_TRIAD)
         red[GMB_LID] = T_HSUM((s0 + s1) + (s2 + s3));                                              \
         STREAM_TREE()                                                                              \
     }
+#elif defined(GMB_FLAT) && GMB_FLAT
+/* One pass (reps 1): a work-item's GMB_FLAT terms, then the group's tree. No branch on the
+ * bounds (one keeps PoCL from vectorising the group's loop over work-items: 2x slower on a
+ * CPU): the last tile reads on into padding the host allocates past every array (at least
+ * GMB_FLAT x group size elements) and adds zero for those elements. */
+#define STREAM_REDUCE(NAME, TERM)                                                                  \
+    STREAM_REDUCE_HEAD(NAME)                                                                       \
+    const gmb_u64 L = GMB_LSIZE, base = (gmb_u64)GMB_GROUP * (GMB_FLAT * L);                       \
+    const gmb_u64 i = base + GMB_LID;                                                              \
+    T s0 = T_ZERO;                                                                                 \
+    (void)reps;                                                                                    \
+    for (int j = 0; j < GMB_FLAT; j++) {                                                           \
+        const T v = TERM(i + j * L); /* past n: the host's padding, read and not added */          \
+        s0 = s0 + (i + j * L < n ? v : T_ZERO);                                                    \
+    }                                                                                              \
+    red[GMB_LID] = T_HSUM(s0);                                                                     \
+    STREAM_TREE()                                                                                  \
+    }
+#elif defined(GMB_LOCKSTEP) && GMB_LOCKSTEP
+/* The lockstep layout's reductions: the tiles of the tiled layout, a barrier after each */
+#define STREAM_REDUCE(NAME, TERM)                                                                  \
+    STREAM_REDUCE_HEAD(NAME)                                                                       \
+    const gmb_u64 L = GMB_LSIZE, TL = 4 * L, step = (GMB_GSIZE / L) * TL;                          \
+    float acc = 0.0f;                                                                              \
+    for (gmb_u32 r = 0; r < reps; r++) {                                                           \
+        T s0 = T_ZERO, s1 = T_ZERO, s2 = T_ZERO, s3 = T_ZERO;                                      \
+        gmb_u64 base = (gmb_u64)GMB_GROUP * TL;                                                    \
+        for (; base + TL <= n; base += step) {                                                     \
+            const gmb_u64 i = base + GMB_LID;                                                      \
+            s0 = s0 + TERM(i);                                                                     \
+            s1 = s1 + TERM(i + L);                                                                 \
+            s2 = s2 + TERM(i + 2 * L);                                                             \
+            s3 = s3 + TERM(i + 3 * L);                                                             \
+            GMB_BARRIER();                                                                         \
+        }                                                                                          \
+        for (gmb_u64 i = base + GMB_LID; i < n && i < base + TL; i += L) /* a part tile */         \
+            s0 = s0 + TERM(i);                                                                     \
+        acc += T_HSUM((s0 + s1) + (s2 + s3));                                                      \
+        if (reps > 1)                                                                              \
+            GMB_BARRIER();                                                                         \
+    }                                                                                              \
+    red[GMB_LID] = acc;                                                                            \
+    STREAM_TREE()                                                                                  \
+    }
 #else
 #define STREAM_REDUCE(NAME, TERM)                                                                  \
-    GMB_KERNEL NAME(GMB_GLOBAL const T *GMB_RESTRICT a, GMB_GLOBAL const T *GMB_RESTRICT b,        \
-                    GMB_GLOBAL float *GMB_RESTRICT part, gmb_u64 n, gmb_u32 reps)                  \
-    {                                                                                              \
-        GMB_SHARED float red[STREAM_MAX_WG];                                                       \
-        const gmb_u64 g = GMB_GSIZE;                                                               \
-        float acc = 0.0f;                                                                          \
-        for (gmb_u32 r = 0; r < reps; r++) {                                                       \
-            T s0 = T_ZERO, s1 = T_ZERO, s2 = T_ZERO, s3 = T_ZERO;                                  \
-            gmb_u64 i = GMB_GID;                                                                   \
-            for (; i + 3 * g < n; i += 4 * g) {                                                    \
-                s0 = s0 + TERM(i);                                                                 \
-                s1 = s1 + TERM(i + g);                                                             \
-                s2 = s2 + TERM(i + 2 * g);                                                         \
-                s3 = s3 + TERM(i + 3 * g);                                                         \
-            }                                                                                      \
-            for (; i < n; i += g)                                                                  \
-                s0 = s0 + TERM(i);                                                                 \
-            acc += T_HSUM((s0 + s1) + (s2 + s3));                                                  \
-            if (reps > 1)                                                                          \
-                GMB_BARRIER();                                                                     \
+    STREAM_REDUCE_HEAD(NAME)                                                                       \
+    const gmb_u64 g = GMB_GSIZE;                                                                   \
+    float acc = 0.0f;                                                                              \
+    for (gmb_u32 r = 0; r < reps; r++) {                                                           \
+        T s0 = T_ZERO, s1 = T_ZERO, s2 = T_ZERO, s3 = T_ZERO;                                      \
+        gmb_u64 i = GMB_GID;                                                                       \
+        for (; i + 3 * g < n; i += 4 * g) {                                                        \
+            s0 = s0 + TERM(i);                                                                     \
+            s1 = s1 + TERM(i + g);                                                                 \
+            s2 = s2 + TERM(i + 2 * g);                                                             \
+            s3 = s3 + TERM(i + 3 * g);                                                             \
         }                                                                                          \
-        red[GMB_LID] = acc;                                                                        \
-        STREAM_TREE()                                                                              \
+        for (; i < n; i += g)                                                                      \
+            s0 = s0 + TERM(i);                                                                     \
+        acc += T_HSUM((s0 + s1) + (s2 + s3));                                                      \
+        if (reps > 1)                                                                              \
+            GMB_BARRIER();                                                                         \
+    }                                                                                              \
+    red[GMB_LID] = acc;                                                                            \
+    STREAM_TREE()                                                                                  \
     }
 
 #endif

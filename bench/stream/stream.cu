@@ -60,6 +60,49 @@ namespace w16t /* the tiled layout of the element-wise kernels (--tiled, and tun
 #undef GMB_TILED
 #undef GMB_LANES
 } // namespace w16t
+namespace w16l /* the lockstep layout: the tiled one, a group barrier after each tile (tuning) */
+{
+#define GMB_LANES    4
+#define GMB_TILED    1
+#define GMB_LOCKSTEP 1
+#include "stream.cl"
+#undef GMB_LOCKSTEP
+#undef GMB_TILED
+#undef GMB_LANES
+} // namespace w16l
+/* the flat layout: one pass, J elements a work-item, no loop (tuning; J = 1 BabelStream's) */
+namespace w16f1
+{
+#define GMB_LANES 4
+#define GMB_FLAT  1
+#include "stream.cl"
+#undef GMB_FLAT
+#undef GMB_LANES
+} // namespace w16f1
+namespace w16f4
+{
+#define GMB_LANES 4
+#define GMB_FLAT  4
+#include "stream.cl"
+#undef GMB_FLAT
+#undef GMB_LANES
+} // namespace w16f4
+namespace w16f16
+{
+#define GMB_LANES 4
+#define GMB_FLAT  16
+#include "stream.cl"
+#undef GMB_FLAT
+#undef GMB_LANES
+} // namespace w16f16
+namespace w16f64
+{
+#define GMB_LANES 4
+#define GMB_FLAT  64
+#include "stream.cl"
+#undef GMB_FLAT
+#undef GMB_LANES
+} // namespace w16f64
 
 namespace w16d /* the dynamic layout: groups claim chunks from a counter (--dynamic, tuning) */
 {
@@ -83,7 +126,8 @@ namespace w16d /* the dynamic layout: groups claim chunks from a counter (--dyna
     }
 
 extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
-    STREAM_FNS(w4, "w4"),     STREAM_FNS(w8, "w8"),     STREAM_FNS(w16, "w16"),
-    STREAM_FNS(w16p, "w16p"), STREAM_FNS(w16a, "w16a"), STREAM_FNS(w16s, "w16s"),
-    STREAM_FNS(w16e, "w16e"), STREAM_FNS(w16t, "w16t"), STREAM_FNS(w16d, "w16d"),
-    {NULL, NULL, NULL}};
+    STREAM_FNS(w4, "w4"),         STREAM_FNS(w8, "w8"),         STREAM_FNS(w16, "w16"),
+    STREAM_FNS(w16p, "w16p"),     STREAM_FNS(w16a, "w16a"),     STREAM_FNS(w16s, "w16s"),
+    STREAM_FNS(w16e, "w16e"),     STREAM_FNS(w16t, "w16t"),     STREAM_FNS(w16d, "w16d"),
+    STREAM_FNS(w16l, "w16l"),     STREAM_FNS(w16f1, "w16f1"),   STREAM_FNS(w16f4, "w16f4"),
+    STREAM_FNS(w16f16, "w16f16"), STREAM_FNS(w16f64, "w16f64"), {NULL, NULL, NULL}};
