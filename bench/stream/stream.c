@@ -154,9 +154,11 @@ static const char help[] =
     "Tuning (every device type; 16-byte accesses; no --group-size, --groups-per-cu, --tiled,\n"
     "--dynamic, --lockstep, --flat or cache hint): the device first streams until its clocks\n"
     "have settled (its rate stops rising: 0.2 to 2 s); then, before its sweep, each kernel is\n"
-    "timed (3 samples, timed as the sweep times them, groups of 256 work-items) in two classes\n"
-    "of points: DRAM-sized ones at the smallest DRAM-sized size, the others at the largest whose\n"
-    "repetition fills at most half the last-level cache. Candidates, resident grids (each\n"
+    "timed (3 samples, timed as the sweep times them, groups of 256 work-items; then its 3\n"
+    "fastest candidates 3 samples each, in turns: the best median wins) in two classes of\n"
+    "points: past the last-level cache (transition and DRAM-sized) at the smallest DRAM-sized\n"
+    "size, the others at the largest whose repetition fills at most half the last-level cache.\n"
+    "Candidates, resident grids (each\n"
     "work-item looping over the array, repeated in-kernel): grid-stride with the most resident\n"
     "groups, 4 and 2 per compute unit; the same in the tiled layout (element-wise kernels),\n"
     "the lockstep layout and the dynamic layout. One-pass grids (DRAM-sized points only: they\n"
@@ -229,6 +231,13 @@ typedef struct state {
     choice_t ch[2];     /* the tuned choice of cache-sized (0) and DRAM-sized (1) points */
     int warmed;         /* the device has streamed long enough for its clocks to settle */
 } state_t;
+
+/* The class of a point whose repetition moves rep bytes: 1 past the last-level cache
+ * (DRAM-sized and transition points: DRAM serves most of them), 0 within it or unknown */
+static int past_llc(const gmb_dev_info_t *d, uint64_t rep)
+{
+    return d->llc_bytes && rep > d->llc_bytes;
+}
 
 /* The current kernel is the dynamic layout's (it takes the counter and the owners) */
 static int is_dyn(const state_t *s)
@@ -608,8 +617,7 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
     const cfg_t *cfg = c->cfg;
     int rc;
     /* each class of points (DRAM-sized or not) runs its own choice: tuned, else the base */
-    int dram = !strcmp(gmb_residence(&c->info, (uint64_t)(k->reads + k->writes) * size), "dram");
-    const choice_t *ch = &s->ch[dram];
+    const choice_t *ch = &s->ch[past_llc(&c->info, (uint64_t)(k->reads + k->writes) * size)];
     s->k = ch->k;
     s->per_cu = ch->per_cu;
     s->epi = ch->epi;
@@ -1017,22 +1025,26 @@ static int warm_up(state_t *s)
 }
 
 /* The size tuning times a class of kernel k's points at (1 when the sweep has such a point):
- * DRAM-sized (dram 1): the smallest DRAM-sized one (a repetition 4x the last-level cache or
- * more: the cheapest to time, and the choice serves every DRAM-sized point); the others: the
- * largest whose repetition fills at most half the last-level cache, else the smallest
- * (without a cache size, every point is of this class: the largest). */
-static int tune_size(const gmb_ctx_t *c, const kinfo_t *k, const gmb_sweep_t *sz, int dram,
+ * past the LLC (cls 1): the smallest DRAM-sized one (a repetition 4x the last-level cache or
+ * more: the cheapest to time, and its choice serves every point past the cache), else the
+ * largest of the class; within it (cls 0): the largest whose repetition fills at most half
+ * the last-level cache, else the smallest (without a cache size, every point is of this
+ * class: the largest). */
+static int tune_size(const gmb_ctx_t *c, const kinfo_t *k, const gmb_sweep_t *sz, int cls,
                      uint64_t *at)
 {
     uint64_t llc = c->info.llc_bytes, arrays = (uint64_t)(k->reads + k->writes);
-    int found = 0;
+    int found = 0, at_dram = 0;
     for (size_t p = 0; p < sz->n; p++) {
         uint64_t size = sz->v[p], rep = arrays * size;
-        if (dram != !strcmp(gmb_residence(&c->info, rep), "dram"))
+        if (cls != past_llc(&c->info, rep))
             continue;
-        if (dram) {
-            if (!found || size < *at)
+        int dram = !strcmp(gmb_residence(&c->info, rep), "dram");
+        if (cls) {
+            if (!found || (dram && (!at_dram || size < *at)) || (!dram && !at_dram && size > *at)) {
                 *at = size;
+                at_dram = dram;
+            }
         } else if (!llc) {
             if (!found || size > *at)
                 *at = size;
@@ -1052,9 +1064,27 @@ typedef struct progs {
 } progs_t;
 static const int flat_j[4] = {1, 4, 16, 64};
 
-/* Tuning of kernel k (see the help) for one class of points (dram 1: DRAM-sized, timed at size
- * bytes; 0: the others, timed at a cache-sized size): the candidates' GB/s, the fastest in
- * *out; one entry added to tuning (results.tuning.KERNEL.dram or .cache). */
+/* A timed candidate of the tuning */
+typedef struct cand {
+    choice_t ch;
+    gmb_u32 reps;  /* its repetitions a sample */
+    double gbps;   /* its GB/s: of the first round, then of the runoff */
+    size_t groups; /* its grid */
+    int pass;      /* one pass (more groups than the device holds, or flat) */
+    json_t *j;     /* its entry of results.tuning (borrowed) */
+} cand_t;
+#define MAX_CAND 64
+#define RUNOFF   3 /* finalists, and their samples each */
+
+static int cand_faster(const void *a, const void *b)
+{
+    double x = ((const cand_t *)a)->gbps, y = ((const cand_t *)b)->gbps;
+    return x > y ? -1 : x < y;
+}
+
+/* Tuning of kernel k (see the help) for one class of points (dram 1: past the last-level
+ * cache, 0: within it), timed at size bytes: the candidates' GB/s, the fastest in *out; one
+ * entry added to tuning (results.tuning.KERNEL.dram or .cache). */
 static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, int dram,
                        const progs_t *pg, choice_t *out, json_t *tuning)
 {
@@ -1070,10 +1100,9 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, int d
     enum { NC = sizeof cand / sizeof cand[0] };
     const gmb_backend_t *be = s->c->be;
     json_t *cands = json_array();
-    double best = -1;
-    int rc = GMB_OK, best_pass = 0;
-    choice_t bc = {0};
-    size_t seen[NC], nseen = 0, best_g = 0;
+    int rc = GMB_OK;
+    cand_t cr[MAX_CAND];
+    size_t seen[NC], nseen = 0, ncr = 0;
     double want = ((const cfg_t *)s->c->cfg)->min_sample_us * 1e3;
     gmb_prog_t *lp[NL] = {pg->grid, k->reduce ? NULL : pg->tiled, pg->lockstep, pg->dynamic, NULL};
     for (int l = 0; l < NL && !rc; l++) {
@@ -1124,21 +1153,56 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, int d
                 if (s->flat)
                     json_object_set_new(cj, "reps_by", json_string("launches"));
                 json_array_append_new(cands, cj);
-                if (gbps > best) {
-                    best = gbps;
-                    bc = (choice_t){NULL, s->per_cu, s->epi, s->flat, lname[l]};
-                    if ((rc = be->kern_get(prog, k->kernel, &bc.k)))
-                        break;
-                    best_g = s->geo.groups;
-                    best_pass = s->one_pass || s->flat;
+                if (ncr < MAX_CAND) {
+                    cr[ncr] = (cand_t){{NULL, s->per_cu, s->epi, s->flat, lname[l]},
+                                       s->reps,
+                                       gbps,
+                                       s->geo.groups,
+                                       s->one_pass || s->flat,
+                                       cj};
+                    rc = be->kern_get(prog, k->kernel, &cr[ncr++].ch.k);
                 }
             }
         }
     }
-    if (rc || best < 0) {
+    if (rc || !ncr) {
         json_decref(cands);
         return rc ? rc : GMB_ERUNTIME;
     }
+    /* the runoff: the RUNOFF fastest candidates timed again, in turns (a burst of the
+     * device's or the host's noise then weighs on every finalist alike), RUNOFF samples each;
+     * the best median of those wins */
+    qsort(cr, ncr, sizeof cr[0], cand_faster);
+    size_t nfin = ncr < RUNOFF ? ncr : RUNOFF;
+    double rt[RUNOFF][RUNOFF];
+    for (int r = 0; r < RUNOFF && !rc; r++)
+        for (size_t q = 0; q < nfin && !rc; q++) {
+            s->k = cr[q].ch.k;
+            s->per_cu = cr[q].ch.per_cu;
+            s->epi = cr[q].ch.epi;
+            s->flat = cr[q].ch.flat;
+            s->layout = cr[q].ch.layout;
+            set_point(s, k, w, size);
+            s->reps = cr[q].reps;
+            rc = sample(s, &rt[q][r]);
+        }
+    if (rc) {
+        json_decref(cands);
+        return rc;
+    }
+    size_t win = 0;
+    for (size_t q = 0; q < nfin; q++) {
+        qsort(rt[q], RUNOFF, sizeof rt[q][0], gmb_cmp_double);
+        double g = (double)(k->reads + k->writes) * (double)size * cr[q].reps / rt[q][RUNOFF / 2];
+        json_object_set_new(cr[q].j, "runoff_GBps", json_real(g));
+        cr[q].gbps = g;
+        if (g > cr[win].gbps)
+            win = q;
+    }
+    choice_t bc = cr[win].ch;
+    double best = cr[win].gbps;
+    size_t best_g = cr[win].groups;
+    int best_pass = cr[win].pass;
     *out = bc;
     long epi = bc.flat ? bc.flat : bc.epi;
     char sz[32];
@@ -1153,7 +1217,7 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, int d
         snprintf(per, sizeof per, "%zu groups (%s)", best_g,
                  best_pass ? "more than the device holds: one pass" : "resident");
     printf("# tuned %s (%s points): %s, %s (%.0f GB/s at %s; %zu candidates)\n", k->name,
-           dram ? "DRAM-sized" : "cache-sized", bc.layout, per, best,
+           dram ? "DRAM-sized and transition" : "cache-sized", bc.layout, per, best,
            gmb_fmt_size(size, sz, sizeof sz), json_array_size(cands));
     json_t *kt = json_object_get(tuning, k->name);
     if (!kt)
