@@ -85,7 +85,9 @@ sys.exit(0 if 0 < h < f and '\nRead bandwidth ' in t[h:f] else 1)" "$T/cmp"
         check "compare: the headline's read bandwidth has a B/A and a verdict" \
             grep -qE '^Read bandwidth +GB/s .* [0-9.e+-]+  B worse \(CIs apart\)$' "$T/cmp"
         check "compare: no ratio printed as 0.000" bash -c "! grep -qE ' 0\.000 ' '$T/cmp'"
-        check "compare: a ratio below 1e-3 in 3 digits" grep -qE ' 0\.000[1-9][0-9]{1,2} | [1-9]\.[0-9]{2}e-0[4-9] ' "$T/cmp"
+        # (PoCL streams at 2-8% of the H200 since tuning runs on CPUs: ratios of 1e-3 to 1e-2)
+        check "compare: a ratio below 1e-2 in 3 digits" \
+            grep -qE ' 0\.00[0-9]?[1-9][0-9]{1,2} | [1-9]\.[0-9]{2}e-0[3-9] ' "$T/cmp"
         check "compare: the longest label whole" grep -qF 'Misaligned contiguous reads, worst offset, of aligned (DRAM)' "$T/cmp"
         check "compare: every full row has all its columns (no label cut into the next)" py "import re, sys
 rows = open(sys.argv[1]).read().split('every metric of every point')[1].splitlines()[2:-1]
