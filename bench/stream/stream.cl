@@ -254,6 +254,20 @@ STREAM_ELEMENTWISE(stream_triad, OP_TRIAD)
                     GMB_GLOBAL float *GMB_RESTRICT part, gmb_u64 n, gmb_u32 reps)                  \
     {                                                                                              \
         GMB_SHARED float red[STREAM_MAX_WG];
+/* The fixed-grid reductions' repetitions: PASS adds a pass's terms into s0..s3; their sum
+ * over the repetitions goes to the group's tree (the kernel's closing brace included) */
+#undef STREAM_REDUCE_REPS
+#define STREAM_REDUCE_REPS(PASS)                                                                   \
+    float acc = 0.0f;                                                                              \
+    for (gmb_u32 r = 0; r < reps; r++) {                                                           \
+        T s0 = T_ZERO, s1 = T_ZERO, s2 = T_ZERO, s3 = T_ZERO;                                      \
+        PASS acc += T_HSUM((s0 + s1) + (s2 + s3));                                                 \
+        if (reps > 1)                                                                              \
+            GMB_BARRIER();                                                                         \
+    }                                                                                              \
+    red[GMB_LID] = acc;                                                                            \
+    STREAM_TREE()                                                                                  \
+    }
 #undef STREAM_REDUCE
 #if defined(GMB_DYNAMIC) && GMB_DYNAMIC
 #define STREAM_REDUCE(NAME, TERM)                                                                  \
@@ -303,51 +317,26 @@ STREAM_ELEMENTWISE(stream_triad, OP_TRIAD)
 #define STREAM_REDUCE(NAME, TERM)                                                                  \
     STREAM_REDUCE_HEAD(NAME)                                                                       \
     const gmb_u64 L = GMB_LSIZE, TL = 4 * L, step = (GMB_GSIZE / L) * TL;                          \
-    float acc = 0.0f;                                                                              \
-    for (gmb_u32 r = 0; r < reps; r++) {                                                           \
-        T s0 = T_ZERO, s1 = T_ZERO, s2 = T_ZERO, s3 = T_ZERO;                                      \
-        gmb_u64 base = (gmb_u64)GMB_GROUP * TL;                                                    \
-        for (; base + TL <= n; base += step) {                                                     \
+    STREAM_REDUCE_REPS(                                                                            \
+        gmb_u64 base = (gmb_u64)GMB_GROUP * TL; for (; base + TL <= n; base += step) {             \
             const gmb_u64 i = base + GMB_LID;                                                      \
             s0 = s0 + TERM(i);                                                                     \
             s1 = s1 + TERM(i + L);                                                                 \
             s2 = s2 + TERM(i + 2 * L);                                                             \
             s3 = s3 + TERM(i + 3 * L);                                                             \
             GMB_BARRIER();                                                                         \
-        }                                                                                          \
-        for (gmb_u64 i = base + GMB_LID; i < n && i < base + TL; i += L) /* a part tile */         \
-            s0 = s0 + TERM(i);                                                                     \
-        acc += T_HSUM((s0 + s1) + (s2 + s3));                                                      \
-        if (reps > 1)                                                                              \
-            GMB_BARRIER();                                                                         \
-    }                                                                                              \
-    red[GMB_LID] = acc;                                                                            \
-    STREAM_TREE()                                                                                  \
-    }
+        } /* a part tile */                                                                        \
+        for (gmb_u64 i = base + GMB_LID; i < n && i < base + TL; i += L) { s0 = s0 + TERM(i); })
 #else
 #define STREAM_REDUCE(NAME, TERM)                                                                  \
     STREAM_REDUCE_HEAD(NAME)                                                                       \
     const gmb_u64 g = GMB_GSIZE;                                                                   \
-    float acc = 0.0f;                                                                              \
-    for (gmb_u32 r = 0; r < reps; r++) {                                                           \
-        T s0 = T_ZERO, s1 = T_ZERO, s2 = T_ZERO, s3 = T_ZERO;                                      \
-        gmb_u64 i = GMB_GID;                                                                       \
-        for (; i + 3 * g < n; i += 4 * g) {                                                        \
-            s0 = s0 + TERM(i);                                                                     \
-            s1 = s1 + TERM(i + g);                                                                 \
-            s2 = s2 + TERM(i + 2 * g);                                                             \
-            s3 = s3 + TERM(i + 3 * g);                                                             \
-        }                                                                                          \
-        for (; i < n; i += g)                                                                      \
-            s0 = s0 + TERM(i);                                                                     \
-        acc += T_HSUM((s0 + s1) + (s2 + s3));                                                      \
-        if (reps > 1)                                                                              \
-            GMB_BARRIER();                                                                         \
-    }                                                                                              \
-    red[GMB_LID] = acc;                                                                            \
-    STREAM_TREE()                                                                                  \
-    }
-
+    STREAM_REDUCE_REPS(gmb_u64 i = GMB_GID; for (; i + 3 * g < n; i += 4 * g) {                    \
+        s0 = s0 + TERM(i);                                                                         \
+        s1 = s1 + TERM(i + g);                                                                     \
+        s2 = s2 + TERM(i + 2 * g);                                                                 \
+        s3 = s3 + TERM(i + 3 * g);                                                                 \
+    } for (; i < n; i += g) s0 = s0 + TERM(i);)
 #endif
 #define TERM_READ(k) STREAM_LD(a, k)
 #define TERM_DOT(k)  (STREAM_LD(a, k) * STREAM_LD(b, k))
