@@ -11,17 +11,17 @@ else
 
     # --- every part, small sizes: bandwidth and cold/warm verified, CUDA parts skipped -----
     if expect "l2 every part" 0 "$L" "${FAST[@]}" --sizes 256KiB:4MiB:2/oct \
-        --coldwarm-sizes 256KiB,1MiB --flush 8MiB --out "$T/all"; then
+        --coldwarm-sizes 256KiB,1MiB --flush 8MiB --l1-sizes 4KiB:64KiB:x4 --out "$T/all"; then
         rec=$(ls "$T"/all/*-l2.json)
         check "l2: record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
-        check "l2: 9 read + 9 write + 4 cold/warm verified rows" \
-            test "$(grep -cE ' full *$' "$T/out")" = 22
+        check "l2: 9 read + 9 write + 4 cold/warm + 3 l1 verified rows" \
+            test "$(grep -cE ' full *$' "$T/out")" = 25
         check "l2: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
-        check "l2: record holds 22 verified points" test "$(json "$rec" \
-            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 22
+        check "l2: record holds 25 verified points" test "$(json "$rec" \
+            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 25
         check "l2: parts measured" test "$(json "$rec" \
             "','.join(sorted({p['params']['part'] + '/' + p['params']['state'] for p in r['points']}))")" = \
-            "coldwarm/cold,coldwarm/warm,read/-,write/-"
+            "coldwarm/cold,coldwarm/warm,l1/-,read/-,write/-"
         check "l2: every bandwidth is positive" test "$(json "$rec" \
             "all(p['metrics']['bw_GBps']['median'] > 0 for p in r['points'])")" = True
         check "l2: partitions and persistence skipped on OpenCL, with reasons" test "$(json "$rec" \
@@ -30,8 +30,8 @@ else
         check "l2: skips shown in the table" bash -c \
             "grep -q '^partitions skipped: OpenCL' '$T/out' && grep -q '^persistence skipped: OpenCL' '$T/out'"
         check "l2: a verdict per bandwidth curve" test "$(json "$rec" \
-            "sorted((k, v['verdict'] in ('plateaus', 'no clear plateau')) for k, v in r['results']['bandwidth'].items())")" = \
-            "[('read', True), ('write', True)]"
+            "sorted((k, v['verdict'] in ('plateaus', 'no clear plateau', 'no clear level')) for k, v in r['results']['bandwidth'].items())")" = \
+            "[('l1', True), ('read', True), ('write', True)]"
         check "l2: hit-rate fields on every bandwidth point (counters null)" test "$(json "$rec" \
             "all('hit_rate_est' in p['extra'] and p['extra']['hit_rate_hw'] is None for p in r['points'] if p['params']['part'] in ('read', 'write'))")" = True
         check "l2: cold/warm times and ratio per size" test "$(json "$rec" \
@@ -48,6 +48,34 @@ else
             "last-level cache (CPU) last-level cache (CPU)"
         check "l2: the summary is printed and recorded" grep -qF \
             "# summary: $(json "$rec" "r['results']['summary']")" "$T/out"
+    fi
+
+    # --- l1: every group re-reads one set; the L1s' aggregate bandwidth ---------------------
+    if expect "l2 --parts l1" 0 "$L" "${FAST[@]}" --parts l1 --l1-sizes 4KiB:8MiB:x2 \
+        --out "$T/l1"; then
+        rec=$(ls "$T"/l1/*-l2.json)
+        check "l1: record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
+        check "l1: 12 points, every one verified" test "$(json "$rec" \
+            "len(r['points']), all(p['extra']['verified'] == 'full' for p in r['points'])")" = "12 True"
+        # bytes = groups x passes x set: the rate times the median time gives them back
+        check "l1: bandwidth counts every group's pass over the set" test "$(json "$rec" \
+            "all(abs(p['metrics']['bw_GBps']['median'] * p['time_ns']['median'] / (p['params']['groups'] * p['params']['reps'] * p['params']['size_bytes']) - 1) < 1e-6 for p in r['points'])")" = True
+        check "l1: the loads' path is stated per point" test "$(json "$rec" \
+            "all('every group re-reads the whole set' in p['extra']['l1'] for p in r['points'])")" = True
+        # on a CPU never a GPU name; a found level's CI holds it and it is faster than the last
+        check "l1: levels numbered on a CPU, each within its CI, the first the faster" test "$(json "$rec" \
+            "(lambda b: b['verdict'] == 'no clear level' or (b['first']['name'] == 'level 1' and b['last']['name'].startswith('level ') and b['first']['ci'][0] <= b['first']['GBps'] <= b['first']['ci'][1] and b['last']['ci'][0] <= b['last']['GBps'] <= b['last']['ci'][1] and b['first']['GBps'] > b['last']['GBps'] and b['first']['capacity_bytes'] < b['last']['from_bytes']))(r['results']['bandwidth']['l1'])")" = True
+        # the level table has the first level exactly when gmb-l2 found it, and never "L1"
+        if expect "l1: gmb table --levels" 0 "$G" table --levels "$T/l1" --format csv; then
+            check "l1: the level table's row matches the record" test "$(json "$rec" \
+                "(lambda b: 'found' if b['verdict'] == 'plateaus' else 'none')(r['results']['bandwidth']['l1'])")" = \
+                "$(grep -q '^"Cache level 1, aggregate of all compute units",' "$T/out" && echo found || echo none)"
+            check "l1: no L1 claimed on a CPU in the level table" bash -c "! grep -q '^\"L1,' '$T/out'"
+        fi
+    fi
+    if expect "l2: planted error in l1 exits 1" 1 "$L" "${FAST[@]}" --parts l1 --l1-sizes 64KiB \
+        --inject-error --out "$T/inj-l1"; then
+        check "l2: planted error in l1 names the group" grep -qE "verification failed: l1, 64 KiB: group [0-9]+ of [0-9]+:" "$T/err"
     fi
 
     # --- only CUDA parts on OpenCL: nothing to measure, skipped ----------------------------
@@ -77,6 +105,8 @@ else
     badl "unknown option" --bogus
     badl "--flush 1TiB" --flush 1TiB --sizes 1MiB
     badl "--group-size 3" --group-size 3 --sizes 1MiB
+    badl "--l1-sizes 0" --l1-sizes 0 --parts l1
+    badl "--l1-sizes 1TiB" --l1-sizes 1TiB --parts l1
 
     # --- CUDA without a GPU: skipped with the reason ---------------------------------------
     if expect "l2 --backend cuda without a GPU exits 77" 77 "$L" --backend cuda --sizes 1MiB \

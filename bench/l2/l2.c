@@ -30,9 +30,9 @@ extern int gmb_l2_cuda_persist_empty(void *h, double *ns) __attribute__((weak));
 
 static const gmb_cl_variant_t variants[] = {{"u4", ""}, {NULL, NULL}};
 
-enum { P_READ, P_WRITE, P_PART, P_PERSIST, P_COLDWARM, NPARTS };
-static const char *const part_names[] = {"read",        "write",    "partitions",
-                                         "persistence", "coldwarm", NULL};
+enum { P_READ, P_WRITE, P_PART, P_PERSIST, P_COLDWARM, P_L1, NPARTS };
+static const char *const part_names[] = {"read",     "write", "partitions", "persistence",
+                                         "coldwarm", "l1",    NULL};
 
 #define LINE_BYTES  128u        /* a slice of the partition test: one NVIDIA L2 line */
 #define FULL_VERIFY (32u << 20) /* bytes of a written buffer verified entirely */
@@ -46,6 +46,7 @@ typedef struct cfg {
     gmb_sweep_t sizes;    /* bandwidth working sets, bytes */
     gmb_list_t parts;     /* indices into part_names */
     gmb_sweep_t cw_sizes; /* cold/warm working sets */
+    gmb_sweep_t l1_sizes; /* l1: the set every group re-reads */
     uint64_t flush;       /* bytes of the cold sets (coldwarm) and the cold stream; 0: 4 x LLC */
     long group_size;      /* work-items per group; 0: 256 (or the device maximum) */
     long groups_per_cu;   /* groups per compute unit; 0: fill the CU (GPU) or 4 (CPU) */
@@ -61,9 +62,11 @@ static const gmb_opt_t opts[] = {
     {"sizes", GMB_OPT_SWEEP, O(sizes), "LIST", NULL, 16, 0x1p62, NULL,
      "bandwidth working sets: sizes, ranges A:B[:x2|:+S|:N/oct] [default 1MiB:16xLLC:4/oct]", 0},
     {"parts", GMB_OPT_LIST, O(parts), "LIST", "all", 1, 0, part_names,
-     "what to measure: read,write,partitions,persistence,coldwarm or all", 0},
+     "what to measure: read,write,partitions,persistence,coldwarm,l1 or all", 0},
     {"coldwarm-sizes", GMB_OPT_SWEEP, O(cw_sizes), "LIST", NULL, 16, 0x1p62, NULL,
      "cold/warm working sets (below the LLC) [default 1MiB:LLC/2:x4]", 0},
+    {"l1-sizes", GMB_OPT_SWEEP, O(l1_sizes), "LIST", NULL, 16, 0x1p62, NULL,
+     "l1: the set every group re-reads [default 4KiB:LLC/2:2/oct]", 0},
     {"flush", GMB_OPT_SIZE, O(flush), "BYTES", NULL, 16, 0x1p62, NULL,
      "bytes read between two reads of a cold set (cold/warm), streamed by persistence [default 4 x "
      "LLC]",
@@ -115,6 +118,13 @@ static const char help[] =
     "                to the device maximum; the gain (no window / largest set-aside) with its\n"
     "                CI, \"no measurable gain\" when the CI holds 1. The device's persisting L2\n"
     "                limit is restored afterwards, on errors too.\n"
+    "  l1            every group of a full grid re-reads the same set (--l1-sizes), loads\n"
+    "                through L1 (CUDA: ld.global.ca), so each compute unit reads it again and\n"
+    "                again: the aggregate bandwidth of the L1s (every compute unit's sum) while\n"
+    "                the set fits one, then of the next level (RRZE gpu-cache's method). Bytes\n"
+    "                = groups x passes x set; every group's sum is checked. The first plateau\n"
+    "                is named L1 only on a GPU where it ends below an eighth of the L2 the\n"
+    "                device reports and a slower plateau reaches that far; otherwise numbered.\n"
     "  coldwarm      per working set: warm = the set re-read in one launch (passes from the\n"
     "                time); cold = sets that follow each other in memory, --flush bytes in all,\n"
     "                read once in one launch, so that each was evicted by the others; both\n"
@@ -138,8 +148,10 @@ typedef struct state {
     gmb_kern_t *kread;  /* l2_read */
     gmb_kern_t *kwrite; /* l2_write */
     gmb_kern_t *kinit;  /* l2_init */
+    gmb_kern_t *kl1;    /* l2_l1read */
     gmb_launch_t geo;   /* launch of the current point */
     int write;          /* 1: the write kernel */
+    int l1;             /* 1: the l1 kernel (every group the whole set) */
     gmb_u64 n;          /* uint4 elements of the current point */
     gmb_u32 reps;       /* in-kernel repetitions */
     gmb_u64 sum_n;      /* words summed so far in sum_val */
@@ -234,12 +246,22 @@ static int check_options(gmb_ctx_t *c, cfg_t *cfg, uint64_t *data_bytes, uint64_
         rc = default_sweep(c, &cfg->cw_sizes, "%llu:%llu:x4", top < (1u << 20) ? top : 1u << 20,
                            top);
     }
+    if (!rc && !cfg->l1_sizes.set) {
+        /* 4 KiB .. half the LLC (unknown: 16 MiB), 2 points an octave: the L1s' plateau and
+         * the next level's; past the LLC every group still reads the lines the others just
+         * read, so that part of the curve is no memory bandwidth and is not swept */
+        uint64_t top = llc ? llc / 2 : 16u << 20;
+        top = top < cap ? top : cap;
+        rc = default_sweep(c, &cfg->l1_sizes, "%llu:%llu:2/oct", top < 4096 ? top : 4096, top);
+    }
     if (rc)
         return rc;
     gmb_sweep_round(&cfg->sizes, 16); /* whole 16-byte elements */
     gmb_sweep_round(&cfg->cw_sizes, 16);
-    if (!cfg->sizes.n || !cfg->cw_sizes.n) {
-        gmb_error("--sizes/--coldwarm-sizes: every working set must hold one 16-byte element");
+    gmb_sweep_round(&cfg->l1_sizes, 16);
+    if (!cfg->sizes.n || !cfg->cw_sizes.n || !cfg->l1_sizes.n) {
+        gmb_error("--sizes/--coldwarm-sizes/--l1-sizes: every working set must hold one 16-byte "
+                  "element");
         return GMB_EUSAGE;
     }
     uint64_t fl = cfg->flush ? cfg->flush : llc ? 4 * llc : 64ull << 20;
@@ -249,6 +271,8 @@ static int check_options(gmb_ctx_t *c, cfg_t *cfg, uint64_t *data_bytes, uint64_
     uint64_t top = 0;
     if (has(&cfg->parts, P_READ) || has(&cfg->parts, P_WRITE))
         top = cfg->sizes.v[cfg->sizes.n - 1];
+    if (has(&cfg->parts, P_L1) && cfg->l1_sizes.v[cfg->l1_sizes.n - 1] > top)
+        top = cfg->l1_sizes.v[cfg->l1_sizes.n - 1];
     for (size_t i = 0; has(&cfg->parts, P_COLDWARM) && i < cfg->cw_sizes.n; i++) {
         uint64_t S = cfg->cw_sizes.v[i], span = (fl + S - 1) / S * S; /* the cold sets */
         top = span > top ? span : top;
@@ -283,7 +307,7 @@ static int sample_bw(void *arg, double *ns)
         return s->c->be->launch(s->kwrite, &s->geo, av, 4, ns);
     }
     gmb_arg_t av[] = {GMB_A_BUF(s->data), GMB_A_BUF(s->part), GMB_A_VAL(s->n), GMB_A_VAL(s->reps)};
-    return s->c->be->launch(s->kread, &s->geo, av, 4, ns);
+    return s->c->be->launch(s->l1 ? s->kl1 : s->kread, &s->geo, av, 4, ns);
 }
 
 /* The partial sums of the last read launch against reps x the data's sum. */
@@ -298,12 +322,21 @@ static int verify_read(state_t *s, char *err, size_t errlen)
         got[0] += 1u;
         s->injected = 1;
     }
-    for (size_t g = 0; !rc && g < G; g++)
+    gmb_u32 want = s->reps * data_sum(s, 4 * s->n);
+    for (size_t g = 0; !rc && g < G; g++) {
+        if (s->l1 && got[g] != want) { /* every group read the whole set */
+            snprintf(err, errlen, "group %zu of %zu: sum %u, expected %u (%u reps)", g, G, got[g],
+                     want, s->reps);
+            free(got);
+            return GMB_EVERIFY;
+        }
         tot += got[g];
+    }
     free(got);
     if (rc)
         return rc;
-    gmb_u32 want = s->reps * data_sum(s, 4 * s->n);
+    if (s->l1)
+        return GMB_OK;
     if (tot != want) {
         snprintf(err, errlen, "sum of %zu partial sums %u, expected %u (%u reps)", G, tot, want,
                  s->reps);
@@ -378,8 +411,11 @@ static void set_reps(state_t *s, gmb_u32 reps)
     s->reps = reps ? reps : 1;
     if (s->n && s->reps > (UINT64_C(1) << 62) / s->n) /* reps x n stays a 64-bit count */
         s->reps = (gmb_u32)((UINT64_C(1) << 62) / s->n);
-    gmb_grid(s->c, s->write ? s->kwrite : s->kread, cfg->group_size, cfg->groups_per_cu,
-             (uint64_t)s->reps * s->n, &s->geo);
+    if (s->l1) /* a full grid, every group the whole set */
+        gmb_grid(s->c, s->kl1, cfg->group_size, cfg->groups_per_cu, UINT64_MAX / 2, &s->geo);
+    else
+        gmb_grid(s->c, s->write ? s->kwrite : s->kread, cfg->group_size, cfg->groups_per_cu,
+                 (uint64_t)s->reps * s->n, &s->geo);
 }
 
 static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
@@ -389,6 +425,7 @@ static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
     const gmb_backend_t *be = c->be;
     int rc;
     s->write = part == P_WRITE;
+    s->l1 = part == P_L1;
     s->n = size / 16;
     set_reps(s, 1);
     if (s->write) /* poison what the kernel must write */
@@ -401,9 +438,13 @@ static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
     /* the first trial's passes from the set's size: four loads in flight for every work-item
      * of a full grid (a small set reads in later passes what a large one reads in one) */
     gmb_launch_t full;
-    gmb_grid(c, s->write ? s->kwrite : s->kread, cfg->group_size, cfg->groups_per_cu,
-             UINT64_MAX / 2, &full);
-    double slots = 4.0 * (double)full.groups * (double)full.group_size;
+    gmb_grid(c,
+             s->write ? s->kwrite
+             : s->l1  ? s->kl1
+                      : s->kread,
+             cfg->group_size, cfg->groups_per_cu, UINT64_MAX / 2, &full);
+    /* (l1: every group reads the whole set, four loads in flight for each of its work-items) */
+    double slots = 4.0 * (double)full.group_size * (s->l1 ? 1.0 : (double)full.groups);
     set_reps(s, (gmb_u32)fmin(ceil(slots / (double)s->n), (double)MAX_REPS));
     if ((rc = sample_bw(s, &t1)) || (rc = sample_bw(s, &t1))) /* the first is the warm-up */
         return rc;
@@ -427,7 +468,7 @@ static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
         gmb_series_free(&ser);
         return rc;
     }
-    double bytes = (double)size * s->reps;
+    double bytes = (double)size * s->reps * (s->l1 ? (double)s->geo.groups : 1.0);
     const char *where = gmb_residence(&c->info, size);
     json_t *pt =
         gmb_point_new(point_params(part_names[part], "-", size, s->reps, &s->geo, 0, -1), &ser);
@@ -437,12 +478,19 @@ static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
     json_object_set_new(extra, "verified", json_string(rc == GMB_OK ? how : "FAILED"));
     json_object_set_new(extra, "hit_rate_est", json_null());
     json_object_set_new(extra, "hit_rate_hw", json_null());
-    json_object_set_new(extra, "hit_rate_source", json_string("none (no plateaus found)"));
-    json_object_set_new(extra, "l1",
-                        json_string(!strcmp(c->be->name, "cuda")
-                                        ? "bypassed (ld/st.global.cg)"
-                                        : "not bypassed: groups rotate over the "
-                                          "working set (reuse negligible)"));
+    json_object_set_new(
+        extra, "hit_rate_source",
+        json_string(s->l1 ? "not modelled (the l1 part)" : "none (no plateaus found)"));
+    json_object_set_new(
+        extra, "l1",
+        json_string(s->l1                          ? (!strcmp(c->be->name, "cuda")
+                                                          ? "cached (ld.global.ca): every group re-reads the whole set"
+                                                          : "every group re-reads the whole set (the device's caches)")
+                    : !strcmp(c->be->name, "cuda") ? "bypassed (ld/st.global.cg)"
+                                                   : "not bypassed: groups rotate over the "
+                                                     "working set (reuse negligible)"));
+    if (s->l1)
+        json_object_set_new(extra, "bytes_per_group_pass", json_integer((json_int_t)size));
     double bw = bytes / ser.st.median;
     char sz[32];
     printf("%-10s %-5s %10s %10.2f %7.2f %4zu %8u %-10s %9.2f %-8s\n", part_names[part], "-",
@@ -458,6 +506,83 @@ static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
         gmb_error("verification failed: %s, %s: %s", part_names[part],
                   gmb_fmt_size(size, sz, sizeof sz), err);
     return rc;
+}
+
+/* The 95% CI of a plateau's bandwidth, the median of its points' medians (i in [first, last]):
+ * distribution-free over those points, [min, max] of them when too few for 95%. */
+static json_t *plateau_ci(const curve_t *cv, size_t first, size_t last)
+{
+    double v[64];
+    size_t k = 0;
+    for (size_t i = first; i <= last && i < cv->n && k < sizeof v / sizeof *v; i++)
+        if (cv->bw[i] > 0)
+            v[k++] = cv->bw[i];
+    gmb_stats_t st;
+    if (!k || gmb_stats_compute(v, k, 1, 1.0, &st))
+        return json_null();
+    return json_pack("[f, f]", st.ci_lo, st.ci_hi);
+}
+
+/* The l1 curve's plateaus: the first (the L1s on a GPU where the data show it) and the last
+ * the level detector found (slower; sets past it may be slower still), each with its CI,
+ * into res.l1 and the summary. */
+static void fit_l1(state_t *s, const curve_t *cv, json_t *res, gmb_text_t *sm)
+{
+    gmb_bw_fit_t f;
+    char a[32], b[32];
+    double llc = (double)s->c->info.llc_bytes;
+    if (gmb_bw_fit(cv->size, cv->bw, cv->n, &f))
+        memset(&f, 0, sizeof f);
+    json_t *o =
+        json_pack("{s:s, s:i, s:f, s:I, s:f}", "verdict", f.found ? "plateaus" : "no clear level",
+                  "plateaus", (int)f.nplateaus, "noise_log", f.noise, "head_points",
+                  (json_int_t)f.head, "top_GBps", f.top);
+    gmb_text_add(sm, "%sl1 (every group re-reads one set): ", sm->len ? " " : "");
+    if (!f.found) {
+        gmb_text_add(sm, "no clear level.");
+        json_object_set_new(res, "l1", o);
+        return;
+    }
+    double last_hi = cv->size[f.mem_last];
+    /* a label is a claim: L1 only where the first plateau ends well inside the L2 the device
+     * reports and a slower one reaches an eighth of it; the slower one is the L2 where it ends
+     * within it (the sweep's end) */
+    int l1 = s->gpu && llc > 0 && f.capacity <= llc / 8 && last_hi >= llc / 8;
+    int l2 = l1 && last_hi <= 1.5 * llc;
+    char n1[32], n2[32];
+    snprintf(n1, sizeof n1, "%s", l1 ? "L1" : "level 1");
+    if (l2)
+        snprintf(n2, sizeof n2, "L2");
+    else
+        snprintf(n2, sizeof n2, "level %zu", f.nplateaus);
+    json_object_set_new(o, "method", json_string(f.by_ends ? "ends" : "levels"));
+    json_object_set_new(o, "confidence", json_real(f.confidence));
+    json_object_set_new(o, "confidence_word", json_string(gmb_level_confidence_word(f.confidence)));
+    json_object_set_new(o, "ratio", json_real(f.ratio));
+    json_object_set_new(o, "first",
+                        json_pack("{s:s, s:f, s:o, s:I, s:I, s:I, s:i}", "name", n1, "GBps",
+                                  f.cache_bw, "ci", plateau_ci(cv, f.cache_first, f.cache_last),
+                                  "from_bytes", (json_int_t)cv->size[f.cache_first],
+                                  "capacity_bytes", (json_int_t)f.capacity, "fall_at_bytes",
+                                  (json_int_t)f.fall_at, "points",
+                                  (int)(f.cache_last - f.cache_first + 1)));
+    json_object_set_new(o, "last",
+                        json_pack("{s:s, s:f, s:o, s:I, s:I, s:i}", "name", n2, "GBps", f.mem_bw,
+                                  "ci", plateau_ci(cv, f.mem_first, f.mem_last), "from_bytes",
+                                  (json_int_t)cv->size[f.mem_first], "to_bytes",
+                                  (json_int_t)last_hi, "points",
+                                  (int)(f.mem_last - f.mem_first + 1)));
+    char d[32];
+    gmb_text_add(sm, "%s %.4g GB/s up to %s, %s %.4g GB/s over %s .. %s (%.2fx)", n1, f.cache_bw,
+                 fsz(f.capacity, a), n2, f.mem_bw, fsz(cv->size[f.mem_first], b), fsz(last_hi, d),
+                 f.ratio);
+    if (f.nplateaus > 2)
+        gmb_text_add(sm, "; %zu plateaus in all", f.nplateaus);
+    const char *conf = gmb_level_confidence_word(f.confidence);
+    if (strcmp(conf, "high"))
+        gmb_text_add(sm, " (%s confidence)", conf);
+    gmb_text_add(sm, ".");
+    json_object_set_new(res, "l1", o);
 }
 
 /* Fit a curve, give its points their hit rates, add the result and the summary. */
@@ -497,7 +622,9 @@ static void fit_curve(state_t *s, int part, const curve_t *cv, json_t *res, gmb_
             gmb_text_add(sm, "no points.");
     } else {
         json_object_set_new(o, "cache_GBps", json_real(f.cache_bw));
+        json_object_set_new(o, "cache_ci", plateau_ci(cv, f.cache_first, f.cache_last));
         json_object_set_new(o, "memory_GBps", json_real(f.mem_bw));
+        json_object_set_new(o, "memory_ci", plateau_ci(cv, f.mem_first, f.mem_last));
         json_object_set_new(o, "ratio", json_real(f.ratio));
         json_object_set_new(o, "capacity_bytes", json_integer((json_int_t)f.capacity));
         json_object_set_new(o, "fall_at_bytes", json_integer((json_int_t)f.fall_at));
@@ -1137,7 +1264,7 @@ static int l2_run(gmb_ctx_t *c)
     json_t *bwres = json_object(), *skipped = json_array(), *cwres = NULL, *pres = NULL,
            *perres = NULL;
     gmb_text_t sm = {{0}, 0};
-    size_t maxn = cfg->sizes.n;
+    size_t maxn = cfg->sizes.n > cfg->l1_sizes.n ? cfg->sizes.n : cfg->l1_sizes.n;
     curve_t cv = {0, calloc(maxn, sizeof(double)), calloc(maxn, sizeof(double)),
                   calloc(maxn, sizeof(json_t *))};
     size_t max_groups = (size_t)c->info.compute_units * 1024 + 1;
@@ -1153,6 +1280,7 @@ static int l2_run(gmb_ctx_t *c)
     if ((rc = be->prog_load(c->dev, c->bench->kernels, "u4", &prog)) ||
         (rc = be->kern_get(prog, "l2_init", &s.kinit)) ||
         (rc = be->kern_get(prog, "l2_read", &s.kread)) ||
+        (rc = be->kern_get(prog, "l2_l1read", &s.kl1)) ||
         (rc = be->kern_get(prog, "l2_write", &s.kwrite)))
         goto out;
     gmb_declare_metric(c, "bw_GBps", "GB/s", "higher",
@@ -1164,7 +1292,8 @@ static int l2_run(gmb_ctx_t *c)
     print_header(&s);
     for (size_t pi = 0; pi < cfg->parts.n && !rc; pi++) {
         int part = cfg->parts.idx[pi];
-        if (part == P_READ || part == P_COLDWARM) { /* data = gmb_hash (write destroys it) */
+        if (part == P_READ || part == P_COLDWARM || part == P_L1) { /* data = gmb_hash (write
+                                                                        destroys it) */
             gmb_u64 nw = data_bytes / 4;
             gmb_launch_t g;
             gmb_u32 seed = SEED_DATA(c);
@@ -1192,6 +1321,12 @@ static int l2_run(gmb_ctx_t *c)
                 }
                 printf("%s\n", any ? "" : " none (no plateaus)");
             }
+        } else if (part == P_L1) {
+            cv.n = 0;
+            for (size_t p = 0; p < cfg->l1_sizes.n && !rc; p++)
+                rc = run_bw_point(&s, part, cfg->l1_sizes.v[p], &cv);
+            if (!rc)
+                fit_l1(&s, &cv, bwres, &sm);
         } else if (part == P_COLDWARM) {
             cwres = json_object();
             rc = run_coldwarm(&s, cwres, &sm);
@@ -1280,7 +1415,7 @@ static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_c
 static const gmb_bench_t bench = {
     "l2",
     "L2 effects: bandwidth vs working set (L1 bypassed), capacity, partitions, persistence, "
-    "cold vs warm",
+    "cold vs warm; the L1s' aggregate bandwidth",
     help,
     opts,
     sizeof(cfg_t),

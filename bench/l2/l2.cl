@@ -25,10 +25,21 @@ static __device__ __forceinline__ void l2_st(uint4 *p, uint4 v)
                  "r"(v.z), "r"(v.w)
                  : "memory");
 }
+/* through L1 (cache at all levels): the l1 part's loads */
+static __device__ __forceinline__ uint4 l2_ld_ca(const uint4 *p)
+{
+    uint4 v;
+    asm volatile("ld.global.ca.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p));
+    return v;
+}
 #define L2_LD(a, e)    l2_ld((a) + (e))
+#define L1_LD(a, e)    l2_ld_ca((a) + (e))
 #define L2_ST(a, e, v) l2_st((a) + (e), (v))
 #else
 #define L2_LD(a, e)    ((a)[e])
+#define L1_LD(a, e)    ((a)[e])
 #define L2_ST(a, e, v) ((a)[e] = (v))
 #endif
 
@@ -111,6 +122,32 @@ GMB_KERNEL l2_read(GMB_GLOBAL const uint4 *GMB_RESTRICT a, GMB_GLOBAL gmb_u32 *G
         L2_STEP(j, off, n, gr, oq, rot);
         uint4 v = L2_LD(a, e);
         acc += L2_HSUM(v);
+    }
+    L2_GROUP_SUM(red, acc, part);
+}
+
+/* The l1 part (RRZE gpu-cache's method): every group sums reps passes over the whole
+ * a[0..n) (uint4, n >= 1), its work-items strided by the group (four loads in flight), loads
+ * through L1 (CUDA: ld.global.ca). All groups read the same set, so every compute unit re-reads
+ * it: a set within one compute unit's L1 is served there, a larger one by the next level that
+ * holds it. part[group] = the group's sum; reps 0: no load. */
+GMB_KERNEL l2_l1read(GMB_GLOBAL const uint4 *GMB_RESTRICT a, GMB_GLOBAL gmb_u32 *GMB_RESTRICT part,
+                     gmb_u64 n, gmb_u32 reps)
+{
+    GMB_SHARED gmb_u32 red[L2_MAX_WG];
+    const gmb_u64 l = GMB_LSIZE;
+    gmb_u32 acc = 0;
+    for (gmb_u32 r = 0; r < reps; r++) {
+        gmb_u64 e = GMB_LID;
+        for (; e + 3 * l < n; e += 4 * l) {
+            uint4 v0 = L1_LD(a, e), v1 = L1_LD(a, e + l), v2 = L1_LD(a, e + 2 * l),
+                  v3 = L1_LD(a, e + 3 * l);
+            acc += (L2_HSUM(v0) + L2_HSUM(v1)) + (L2_HSUM(v2) + L2_HSUM(v3));
+        }
+        for (; e < n; e += l) {
+            uint4 v = L1_LD(a, e);
+            acc += L2_HSUM(v);
+        }
     }
     L2_GROUP_SUM(red, acc, part);
 }

@@ -11,11 +11,9 @@
 #include "l2.cl"
 
 extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
-    {"u4", "l2_init", (const void *)l2_init},
-    {"u4", "l2_read", (const void *)l2_read},
-    {"u4", "l2_write", (const void *)l2_write},
-    {"u4", "l2_mix", (const void *)l2_mix},
-    {NULL, NULL, NULL},
+    {"u4", "l2_init", (const void *)l2_init},     {"u4", "l2_read", (const void *)l2_read},
+    {"u4", "l2_l1read", (const void *)l2_l1read}, {"u4", "l2_write", (const void *)l2_write},
+    {"u4", "l2_mix", (const void *)l2_mix},       {NULL, NULL, NULL},
 };
 
 /* Log a failed CUDA call (file:line, the call, CUDA's text), set rc and jump to out. */
