@@ -29,11 +29,15 @@ else
         check "copy record: every series present" test "$(json "$rec" \
             "' '.join(sorted(set(p['params']['direction']+'/'+p['params']['kind']+'/'+p['params']['engine'] for p in r['points'])))")" = \
             "bidir/mapped/ce bidir/mapped/sm bidir/pageable/ce bidir/pinned/ce d2d/device/ce d2d/device/sm d2h/mapped/ce d2h/mapped/sm d2h/pageable/ce d2h/pinned/ce h2d/mapped/ce h2d/mapped/sm h2d/pageable/ce h2d/pinned/ce"
-        check "copy record: bidir points carry both directions" test "$(json "$rec" \
-            "all('h2d_bw_GBps' in p['metrics'] and 'd2h_bw_GBps' in p['metrics'] and p['params']['streams'] == 2 for p in r['points'] if p['params']['direction'] == 'bidir')")" = True
-        check "copy record: one copy kernel a work-item per element, bidir half the resident grid" \
-            test "$(json "$rec" "sorted(set((p['params']['direction'], p['params']['groups'] == -(-p['params']['size_bytes'] // 16 // 256)) for p in r['points'] if p['params']['engine'] == 'sm' and (p['params']['direction'] != 'bidir' or p['params']['size_bytes'] == 262144)))")" = \
-            "[('bidir', False), ('d2d', True), ('d2h', True), ('h2d', True)]"
+        check "copy record: copy-engine bidir points carry both directions" test "$(json "$rec" \
+            "all('h2d_bw_GBps' in p['metrics'] and 'd2h_bw_GBps' in p['metrics'] and p['params']['streams'] == 2 for p in r['points'] if p['params']['direction'] == 'bidir' and p['params']['engine'] == 'ce')")" = True
+        # SM bidir by default: nvbandwidth's split-warp copy, one kernel, its figure half the sum
+        check "copy record: SM bidir is one split kernel, per direction half the sum" test "$(json "$rec" \
+            "[(p['params']['sm_bidir'], p['params']['streams'], abs(p['metrics']['per_direction_GBps']['median'] * 2 / p['metrics']['bw_GBps']['median'] - 1) < 1e-9, 'h2d_bw_GBps' in p['metrics']) for p in r['points'] if p['params']['direction'] == 'bidir' and p['params']['engine'] == 'sm']")" = \
+            "[('split', 1, True, False), ('split', 1, True, False), ('split', 1, True, False)]"
+        check "copy record: every copy kernel a work-item per element (split bidir too)" \
+            test "$(json "$rec" "sorted(set((p['params']['direction'], p['params']['groups'] == -(-p['params']['size_bytes'] // 16 // 256)) for p in r['points'] if p['params']['engine'] == 'sm'))")" = \
+            "[('bidir', True), ('d2d', True), ('d2h', True), ('h2d', True)]"
         check "copy record: bandwidth and latency positive" test "$(json "$rec" \
             "all(p['metrics']['bw_GBps']['median'] > 0 and p['metrics']['lat_us']['median'] > 0 for p in r['points'])")" = True
         check "copy record: p2p skipped with a reason on one device" test "$(json "$rec" \
@@ -137,7 +141,8 @@ PY
     fi
 
     # --- a planted wrong element must fail verification --------------------------------------
-    for spec in "h2d pageable ce" "d2h pinned ce" "h2d mapped sm" "d2d device sm" "bidir pinned ce"; do
+    for spec in "h2d pageable ce" "d2h pinned ce" "h2d mapped sm" "d2d device sm" "bidir pinned ce" \
+        "bidir mapped sm"; do
         set -- $spec
         kinds=$2
         [ "$2" = device ] && kinds=pinned
@@ -157,8 +162,17 @@ PY
             "[('full', True), ('full', True)]"
     fi
 
+    # --- SM bidir on two streams (--sm-bidir streams): verified, both directions, half grids ---
+    if expect "copy --sm-bidir streams" 0 "$C" "${FAST[@]}" --directions bidir --kinds mapped \
+        --engines sm --sizes 256KiB --sm-bidir streams --out "$T/streams"; then
+        check "copy --sm-bidir streams: two kernels, both rates, fewer groups than one pass" test "$(json \
+            "$(ls "$T"/streams/*-copy.json)" "[(p['extra']['verified'], p['params']['sm_bidir'], p['params']['streams'], 'h2d_bw_GBps' in p['metrics'], p['params']['groups'] < 64) for p in r['points']]")" = \
+            "[('full', 'streams', 2, True, True)]"
+    fi
+
     # --- bad input: one line on stderr, exit 2, nothing written -----------------------------
     cbad() { bad_input copy "$1" "$T/bad" "$C" "${FAST[@]}" --out "$T/bad" "${@:2}"; } # name args...
+    cbad "--sm-bidir nope" --sm-bidir nope
     cbad "--sizes 0" --sizes 0
     cbad "--sizes 12Q" --sizes 12Q
     cbad "--sizes 1TiB" --sizes 1TiB

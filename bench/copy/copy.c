@@ -32,9 +32,11 @@ typedef struct cfg {
     const char *peers;    /* p2p peers: "next", "all" or device indices */
     const char *nodes;    /* host memory placement: near, os, all or NUMA node indices */
     const char *sm_grid;  /* the copy kernel's grid: one-pass or resident */
+    const char *sm_bidir; /* SM bidir: split (one kernel) or streams (two kernels) */
 } cfg_t;
 
 static const char *const sm_grid_choices[] = {"one-pass", "resident", NULL};
+static const char *const sm_bidir_choices[] = {"split", "streams", NULL};
 
 #define O(field) offsetof(cfg_t, field)
 static const gmb_opt_t opts[] = {
@@ -60,6 +62,11 @@ static const gmb_opt_t opts[] = {
      "takes) or resident (the groups every CU holds, grid-stride); bidir: always half the "
      "resident grid each",
      0},
+    {"sm-bidir", GMB_OPT_STR, O(sm_bidir), "HOW", "split", 0, 0, sm_bidir_choices,
+     "bidir on the SM engine: split (one kernel, runs of 32 work-items copying in turns one way "
+     "and the other: nvbandwidth's split-warp copy) or streams (a copy kernel a direction, on "
+     "two streams, half the resident grid each)",
+     0},
     {"host-nodes", GMB_OPT_STR, O(nodes), "LIST", "near", 0, 0, NULL,
      "where h2d, d2h, bidir host memory and the host thread sit: near (the device's NUMA "
      "node), os (no binding), all (near, then every other node), or NUMA node numbers",
@@ -75,8 +82,12 @@ static const char help[] =
     "gmb-copy --device i --directions p2p --peers all for every i gives the whole matrix).\n"
     "Engines: ce = the copy engine (CUDA cudaMemcpyAsync; OpenCL clEnqueueWrite/ReadBuffer with\n"
     "the host pointer, clEnqueueCopyBuffer device to device); sm = a float4 copy kernel\n"
-    "(--sm-grid: one-pass by default, bidir half the resident grid each), which reaches host\n"
-    "memory only through a mapping (kind mapped: zero-copy).\n"
+    "(--sm-grid: one-pass by default), which reaches host memory only through a mapping (kind\n"
+    "mapped: zero-copy). SM bidir (--sm-bidir): split (default) = one kernel over a device and\n"
+    "a host buffer, runs of 32 work-items copying in turns host to device and device to host\n"
+    "(nvbandwidth's split-warp copy; bytes = the buffer, half each way; per_direction_GBps =\n"
+    "half of it, the figure nvbandwidth reports; both buffers verified), or streams = one copy\n"
+    "kernel a direction on two streams, half the resident grid each.\n"
     "Pageable copies are staged by the driver and synchronous with respect to the host (CUDA).\n"
     "Bandwidth = bytes copied / device time, GB/s (1e9 B/s); bidir counts both directions.\n"
     "Latency = device time per copy (small sizes: the cost of one copy). A sample repeats the\n"
@@ -123,6 +134,7 @@ typedef struct point {
     uint64_t bytes;    /* bytes per copy */
     gmb_u64 n4;        /* 16-byte elements per copy */
     gmb_u32 reps;      /* copies per sample (each job) */
+    int split;         /* SM bidir by copy_split: one job, dst the device buffer, src host */
     double *each_ns;   /* bidir: per-job time of every sample call, job-major pairs */
     size_t neach, cap; /* pairs stored, capacity */
 } point_t;
@@ -134,6 +146,7 @@ typedef struct state {
     gmb_buf_t *hsrc, *hdst;    /* host buffers of the current kind */
     gmb_prog_t *prog;          /* kernels of the device */
     gmb_kern_t *kinit, *kcopy; /* its kernels */
+    gmb_kern_t *ksplit;        /* copy_split: SM bidir in one kernel */
     uint64_t top;              /* largest size */
     double link_gbps;          /* nominal PCIe bandwidth per direction, 0 unknown */
     json_t *largest;           /* results.largest */
@@ -236,6 +249,44 @@ static int verify(gmb_ctx_t *c, const job_t *j, uint64_t bytes, const char **how
     return rc;
 }
 
+/* The split bidir's buffers (device dst, host src of the job): at element e both hold the host
+ * data where (e / 4) / 32 is even (copied to the device), the device's where it is odd (copied
+ * to the host); all of it, or sampled chunks. */
+static int verify_split(gmb_ctx_t *c, const job_t *j, uint64_t bytes, const char **how, char *err,
+                        size_t errlen)
+{
+    gmb_span_t sp[CHUNKS];
+    size_t n = gmb_verify_spans(bytes, FULL_VERIFY, CHUNK_BYTES, CHUNKS, j->seed, sp, CHUNKS);
+    *how = bytes <= FULL_VERIFY ? "full" : "sampled";
+    size_t most = 0;
+    for (size_t i = 0; i < n; i++)
+        most = sp[i].bytes > most ? (size_t)sp[i].bytes : most;
+    float *buf = malloc(most ? most : 1);
+    if (!buf)
+        return GMB_ERUNTIME;
+    int rc = GMB_OK;
+    gmb_buf_t *both[2] = {j->dst, j->src};
+    const char *name[2] = {"bidir (device buffer)", "bidir (host buffer)"};
+    for (int b = 0; b < 2 && !rc; b++)
+        for (size_t i = 0; i < n && !rc; i++) {
+            if ((rc = c->be->read(both[b], (size_t)sp[i].off, buf, (size_t)sp[i].bytes)))
+                break;
+            gmb_u64 e0 = sp[i].off / sizeof(float);
+            for (size_t q = 0; q < sp[i].bytes / sizeof(float); q++) {
+                gmb_u64 e = e0 + q;
+                float want = gmb_rand_float((e / 4 / 32) & 1 ? SEED_DEV(c) : SEED_HOST(c), e);
+                if (memcmp(&buf[q], &want, sizeof want)) {
+                    snprintf(err, errlen, "%s: element %llu: got %.9g, expected %.9g", name[b],
+                             (unsigned long long)e, buf[q], want);
+                    rc = GMB_EVERIFY;
+                    break;
+                }
+            }
+        }
+    free(buf);
+    return rc;
+}
+
 /* A rate metric of a point from per-job samples (the last n of the pairs). */
 static void job_rate(json_t *pt, const char *name, const point_t *p, int j, size_t n, double bytes,
                      const gmb_ctx_t *c)
@@ -257,6 +308,8 @@ static void note_skip(state_t *s, const char *dir, const char *kind, const char 
                                                 kind, "engine", engine, "reason", why));
 }
 
+static int init_src(state_t *s, gmb_kern_t *kinit, gmb_buf_t *b, uint64_t bytes, gmb_u32 seed);
+
 /* Measure, verify and record one point. dir and kind name the series. */
 static int run_point(state_t *s, point_t *p, const char *dir, const char *kind, const char *engine,
                      int host_link)
@@ -265,9 +318,15 @@ static int run_point(state_t *s, point_t *p, const char *dir, const char *kind, 
     const gmb_backend_t *be = c->be;
     const cfg_t *cfg = c->cfg;
     int rc;
-    for (int j = 0; j < p->njobs; j++) /* poison what the copies must write */
-        if ((rc = be->fill(p->job[j].dst, 0, 0xff, (size_t)p->bytes)))
+    if (p->split) { /* both buffers are source and destination: their own data first */
+        if ((rc = init_src(s, s->kinit, p->job[0].dst, p->bytes, SEED_DEV(c))) ||
+            (rc = init_src(s, s->kinit, p->job[0].src, p->bytes, SEED_HOST(c))))
             return rc;
+    } else {
+        for (int j = 0; j < p->njobs; j++) /* poison what the copies must write */
+            if ((rc = be->fill(p->job[j].dst, 0, 0xff, (size_t)p->bytes)))
+                return rc;
+    }
     /* copies per sample: a sample lasts at least min_sample_us */
     double t1, want = cfg->min_sample_us * 1e3;
     p->reps = 1;
@@ -297,26 +356,33 @@ static int run_point(state_t *s, point_t *p, const char *dir, const char *kind, 
     }
     char err[256] = "";
     const char *how = "none";
-    for (int j = 0; j < p->njobs && !rc; j++)
+    if (p->split)
+        rc = verify_split(c, &p->job[0], p->bytes, &how, err, sizeof err);
+    for (int j = 0; j < p->njobs && !rc && !p->split; j++)
         rc = verify(c, &p->job[j], p->bytes, &how, err, sizeof err);
     if (rc && rc != GMB_EVERIFY) {
         gmb_series_free(&ser);
         return rc;
     }
-    double moved = (double)p->bytes * p->reps; /* per job */
+    /* per job (split: the one kernel's bytes, half each way) */
+    double moved = (double)p->bytes * p->reps;
     json_t *params = json_pack("{s:s, s:s, s:s, s:I, s:i, s:i}", "direction", dir, "kind", kind,
                                "engine", engine, "size_bytes", (json_int_t)p->bytes, "reps",
                                (int)p->reps, "streams", p->njobs);
     if (p->job[0].k) /* the copy kernel's grid */
         json_object_set_new(params, "groups", json_integer((json_int_t)p->job[0].geo.groups));
+    if (p->split || (p->njobs == 2 && p->job[0].k))
+        json_object_set_new(params, "sm_bidir", json_string(p->split ? "split" : "streams"));
     if (host_link && s->node)
         json_object_set_new(params, "host_node", json_string(s->node));
     json_t *pt = gmb_point_new(params, &ser);
     gmb_point_metric(pt, "bw_GBps", gmb_json_rate(moved * p->njobs, &ser.st));
     gmb_point_metric(pt, "lat_us", gmb_json_scaled(1e-3 / p->reps, &ser.st));
     double bw = moved * p->njobs / ser.st.median, link = 0;
+    if (p->split) /* nvbandwidth's SM bidir figure: half of what the kernel moved */
+        gmb_point_metric(pt, "per_direction_GBps", gmb_json_rate(moved / 2, &ser.st));
     if (host_link && s->link_gbps > 0) {
-        link = s->link_gbps * p->njobs; /* bidir: both directions of the link */
+        link = s->link_gbps * (p->split ? 2 : p->njobs); /* bidir: both directions */
         gmb_point_metric(pt, "pct_link", gmb_json_rate(moved * p->njobs * 100.0 / link, &ser.st));
     }
     if (p->njobs == 2) {
@@ -344,6 +410,10 @@ static int run_point(state_t *s, point_t *p, const char *dir, const char *kind, 
         snprintf(key, sizeof key, "%s_%s_%s%s%s", dir, kind, engine,
                  host_link && s->node ? "_node" : "", host_link && s->node ? s->node : "");
         json_t *b = json_pack("{s:f, s:I}", "bw_GBps", bw, "size_bytes", (json_int_t)p->bytes);
+        if (ser.st.ci_lo > 0) /* the bandwidth's 95% CI, from the time's */
+            json_object_set_new(b, "ci",
+                                json_pack("[f, f]", moved * p->njobs / ser.st.ci_hi,
+                                          moved * p->njobs / ser.st.ci_lo));
         if (link > 0)
             json_object_set_new(b, "pct_link", json_real(100.0 * bw / link));
         json_object_set_new(s->largest, key, b); /* sizes ascend: the last one stays */
@@ -367,6 +437,7 @@ static int run_series(state_t *s, job_t *jobs, int njobs, const char *dir, const
     int rc = GMB_OK;
     for (size_t i = 0; i < cfg->sizes.n && !rc; i++) {
         point_t p = {.c = s->c, .njobs = njobs, .bytes = cfg->sizes.v[i]};
+        p.split = jobs[0].k && jobs[0].k == s->ksplit;
         p.n4 = p.bytes / 16;
         for (int j = 0; j < njobs; j++) {
             p.job[j] = jobs[j];
@@ -461,7 +532,11 @@ static int run_host(state_t *s, int kind)
             job_t d2h = {c->dev, d == D_BIDIR ? 1 : 0, s->hdst, s->dsrc, SEED_DEV(c), k, {0},
                          "d2h"};
             job_t jobs[2] = {h2d, d2h};
-            if (d == D_H2D)
+            /* split: one kernel between the device and the host destination buffers */
+            job_t split = {c->dev, 0, s->ddst, s->hdst, SEED_HOST(c), s->ksplit, {0}, "bidir"};
+            if (d == D_BIDIR && e == E_SM && !strcmp(cfg->sm_bidir, "split"))
+                rc = run_series(s, &split, 1, "bidir", kn, engine_names[e], 1);
+            else if (d == D_H2D)
                 rc = run_series(s, &h2d, 1, "h2d", kn, engine_names[e], 1);
             else if (d == D_D2H)
                 rc = run_series(s, &d2h, 1, "d2h", kn, engine_names[e], 1);
@@ -939,6 +1014,7 @@ static int copy_run(gmb_ctx_t *c)
         (rc = be->prog_load(c->dev, c->bench->kernels, "default", &s.prog)) ||
         (rc = be->kern_get(s.prog, "copy_init", &s.kinit)) ||
         (rc = be->kern_get(s.prog, "copy_sm", &s.kcopy)) ||
+        (rc = be->kern_get(s.prog, "copy_split", &s.ksplit)) ||
         (rc = init_src(&s, s.kinit, s.dsrc, s.top, SEED_DEV(c))))
         goto out;
     gmb_declare_metric(c, "bw_GBps", "GB/s", "higher",
@@ -947,6 +1023,9 @@ static int copy_run(gmb_ctx_t *c)
     gmb_declare_metric(c, "pct_link", "%", "higher",
                        "bw_GBps as a percentage of the PCIe link's nominal bandwidth (per "
                        "direction; bidir: both directions), when NVML gives the link");
+    gmb_declare_metric(c, "per_direction_GBps", "GB/s", "higher",
+                       "bidir on the SM engine by one split kernel: half the bytes it moved / "
+                       "its time, what nvbandwidth reports as its SM bidirectional bandwidth");
     gmb_declare_metric(c, "h2d_bw_GBps", "GB/s", "higher",
                        "bidir: the host-to-device copies' own bandwidth (their stream's span)");
     gmb_declare_metric(c, "d2h_bw_GBps", "GB/s", "higher",
@@ -960,7 +1039,11 @@ static int copy_run(gmb_ctx_t *c)
                       ? "cudaMemcpyAsync (cudaMemcpyDefault) on the device's stream(s)"
                       : "clEnqueueWriteBuffer/ReadBuffer with the host pointer (host side), "
                         "clEnqueueCopyBuffer (device to device), non-blocking, one queue each",
-                  "sm", "copy_sm: grid-stride float4 copy kernel, one launch per copy", "pageable",
+                  "sm",
+                  "copy_sm: grid-stride float4 copy kernel, one launch per copy; bidir by default "
+                  "copy_split, one kernel whose runs of 32 work-items copy in turns one way and "
+                  "the other (nvbandwidth's split-warp copy), bytes = the buffer (half each way)",
+                  "pageable",
                   !strcmp(be->name, "cuda")
                       ? "pageable copies are staged by the driver and synchronous with respect "
                         "to the host: bidir with pageable memory cannot overlap"

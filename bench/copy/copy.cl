@@ -8,6 +8,23 @@ GMB_KERNEL copy_init(GMB_GLOBAL float *GMB_RESTRICT a, gmb_u64 n, gmb_u32 seed)
         a[i] = gmb_rand_float(seed, i);
 }
 
+/* bidir by one kernel (nvbandwidth's splitWarpCopyKernel): the n4 16-byte elements in runs of
+ * 32 (a warp's worth of work-items), even runs copied b -> a, odd runs a -> b, so half the
+ * work-items copy one way while the other half copy the other. a (device memory) and b (host
+ * memory mapped into the device) start with different data; after a launch both hold, at
+ * element i, b's data where i / 32 is even and a's where it is odd, and so after any number of
+ * launches: the host checks that of both. */
+GMB_KERNEL copy_split(GMB_GLOBAL float4 *GMB_RESTRICT a, GMB_GLOBAL float4 *GMB_RESTRICT b,
+                      gmb_u64 n4)
+{
+    for (gmb_u64 i = GMB_GID; i < n4; i += GMB_GSIZE) {
+        if ((i >> 5) & 1)
+            b[i] = a[i];
+        else
+            a[i] = b[i];
+    }
+}
+
 /* dst[i] = src[i] over n4 16-byte elements: each work-item moves one float4 per step, the
  * whole grid strides; src or dst may be host memory mapped into the device (zero-copy) or
  * another device's memory (peer) */
