@@ -386,7 +386,7 @@ static int cmd_table(int argc, char **argv)
 {
     const char *fmt = "md", *outf = NULL, *rows = NULL;
     char **runs = calloc((size_t)argc, sizeof *runs);
-    int nruns = 0;
+    int nruns = 0, levels = 0;
     if (!runs)
         return 3;
     for (int i = 2; i < argc; i++) {
@@ -402,6 +402,8 @@ static int cmd_table(int argc, char **argv)
                 rows = v;
             else
                 outf = v;
+        } else if (!strcmp(a, "--levels")) {
+            levels = 1;
         } else if (a[0] == '-' && a[1]) {
             gmb_error("unknown option '%s' for gmb table", a);
             free(runs);
@@ -424,6 +426,11 @@ static int cmd_table(int argc, char **argv)
     char *s = NULL;
     if (gmb_table_build(&rs, &t)) {
         gmb_error("cannot build the table");
+        gmb_runset_free(&rs);
+        return 3;
+    }
+    if (levels && gmb_table_levels(&t)) {
+        gmb_table_free(&t);
         gmb_runset_free(&rs);
         return 3;
     }

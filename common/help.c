@@ -43,12 +43,15 @@ const gmb_cmd_help_t gmb_cmd_help[] = {
      "--pdf\talso PDF\n"
      "--size WxH\tPNG size in pixels (default 960x600)\n"
      "--plots DIR\tthe gnuplot scripts (default the installed ones)\n"},
-    {"table", "gmb table RUN... [--format md|tex|csv] [--rows LIST] [--out FILE]",
+    {"table", "gmb table RUN... [--levels] [--format md|tex|csv] [--rows LIST] [--out FILE]",
      "The summary table of the runs, one column per run: medians with their 95% confidence "
      "intervals. RUN: a run directory or record files (.json).",
      "--format F\tmd (Markdown, the default), tex (LaTeX, \\usepackage{array}: as wide as "
      "the text, \\small, labels and values wrap in p columns, plain numbers) or csv (RFC 4180, "
      "rows end in LF)\n"
+     "--levels\tbandwidth by level: the bandwidth of each level of the hierarchy (L1, shared "
+     "memory, L2, DRAM, host and peer links), from the core outwards, with its 95% CI and the "
+     "program and method that measured it (--rows then numbers these rows)\n"
      "--rows LIST\tonly these rows, in the table's order: comma-separated items, each a row's "
      "1-based number in the full table (see it once without --rows), a range N-M, or text that "
      "a row's label contains (case-insensitive); a label with a comma is picked by its number\n"

@@ -1084,6 +1084,30 @@ static int ex_um(const json_t *rec, const char *arg, gmb_cell_t *c)
  * GMB_NOTE_PAST_LLC when it is past the cache the device reports (the H200's read plateau
  * held to the 64 MiB set of a 50 MiB L2): then it is where the plateau ended, not the cache's
  * size */
+/* arg "VALUE CI [NAMEPATH=NAME]": the number at VALUE with the 95% CI of the [lo, hi] array at
+ * CI (none when absent); with NAMEPATH=NAME only where the string at NAMEPATH is NAME (a level
+ * a program named: "L1", "level 1") */
+static int ex_vci(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    char vpath[128], cpath[128], npath[128] = "";
+    const char *eq = strchr(arg, '=');
+    if (sscanf(arg, "%127s %127s %127[^=]", vpath, cpath, npath) < 2)
+        return -1;
+    if (eq && (!npath[0] || strcmp(jstr(rec, npath), eq + 1)))
+        return -1;
+    double v = gmb_jnum(rec, vpath);
+    if (v != v)
+        return -1;
+    const json_t *ci = gmb_jpath(rec, cpath);
+    double lo = json_number_value(json_array_get(ci, 0)),
+           hi = json_number_value(json_array_get(ci, 1));
+    if (json_array_size(ci) == 2 && lo <= v && v <= hi)
+        set_num(c, v, lo, hi);
+    else
+        set_num(c, v, NAN, NAN);
+    return 0;
+}
+
 static int ex_l2_capacity(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
     char path[96];
@@ -1465,12 +1489,22 @@ const gmb_row_t gmb_table_rows[] = {
     {"loaded", "Loaded by writes: bandwidth where the latency doubles", "GB/s", ex_loaded,
      "write bw_at_2x_idle_GBps"},
     /* gmb-l2: its plateau model (L2 on a GPU, the last-level cache on a CPU) */
-    {"l2", "Cache plateau bandwidth, read (L2 on a GPU)", "GB/s", ex_number,
-     "results.bandwidth.read.cache_GBps"},
+    {"l2", "L1 bandwidth, aggregate (every SM re-reads one set)", "GB/s", ex_vci,
+     "results.bandwidth.l1.first.GBps results.bandwidth.l1.first.ci "
+     "results.bandwidth.l1.first.name=L1"},
+    {"l2", "Cache level 1 bandwidth, aggregate (every compute unit re-reads one set)", "GB/s",
+     ex_vci,
+     "results.bandwidth.l1.first.GBps results.bandwidth.l1.first.ci "
+     "results.bandwidth.l1.first.name=level 1"},
+    {"l2", "L2 bandwidth, every SM re-reads one set (after the L1 plateau)", "GB/s", ex_vci,
+     "results.bandwidth.l1.last.GBps results.bandwidth.l1.last.ci "
+     "results.bandwidth.l1.last.name=L2"},
+    {"l2", "Cache plateau bandwidth, read (L2 on a GPU)", "GB/s", ex_vci,
+     "results.bandwidth.read.cache_GBps results.bandwidth.read.cache_ci"},
     {"l2", "Cache plateau bandwidth, write", "GB/s", ex_number,
      "results.bandwidth.write.cache_GBps"},
-    {"l2", "Memory plateau bandwidth, read", "GB/s", ex_number,
-     "results.bandwidth.read.memory_GBps"},
+    {"l2", "Memory plateau bandwidth, read", "GB/s", ex_vci,
+     "results.bandwidth.read.memory_GBps results.bandwidth.read.memory_ci"},
     {"l2", "Cache / memory bandwidth, read", "x", ex_number, "results.bandwidth.read.ratio"},
     {"l2", "Cache capacity (bandwidth curve, read)", "MiB", ex_l2_capacity, "read"},
     {"l2", "Cache capacity (bandwidth curve, write)", "MiB", ex_l2_capacity, "write"},
@@ -1488,12 +1522,12 @@ const gmb_row_t gmb_table_rows[] = {
     /* gmb-copy: where the host memory sat; the largest copy of a series (bytes copied, counted
      * once) */
     {"copy", "Host memory of the copies (pinned)", "", ex_host_place, ""},
-    {"copy", "Host to device, pinned, largest copy", "GB/s", ex_number,
-     "results.largest.h2d_pinned_ce.bw_GBps"},
+    {"copy", "Host to device, pinned, largest copy", "GB/s", ex_vci,
+     "results.largest.h2d_pinned_ce.bw_GBps results.largest.h2d_pinned_ce.ci"},
     {"copy", "Host to device, pinned, of PCIe nominal", "%", ex_number,
      "results.largest.h2d_pinned_ce.pct_link"},
-    {"copy", "Device to host, pinned, largest copy", "GB/s", ex_number,
-     "results.largest.d2h_pinned_ce.bw_GBps"},
+    {"copy", "Device to host, pinned, largest copy", "GB/s", ex_vci,
+     "results.largest.d2h_pinned_ce.bw_GBps results.largest.d2h_pinned_ce.ci"},
     {"copy", "Device to host, pinned, of PCIe nominal", "%", ex_number,
      "results.largest.d2h_pinned_ce.pct_link"},
     {"copy", "Host to device, pinned, slowest other NUMA node", "GB/s", ex_number,
@@ -1504,14 +1538,14 @@ const gmb_row_t gmb_table_rows[] = {
      "results.numa_copy.d2h_pinned_ce.slowest_GBps"},
     {"copy", "Device to host, pinned, slowest other node vs default", "%", ex_number,
      "results.numa_copy.d2h_pinned_ce.slowest_pct_of_default"},
-    {"copy", "Both directions at once, pinned (sum)", "GB/s", ex_number,
-     "results.largest.bidir_pinned_ce.bw_GBps"},
-    {"copy", "Host to device, pageable, largest copy", "GB/s", ex_number,
-     "results.largest.h2d_pageable_ce.bw_GBps"},
-    {"copy", "Device to device, copy engine (bytes copied)", "GB/s", ex_number,
-     "results.largest.d2d_device_ce.bw_GBps"},
-    {"copy", "Device to device, SM kernel (bytes copied)", "GB/s", ex_number,
-     "results.largest.d2d_device_sm.bw_GBps"},
+    {"copy", "Both directions at once, pinned (sum)", "GB/s", ex_vci,
+     "results.largest.bidir_pinned_ce.bw_GBps results.largest.bidir_pinned_ce.ci"},
+    {"copy", "Host to device, pageable, largest copy", "GB/s", ex_vci,
+     "results.largest.h2d_pageable_ce.bw_GBps results.largest.h2d_pageable_ce.ci"},
+    {"copy", "Device to device, copy engine (bytes copied)", "GB/s", ex_vci,
+     "results.largest.d2d_device_ce.bw_GBps results.largest.d2d_device_ce.ci"},
+    {"copy", "Device to device, SM kernel (bytes copied)", "GB/s", ex_vci,
+     "results.largest.d2d_device_sm.bw_GBps results.largest.d2d_device_sm.ci"},
     {"copy", "Peer copy, copy engine, fastest peer", "GB/s", ex_number,
      "results.peer_copy.p2p_ce.fastest_GBps"},
     {"copy", "Peer copy, copy engine, slowest peer", "GB/s", ex_number,
@@ -1626,8 +1660,79 @@ int gmb_table_build(const gmb_runset_t *rs, gmb_table_t *t)
     return GMB_OK;
 }
 
+const gmb_level_row_t gmb_level_rows[] = {
+    {"L1, aggregate of all SMs", "L1 bandwidth, aggregate (every SM re-reads one set)",
+     "gmb-l2 l1: every SM re-reads one set through L1; the first plateau"},
+    {"Cache level 1, aggregate of all compute units",
+     "Cache level 1 bandwidth, aggregate (every compute unit re-reads one set)",
+     "gmb-l2 l1: every compute unit re-reads one set; the first plateau"},
+    {"Shared memory, aggregate", "Shared-memory bandwidth, no conflict",
+     "gmb-bank: 4-byte words, stride 1, every SM"},
+    {"Shared memory, aggregate", "Shared-memory bandwidth, 16-byte reads, stride 1",
+     "gmb-bank: 16-byte reads, stride 1, every SM"},
+    {"Distributed shared memory",
+     "Distributed shared-memory bandwidth, 16-byte reads (cluster of 2)",
+     "gmb-bank: another SM's shared memory, cluster of 2"},
+    {"L2, every SM the same lines",
+     "L2 bandwidth, every SM re-reads one set (after the L1 plateau)",
+     "gmb-l2 l1: the plateau after the L1s' (RRZE gpu-cache's figure)"},
+    {"L2 (a CPU: its last-level cache)", "Cache plateau bandwidth, read (L2 on a GPU)",
+     "gmb-l2 read: L1 bypassed, every line from the L2; the cache plateau"},
+    {"DRAM (memory)", "Read bandwidth", "gmb-stream read: the best memory-sized point"},
+    {"DRAM (memory)", "Memory plateau bandwidth, read", "gmb-l2 read: the memory plateau"},
+    {"Host link, host to device", "Host to device, pinned, largest copy",
+     "gmb-copy: copy engine, pinned host memory, the largest copy"},
+    {"Host link, device to host", "Device to host, pinned, largest copy",
+     "gmb-copy: copy engine, pinned host memory, the largest copy"},
+    {"Host link, both directions", "Both directions at once, pinned (sum)",
+     "gmb-copy: copy engines, both directions at once (sum)"},
+    {"Peer link", "Peer copy, copy engine, fastest peer",
+     "gmb-copy: copy engine, the fastest peer"},
+    {NULL, NULL, NULL},
+};
+
+int gmb_table_levels(gmb_table_t *t)
+{
+    size_t nl = 0;
+    while (gmb_level_rows[nl].level)
+        nl++;
+    const gmb_row_t **rows = calloc(nl + 1, sizeof *rows);
+    const gmb_level_row_t **lv = calloc(nl + 1, sizeof *lv);
+    gmb_cell_t *cells = calloc((nl + 1) * (t->ncols ? t->ncols : 1), sizeof *cells);
+    if (!rows || !lv || !cells) {
+        free(rows);
+        free(lv);
+        free(cells);
+        return GMB_ERUNTIME;
+    }
+    size_t n = 0;
+    int notes = 0;
+    for (size_t i = 0; i < nl; i++)
+        for (size_t r = 0; r < t->nrows; r++)
+            if (!strcmp(t->rows[r]->label, gmb_level_rows[i].row) &&
+                !strcmp(t->rows[r]->unit, "GB/s")) {
+                rows[n] = t->rows[r];
+                lv[n] = &gmb_level_rows[i];
+                memcpy(&cells[n * t->ncols], &t->cells[r * t->ncols], t->ncols * sizeof *cells);
+                for (size_t c = 0; c < t->ncols; c++)
+                    notes |= cells[n * t->ncols + c].note;
+                n++;
+                break;
+            }
+    free(t->rows);
+    free(t->cells);
+    free(t->lv);
+    t->rows = rows;
+    t->cells = cells;
+    t->lv = lv;
+    t->nrows = n;
+    t->notes = notes;
+    return GMB_OK;
+}
+
 void gmb_table_free(gmb_table_t *t)
 {
+    free(t->lv);
     free(t->rows);
     free(t->cols);
     free(t->heads);
@@ -1815,19 +1920,25 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
     buf_t b = {0};
     const gmb_cell_t *cells = t->cells;
     if (!strcmp(fmt, "md")) {
-        bput(&b, "| Metric | Unit |");
+        bput(&b, t->lv ? "| Level | Measured by | Unit |" : "| Metric | Unit |");
         for (size_t c = 0; c < t->ncols; c++) {
             bput(&b, " ");
             md_text(&b, t->cols[c]);
             bput(&b, " |");
         }
-        bput(&b, "\n|---|---|");
+        bput(&b, t->lv ? "\n|---|---|---|" : "\n|---|---|");
         for (size_t c = 0; c < t->ncols; c++)
             bput(&b, "---:|");
         bput(&b, "\n");
         for (size_t r = 0; r < t->nrows; r++) {
             bput(&b, "| ");
-            md_text(&b, t->rows[r]->label);
+            if (t->lv) {
+                md_text(&b, t->lv[r]->level);
+                bput(&b, " | ");
+                md_text(&b, t->lv[r]->by);
+            } else {
+                md_text(&b, t->rows[r]->label);
+            }
             bput(&b, " | %s |", t->rows[r]->unit);
             for (size_t c = 0; c < t->ncols; c++) {
                 bput(&b, " ");
@@ -1869,14 +1980,20 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
                  ">{\\raggedleft\\arraybackslash}p{\\dimexpr0.66\\linewidth/%zu-2\\tabcolsep"
                  "%s\\relax}",
                  t->ncols ? t->ncols : 1, c + 1 == t->ncols ? "+\\tabcolsep" : "");
-        bput(&b, "@{}}\n\\hline\nMetric (unit)");
+        bput(&b, "@{}}\n\\hline\n%s", t->lv ? "Level --- measured by (unit)" : "Metric (unit)");
         for (size_t c = 0; c < t->ncols; c++) {
             bput(&b, " & ");
             tex_text(&b, t->cols[c]);
         }
         bput(&b, " \\\\\n\\hline\n");
         for (size_t r = 0; r < t->nrows; r++) {
-            tex_text(&b, t->rows[r]->label);
+            if (t->lv) { /* the level, and who measured it */
+                tex_text(&b, t->lv[r]->level);
+                bput(&b, " --- ");
+                tex_text(&b, t->lv[r]->by);
+            } else {
+                tex_text(&b, t->rows[r]->label);
+            }
             const char *u = tex_unit(t->rows[r]->unit);
             if (t->rows[r]->unit[0]) { /* the unit in the label column: one column less */
                 bput(&b, " (");
@@ -1913,7 +2030,7 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
                      "ended, not the cache's size");
         bput(&b, "\n");
     } else if (!strcmp(fmt, "csv")) {
-        bput(&b, "metric,unit");
+        bput(&b, t->lv ? "level,measured_by,metric,unit" : "metric,unit");
         for (size_t c = 0; c < t->ncols; c++) {
             const char *suffix[] = {"", " ci_lo", " ci_hi", " unconverged"};
             for (int k = 0; k < 4; k++) {
@@ -1925,6 +2042,12 @@ char *gmb_table_render(const gmb_table_t *t, const char *fmt)
         }
         bput(&b, "\n");
         for (size_t r = 0; r < t->nrows; r++) {
+            if (t->lv) {
+                csv_text(&b, t->lv[r]->level);
+                bput(&b, ",");
+                csv_text(&b, t->lv[r]->by);
+                bput(&b, ",");
+            }
             csv_text(&b, t->rows[r]->label);
             bput(&b, ",");
             csv_text(&b, t->rows[r]->unit);

@@ -345,9 +345,11 @@ int gmb_run_report(const char *dir, const char *figs, FILE *f)
     }
     /* the table, as gmb table prints it */
     gmb_table_t t;
-    char *md = NULL, *xmd = NULL;
+    char *md = NULL, *xmd = NULL, *lmd = NULL;
     if (have && !gmb_table_build(&rs, &t)) {
         md = gmb_table_render(&t, "md");
+        if (!gmb_table_levels(&t) && t.nrows) /* the bandwidth of each level, as --levels */
+            lmd = gmb_table_render(&t, "md");
         gmb_table_free(&t);
     }
     gmb_xcheck_t x[8];
@@ -361,6 +363,11 @@ int gmb_run_report(const char *dir, const char *figs, FILE *f)
         fputs("No record could be read.\n", f);
     gmb_runset_free(&rs);
     fprintf(f, "\n## Table\n\n%s", md ? md : "No record could be read.\n");
+    fputs("\n## Bandwidth by level\n\nEach level of the hierarchy, from the core outwards, "
+          "with the program and method that measured it (gmb table --levels).\n\n",
+          f);
+    fputs(lmd ? lmd : "No level's bandwidth was measured in this run.\n", f);
+    free(lmd);
     fputs("\n## Cross-checks\n\nOne quantity measured by different programs, each with its own "
           "kernel and method; a figure counts only where it is that quantity (a memory figure "
           "from a buffer of at least 4x the last-level cache). Where they differ, one method "

@@ -127,20 +127,37 @@ typedef struct gmb_row {
 /* Every row gmb table knows, in order; a later benchmark adds its rows here. */
 extern const gmb_row_t gmb_table_rows[];
 
+/* A row of the bandwidth-by-level view: a level of the hierarchy, the row of gmb_table_rows
+ * (by label) that measures it, and the program and method that did. */
+typedef struct gmb_level_row {
+    const char *level; /* "L1, aggregate of all SMs", "DRAM" ... */
+    const char *row;   /* the label of its row in gmb_table_rows */
+    const char *by;    /* the program and how it measured */
+} gmb_level_row_t;
+
+/* The level view's rows, from the core outwards (NULL-terminated). */
+extern const gmb_level_row_t gmb_level_rows[];
+
 /* The table: rows (those with a value in some column) x runs. */
 typedef struct gmb_table {
-    size_t nrows, ncols;    /* rows, columns (runs) */
-    const gmb_row_t **rows; /* rows shown */
-    const char **cols;      /* column heads: the run labels, ", board P" added where the
-                               part number is known (in heads) */
-    char *heads;            /* the heads' text (owned) */
-    gmb_cell_t *cells;      /* nrows x ncols, row-major */
-    int notes;              /* the notes of all cells, or-ed */
+    size_t nrows, ncols;        /* rows, columns (runs) */
+    const gmb_row_t **rows;     /* rows shown */
+    const char **cols;          /* column heads: the run labels, ", board P" added where the
+                                   part number is known (in heads) */
+    char *heads;                /* the heads' text (owned) */
+    gmb_cell_t *cells;          /* nrows x ncols, row-major */
+    int notes;                  /* the notes of all cells, or-ed */
+    const gmb_level_row_t **lv; /* the level view (gmb_table_levels): each row's level; NULL:
+                                   the full table */
 } gmb_table_t;
 
 /* Build the table of a run set. 0 or GMB_ERUNTIME. */
 int gmb_table_build(const gmb_runset_t *rs, gmb_table_t *t);
 void gmb_table_free(gmb_table_t *t);
+/* Turn a built table into the bandwidth-by-level view: the rows of gmb_level_rows that have a
+ * value, in that order (the renderers then give each row's level and program). 0, or
+ * GMB_ERUNTIME (memory). */
+int gmb_table_levels(gmb_table_t *t);
 /* Render as "md", "tex" or "csv". Returns a malloc'd string, or NULL (unknown format). */
 char *gmb_table_render(const gmb_table_t *t, const char *format);
 /* Format a number with 4 significant digits, no exponent ("3912", "180.6", "0.01940"). */

@@ -23,8 +23,11 @@
 # gmb: tabrow lat | level 5 | Latency level 5 | ns
 # gmb: tabrow lat | level 6 | Latency level 6 | ns
 # gmb: tabrow lat | memory under load (knee) | Loaded: latency at the knee (97% of that bandwidth) | ns
+# gmb: tabrow bw | L1 (aggregate) | L1 bandwidth, aggregate (every SM re-reads one set) | GB/s
+# gmb: tabrow bw | cache level 1 (aggregate) | Cache level 1 bandwidth, aggregate (every compute unit re-reads one set) | GB/s
 # gmb: tabrow bw | shared/local memory | Shared-memory bandwidth, no conflict | GB/s
 # gmb: tabrow bw | distributed shared | Distributed shared-memory bandwidth, 16-byte reads (cluster of 2) | GB/s
+# gmb: tabrow bw | L2, every SM same lines | L2 bandwidth, every SM re-reads one set (after the L1 plateau) | GB/s
 # gmb: tabrow bw | cache plateau | Cache plateau bandwidth, read (L2 on a GPU) | GB/s
 # gmb: tabrow bw | memory plateau | Memory plateau bandwidth, read | GB/s
 # gmb: tabrow bw | memory read | Read bandwidth | GB/s

@@ -113,6 +113,29 @@ sys.exit(0 if rows == ['Memory size', 'Read bandwidth'] + dram + ['Block size fo
     expect "table --rows of no row" 2 "$G" table "$H200" "$RUN" --rows 'no such row'
     expect "table --rows past the end" 2 "$G" table "$H200" "$RUN" --rows 999
 
+    # --- gmb table --levels: the bandwidth of each level, its program, the full table's values ----
+    if expect "table --levels --format csv" 0 "$G" table "$H200" "$RUN" --levels --format csv; then
+        cp "$T/out" "$T/levels.csv"
+        "$G" table "$H200" "$RUN" --format csv >"$T/full.csv" 2>/dev/null
+        check "table --levels: the H200's levels in order, each the full table's figure" py "import csv, sys
+lv = list(csv.reader(open(sys.argv[1], newline=''))); full = list(csv.reader(open(sys.argv[2], newline='')))
+byrow = {r[0]: r[2:] for r in full[1:]}
+names = [r[0] for r in lv[1:]]
+print(names)
+ok = lv[0][:4] == ['level', 'measured_by', 'metric', 'unit'] and all(r[3] == 'GB/s' and r[1].startswith('gmb-') for r in lv[1:])
+ok = ok and names[:2] == ['Shared memory, aggregate', 'DRAM (memory)'] and 'Host link, host to device' in names
+ok = ok and all(byrow.get(r[2]) == r[4:] for r in lv[1:])
+sys.exit(0 if ok else 1)" "$T/levels.csv" "$T/full.csv"
+    fi
+    expect "table --levels --format tex" 0 "$G" table "$H200" --levels --format tex &&
+        check "table --levels tex: the level and its program in the first column" \
+            grep -qF 'DRAM (memory) --- gmb-stream read' "$T/out"
+    if expect "report of the run: a bandwidth-by-level section" 0 "$G" report "$RUN" --out -; then
+        check "report: the level table after the table" py "import sys
+t = open(sys.argv[1]).read(); a = t.find('## Table'); b = t.find('## Bandwidth by level'); c = t.find('## Cross-checks')
+sys.exit(0 if 0 < a < b < c and '| DRAM (memory) | gmb-stream read' in t[b:c] else 1)" "$T/out"
+    fi
+
     # --- the LaTeX table of two devices fits the text width ----------------------------------------
     if command -v pdflatex >/dev/null; then
         mkdir -p "$T/tex"
