@@ -269,6 +269,11 @@ for g in one-pass resident; do
     step "copy-sm-$g-cuda" 30 bin/gmb-copy --backend cuda --device 0 --engines sm --sm-grid "$g" \
         --time-cap 0.3 --max-samples 20 --out "$OUTDIR/cuda-sm-$g"
 done
+# SM bidir (issue 22): nvbandwidth's split-warp copy (the default) against two kernels on two
+# streams, mapped host memory, 64 MiB to 1 GiB; nvbandwidth prints per_direction_GBps
+step copy-bidir-cuda 40 bash -c 'for h in split streams; do "$0" --backend cuda --device 0 \
+    --directions bidir --kinds mapped --engines sm --sizes 64MiB:1GiB:x4 --sm-bidir "$h" \
+    --time-cap 0.5 --max-samples 20 --out "$1/cuda-bidir-$h" || exit; done' bin/gmb-copy "$OUTDIR"
 # latency under load: the DRAM chase beside 0 .. every resident streaming group
 for b in cuda opencl; do
     step "loaded-$b" 45 bin/gmb-loaded --backend "$b" --device 0 --out "$OUTDIR/$b" \
@@ -356,6 +361,10 @@ fi
 # (every line of a 3/4-L2 buffer from 8 SMs), persistence and cold/warm above the launch
 step l2-more-cuda 60 bin/gmb-l2 --backend cuda --device 0 --parts partitions,persistence,coldwarm \
     --time-cap 0.5 --max-samples 30 --out "$OUTDIR/cuda-l2more"
+# the L1s' aggregate bandwidth (issue 22): every SM re-reads one set through L1, 4 KiB to
+# half the L2; the level table (gmb table --levels) of these records and the suite's
+step l2-l1-cuda 30 bin/gmb-l2 --backend cuda --device 0 --parts l1,read --time-cap 0.3 \
+    --max-samples 30 --out "$OUTDIR/cuda-l2l1"
 # what the L2 serves of gmb-l2's read and write sets (the 56-64 MiB read points stayed at the
 # L2's bandwidth on a 60 MiB L2): Nsight Compute's L2 hit rate, one run a size and part,
 # every launch of the point profiled (the timed ones are the last), 20 s each at most
@@ -626,6 +635,20 @@ for f in files:
     print(f"  {part:5s} {size:>4s} MiB: L2 hit rate {statistics.median(hr):5.1f}% (launches {len(got['lts__t_sector_hit_rate.pct'])}); "
           f"L2 sectors {fmt([32 * x for x in sec])}, DRAM read {fmt(rd)}, written {fmt(wr)} a launch")
 PY
+echo "== copy: SM bidir, split kernel against two streams (GB/s summed; nvbandwidth's figure)"
+grep -hE "^bidir +mapped +sm" "$OUTDIR"/copy-bidir-cuda.txt 2>/dev/null || echo "(not run)"
+python3 - "$OUTDIR" <<'PY'
+import glob, json, sys
+for path in sorted(glob.glob(sys.argv[1] + "/cuda-bidir-*/*-copy.json")):
+    for p in json.load(open(path))["points"]:
+        m = p["metrics"]
+        print(f"  {p['params'].get('sm_bidir', '?'):8s} {p['params']['size_bytes'] >> 20:5d} MiB: "
+              f"{m['bw_GBps']['median']:.1f} GB/s summed"
+              + (f", per direction {m['per_direction_GBps']['median']:.1f}" if "per_direction_GBps" in m else ""))
+PY
+echo "== l2: the L1s' aggregate bandwidth (gmb-l2 --parts l1,read) and the level table"
+grep -h "^# summary" "$OUTDIR"/l2-l1-cuda.txt 2>/dev/null || echo "(not run)"
+[ -d "$OUTDIR/cuda-l2l1" ] && bin/gmb table --levels "$OUTDIR/cuda-l2l1" 2>&1 | grep '^|' || true
 echo "== l2: partitions, persistence, cold/warm (gmb-l2 --parts partitions,persistence,coldwarm)"
 grep -h "^# summary" "$OUTDIR"/l2-more-cuda.txt 2>/dev/null || echo "(not run)"
 echo "== the issues' GPU targets (H100/H200 class), from the CUDA runs above"
@@ -733,6 +756,7 @@ PY
         echo "gnuplot missing here: draw the figures elsewhere with gmb plot on the records"
     fi
     bin/gmb table "$rundir" --format md | tee "$OUTDIR/suite-table.md" || status=1
+    bin/gmb table "$rundir" --levels --format md | tee "$OUTDIR/suite-levels.md" || status=1
     bin/gmb report "$rundir" >/dev/null || status=1
     # the quantities several programs measured, side by side (the report's cross-checks)
     sed -n '/^## Cross-checks/,/^## Figures/p' "$rundir/report.md" | grep '^|' || true
