@@ -295,6 +295,19 @@ else
     bad "--sizes 12Q" 2 --sizes 12Q
     bad "--sizes 1TiB" 2 --sizes 1TiB
     bad "--sizes 4K:1K" 2 --sizes 4K:1K
+    # the device's largest buffer is a size the sweep may reach: the inputs are rounded up to
+    # whole MiB for the flat reductions' last tile, no padding past a size of whole MiB (PoCL
+    # sizes its buffers from the memory free when it starts: 1 GiB, which the quick profile's
+    # 4KiB:1GiB sweep reaches; POCL_MEMORY_LIMIT=2 fixes it at 512 MiB a buffer, 2 GiB in all)
+    maxa=$((512 << 20))
+    if POCL_MEMORY_LIMIT=2 expect "stream at the device's largest buffer" 0 "$S" "${FAST[@]}" \
+        --kernels dot,copy --flat 64 --sizes "$((maxa - 16)),$maxa" --out "$T/maxa"; then
+        check "largest buffer: both sizes measured and verified" test \
+            "$(grep -cE ' (full|sampled) *$' "$T/out")" = 4
+        check "largest buffer: the device allowed 512 MiB a buffer" test "$(json \
+            "$(ls "$T"/maxa/*-stream.json)" "r['device']['max_alloc_bytes']")" = "$maxa"
+    fi
+    POCL_MEMORY_LIMIT=2 bad "--sizes past the device's largest buffer" 2 --sizes "$((maxa + 16))"
     bad "--sizes huge list" 2 --sizes 1:1TiB:+1
     bad "--device 99" 2 --device 99
     bad "--device -1" 2 --device -1

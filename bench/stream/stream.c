@@ -196,11 +196,15 @@ static const char help[] =
 #define SEED_B(c)   ((gmb_u32)(c)->o.seed * 2u + 2u)
 #define SCALAR      3.0f
 #define FULL_VERIFY (32u << 20) /* bytes per array verified entirely */
-/* Padding past the inputs: the flat reductions' last tile reads up to 64 x 1024 16-byte
- * elements past the array (read, not added: no bounds test in the kernel, see stream.cl) */
-#define FLAT_PAD    (64u * 1024u * 16u)
-#define CHUNKS      8
-#define CHUNK_BYTES (256u << 10)
+/* The inputs' length: the flat reductions' last tile (J x group size 16-byte elements, J <= 64,
+ * group size a power of two <= 1024: a tile divides 1 MiB) reads on to the end of its tile
+ * (read, not added: no bounds test in the kernel, see stream.cl), so the input buffers are the
+ * largest array rounded up to whole MiB (no padding for a size of whole MiB, as 1 GiB on a
+ * device that allows 1 GiB a buffer) */
+#define FLAT_PAD      (64u * 1024u * 16u)
+#define IN_BYTES(top) (((top) + FLAT_PAD - 1) / FLAT_PAD * FLAT_PAD)
+#define CHUNKS        8
+#define CHUNK_BYTES   (256u << 10)
 
 /* A kernel's shape: what tuning chooses for a class of points */
 typedef struct choice {
@@ -502,8 +506,9 @@ static int default_sizes(gmb_ctx_t *c, cfg_t *cfg)
     uint64_t top = 2ull << 30, q = c->info.mem_bytes / 4;
     if (q && q < top)
         top = q;
-    if (c->info.max_alloc_bytes && c->info.max_alloc_bytes < top + FLAT_PAD)
-        top = c->info.max_alloc_bytes > FLAT_PAD ? c->info.max_alloc_bytes - FLAT_PAD : 16;
+    if (c->info.max_alloc_bytes && c->info.max_alloc_bytes < IN_BYTES(top))
+        top = c->info.max_alloc_bytes >= FLAT_PAD ? c->info.max_alloc_bytes / FLAT_PAD * FLAT_PAD
+                                                  : 16;
     top &= ~(uint64_t)15;
     char spec[64], err[256];
     snprintf(spec, sizeof spec, "4KiB:%llu:x2,%llu", (unsigned long long)top,
@@ -524,10 +529,11 @@ static int check_sizes(gmb_ctx_t *c, cfg_t *cfg)
     char a[32], b[32];
     size_t k = gmb_sweep_round(&cfg->sizes, 16); /* whole 16-byte elements (sizes >= 16) */
     uint64_t top = cfg->sizes.v[k - 1];
-    if (c->info.max_alloc_bytes && top + FLAT_PAD > c->info.max_alloc_bytes) {
-        gmb_error("--sizes: %s per array (and 1 MiB of padding) is more than the device allows "
-                  "in one buffer (%s)",
-                  gmb_fmt_size(top, a, sizeof a),
+    if (c->info.max_alloc_bytes && IN_BYTES(top) > c->info.max_alloc_bytes) {
+        gmb_error("--sizes: %llu B per array (%s; the inputs rounded up to whole MiB for their "
+                  "last tile) is more than the device allows in one buffer (%llu B, %s)",
+                  (unsigned long long)top, gmb_fmt_size(top, a, sizeof a),
+                  (unsigned long long)c->info.max_alloc_bytes,
                   gmb_fmt_size(c->info.max_alloc_bytes, b, sizeof b));
         return GMB_EUSAGE;
     }
@@ -1376,9 +1382,9 @@ static int stream_run(gmb_ctx_t *c)
         size_t one = (size_t)(top / 16 / g1.group_size) + 1;
         max_groups = one > max_groups ? one : max_groups;
     }
-    /* the inputs: the flat reductions' last tile reads on past the array (FLAT_PAD) */
-    if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, top + FLAT_PAD, &s.a)) ||
-        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, top + FLAT_PAD, &s.b)) ||
+    /* the inputs: the flat reductions' last tile reads on past the array (IN_BYTES) */
+    if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, IN_BYTES(top), &s.a)) ||
+        (rc = be->alloc(c->dev, GMB_MEM_DEVICE, IN_BYTES(top), &s.b)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, top, &s.out)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, max_groups * sizeof(float), &s.part)))
         goto out;
