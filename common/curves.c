@@ -202,6 +202,9 @@ int gmb_bw_fit(const double *size, const double *bw, size_t n, gmb_bw_fit_t *out
     out->capacity = c->size_hi;
     out->fall_at = c->rise_at;
     out->confidence = fmin(c->confidence, m->confidence);
+    memcpy(out->levels, L, (size_t)nl * sizeof *L);
+    for (int l = 0; l < nl; l++)
+        out->level_bw[l] = median_bw(bw, L[l].first, L[l].last);
     /* where the model's hit rate crosses 1/2, between the last cache point and the memory */
     double hp = 1.0, lp = log(size[c->last]);
     for (size_t i = c->last + 1; i <= m->first && i < n; i++) {

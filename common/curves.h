@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "levels.h"
+
 /* What a bandwidth-versus-working-set curve says about one cache in front of memory. */
 typedef struct gmb_bw_fit {
     int found;          /* 1: a fast plateau and a slower last plateau were told apart */
@@ -25,6 +27,11 @@ typedef struct gmb_bw_fit {
     size_t head;        /* points of a rising head left out before the plateaus (0: none) */
     double top;         /* the curve's top: largest 3-point running median of the bandwidth */
     int by_ends;        /* 1: the plateaus are the curve's two ends (the detector found none) */
+    /* every plateau, first to last (nplateaus of them; found = 1): the level detector's
+     * levels of the time per byte (lat: ns per byte when bw is in GB/s), indices into the
+     * whole curve; a split cache shows here as plateaus between the first and the last */
+    gmb_level_t levels[GMB_MAX_LEVELS];
+    double level_bw[GMB_MAX_LEVELS]; /* each plateau's median bandwidth (cache_bw ... mem_bw) */
 } gmb_bw_fit_t;
 
 /* A point is in the rising head while it and every point before it are below this share of

@@ -1108,6 +1108,35 @@ static int ex_vci(const json_t *rec, const char *arg, gmb_cell_t *c)
     return 0;
 }
 
+/* arg "ARRAY NAME": the element of the array at ARRAY whose name is NAME (a plateau a program
+ * named: "L2 far"), its GBps with its 95% CI */
+static int ex_named(const json_t *rec, const char *arg, gmb_cell_t *c)
+{
+    char apath[128];
+    int at = 0;
+    if (sscanf(arg, "%127s %n", apath, &at) < 1 || !arg[at])
+        return -1;
+    size_t i;
+    const json_t *e;
+    json_array_foreach(gmb_jpath(rec, apath), i, e)
+    {
+        if (strcmp(jstr(e, "name"), arg + at))
+            continue;
+        double v = gmb_jnum(e, "GBps");
+        if (v != v)
+            return -1;
+        const json_t *ci = json_object_get(e, "ci");
+        double lo = json_number_value(json_array_get(ci, 0)),
+               hi = json_number_value(json_array_get(ci, 1));
+        if (json_array_size(ci) == 2 && lo <= v && v <= hi)
+            set_num(c, v, lo, hi);
+        else
+            set_num(c, v, NAN, NAN);
+        return 0;
+    }
+    return -1;
+}
+
 static int ex_l2_capacity(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
     char path[96];
@@ -1501,6 +1530,10 @@ const gmb_row_t gmb_table_rows[] = {
      "results.bandwidth.l1.last.name=L2"},
     {"l2", "Cache plateau bandwidth, read (L2 on a GPU)", "GB/s", ex_vci,
      "results.bandwidth.read.cache_GBps results.bandwidth.read.cache_ci"},
+    {"l2", "L2 near bandwidth, read (the first of two L2 plateaus)", "GB/s", ex_named,
+     "results.bandwidth.read.levels L2 near"},
+    {"l2", "L2 far bandwidth, read (the second L2 plateau)", "GB/s", ex_named,
+     "results.bandwidth.read.levels L2 far"},
     {"l2", "Cache plateau bandwidth, write", "GB/s", ex_number,
      "results.bandwidth.write.cache_GBps"},
     {"l2", "Memory plateau bandwidth, read", "GB/s", ex_vci,
@@ -1678,6 +1711,10 @@ const gmb_level_row_t gmb_level_rows[] = {
      "gmb-l2 l1: the plateau after the L1s' (RRZE gpu-cache's figure)"},
     {"L2 (a CPU: its last-level cache)", "Cache plateau bandwidth, read (L2 on a GPU)",
      "gmb-l2 read: L1 bypassed, every line from the L2; the cache plateau"},
+    {"L2 near", "L2 near bandwidth, read (the first of two L2 plateaus)",
+     "gmb-l2 read: L1 bypassed; the read curve's first L2 plateau"},
+    {"L2 far", "L2 far bandwidth, read (the second L2 plateau)",
+     "gmb-l2 read: L1 bypassed; the read curve's second L2 plateau"},
     {"DRAM (memory)", "Read bandwidth", "gmb-stream read: the best memory-sized point"},
     {"DRAM (memory)", "Memory plateau bandwidth, read", "gmb-l2 read: the memory plateau"},
     {"Host link, host to device", "Host to device, pinned, largest copy",

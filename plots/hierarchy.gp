@@ -29,6 +29,8 @@
 # gmb: tabrow bw | distributed shared | Distributed shared-memory bandwidth, 16-byte reads (cluster of 2) | GB/s
 # gmb: tabrow bw | L2, every SM same lines | L2 bandwidth, every SM re-reads one set (after the L1 plateau) | GB/s
 # gmb: tabrow bw | cache plateau | Cache plateau bandwidth, read (L2 on a GPU) | GB/s
+# gmb: tabrow bw | L2 near | L2 near bandwidth, read (the first of two L2 plateaus) | GB/s
+# gmb: tabrow bw | L2 far | L2 far bandwidth, read (the second L2 plateau) | GB/s
 # gmb: tabrow bw | memory plateau | Memory plateau bandwidth, read | GB/s
 # gmb: tabrow bw | memory read | Read bandwidth | GB/s
 # gmb: tabrow bw | memory triad | Triad bandwidth | GB/s

@@ -48,6 +48,9 @@ else
             "last-level cache (CPU) last-level cache (CPU)"
         check "l2: the summary is printed and recorded" grep -qF \
             "# summary: $(json "$rec" "r['results']['summary']")" "$T/out"
+        # every plateau of a fitted curve, first to last, numbered on a CPU, each within its CI
+        check "l2: a fitted curve lists its plateaus, ends the cache and memory ones" test "$(json "$rec" \
+            "all(b['verdict'] != 'plateaus' or (len(b['levels']) == b['plateaus'] and b['levels'][0]['GBps'] == b['cache_GBps'] and b['levels'][-1]['GBps'] == b['memory_GBps'] and all(__import__('re').fullmatch('level [0-9]+|memory', l['name']) and l['from_bytes'] <= l['to_bytes'] and (l['ci'] is None or l['ci'][0] <= l['GBps'] <= l['ci'][1]) for l in b['levels'])) for k, b in r['results']['bandwidth'].items() if k != 'l1')")" = True
     fi
 
     # --- l1: every group re-reads one set; the L1s' aggregate bandwidth ---------------------

@@ -127,6 +127,29 @@ ok = ok and names[:2] == ['Shared memory, aggregate', 'DRAM (memory)'] and 'Host
 ok = ok and all(byrow.get(r[2]) == r[4:] for r in lv[1:])
 sys.exit(0 if ok else 1)" "$T/levels.csv" "$T/full.csv"
     fi
+    # a split L2 (two read plateaus before DRAM, as gmb-l2 names them on CUDA): a row each,
+    # between the L2's and DRAM's, with their CIs; the committed run's other rows unchanged
+    mkdir -p "$T/split" && cp "$H200"/*.json "$T/split/" &&
+        py "import json, sys
+p = sys.argv[1]; r = json.load(open(p))
+r['results']['bandwidth']['read']['levels'] = [
+    {'name': 'L2 near', 'GBps': 9000.0, 'ci': [8900.0, 9100.0], 'from_bytes': 4194304, 'to_bytes': 25165824, 'points': 7},
+    {'name': 'L2 far', 'GBps': 6000.0, 'ci': [5900.0, 6150.0], 'from_bytes': 33554432, 'to_bytes': 50331648, 'points': 3},
+    {'name': 'DRAM', 'GBps': 4400.0, 'ci': None, 'from_bytes': 268435456, 'to_bytes': 2147483648, 'points': 8}]
+json.dump(r, open(p, 'w'))" "$(ls "$T"/split/*-l2.json)"
+    if expect "table --levels of a split L2" 0 "$G" table "$T/split" --levels --format csv; then
+        check "table --levels: L2 near and far rows, with CIs, before DRAM" py "import csv, sys
+lv = list(csv.reader(open(sys.argv[1], newline='')))
+names = [r[0] for r in lv[1:]]
+print(names, lv)
+near = [r for r in lv if r[0] == 'L2 near']; far = [r for r in lv if r[0] == 'L2 far']
+ok = len(near) == 1 and len(far) == 1 and names.index('L2 near') + 1 == names.index('L2 far') < names.index('DRAM (memory)')
+ok = ok and near[0][4:7] == ['9000', '8900', '9100'] and far[0][4:7] == ['6000', '5900', '6150']
+ok = ok and near[0][1].startswith('gmb-l2 read') and 'second L2 plateau' in far[0][1]
+sys.exit(0 if ok else 1)" "$T/out"
+        check "table --levels: the split adds exactly two rows" test \
+            "$(($(wc -l <"$T/out") - 2))" = "$("$G" table "$H200" --levels --format csv | wc -l)"
+    fi
     expect "table --levels --format tex" 0 "$G" table "$H200" --levels --format tex &&
         check "table --levels tex: the level and its program in the first column" \
             grep -qF 'DRAM (memory) --- gmb-stream read' "$T/out"

@@ -158,6 +158,7 @@ typedef struct state {
     gmb_u32 sum_val;    /* sum of gmb_hash(SEED_DATA, w), w < sum_n, mod 2^32 */
     int injected;       /* --inject-error planted */
     int gpu;            /* a GPU device: "L2" and "DRAM" */
+    int cuda;           /* CUDA: the GPU's structure is known (levels.h) */
     const char *cache;  /* the cache's name in the output */
     const char *mem;    /* the memory's name */
 } state_t;
@@ -585,6 +586,34 @@ static void fit_l1(state_t *s, const curve_t *cv, json_t *res, gmb_text_t *sm)
     json_object_set_new(res, "l1", o);
 }
 
+/* Every plateau of a fitted curve, first to last, named as gmb-chase names the levels of a
+ * chase from the L2 on (levels.h: a CUDA GPU's "L2" or "L2 near"/"L2 far", then "DRAM" when
+ * the sweep reached memory; an OpenCL GPU's from the cache it reports; a CPU's numbered), each
+ * with its median, CI and extent; the plateaus between the first and the last (a split
+ * cache: the H100's far L2 partition) go into the summary. */
+static json_t *curve_levels(const state_t *s, const curve_t *cv, const gmb_bw_fit_t *f, int reached,
+                            gmb_text_t *sm)
+{
+    char names[GMB_MAX_LEVELS][GMB_LEVEL_NAME], a[32], b[32];
+    gmb_lv_device_t dev = {s->gpu, s->cuda, (double)s->c->info.llc_bytes};
+    int nl = (int)f->nplateaus;
+    gmb_level_names(&dev, GMB_LV_L2_FIRST, NULL, reached, f->levels, nl, names);
+    json_t *arr = json_array();
+    for (int l = 0; l < nl; l++) {
+        const gmb_level_t *L = &f->levels[l];
+        double med = f->level_bw[l];
+        json_array_append_new(arr,
+                              json_pack("{s:s, s:f, s:o, s:I, s:I, s:i}", "name", names[l], "GBps",
+                                        med, "ci", plateau_ci(cv, L->first, L->last), "from_bytes",
+                                        (json_int_t)cv->size[L->first], "to_bytes",
+                                        (json_int_t)cv->size[L->last], "points", (int)L->npoints));
+        if (l > 0 && l < nl - 1)
+            gmb_text_add(sm, "; then %s %.4g GB/s over %s .. %s", names[l], med,
+                         fsz(cv->size[L->first], a), fsz(cv->size[L->last], b));
+    }
+    return arr;
+}
+
 /* Fit a curve, give its points their hit rates, add the result and the summary. */
 static void fit_curve(state_t *s, int part, const curve_t *cv, json_t *res, gmb_text_t *sm)
 {
@@ -653,8 +682,7 @@ static void fit_curve(state_t *s, int part, const curve_t *cv, json_t *res, gmb_
                      reached ? s->mem : "slowest plateau", f.mem_bw, fsz(cv->size[f.mem_first], a),
                      reached ? "" : " (the sweep stops below 4x the LLC: not proven memory)",
                      f.ratio);
-        if (f.nplateaus > 2)
-            gmb_text_add(sm, "; %zu plateaus in all", f.nplateaus);
+        json_object_set_new(o, "levels", curve_levels(s, cv, &f, reached, sm));
         if (f.head)
             gmb_text_add(sm, "; %zu smaller set%s below %.0f%% of the top left out", f.head,
                          f.head > 1 ? "s" : "", 100 * GMB_BW_HEAD_SHARE);
@@ -1258,6 +1286,7 @@ static int l2_run(gmb_ctx_t *c)
     int cuda = !strcmp(be->name, "cuda");
     state_t s = {.c = c};
     s.gpu = !strcmp(c->info.type, "gpu");
+    s.cuda = cuda;
     s.cache = s.gpu ? "L2" : "last-level cache (CPU)";
     s.mem = s.gpu ? "DRAM" : "memory";
     gmb_prog_t *prog = NULL;

@@ -210,6 +210,39 @@ static void plateaus_drifting_tail(void **st)
     assert_true(f.capacity <= CAP * 1.0001 && f.capacity >= CAP / 1.19 / 1.0001);
 }
 
+/* A split L2 (an H100-like near half up to CAP/2 at 9 TB/s, the far half to CAP at 6 TB/s,
+ * then DRAM): three plateaus, each with its median and extent, and named as a chase from the
+ * L2 on names them: "L2 near", "L2 far", "DRAM" on CUDA; numbered on a CPU. */
+static void plateaus_split_cache(void **st)
+{
+    (void)st;
+    gmb_bw_fit_t f;
+    for (unsigned i = 0; i < NPTS; i++) {
+        sizes[i] = MiB * pow(2.0, i / 4.0);
+        double b = sizes[i] <= CAP / 2 ? 9000.0 : sizes[i] <= CAP ? 6000.0 : DRBW;
+        bws[i] = b * (1.0 + 0.01 * unoise(i, 11));
+    }
+    assert_int_equal(gmb_bw_fit(sizes, bws, NPTS, &f), 0);
+    assert_true(f.found);
+    assert_int_equal(f.nplateaus, 3);
+    assert_true(fabs(f.level_bw[0] - 9000.0) < 0.02 * 9000.0);
+    assert_true(fabs(f.level_bw[1] - 6000.0) < 0.02 * 6000.0);
+    assert_true(fabs(f.level_bw[2] - DRBW) < 0.02 * DRBW);
+    assert_true(f.level_bw[0] == f.cache_bw && f.level_bw[2] == f.mem_bw);
+    assert_true(f.levels[1].size_lo > CAP / 2 && f.levels[1].size_hi <= CAP * 1.0001);
+    assert_true(f.levels[1].first == f.levels[0].last + 1 && f.levels[2].first > f.levels[1].last);
+    char nm[GMB_MAX_LEVELS][GMB_LEVEL_NAME];
+    gmb_lv_device_t cuda = {1, 1, CAP}, cpu = {0, 0, CAP};
+    gmb_level_names(&cuda, GMB_LV_L2_FIRST, NULL, 1, f.levels, 3, nm);
+    assert_string_equal(nm[0], "L2 near");
+    assert_string_equal(nm[1], "L2 far");
+    assert_string_equal(nm[2], "DRAM");
+    gmb_level_names(&cpu, GMB_LV_L2_FIRST, NULL, 1, f.levels, 3, nm);
+    assert_string_equal(nm[0], "level 1");
+    assert_string_equal(nm[1], "level 2");
+    assert_string_equal(nm[2], "memory");
+}
+
 /* The bandwidth curves of one record: read (part 0) or write (1). n = points. */
 static size_t record_curve(json_t *r, const char *part, double *sz, double *bw, size_t max)
 {
@@ -651,6 +684,7 @@ int main(void)
         cmocka_unit_test(plateaus_failed_points),
         cmocka_unit_test(plateaus_rising_head),
         cmocka_unit_test(plateaus_drifting_tail),
+        cmocka_unit_test(plateaus_split_cache),
         cmocka_unit_test(h200_records),
         cmocka_unit_test(hit_rate_model),
         cmocka_unit_test(bimodal_partitions),
