@@ -34,7 +34,10 @@ static const gmb_opt_t common_opts[] = {
     {"max-samples", GMB_OPT_INT, C(max_samples), "N", "100", 1, 100000, NULL,
      "most timed samples per point", 0},
     {"ci-target", GMB_OPT_DOUBLE, C(ci_target_pct), "PCT", "1", 0.01, 100, NULL,
-     "stop when the 95% CI of the median time is within PCT %", 0},
+     "stop when the 95% CI of the median time is within PCT %; a point not within it after "
+     "max(30, --min-samples) samples stops where its CI, shrinking as 1/sqrt(n), would need more "
+     "than --max-samples or --time-cap (marked not converged, time_ns.stopped_by)",
+     0},
     {"time-cap", GMB_OPT_DOUBLE, C(time_cap_s), "S", "1", 0.001, 3600, NULL,
      "stop sampling a point after S seconds (it is then marked not converged)", 0},
     {"seed", GMB_OPT_INT, C(seed), "N", "1", 0, 4294967295.0, NULL,
@@ -350,8 +353,9 @@ void gmb_series_free(gmb_series_t *s)
 }
 
 /* The measurement loop of k series (1 or 2), their samples taken in turn (0, 1, 0, 1, ...):
- * warm-up of each series not yet warmed, then until every series has converged or holds
- * max samples, or the time cap has passed and each holds at least 3. */
+ * warm-up of each series not yet warmed, then until every series has converged, holds
+ * max samples or would not converge (GMB_FUTILE_N), or the time cap has passed and each holds
+ * at least 3. */
 static int measure_k(gmb_ctx_t *c, gmb_sample_fn const *fn, void *const *arg, gmb_series_t **s,
                      int k)
 {
@@ -372,7 +376,8 @@ static int measure_k(gmb_ctx_t *c, gmb_sample_fn const *fn, void *const *arg, gm
     size_t minn = (size_t)c->o.min_samples, maxn = (size_t)c->o.max_samples;
     if (maxn < minn)
         maxn = minn;
-    int done[2] = {0, 0};
+    int done[2] = {0, 0}, futile[2] = {0, 0};
+    size_t fn_n = minn > GMB_FUTILE_N ? minn : GMB_FUTILE_N;
     for (;;) {
         int all = 1, few = 0;
         for (int q = 0; q < k; q++) {
@@ -393,6 +398,12 @@ static int measure_k(gmb_ctx_t *c, gmb_sample_fn const *fn, void *const *arg, gm
                 if ((rc = gmb_stats_compute(s[q]->ns, s[q]->n, minn, target, &s[q]->st)))
                     return rc;
                 done[q] = s[q]->st.converged || s[q]->n >= maxn;
+                if (!done[q] && s[q]->n >= fn_n && target > 0) {
+                    double r = s[q]->st.ci_rel / target, need = (double)s[q]->n * r * r;
+                    futile[q] = need > (double)maxn ||
+                                need * s[q]->wall_s / (double)s[q]->n > c->o.time_cap_s;
+                    done[q] = futile[q];
+                }
             }
             all &= done[q];
             few |= s[q]->n < 3;
@@ -413,6 +424,10 @@ static int measure_k(gmb_ctx_t *c, gmb_sample_fn const *fn, void *const *arg, gm
     for (int q = 0; q < k; q++) {
         if ((rc = gmb_stats_compute(s[q]->ns, s[q]->n, minn, target, &s[q]->st)))
             return rc;
+        s[q]->stopped_by = s[q]->st.converged ? "converged"
+                           : s[q]->n >= maxn  ? "max samples"
+                           : futile[q]        ? "would not converge"
+                                              : "time cap";
         s[q]->clk_known = clk;
         s[q]->sm_mhz = sm;
         for (int i = 0; i < GMB_VIOL_KINDS; i++) /* a pair's series share one interval */
@@ -482,6 +497,9 @@ json_t *gmb_point_new(json_t *params, const gmb_series_t *s)
         json_array_append_new(samples, json_real(s->ns[i]));
     json_t *pt = json_pack("{s:o, s:{}, s:o, s:o, s:{}}", "params", params, "metrics", "time_ns",
                            gmb_json_stats(&s->st), "samples_ns", samples, "extra");
+    if (pt && s->stopped_by)
+        json_object_set_new(json_object_get(pt, "time_ns"), "stopped_by",
+                            json_string(s->stopped_by));
     if (pt && s->clk_known)
         json_object_set_new(pt, "clocks", point_clocks(s));
     return pt;

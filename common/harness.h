@@ -69,16 +69,24 @@ struct gmb_ctx {
 
 /* Timing samples of one point and their summary. */
 typedef struct gmb_series {
-    double *ns;     /* samples, ns */
-    size_t n, cap;  /* count, capacity */
-    gmb_stats_t st; /* summary (after gmb_measure) */
-    double wall_s;  /* wall time spent sampling */
-    int warmed;     /* set by the caller: warm-up done (samples pushed so far count) */
+    double *ns;             /* samples, ns */
+    size_t n, cap;          /* count, capacity */
+    gmb_stats_t st;         /* summary (after gmb_measure) */
+    double wall_s;          /* wall time spent sampling */
+    const char *stopped_by; /* why sampling stopped (gmb_measure): "converged", "max samples",
+                               "time cap" or "would not converge" (GMB_FUTILE_N) */
+    int warmed;             /* set by the caller: warm-up done (samples pushed so far count) */
     /* NVML across the sampling of gmb_measure (NVIDIA GPUs; the point's "clocks"): */
     int clk_known;                    /* 1: NVML answered at both ends */
     double capped_ms[GMB_VIOL_KINDS]; /* held below the application clocks, ms; <0 unknown */
     unsigned sm_mhz;                  /* SM clock when sampling ended; GMB_UNKNOWN */
 } gmb_series_t;
+
+/* A point that has not converged after this many samples (and --min-samples) stops when its
+ * CI, shrinking as 1/sqrt(n), would reach the target only past --max-samples or past the time
+ * cap at its rate of sampling: more samples would not converge it, only lengthen the sweep (a
+ * noisy device: PoCL's cache-sized stream points held a 2-3% CI at 100 samples). */
+#define GMB_FUTILE_N 30
 
 /* One timed sample: run the work once, put its device time in *ns. */
 typedef int (*gmb_sample_fn)(void *arg, double *ns);
