@@ -1080,10 +1080,17 @@ static int ex_um(const json_t *rec, const char *arg, gmb_cell_t *c)
     return touch == 0 || touch == 1 ? -1 : 0; /* fault-d2h: no point says which method */
 }
 
-/* l2: a cache capacity read off a bandwidth curve (arg "read" or "write"), MiB; marked
- * GMB_NOTE_PAST_LLC when it is past the cache the device reports (the H200's read plateau
- * held to the 64 MiB set of a 50 MiB L2): then it is where the plateau ended, not the cache's
- * size */
+/* The cell's value v with the 95% CI of the [lo, hi] array ci where it holds v, else none */
+static void set_vci(gmb_cell_t *c, double v, const json_t *ci)
+{
+    double lo = json_number_value(json_array_get(ci, 0)),
+           hi = json_number_value(json_array_get(ci, 1));
+    if (json_array_size(ci) == 2 && lo <= v && v <= hi)
+        set_num(c, v, lo, hi);
+    else
+        set_num(c, v, NAN, NAN);
+}
+
 /* arg "VALUE CI [NAMEPATH=NAME]": the number at VALUE with the 95% CI of the [lo, hi] array at
  * CI (none when absent); with NAMEPATH=NAME only where the string at NAMEPATH is NAME (a level
  * a program named: "L1", "level 1") */
@@ -1098,13 +1105,7 @@ static int ex_vci(const json_t *rec, const char *arg, gmb_cell_t *c)
     double v = gmb_jnum(rec, vpath);
     if (v != v)
         return -1;
-    const json_t *ci = gmb_jpath(rec, cpath);
-    double lo = json_number_value(json_array_get(ci, 0)),
-           hi = json_number_value(json_array_get(ci, 1));
-    if (json_array_size(ci) == 2 && lo <= v && v <= hi)
-        set_num(c, v, lo, hi);
-    else
-        set_num(c, v, NAN, NAN);
+    set_vci(c, v, gmb_jpath(rec, cpath));
     return 0;
 }
 
@@ -1125,18 +1126,16 @@ static int ex_named(const json_t *rec, const char *arg, gmb_cell_t *c)
         double v = gmb_jnum(e, "GBps");
         if (v != v)
             return -1;
-        const json_t *ci = json_object_get(e, "ci");
-        double lo = json_number_value(json_array_get(ci, 0)),
-               hi = json_number_value(json_array_get(ci, 1));
-        if (json_array_size(ci) == 2 && lo <= v && v <= hi)
-            set_num(c, v, lo, hi);
-        else
-            set_num(c, v, NAN, NAN);
+        set_vci(c, v, json_object_get(e, "ci"));
         return 0;
     }
     return -1;
 }
 
+/* l2: a cache capacity read off a bandwidth curve (arg "read" or "write"), MiB; marked
+ * GMB_NOTE_PAST_LLC when it is past the cache the device reports (the H200's read plateau
+ * held to the 64 MiB set of a 50 MiB L2): then it is where the plateau ended, not the cache's
+ * size */
 static int ex_l2_capacity(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
     char path[96];
