@@ -63,11 +63,45 @@ static void noisy_stops_at_max(void **state)
     (void)state;
     const double t[] = {1000.0, 3000.0, 1500.0, 2500.0, 900.0, 4000.0};
     fake_t f = {t, 6, 0, 0, 0};
-    gmb_ctx_t c = ctx(0, 5, 40, 1.0, 10.0);
+    gmb_ctx_t c = ctx(0, 5, 25, 1.0, 10.0); /* max below GMB_FUTILE_N */
     gmb_series_t s = {0};
     assert_int_equal(gmb_measure(&c, fake_sample, &f, &s), GMB_OK);
-    assert_int_equal(s.n, 40);
+    assert_int_equal(s.n, 25);
     assert_false(s.st.converged);
+    assert_string_equal(s.stopped_by, "max samples");
+    gmb_series_free(&s);
+}
+
+/* A series whose CI is far from the target stops at GMB_FUTILE_N samples (its CI, shrinking as
+ * 1/sqrt(n), would need more than max samples); --min-samples above it raises the floor; one
+ * near the target samples on and converges; a converged one says so. */
+static void futile_stops_early(void **state)
+{
+    (void)state;
+    const double t[] = {1000.0, 3000.0, 1500.0, 2500.0, 900.0, 4000.0};
+    fake_t f = {t, 6, 0, 0, 0};
+    gmb_ctx_t c = ctx(0, 5, 1000, 1.0, 10.0);
+    gmb_series_t s = {0};
+    assert_int_equal(gmb_measure(&c, fake_sample, &f, &s), GMB_OK);
+    assert_int_equal(s.n, GMB_FUTILE_N);
+    assert_false(s.st.converged);
+    assert_string_equal(s.stopped_by, "would not converge");
+    gmb_series_free(&s);
+    f.calls = 0;
+    c = ctx(0, 50, 1000, 1.0, 10.0);
+    assert_int_equal(gmb_measure(&c, fake_sample, &f, &s), GMB_OK);
+    assert_int_equal(s.n, 50);
+    assert_string_equal(s.stopped_by, "would not converge");
+    gmb_series_free(&s);
+    /* +-1.5% around 1000, a 0.3% target: not within it at 30 samples, but (ci/target)^2 x n
+     * is well under max samples: sampled on until it converges */
+    const double near[] = {985.0, 1015.0, 1000.0, 992.0, 1008.0, 1011.0, 989.0, 1003.0, 997.0};
+    fake_t g = {near, 9, 0, 0, 0};
+    c = ctx(0, 5, 1000, 0.3, 10.0);
+    assert_int_equal(gmb_measure(&c, fake_sample, &g, &s), GMB_OK);
+    assert_true(s.n > GMB_FUTILE_N);
+    assert_true(s.st.converged);
+    assert_string_equal(s.stopped_by, "converged");
     gmb_series_free(&s);
 }
 
@@ -244,6 +278,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(steady_converges_at_min),
         cmocka_unit_test(noisy_stops_at_max),
+        cmocka_unit_test(futile_stops_early),
         cmocka_unit_test(time_cap_stops_unconverged),
         cmocka_unit_test(zero_time_is_an_error),
         cmocka_unit_test(sample_error_propagates),
