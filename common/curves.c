@@ -193,8 +193,11 @@ int gmb_bw_fit(const double *size, const double *bw, size_t n, gmb_bw_fit_t *out
     out->cache_last = c->last;
     out->mem_first = m->first;
     out->mem_last = m->last;
-    out->cache_bw = median_bw(bw, c->first, c->last);
-    out->mem_bw = median_bw(bw, m->first, m->last);
+    memcpy(out->levels, L, (size_t)nl * sizeof *L);
+    for (int l = 0; l < nl; l++)
+        out->level_bw[l] = median_bw(bw, L[l].first, L[l].last);
+    out->cache_bw = out->level_bw[0];
+    out->mem_bw = out->level_bw[nl - 1];
     if (!(out->cache_bw > out->mem_bw)) /* the detector found a rise in time: cannot be, but */
         return GMB_OK;
     out->found = 1;
@@ -202,9 +205,6 @@ int gmb_bw_fit(const double *size, const double *bw, size_t n, gmb_bw_fit_t *out
     out->capacity = c->size_hi;
     out->fall_at = c->rise_at;
     out->confidence = fmin(c->confidence, m->confidence);
-    memcpy(out->levels, L, (size_t)nl * sizeof *L);
-    for (int l = 0; l < nl; l++)
-        out->level_bw[l] = median_bw(bw, L[l].first, L[l].last);
     /* where the model's hit rate crosses 1/2, between the last cache point and the memory */
     double hp = 1.0, lp = log(size[c->last]);
     for (size_t i = c->last + 1; i <= m->first && i < n; i++) {
