@@ -620,38 +620,44 @@ static cl_int fill_wide(cl_command_queue q, gmb_buf_t *b, size_t off, unsigned c
     return e == CL_SUCCESS ? clFinish(q) : e;
 }
 
-/* The first touch of a new device buffer on a CPU device, where it faults the buffer's pages
- * in: by a kernel of one 16-byte store a work-item, which runs on every core, where PoCL's
- * fill runs on one thread (3 buffers of 2 GiB: the fill took 7-14 s of gmb-stream's start on a
- * 2-core VM, page clearing a third of the run's CPU time). The bytes past the last whole
- * 16-byte element, and every device where the kernel cannot be built, take the fill. */
-static cl_int first_touch(gmb_dev_t *d, gmb_buf_t *b, size_t bytes)
+/* The first-touch kernel of a CPU device (one 16-byte store a work-item), built once; NULL
+ * where it cannot be built (then, and on later calls, the fill serves). */
+static cl_kernel touch_kernel(gmb_dev_t *d)
 {
     static const char *src = "__kernel void gmb_touch(__global uint4 *p, ulong n)\n"
                              "{ size_t i = get_global_id(0); if (i < n) p[i] = (uint4)(0); }\n";
-    if (!d->cpu || bytes < 16)
-        return fill_wide(d->q, b, 0, 0, bytes);
-    if (!d->touch && !d->touch_failed) {
-        cl_int e;
-        d->touch_p = clCreateProgramWithSource(d->ctx, 1, &src, NULL, &e);
-        if (e == CL_SUCCESS && clBuildProgram(d->touch_p, 1, &d->id, "", NULL, NULL) == CL_SUCCESS)
-            d->touch = clCreateKernel(d->touch_p, "gmb_touch", &e);
-        if (!d->touch) {
-            if (d->touch_p)
-                clReleaseProgram(d->touch_p);
-            d->touch_p = NULL;
-            d->touch_failed = 1;
-        }
+    if (d->touch || d->touch_failed)
+        return d->touch;
+    cl_int e;
+    d->touch_p = clCreateProgramWithSource(d->ctx, 1, &src, NULL, &e);
+    if (e == CL_SUCCESS && clBuildProgram(d->touch_p, 1, &d->id, "", NULL, NULL) == CL_SUCCESS)
+        d->touch = clCreateKernel(d->touch_p, "gmb_touch", &e);
+    if (!d->touch) {
+        if (d->touch_p)
+            clReleaseProgram(d->touch_p);
+        d->touch_p = NULL;
+        d->touch_failed = 1;
     }
-    if (!d->touch)
+    return d->touch;
+}
+
+/* The first touch of a new device buffer. On a CPU device it faults the buffer's pages in, and
+ * PoCL's fill does that on one thread: there a kernel on every core does it (3 buffers of
+ * 2 GiB: 3.8-6.8 s before gmb-stream's first kernel on a 2-core VM with the fill, 1.1-5.7 s so;
+ * page clearing had been a third of the run's CPU time). The bytes past the last whole 16-byte
+ * element, and every other device, take the fill. */
+static cl_int first_touch(gmb_dev_t *d, gmb_buf_t *b, size_t bytes)
+{
+    cl_kernel k = d->cpu && bytes >= 16 ? touch_kernel(d) : NULL;
+    if (!k)
         return fill_wide(d->q, b, 0, 0, bytes);
     cl_ulong n = bytes / 16;
     size_t local = 256, global = (size_t)((n + local - 1) / local * local);
-    cl_int e = clSetKernelArg(d->touch, 0, sizeof b->mem, &b->mem);
+    cl_int e = clSetKernelArg(k, 0, sizeof b->mem, &b->mem);
     if (e == CL_SUCCESS)
-        e = clSetKernelArg(d->touch, 1, sizeof n, &n);
+        e = clSetKernelArg(k, 1, sizeof n, &n);
     if (e == CL_SUCCESS)
-        e = clEnqueueNDRangeKernel(d->q, d->touch, 1, NULL, &global, &local, 0, NULL, NULL);
+        e = clEnqueueNDRangeKernel(d->q, k, 1, NULL, &global, &local, 0, NULL, NULL);
     if (e == CL_SUCCESS && bytes % 16)
         return fill_wide(d->q, b, (size_t)n * 16, 0, bytes % 16);
     return e == CL_SUCCESS ? clFinish(d->q) : e;
