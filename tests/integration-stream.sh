@@ -425,7 +425,7 @@ else
             "[(0, False, True), (384, $(json "$rec" "r['device']['llc_bytes'] > 0 and 3 * 384 * 2**20 >= 4 * r['device']['llc_bytes']"), True)]"
         check "--tune: one-pass candidates of 1 to 64 elements a work-item, tiled from 4" test \
             "$(json "$rec" "sorted(set((c['layout'], c['elements_per_item'], c['groups'] ==
-            -(-384 * 2**20 // 16 // (256 * c['elements_per_item']))) for c in
+            -(-384 * 2**20 // 16 // (c['group_size'] * c['elements_per_item']))) for c in
             r['results']['tuning']['triad']['dram']['candidates'] if c['elements_per_item']))")" = \
             "$(printf '%s' "[('flat', 1, True), ('flat', 4, True), ('flat', 16, True), " \
                 "('grid-stride', 1, True), ('grid-stride', 2, True), ('grid-stride', 4, True), " \
@@ -433,6 +433,19 @@ else
                 "('lockstep', 4, True), ('lockstep', 8, True), ('lockstep', 16, True), " \
                 "('lockstep', 64, True), ('tiled', 4, True), ('tiled', 8, True), " \
                 "('tiled', 16, True), ('tiled', 64, True)]")"
+        check "--tune: flat candidates in groups of 256 and of 1024 (or the device's most)" test \
+            "$(json "$rec" "sorted((c['elements_per_item'], c['group_size'] // 256 if
+            c['group_size'] == 256 else c['group_size'] == min(1024,
+            r['device']['max_group_size'])) for c in r['results']['tuning']['triad']['dram'][
+            'candidates'] if c['layout'] == 'flat')")" = \
+            "$(json "$rec" "sorted([(j, 1) for j in (1, 4, 16)] + ([(j, True) for j in (1, 4, 16)]
+            if r['device']['max_group_size'] > 256 else []))")"
+        check "--tune: the choice's group size is its candidate's" test \
+            "$(json "$rec" "[t['group_size'] in [c['group_size'] for c in t['candidates'] if
+            (c['layout'], c['groups']) == (t['layout'], t['groups'])] and
+            [p['params']['group_size'] for p in r['points'] if p['extra']['where'] ==
+            'dram'] == [t['group_size']] for t in [r['results']['tuning']['triad']['dram']]]")" \
+            = "[True]"
     fi
     # the default record directory is not created either
     (cd "$T" && "$S" --backend opencl --sizes 0 >/dev/null 2>&1)

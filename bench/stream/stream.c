@@ -169,7 +169,8 @@ static const char help[] =
     "cannot repeat in-kernel): grid-stride of 1, 2, 4, 8, 16 or 64 elements a work-item (as\n"
     "many groups as that takes: past what the device holds, waves of groups), tiled and lockstep\n"
     "from 4. The flat layout (both classes): one pass of J elements a work-item, J = 1, 4, 16\n"
-    "(element-wise; 1 is BabelStream's shape) or 4, 16, 64 (reductions), repeated by launches\n"
+    "(element-wise; 1 is BabelStream's shape) or 4, 16, 64 (reductions), in groups of 256 and,\n"
+    "where the device takes more, of 1024 (or its most), repeated by launches\n"
     "back to back, timed as one span (the gaps between launches included). The fastest runs\n"
     "its class's points (a one-pass choice keeps its elements a work-item at each size;\n"
     "results.tuning.KERNEL.dram and .cache: every candidate; each point's extra.layout and\n"
@@ -215,6 +216,7 @@ typedef struct choice {
     long per_cu, epi;   /* groups per compute unit, or elements a work-item of a one-pass grid */
     int flat;           /* the flat layout's elements a work-item (0: another layout) */
     const char *layout; /* its name */
+    long group;         /* work-items a group (0: --group-size's) */
 } choice_t;
 
 typedef struct state {
@@ -233,6 +235,7 @@ typedef struct state {
     long epi;           /* > 0: a one-pass grid of epi elements a work-item (tuning), not per_cu */
     int flat;           /* > 0: the flat layout, flat elements a work-item: reps are launches */
     const char *layout; /* "grid-stride", "tiled", "lockstep", "flat" or "dynamic" */
+    long group;         /* work-items a group: the tuned choice, else --group-size (0: default) */
     gmb_buf_t *ctr;     /* the dynamic layout's claim counter (zeroed before each launch) */
     gmb_buf_t *owner;   /* owner[t]: the group that took claim t */
     size_t owner_cap;   /* claims owner holds */
@@ -574,12 +577,13 @@ static void set_point(state_t *s, const kinfo_t *k, int w, uint64_t size)
     s->n = size / (uint64_t)w;
     s->lanes = w / 4;
     s->reduce = k->reduce;
+    long L = s->group ? s->group : cfg->group_size;
     if (s->flat) /* one tile of flat x group size elements a group */
-        gmb_grid_pass(s->c, cfg->group_size, (uint64_t)s->flat, s->n, &s->geo);
+        gmb_grid_pass(s->c, L, (uint64_t)s->flat, s->n, &s->geo);
     else if (s->epi) /* as many groups as epi elements a work-item need: the size sets the grid */
-        gmb_grid_pass(s->c, cfg->group_size, (uint64_t)s->epi, s->n, &s->geo);
+        gmb_grid_pass(s->c, L, (uint64_t)s->epi, s->n, &s->geo);
     else
-        gmb_grid(s->c, s->k, cfg->group_size, s->per_cu, s->n, &s->geo);
+        gmb_grid(s->c, s->k, L, s->per_cu, s->n, &s->geo);
     /* In-kernel repetitions re-read the whole array only while every group is resident (a
      * grid-stride loop spreads each group's elements over it). A grid of more groups than the
      * device holds at once (--groups-per-cu above what fits) runs each group's repetitions
@@ -640,6 +644,7 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
     s->epi = ch->epi;
     s->flat = ch->flat;
     s->layout = ch->layout;
+    s->group = ch->group;
     set_point(s, k, w, size);
     if ((rc = poison(s, k, size)))
         return rc;
@@ -1084,11 +1089,12 @@ static const int flat_j[4] = {1, 4, 16, 64};
 /* A timed candidate of the tuning */
 typedef struct cand {
     choice_t ch;
-    gmb_u32 reps;  /* its repetitions a sample */
-    double gbps;   /* its GB/s: of the first round, then of the runoff */
-    size_t groups; /* its grid */
-    int pass;      /* one pass (more groups than the device holds, or flat) */
-    json_t *j;     /* its entry of results.tuning (borrowed) */
+    gmb_u32 reps;      /* its repetitions a sample */
+    double gbps;       /* its GB/s: of the first round, then of the runoff */
+    size_t groups;     /* its grid */
+    size_t group_size; /* its work-items a group */
+    int pass;          /* one pass (more groups than the device holds, or flat) */
+    json_t *j;         /* its entry of results.tuning (borrowed) */
 } cand_t;
 #define MAX_CAND 64
 #define RUNOFF   3 /* finalists (and the reference shape), and their samples each */
@@ -1122,6 +1128,13 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, int d
     size_t seen[NC], nseen = 0, ncr = 0;
     double want = ((const cfg_t *)s->c->cfg)->min_sample_us * 1e3;
     gmb_prog_t *lp[NL] = {pg->grid, k->reduce ? NULL : pg->tiled, pg->lockstep, pg->dynamic, NULL};
+    /* the flat layout's group sizes: the default (256) and, where the device takes more, 1024
+     * (or its maximum): an implementation that runs a group as a loop over its work-items (PoCL
+     * on a CPU) pays its per-group cost a quarter as often (flat 1 at 64 MiB on the 2-core VM,
+     * 5 interleaved pairs: copy and triad 1.08x in groups of 1024, 0.88x to 1.17x a pair) */
+    long big = s->c->info.max_group_size < 1024 ? (long)s->c->info.max_group_size : 1024;
+    const long fgs[2] = {0, big};
+    size_t nfgs = big > 256 ? 2 : 1;
     for (int l = 0; l < NL && !rc; l++) {
         int nf = l == FLAT ? 4 : 1;
         nseen = 0;
@@ -1132,7 +1145,7 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, int d
              * size of elements) */
             if (!prog || (l == FLAT && (k->reduce ? f == 0 : f == 3)))
                 continue;
-            for (size_t o = 0; o < (l == FLAT ? 1 : NC) && !rc; o++) {
+            for (size_t o = 0; o < (l == FLAT ? nfgs : NC) && !rc; o++) {
                 if (l != FLAT && cand[o].epi && (!dram || l == DYNAMIC))
                     continue; /* one-pass grids: DRAM points only; dynamic: resident only */
                 if ((l == TILED || l == LOCKSTEP) && cand[o].epi && cand[o].epi < 4)
@@ -1143,6 +1156,7 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, int d
                 s->flat = l == FLAT ? flat_j[f] : 0;
                 s->per_cu = l == FLAT ? 0 : cand[o].per_cu;
                 s->epi = l == FLAT ? 0 : cand[o].epi;
+                s->group = l == FLAT ? fgs[o] : 0;
                 set_point(s, k, w, size);
                 if (!s->warmed && (rc = warm_up(s)))
                     break;
@@ -1162,18 +1176,20 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, int d
                 double gbps =
                     (double)(k->reads + k->writes) * (double)size * s->reps / fmin(t[0], t[1]);
                 json_t *cj = json_pack(
-                    "{s:s, s:I, s:I, s:I, s:b, s:i, s:f}", "layout", lname[l], "groups_per_cu",
+                    "{s:s, s:I, s:I, s:I, s:I, s:b, s:i, s:f}", "layout", lname[l], "groups_per_cu",
                     (json_int_t)(s->geo.groups / s->c->info.compute_units), "elements_per_item",
                     (json_int_t)(s->flat ? s->flat : s->epi), "groups", (json_int_t)s->geo.groups,
-                    "one_pass", s->one_pass || s->flat, "reps", (int)s->reps, "bw_GBps", gbps);
+                    "group_size", (json_int_t)s->geo.group_size, "one_pass", s->one_pass || s->flat,
+                    "reps", (int)s->reps, "bw_GBps", gbps);
                 if (s->flat)
                     json_object_set_new(cj, "reps_by", json_string("launches"));
                 json_array_append_new(cands, cj);
                 if (ncr < MAX_CAND) {
-                    cr[ncr] = (cand_t){{NULL, s->per_cu, s->epi, s->flat, lname[l]},
+                    cr[ncr] = (cand_t){{NULL, s->per_cu, s->epi, s->flat, lname[l], s->group},
                                        s->reps,
                                        gbps,
                                        s->geo.groups,
+                                       s->geo.group_size,
                                        s->one_pass || s->flat,
                                        cj};
                     rc = be->kern_get(prog, k->kernel, &cr[ncr++].ch.k);
@@ -1196,7 +1212,7 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, int d
      * the first round */
     int ref = k->reduce ? 64 : 1;
     for (size_t q = nfin; q < ncr; q++)
-        if (cr[q].ch.flat == ref) {
+        if (cr[q].ch.flat == ref && !cr[q].ch.group) {
             cand_t t = cr[nfin];
             cr[nfin] = cr[q];
             cr[q] = t;
@@ -1211,6 +1227,7 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, int d
             s->epi = cr[q].ch.epi;
             s->flat = cr[q].ch.flat;
             s->layout = cr[q].ch.layout;
+            s->group = cr[q].ch.group;
             set_point(s, k, w, size);
             s->reps = cr[q].reps;
             rc = sample(s, &rt[q][r]);
@@ -1235,10 +1252,12 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, int d
     *out = bc;
     long epi = bc.flat ? bc.flat : bc.epi;
     char sz[32];
-    char per[96] = "the most resident groups";
+    char per[128] = "the most resident groups", of[40] = "";
+    if (bc.group)
+        snprintf(of, sizeof of, " of %ld work-items", bc.group);
     if (epi)
-        snprintf(per, sizeof per, "%ld element%s a work-item, %zu groups (%s)", epi,
-                 epi == 1 ? "" : "s", best_g,
+        snprintf(per, sizeof per, "%ld element%s a work-item, %zu groups%s (%s)", epi,
+                 epi == 1 ? "" : "s", best_g, of,
                  bc.flat     ? "one pass, repeated by launches"
                  : best_pass ? "more than the device holds: one pass"
                              : "resident");
@@ -1252,10 +1271,11 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, int d
     if (!kt)
         json_object_set_new(tuning, k->name, kt = json_object());
     json_object_set_new(kt, dram ? "dram" : "cache",
-                        json_pack("{s:I, s:s, s:I, s:I, s:I, s:o}", "size_bytes", (json_int_t)size,
-                                  "layout", bc.layout, "groups_per_cu", (json_int_t)bc.per_cu,
-                                  "elements_per_item", (json_int_t)epi, "groups",
-                                  (json_int_t)best_g, "candidates", cands));
+                        json_pack("{s:I, s:s, s:I, s:I, s:I, s:I, s:o}", "size_bytes",
+                                  (json_int_t)size, "layout", bc.layout, "groups_per_cu",
+                                  (json_int_t)bc.per_cu, "elements_per_item", (json_int_t)epi,
+                                  "groups", (json_int_t)best_g, "group_size",
+                                  (json_int_t)cr[win].group_size, "candidates", cands));
     return GMB_OK;
 }
 
@@ -1466,12 +1486,16 @@ static int stream_run(gmb_ctx_t *c)
                              : w == 16 && cfg->flat              ? pg.flat[fi]
                                                                  : prog[v];
             /* untuned: the resident grid-stride grid (or the layout asked for) everywhere */
-            choice_t base = {NULL, cfg->groups_per_cu, 0, kp == pg.flat[fi] ? (int)cfg->flat : 0,
+            choice_t base = {NULL,
+                             cfg->groups_per_cu,
+                             0,
+                             kp == pg.flat[fi] ? (int)cfg->flat : 0,
                              kp == pg.tiled      ? "tiled"
                              : kp == pg.dynamic  ? "dynamic"
                              : kp == pg.lockstep ? "lockstep"
                              : kp == pg.flat[fi] ? "flat"
-                                                 : "grid-stride"};
+                                                 : "grid-stride",
+                             0};
             if ((rc = be->kern_get(kp, k->kernel, &base.k)))
                 break;
             s.ch[0] = s.ch[1] = base;
@@ -1487,6 +1511,7 @@ static int stream_run(gmb_ctx_t *c)
         summarise(c, cfg, best);
     s.epi = 0;
     s.flat = 0;
+    s.group = 0;
     s.layout = "grid-stride";
     s.per_cu = cfg->groups_per_cu; /* the energy part: grid-stride, the most resident groups */
     if (!rc && cfg->energy_s > 0)
