@@ -22,6 +22,30 @@ const gmb_backend_t *const gmb_backends[] = {
     NULL,
 };
 
+const gmb_backend_kind_t gmb_kind_cuda = {
+    "cuda", "CUDA", GMB_BE_PTX | GMB_BE_LINKED | GMB_BE_ADDR_HOLD | GMB_BE_GPU_KNOWN};
+const gmb_backend_kind_t gmb_kind_opencl = {"opencl", "OpenCL", 0};
+static const gmb_backend_kind_t *const kinds[] = {&gmb_kind_cuda, &gmb_kind_opencl, NULL};
+
+const gmb_backend_kind_t *gmb_backend_kind(const char *name)
+{
+    for (int i = 0; name && kinds[i]; i++)
+        if (!strcmp(kinds[i]->name, name))
+            return kinds[i];
+    return NULL;
+}
+
+const char *gmb_backend_choices(void)
+{
+    static char all[64];
+    if (!all[0]) {
+        size_t k = (size_t)snprintf(all, sizeof all, "auto");
+        for (int i = 0; kinds[i] && k < sizeof all; i++)
+            k += (size_t)snprintf(all + k, sizeof all - k, "|%s", kinds[i]->name);
+    }
+    return all;
+}
+
 const gmb_backend_t *gmb_backend_find(const char *name)
 {
     for (int i = 0; gmb_backends[i]; i++)

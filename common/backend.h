@@ -46,6 +46,41 @@ typedef enum {
 #define GMB_CAP_SYSTEM_MEM                                                                         \
     (1u << 10) /* kernels may use plain malloc'd memory (GMB_MEM_HOST_PAGEABLE) (CUDA:             \
                   pageableMemoryAccess, HMM or ATS; OpenCL: fine-grained system SVM) */
+#define GMB_CAP_GRANULE                                                                            \
+    (1u << 12) /* the driver gives the allocation granularity (alloc_granularity_bytes) */
+#define GMB_CAP_HOST_UNIFIED                                                                       \
+    (1u << 13) /* the device's memory is the host's, so managed memory has nothing to move         \
+                  (OpenCL: CL_DEVICE_HOST_UNIFIED_MEMORY; CUDA: never set) */
+
+/* What a backend is (gmb_backend_kind_t.traits). Code outside the backends reads these, and
+ * the text the backend supplies, never its name: as fio's I/O engines declare behaviour
+ * flags that its shared code tests. */
+#define GMB_BE_PTX                                                                                 \
+    (1u << 0) /* kernels use inline PTX: cache operators (ld.global.cg, which bypasses L1;         \
+                 .ca, .cs), the L2 prefetch hint, the SM clock and %smid */
+#define GMB_BE_LINKED                                                                              \
+    (1u << 1) /* kernels are linked into the program (nvcc): a benchmark's own host code           \
+                 (constant-memory symbols, cache preference, access-policy windows, partition      \
+                 kernels) acts on them */
+#define GMB_BE_ADDR_HOLD                                                                           \
+    (1u << 2) /* an address a kernel stores in device memory holds in later launches, and a        \
+                 kernel may store one of shared memory (generic addressing); else addresses        \
+                 must live in shared virtual memory */
+#define GMB_BE_GPU_KNOWN                                                                           \
+    (1u << 3) /* its GPUs' hierarchy is known: global loads through L1, then the L2, then DRAM     \
+                 (levels.h) */
+
+/* A backend gmb knows, compiled in or not (a record from another machine names it). */
+typedef struct gmb_backend_kind {
+    const char *name;  /* "cuda", "opencl": --backend and device.backend */
+    const char *label; /* "CUDA", "OpenCL": tables */
+    unsigned traits;   /* GMB_BE_* */
+} gmb_backend_kind_t;
+extern const gmb_backend_kind_t gmb_kind_cuda, gmb_kind_opencl;
+/* The kind named name (a backend's or a record's device.backend); NULL when gmb knows none. */
+const gmb_backend_kind_t *gmb_backend_kind(const char *name);
+/* The choices of --backend: "auto|cuda|opencl". */
+const char *gmb_backend_choices(void);
 
 /* Streams (CUDA) / in-order queues (OpenCL) of an opened device. Stream 0 is the one the
  * blocking calls (write, read, fill, copy, launch) use; work on different streams may run at
@@ -147,7 +182,13 @@ typedef struct gmb_kernels {
 /* The backend table. Every function returns 0 or a negative GMB_E* code after logging
  * one line with file:line, the call and the vendor's error text. */
 typedef struct gmb_backend {
-    const char *name; /* "cuda", "opencl" */
+    const char *name;               /* "cuda", "opencl" (kind->name) */
+    const gmb_backend_kind_t *kind; /* its label and traits */
+    const char *copy_api;           /* the calls of its copy-engine copies */
+    const char *copy_pageable;      /* how it copies pageable host memory */
+    /* Why a device of this backend lacks cap (one GMB_CAP_* bit), in words for a skip: never
+     * NULL. */
+    const char *(*lacks)(unsigned cap);
     /* Number of devices in *n; GMB_ESKIP with the reason in why when there is none. */
     int (*count)(int *n, char *why, size_t whylen);
     /* Describe device idx (0 <= idx < count). */

@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include "backend.h"
+#include "cuda_try.h"
 #include "gmb.h"
 #include "meta.h"
 
@@ -47,17 +48,8 @@ struct gmb_prog {
     const char *names[MAX_KERNS];
 };
 
-/* Check a CUDA call: on failure log file:line, the call and CUDA's text, and return. */
-#define CU_TRY(call)                                                                               \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            gmb_error("%s:%d: %s: %s (%s, %d)", __FILE__, __LINE__, #call, cudaGetErrorString(e_), \
-                      cudaGetErrorName(e_), (int)e_);                                              \
-            cudaGetLastError(); /* a later check must not blame its own call for this error */     \
-            return GMB_ERUNTIME;                                                                   \
-        }                                                                                          \
-    } while (0)
+/* Check a CUDA call: on failure log it (cuda_try.h) and return. */
+#define CU_TRY(call) GMB_CU_TRY_OR(call, return GMB_ERUNTIME)
 
 /* A timed sequence is enqueued behind a gate (a host function that spins until the host has
  * enqueued all of it), so that the start event and the work run back to back instead of the
@@ -262,6 +254,8 @@ static int cu_info(int idx, gmb_dev_info_t *o)
     o->max_alloc_bytes = p.totalGlobalMem;
     o->llc_bytes = (uint64_t)p.l2CacheSize;
     o->alloc_granularity_bytes = alloc_granularity(idx);
+    if (o->alloc_granularity_bytes)
+        o->caps |= GMB_CAP_GRANULE;
     o->local_mem_bytes = p.sharedMemPerBlockOptin > p.sharedMemPerBlock ? p.sharedMemPerBlockOptin
                                                                         : p.sharedMemPerBlock;
     gmb_strlcpy(o->local_mem_type, "dedicated", sizeof o->local_mem_type);
@@ -934,8 +928,37 @@ static int cu_texture(gmb_buf_t *b, size_t *words, gmb_buf_t **out, char *why, s
     return GMB_OK;
 }
 
+/* Why a CUDA device lacks cap, for a skip's reason. */
+static const char *cu_lacks(unsigned cap)
+{
+    switch (cap) {
+    case GMB_CAP_CLUSTER:
+        return "the device has no thread-block clusters (distributed shared memory: compute "
+               "capability 9.0 on)";
+    case GMB_CAP_MAPPED:
+        return "the device cannot map host memory (canMapHostMemory)";
+    case GMB_CAP_PREFETCH:
+        return "CUDA prefetch needs concurrentManagedAccess, which this device and system do "
+               "not have";
+    case GMB_CAP_SYSTEM_MEM:
+        return "kernels cannot use plain malloc'd memory here (pageableMemoryAccess is 0: no "
+               "HMM or ATS)";
+    case GMB_CAP_MANAGED:
+        return "cudaDevAttrManagedMemory is 0";
+    case GMB_CAP_GRANULE:
+        return "the CUDA driver gave none";
+    default:
+        return "the CUDA device does not have it";
+    }
+}
+
 const gmb_backend_t gmb_backend_cuda = {
     .name = "cuda",
+    .kind = &gmb_kind_cuda,
+    .copy_api = "cudaMemcpyAsync (cudaMemcpyDefault) on the device's stream(s)",
+    .copy_pageable = "pageable copies are staged by the driver and synchronous with respect to "
+                     "the host: bidir with pageable memory cannot overlap",
+    .lacks = cu_lacks,
     .count = cu_count,
     .info = cu_info,
     .open = cu_open,

@@ -469,7 +469,7 @@ static int ocl_info(int idx, gmb_dev_info_t *o)
     if (!clGetDeviceInfo(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof u32, &u32, NULL))
         o->core_clock_mhz = (int)u32;
     if (!clGetDeviceInfo(d, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof b, &b, NULL) && b)
-        o->caps |= GMB_CAP_MAPPED;
+        o->caps |= GMB_CAP_MAPPED | GMB_CAP_HOST_UNIFIED;
     if (!clGetDeviceInfo(d, CL_DEVICE_ERROR_CORRECTION_SUPPORT, sizeof b, &b, NULL))
         o->ecc = b ? 1 : 0;
     if (!clGetDeviceInfo(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION, sizeof sz, &sz, NULL))
@@ -1229,8 +1229,38 @@ static int ocl_texture(gmb_buf_t *b, size_t *words, gmb_buf_t **out, char *why, 
     return GMB_OK;
 }
 
+/* Why an OpenCL device lacks cap, for a skip's reason. */
+static const char *ocl_lacks(unsigned cap)
+{
+    switch (cap) {
+    case GMB_CAP_CLUSTER:
+        return "OpenCL has no thread-block clusters (distributed shared memory is CUDA's, "
+               "compute capability 9.0 on)";
+    case GMB_CAP_MAPPED:
+        return "OpenCL kernels reach host memory only on a device that shares it "
+               "(CL_DEVICE_HOST_UNIFIED_MEMORY)";
+    case GMB_CAP_PREFETCH:
+        return "migrating shared virtual memory needs OpenCL 2.1 (clEnqueueSVMMigrateMem), "
+               "which the device or loader lacks";
+    case GMB_CAP_SYSTEM_MEM:
+        return "kernels cannot use plain malloc'd memory here (no fine-grained system shared "
+               "virtual memory)";
+    case GMB_CAP_MANAGED:
+        return "no coarse-grained shared virtual memory";
+    case GMB_CAP_GRANULE:
+        return "OpenCL has no such query";
+    default:
+        return "OpenCL does not offer it";
+    }
+}
+
 const gmb_backend_t gmb_backend_opencl = {
     .name = "opencl",
+    .kind = &gmb_kind_opencl,
+    .copy_api = "clEnqueueWriteBuffer/ReadBuffer with the host pointer (host side), "
+                "clEnqueueCopyBuffer (device to device), non-blocking, one queue each",
+    .copy_pageable = "pageable copies go through the implementation's staging",
+    .lacks = ocl_lacks,
     .count = ocl_count,
     .info = ocl_info,
     .open = ocl_open,

@@ -206,8 +206,8 @@ static int cmd_suite(int argc, char **argv)
             return 2;
         }
     }
-    if (strcmp(o.backend, "auto") && strcmp(o.backend, "cuda") && strcmp(o.backend, "opencl")) {
-        gmb_error("unknown backend '%s' (choose from auto|cuda|opencl)", o.backend);
+    if (strcmp(o.backend, "auto") && !gmb_backend_kind(o.backend)) {
+        gmb_error("unknown backend '%s' (choose from %s)", o.backend, gmb_backend_choices());
         return 2;
     }
     int rc = gmb_suite_run(&o);

@@ -132,11 +132,11 @@ int gmb_pick_backend(const char *name, const gmb_backend_t **out, int *ndev, cha
     if (strcmp(name, "auto")) {
         const gmb_backend_t *be = gmb_backend_find(name);
         if (!be) {
-            int known = !strcmp(name, "cuda") || !strcmp(name, "opencl");
+            int known = gmb_backend_kind(name) != NULL;
             snprintf(why, whylen,
                      known ? "backend '%s' was not built into this gmb (see make's output)"
-                           : "unknown backend '%s' (choose from auto|cuda|opencl)",
-                     name);
+                           : "unknown backend '%s' (choose from %s)",
+                     name, gmb_backend_choices());
             return known ? GMB_ESKIP : GMB_EUSAGE;
         }
         *out = be;
@@ -737,14 +737,13 @@ static json_t *record_new(gmb_ctx_t *c, const char *iso)
         c->host_binding, "clocks", "metrics", "points", "results", "status", "running");
     if (r) {
         json_object_set_new(r, "options", json_options(c->bench->opts, c->cfg));
-        json_object_set_new(
-            r, "measurement",
-            json_pack("{s:I, s:I, s:I, s:f, s:f, s:I, s:s}", "warmup", (json_int_t)c->o.warmup,
-                      "min_samples", (json_int_t)c->o.min_samples, "max_samples",
-                      (json_int_t)c->o.max_samples, "ci_target_pct", c->o.ci_target_pct,
-                      "time_cap_s", c->o.time_cap_s, "seed", (json_int_t)c->o.seed, "timer",
-                      !strcmp(c->be->name, "cuda") ? "CUDA events around each launch"
-                                                   : "OpenCL profiling events (START..END)"));
+        json_object_set_new(r, "measurement",
+                            json_pack("{s:I, s:I, s:I, s:f, s:f, s:I, s:s}", "warmup",
+                                      (json_int_t)c->o.warmup, "min_samples",
+                                      (json_int_t)c->o.min_samples, "max_samples",
+                                      (json_int_t)c->o.max_samples, "ci_target_pct",
+                                      c->o.ci_target_pct, "time_cap_s", c->o.time_cap_s, "seed",
+                                      (json_int_t)c->o.seed, "timer", c->info.timer));
     }
     return r;
 }

@@ -250,7 +250,7 @@ void gmb_level_names(const gmb_lv_device_t *dev, gmb_lv_path_t path, const char 
     if (path == GMB_LV_ONCHIP || !dev->gpu)
         return;
     int last = memory ? nl - 2 : nl - 1; /* the last cache level */
-    if (dev->cuda) {
+    if (dev->known) {
         /* the GPU's structure: global memory through L1 first; global-cg and atomics start
          * at L2; the texture path has L1 (Volta on: L1 and texture cache are one) */
         int first = path == GMB_LV_GLOBAL ? 1 : 0;

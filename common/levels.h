@@ -57,7 +57,8 @@ typedef enum {
 /* The evidence the device gives about its levels. */
 typedef struct gmb_lv_device {
     int gpu;          /* the device is a GPU */
-    int cuda;         /* CUDA: the GPU's structure is known (global: L1, then the L2) */
+    int known;        /* the GPU's structure is known (GMB_BE_GPU_KNOWN: CUDA; global: L1,
+                         then the L2) */
     double llc_bytes; /* the cache the device reports (CUDA: the L2; OpenCL:
                          CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, or the L2 from the CUDA driver on
                          NVIDIA); 0 unknown */

@@ -142,10 +142,8 @@ void gmb_device_label(const json_t *dev, const char *backend, char *out, size_t 
     const char *be = backend && *backend ? backend : jstr(dev, "backend");
     if (strstr(plat, "Portable Computing Language"))
         snprintf(out, len, "%s (PoCL %s)", name, !strcmp(type, "cpu") ? "CPU" : type);
-    else if (!strcmp(be, "cuda"))
-        snprintf(out, len, "%s (CUDA)", name);
-    else if (!strcmp(be, "opencl"))
-        snprintf(out, len, "%s (OpenCL)", name);
+    else if (gmb_backend_kind(be))
+        snprintf(out, len, "%s (%s)", name, gmb_backend_kind(be)->label);
     else
         snprintf(out, len, "%s", name);
 }
@@ -529,7 +527,9 @@ static int level_names_of(const json_t *rec, const char *space, const json_t *lv
     }
     int global = !strcmp(space, "global") || !strcmp(space, "texture"),
         l2first = !strcmp(space, "global-cg") || !strcmp(space, "atomic");
-    if (!nl || !generic || strcmp(jstr(rec, "device.backend"), "opencl") ||
+    /* a GPU of a backend whose hierarchy gmb does not know (OpenCL): named from its cache */
+    const gmb_backend_kind_t *kind = gmb_backend_kind(jstr(rec, "device.backend"));
+    if (!nl || !generic || !kind || (kind->traits & GMB_BE_GPU_KNOWN) ||
         strcmp(jstr(rec, "device.type"), "gpu") || !(global || l2first))
         return nl;
     gmb_lv_device_t dev = {1, 0, gmb_jnum(rec, "device.llc_bytes")};

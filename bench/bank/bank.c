@@ -720,11 +720,7 @@ static int bank_run(gmb_ctx_t *c)
     /* another group's array needs thread-block clusters */
     const char *remote_why = NULL;
     if (!(c->info.caps & GMB_CAP_CLUSTER))
-        remote_why = !strcmp(be->name, "cuda")
-                         ? "the device has no thread-block clusters (distributed shared memory: "
-                           "compute capability 9.0 on)"
-                         : "OpenCL has no thread-block clusters (distributed shared memory is "
-                           "CUDA's, compute capability 9.0 on)";
+        remote_why = be->lacks(GMB_CAP_CLUSTER);
     /* the pattern instances, in the order they are measured */
     pat_t *pats = calloc(nstr + 16, sizeof *pats);
     if (!pats)

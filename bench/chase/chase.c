@@ -453,8 +453,8 @@ static int to_pointers(state_t *s)
 static int load_constant(state_t *s, uint64_t bytes)
 {
     const gmb_backend_t *be = s->c->be;
-    int cuda = !strcmp(be->name, "cuda");
-    if (!cuda && !s->svm) /* OpenCL buffer to buffer */
+    int linked = (be->kind->traits & GMB_BE_LINKED) != 0; /* CUDA's __constant__ symbol */
+    if (!linked && !s->svm)                               /* OpenCL buffer to buffer */
         return be->copy(s->cbuf, 0, s->chain, 0, (size_t)bytes, NULL);
     /* through the host: CUDA's __constant__ array; OpenCL's shared virtual memory, which
      * copies into no buffer object (at most 64 KiB) */
@@ -463,8 +463,8 @@ static int load_constant(state_t *s, uint64_t bytes)
         return GMB_ERUNTIME;
     int rc = be->read(s->chain, 0, h, (size_t)bytes);
     if (!rc)
-        rc = cuda ? gmb_chase_cuda_const_write(s->c->info.index, h, (size_t)bytes)
-                  : be->write(s->cbuf, 0, h, (size_t)bytes);
+        rc = linked ? gmb_chase_cuda_const_write(s->c->info.index, h, (size_t)bytes)
+                    : be->write(s->cbuf, 0, h, (size_t)bytes);
     free(h);
     return rc;
 }
@@ -700,7 +700,8 @@ static void curve_levels(gmb_ctx_t *c, const curve_t *cv, int clock, int memory,
         for (int i = 0; i < nl; i++)
             memcpy(names[i], P[i].name, GMB_LEVEL_NAME);
     } else {
-        gmb_lv_device_t dev = {gpu, !strcmp(c->be->name, "cuda"), (double)c->info.llc_bytes};
+        gmb_lv_device_t dev = {gpu, (c->be->kind->traits & GMB_BE_GPU_KNOWN) != 0,
+                               (double)c->info.llc_bytes};
         gmb_level_names(&dev, space_path(cv->space), space_names[cv->space], memory, L, nl, names);
     }
     char what[64], pg[32], a[32], b[32], lat[96];
@@ -897,23 +898,24 @@ static int chase_run(gmb_ctx_t *c)
     int rc = given ? GMB_OK : default_sizes(c, cfg);
     if (rc || (rc = default_pages(c, cfg, given)) || (rc = check_options(c, cfg)))
         return rc;
-    int cuda = !strcmp(be->name, "cuda");
+    unsigned traits = be->kind->traits;
+    int hold = (traits & GMB_BE_ADDR_HOLD) != 0, linked = (traits & GMB_BE_LINKED) != 0;
     /* OpenCL: a buffer object may move between launches, so the addresses live in shared
      * virtual memory, whose addresses hold */
-    int svm_chain = cfg->pointers && !cuda;
+    int svm_chain = cfg->pointers && !hold;
     if (svm_chain && !(c->info.caps & GMB_CAP_MANAGED)) {
         gmb_skip("--pointers on OpenCL needs shared virtual memory (a buffer object may move "
                  "between launches, so addresses stored in it need not hold)");
         return GMB_ESKIP;
     }
-    int clock = cuda && (c->info.caps & GMB_CAP_CLOCK);
+    int clock = (c->info.caps & GMB_CAP_CLOCK) != 0;
     uint64_t rtop = cfg->sizes.v[cfg->sizes.n - 1], st = cfg->stride;
     uint64_t ptop = has(&cfg->modes, M_PAGE) ? cfg->psizes.v[cfg->psizes.n - 1] : 0;
     uint64_t top = ptop > rtop ? ptop : rtop; /* the chain buffer */
     size_t npts = cfg->psizes.n > cfg->sizes.n ? cfg->psizes.n : cfg->sizes.n;
     /* CUDA's default: addresses in the global, global-cg and shared spaces (a stride that
      * holds no 64-bit address keeps word indices) */
-    int auto_ptr = cuda && !cfg->pointers && !cfg->indices && st % 8 == 0;
+    int auto_ptr = hold && !cfg->pointers && !cfg->indices && st % 8 == 0;
     uint64_t minpage = cfg->page_sizes.v[0];
     uint64_t nrand = has(&cfg->modes, M_RANDOM) ? rtop / st : 1;
     uint64_t npage = has(&cfg->modes, M_PAGE) ? ptop / minpage : 1;
@@ -947,7 +949,7 @@ static int chase_run(gmb_ctx_t *c)
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, sizeof(gmb_u32), &s.bad)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, CONST_BYTES, &s.cbuf)) ||
         (rc = be->prog_load(c->dev, c->bench->kernels, variants[0].variant, &s.prog)) ||
-        (cuda && gmb_chase_cuda_prefer_l1 && (rc = gmb_chase_cuda_prefer_l1())))
+        (linked && gmb_chase_cuda_prefer_l1 && (rc = gmb_chase_cuda_prefer_l1())))
         goto out;
     main_chain = s.chain;
     if (has(&cfg->spaces, S_PEER)) {
@@ -974,6 +976,8 @@ static int chase_run(gmb_ctx_t *c)
                                                       : "none",
                              "clock_MHz", c->info.core_clock_mhz));
     if (has(&cfg->modes, M_PAGE)) { /* page mode: its strides, its span, the granularity */
+        char gsrc[160];
+        snprintf(gsrc, sizeof gsrc, "none: %s", be->lacks(GMB_CAP_GRANULE));
         json_t *ps = json_array();
         for (size_t i = 0; i < cfg->page_sizes.n; i++)
             json_array_append_new(ps, json_integer((json_int_t)cfg->page_sizes.v[i]));
@@ -981,8 +985,7 @@ static int chase_run(gmb_ctx_t *c)
                                (json_int_t)ptop, "alloc_granularity_source",
                                c->info.alloc_granularity_bytes
                                    ? "cuMemGetAllocationGranularity (minimum, device memory)"
-                               : cuda ? "none: the CUDA driver gave none"
-                                      : "none: OpenCL has no such query");
+                                   : gsrc);
         json_object_set_new(pg, "alloc_granularity_bytes",
                             c->info.alloc_granularity_bytes
                                 ? json_integer((json_int_t)c->info.alloc_granularity_bytes)
@@ -1005,7 +1008,7 @@ static int chase_run(gmb_ctx_t *c)
                 char a[32], why_buf[160];
                 if (mode == M_PAGE && !PAGED(sp))
                     continue; /* pages mean nothing there */
-                if (sp == S_GLOBAL_CG && !cuda)
+                if (sp == S_GLOBAL_CG && !(traits & GMB_BE_PTX))
                     why = "OpenCL has no L1-bypassing load (PTX ld.global.cg is CUDA only)";
                 if (sp == S_SHARED) {
                     cap = smem;
@@ -1018,14 +1021,11 @@ static int chase_run(gmb_ctx_t *c)
                         why = "--pointers: distributed shared memory is chased by word indices "
                               "only";
                     else if (!(c->info.caps & GMB_CAP_CLUSTER))
-                        why = cuda ? "the device has no thread-block clusters (distributed shared "
-                                     "memory: compute capability 9.0 on)"
-                                   : "OpenCL has no thread-block clusters (distributed shared "
-                                     "memory is CUDA's, compute capability 9.0 on)";
+                        why = be->lacks(GMB_CAP_CLUSTER);
                 }
                 if (sp == S_CONSTANT) {
                     cap = CONST_BYTES;
-                    if (cuda && !gmb_chase_cuda_const_write)
+                    if (linked && !gmb_chase_cuda_const_write)
                         why = "the CUDA constant-memory kernel was not built";
                 }
                 if (sp == S_ATOMIC && cfg->pointers)
@@ -1048,10 +1048,8 @@ static int chase_run(gmb_ctx_t *c)
                 if (sp == S_HOST) {
                     cap = host_cap(c, top);
                     if (!(c->info.caps & GMB_CAP_MAPPED))
-                        why = cuda ? "the device cannot map host memory (canMapHostMemory)"
-                                   : "OpenCL kernels reach host memory only on a device that "
-                                     "shares it (CL_DEVICE_HOST_UNIFIED_MEMORY)";
-                    else if (cfg->pointers && !cuda)
+                        why = be->lacks(GMB_CAP_MAPPED);
+                    else if (cfg->pointers && !hold)
                         why = "--pointers on OpenCL needs shared virtual memory, and host "
                               "memory is a buffer object here";
                 }
@@ -1092,7 +1090,7 @@ static int chase_run(gmb_ctx_t *c)
                 s.ptr = (cfg->pointers && GLOBAL_LOADS(sp)) ||
                         (auto_ptr && (sp == S_GLOBAL || sp == S_GLOBAL_CG));
                 /* shared-window addresses, made in-kernel */
-                s.sptr = (cfg->pointers || auto_ptr) && cuda && sp == S_SHARED;
+                s.sptr = (cfg->pointers || auto_ptr) && hold && sp == S_SHARED;
                 if ((rc = be->kern_get(s.prog,
                                        s.ptr    ? space_kernel_ptr[sp]
                                        : s.sptr ? "chase_shared_ptr"

@@ -1034,20 +1034,11 @@ static int copy_run(gmb_ctx_t *c)
     print_header();
     gmb_add_result(
         c, "engines",
-        json_pack("{s:s, s:s, s:s}", "ce",
-                  !strcmp(be->name, "cuda")
-                      ? "cudaMemcpyAsync (cudaMemcpyDefault) on the device's stream(s)"
-                      : "clEnqueueWriteBuffer/ReadBuffer with the host pointer (host side), "
-                        "clEnqueueCopyBuffer (device to device), non-blocking, one queue each",
-                  "sm",
+        json_pack("{s:s, s:s, s:s}", "ce", be->copy_api, "sm",
                   "copy_sm: grid-stride float4 copy kernel, one launch per copy; bidir by default "
                   "copy_split, one kernel whose runs of 32 work-items copy in turns one way and "
                   "the other (nvbandwidth's split-warp copy), bytes = the buffer (half each way)",
-                  "pageable",
-                  !strcmp(be->name, "cuda")
-                      ? "pageable copies are staged by the driver and synchronous with respect "
-                        "to the host: bidir with pageable memory cannot overlap"
-                      : "pageable copies go through the implementation's staging"));
+                  "pageable", be->copy_pageable));
     for (int pi = 0; pi < nplace && host && !rc; pi++) {
         char why[192];
         if (host_bind(&s, place[pi], why, sizeof why)) {

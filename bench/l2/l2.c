@@ -158,7 +158,8 @@ typedef struct state {
     gmb_u32 sum_val;    /* sum of gmb_hash(SEED_DATA, w), w < sum_n, mod 2^32 */
     int injected;       /* --inject-error planted */
     int gpu;            /* a GPU device: "L2" and "DRAM" */
-    int cuda;           /* CUDA: the GPU's structure is known (levels.h) */
+    int known;          /* the GPU's structure is known (GMB_BE_GPU_KNOWN, levels.h) */
+    int ptx;            /* PTX cache operators and the program's linked host code (CUDA) */
     const char *cache;  /* the cache's name in the output */
     const char *mem;    /* the memory's name */
 } state_t;
@@ -484,12 +485,11 @@ static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
         json_string(s->l1 ? "not modelled (the l1 part)" : "none (no plateaus found)"));
     json_object_set_new(
         extra, "l1",
-        json_string(s->l1                          ? (!strcmp(c->be->name, "cuda")
-                                                          ? "cached (ld.global.ca): every group re-reads the whole set"
-                                                          : "every group re-reads the whole set (the device's caches)")
-                    : !strcmp(c->be->name, "cuda") ? "bypassed (ld/st.global.cg)"
-                                                   : "not bypassed: groups rotate over the "
-                                                     "working set (reuse negligible)"));
+        json_string(s->l1 ? (s->ptx ? "cached (ld.global.ca): every group re-reads the whole set"
+                                    : "every group re-reads the whole set (the device's caches)")
+                    : s->ptx
+                        ? "bypassed (ld/st.global.cg)"
+                        : "not bypassed: groups rotate over the working set (reuse negligible)"));
     if (s->l1)
         json_object_set_new(extra, "bytes_per_group_pass", json_integer((json_int_t)size));
     double bw = bytes / ser.st.median;
@@ -595,7 +595,7 @@ static json_t *curve_levels(const state_t *s, const curve_t *cv, const gmb_bw_fi
                             gmb_text_t *sm)
 {
     char names[GMB_MAX_LEVELS][GMB_LEVEL_NAME], a[32], b[32];
-    gmb_lv_device_t dev = {s->gpu, s->cuda, (double)s->c->info.llc_bytes};
+    gmb_lv_device_t dev = {s->gpu, s->known, (double)s->c->info.llc_bytes};
     int nl = (int)f->nplateaus;
     gmb_level_names(&dev, GMB_LV_L2_FIRST, NULL, reached, f->levels, nl, names);
     json_t *arr = json_array();
@@ -1264,7 +1264,7 @@ static void print_header(const state_t *s)
         gmb_fmt_size(c->info.llc_bytes, llc, sizeof llc);
     printf("# gmb-l2: %s device %d: %s (%s); %s %s (as the device reports it); L1 %s\n",
            c->be->name, c->info.index, c->info.name, c->info.type, s->cache, llc,
-           !strcmp(c->be->name, "cuda")
+           s->ptx
                ? "bypassed (ld/st.global.cg)"
                : "not bypassable in OpenCL: groups rotate over the working set, reuse negligible");
     if (!s->gpu)
@@ -1283,10 +1283,13 @@ static int l2_run(gmb_ctx_t *c)
     if (rc)
         return rc;
     cfg->flush = flush_bytes ? flush_bytes : cfg->flush;
-    int cuda = !strcmp(be->name, "cuda");
+    /* PTX: L1-bypassing loads (ld.global.cg) and %smid; linked: the partition and persistence
+     * host code of l2.cu */
+    int ptx = (be->kind->traits & GMB_BE_PTX) && (be->kind->traits & GMB_BE_LINKED);
     state_t s = {.c = c};
     s.gpu = !strcmp(c->info.type, "gpu");
-    s.cuda = cuda;
+    s.known = (be->kind->traits & GMB_BE_GPU_KNOWN) != 0;
+    s.ptx = ptx;
     s.cache = s.gpu ? "L2" : "last-level cache (CPU)";
     s.mem = s.gpu ? "DRAM" : "memory";
     gmb_prog_t *prog = NULL;
@@ -1314,7 +1317,7 @@ static int l2_run(gmb_ctx_t *c)
         goto out;
     gmb_declare_metric(c, "bw_GBps", "GB/s", "higher",
                        "bytes read or written x in-kernel repetitions / kernel time (1e9 B/s)");
-    if (has(&cfg->parts, P_PART) && cuda)
+    if (has(&cfg->parts, P_PART) && ptx)
         gmb_declare_metric(c, "lat_cycles", "cycles", "lower",
                            "SM clock cycles per dependent ld.global.cg load of one L2 line "
                            "(statistics over the lines of the buffer)");
@@ -1360,7 +1363,7 @@ static int l2_run(gmb_ctx_t *c)
             cwres = json_object();
             rc = run_coldwarm(&s, cwres, &sm);
         } else if (part == P_PART) {
-            if (!cuda)
+            if (!ptx)
                 skip_part(part,
                           "OpenCL cannot choose the compute unit a work-group runs on nor bypass "
                           "L1 (needs CUDA: %smid, ld.global.cg)",
@@ -1375,7 +1378,7 @@ static int l2_run(gmb_ctx_t *c)
             }
         } else if (part == P_PERSIST) {
             char why[256] = "";
-            if (!cuda)
+            if (!ptx)
                 skip_part(part,
                           "OpenCL has no persisting access-policy windows (CUDA 11+ "
                           "cudaStreamAttributeAccessPolicyWindow)",
@@ -1410,12 +1413,12 @@ static int l2_run(gmb_ctx_t *c)
     }
     gmb_add_result(c, "cache_name", json_string(s.cache));
     gmb_add_result(c, "l1",
-                   json_string(cuda ? "bypassed: PTX ld.global.cg / st.global.cg"
-                                    : "not bypassed (OpenCL has no such access): each "
-                                      "repetition rotates the work-items over the "
-                                      "working set by one group, so a compute unit "
-                                      "re-reads data only after the whole working set "
-                                      "went by; L1 reuse negligible above a few L1s"));
+                   json_string(ptx ? "bypassed: PTX ld.global.cg / st.global.cg"
+                                   : "not bypassed (OpenCL has no such access): each "
+                                     "repetition rotates the work-items over the "
+                                     "working set by one group, so a compute unit "
+                                     "re-reads data only after the whole working set "
+                                     "went by; L1 reuse negligible above a few L1s"));
     gmb_add_result(c, "bandwidth", bwres);
     gmb_add_result(c, "skipped", skipped);
     if (cwres)

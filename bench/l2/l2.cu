@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_try.h"
+
 #include "l2.cl"
 
 extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
@@ -16,17 +18,8 @@ extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
     {"u4", "l2_mix", (const void *)l2_mix},       {NULL, NULL, NULL},
 };
 
-/* Log a failed CUDA call (file:line, the call, CUDA's text), set rc and jump to out. */
-#define L2_TRY(call)                                                                               \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            gmb_error("%s:%d: %s: %s (%s)", __FILE__, __LINE__, #call, cudaGetErrorString(e_),     \
-                      cudaGetErrorName(e_));                                                       \
-            rc = GMB_ERUNTIME;                                                                     \
-            goto out;                                                                              \
-        }                                                                                          \
-    } while (0)
+/* Log a failed CUDA call (cuda_try.h), set rc and jump to out. */
+#define L2_TRY(call) GMB_CU_TRY_OR(call, rc = GMB_ERUNTIME; goto out)
 
 /* ---- partitions ------------------------------------------------------------------------- */
 

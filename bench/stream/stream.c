@@ -1370,7 +1370,7 @@ static int stream_run(gmb_ctx_t *c)
                 gmb_error("%s: 16-byte accesses only (--widths 16)", opt);
                 return GMB_EUSAGE;
             }
-        if (strcmp(be->name, "cuda")) {
+        if (!(be->kind->traits & GMB_BE_PTX)) {
             gmb_skip("%s: PTX cache hints: CUDA only", opt);
             return GMB_ESKIP;
         }

@@ -667,21 +667,11 @@ static int run_sizes(state_t *s, int test)
     const char *tn = test_names[test];
     unsigned caps = c->info.caps;
     if ((test == T_PREFETCH_H2D || test == T_PREFETCH_D2H) && !(caps & GMB_CAP_PREFETCH)) {
-        note_skip(s, tn,
-                  !strcmp(be->name, "cuda")
-                      ? "CUDA prefetch needs concurrentManagedAccess, which this device and "
-                        "system do not have"
-                      : "migrating shared virtual memory needs OpenCL 2.1 "
-                        "(clEnqueueSVMMigrateMem), which the device or loader lacks");
+        note_skip(s, tn, be->lacks(GMB_CAP_PREFETCH));
         return GMB_OK;
     }
     if (test == T_SYSTEM && !(caps & GMB_CAP_SYSTEM_MEM)) {
-        note_skip(s, tn,
-                  !strcmp(be->name, "cuda")
-                      ? "kernels cannot use plain malloc'd memory here (pageableMemoryAccess is "
-                        "0: no HMM or ATS)"
-                      : "kernels cannot use plain malloc'd memory here (no fine-grained system "
-                        "shared virtual memory)");
+        note_skip(s, tn, be->lacks(GMB_CAP_SYSTEM_MEM));
         return GMB_OK;
     }
     int rc = GMB_OK;
@@ -928,8 +918,7 @@ static int um_run(gmb_ctx_t *c)
         return rc;
     if (!(c->info.caps & GMB_CAP_MANAGED)) {
         gmb_skip("%s device %d has no managed memory (%s)", be->name, c->info.index,
-                 !strcmp(be->name, "cuda") ? "cudaDevAttrManagedMemory is 0"
-                                           : "no coarse-grained shared virtual memory");
+                 be->lacks(GMB_CAP_MANAGED));
         return GMB_ESKIP;
     }
     s.largest = json_object();
@@ -973,7 +962,7 @@ static int um_run(gmb_ctx_t *c)
     printf("# gmb-um: %s device %d: %s\n# managed memory: %s\n", be->name, c->info.index,
            c->info.name, c->info.managed);
     /* OpenCL host-unified memory (a CPU, an integrated GPU): migrations have nothing to move */
-    s.shared_host = !strcmp(be->name, "opencl") && (c->info.caps & GMB_CAP_MAPPED);
+    s.shared_host = (c->info.caps & GMB_CAP_HOST_UNIFIED) != 0;
     gmb_add_result(c, "managed_memory", json_string(c->info.managed));
     const char *moves = s.shared_host ? "none: the device's memory is the host's"
                         : (c->info.caps & GMB_CAP_UM_FAULTS)
