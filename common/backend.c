@@ -49,7 +49,7 @@ const char *gmb_backend_choices(void)
 const gmb_backend_t *gmb_backend_find(const char *name)
 {
     for (int i = 0; gmb_backends[i]; i++)
-        if (!strcmp(gmb_backends[i]->name, name))
+        if (!strcmp(gmb_backends[i]->kind->name, name))
             return gmb_backends[i];
     return NULL;
 }

@@ -182,8 +182,7 @@ typedef struct gmb_kernels {
 /* The backend table. Every function returns 0 or a negative GMB_E* code after logging
  * one line with file:line, the call and the vendor's error text. */
 typedef struct gmb_backend {
-    const char *name;               /* "cuda", "opencl" (kind->name) */
-    const gmb_backend_kind_t *kind; /* its label and traits */
+    const gmb_backend_kind_t *kind; /* its name ("cuda", "opencl"), label and traits */
     const char *copy_api;           /* the calls of its copy-engine copies */
     const char *copy_pageable;      /* how it copies pageable host memory */
     /* Why a device of this backend lacks cap (one GMB_CAP_* bit), in words for a skip: never

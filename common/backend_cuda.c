@@ -953,7 +953,6 @@ static const char *cu_lacks(unsigned cap)
 }
 
 const gmb_backend_t gmb_backend_cuda = {
-    .name = "cuda",
     .kind = &gmb_kind_cuda,
     .copy_api = "cudaMemcpyAsync (cudaMemcpyDefault) on the device's stream(s)",
     .copy_pageable = "pageable copies are staged by the driver and synchronous with respect to "

@@ -1255,7 +1255,6 @@ static const char *ocl_lacks(unsigned cap)
 }
 
 const gmb_backend_t gmb_backend_opencl = {
-    .name = "opencl",
     .kind = &gmb_kind_opencl,
     .copy_api = "clEnqueueWriteBuffer/ReadBuffer with the host pointer (host side), "
                 "clEnqueueCopyBuffer (device to device), non-blocking, one queue each",

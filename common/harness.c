@@ -198,7 +198,7 @@ int gmb_print_devices(FILE *f)
         int n = 0;
         char why[400];
         if (be->count(&n, why, sizeof why) != GMB_OK) {
-            fprintf(f, "%-7s   -  (%s)\n", be->name, why);
+            fprintf(f, "%-7s   -  (%s)\n", be->kind->name, why);
             continue;
         }
         for (int k = 0; k < n; k++) {
@@ -214,8 +214,8 @@ int gmb_print_devices(FILE *f)
                 snprintf(mc, sizeof mc, "%d", d.mem_clock_mhz);
             if (d.bus_width_bits)
                 snprintf(bus, sizeof bus, "%d", d.bus_width_bits);
-            fprintf(f, "%-7s %3d  %-36.36s %10s %5d %9d %8s %5s %10s %-15s %-7s\n", be->name, k,
-                    d.name, mem, d.compute_units, d.core_clock_mhz, mc, bus, peak, d.mem_type,
+            fprintf(f, "%-7s %3d  %-36.36s %10s %5d %9d %8s %5s %10s %-15s %-7s\n", be->kind->name,
+                    k, d.name, mem, d.compute_units, d.core_clock_mhz, mc, bus, peak, d.mem_type,
                     d.ecc < 0 ? "unknown"
                     : d.ecc   ? "on"
                               : "off");
@@ -251,7 +251,7 @@ int gmb_print_devices_json(FILE *f, FILE *err)
         int n = 0;
         char why[400];
         if (be->count(&n, why, sizeof why) != GMB_OK) {
-            fprintf(err, "gmb: %s: %s\n", be->name, why);
+            fprintf(err, "gmb: %s: %s\n", be->kind->name, why);
             continue;
         }
         for (int k = 0; k < n; k++) {
@@ -732,7 +732,7 @@ static json_t *record_new(gmb_ctx_t *c, const char *iso)
         "schema", GMB_RECORD_SCHEMA, "schema_version", GMB_RECORD_SCHEMA_VERSION, "gmb", "version",
         GMB_VERSION, "git", gmb_git_rev, "benchmark", c->bench->name, "command", cmd, "time_utc",
         iso, "host", "name", h.name, "os", h.os, "cpu", h.cpu, "cpus", h.cpus, "backend",
-        c->be->name, "device", gmb_json_device(&c->info), "locality", "source", loc.source,
+        c->be->kind->name, "device", gmb_json_device(&c->info), "locality", "source", loc.source,
         "numa_nodes", loc.numa, "cpuset", loc.cpuset, "note", loc.note, "host_binding",
         c->host_binding, "clocks", "metrics", "points", "results", "status", "running");
     if (r) {
@@ -917,7 +917,7 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
     }
     if (c.o.device >= ndev) {
         gmb_error("--device %ld does not exist: %s has %d device%s (0..%d; see --list-devices)",
-                  c.o.device, c.be->name, ndev, ndev == 1 ? "" : "s", ndev - 1);
+                  c.o.device, c.be->kind->name, ndev, ndev == 1 ? "" : "s", ndev - 1);
         rc = GMB_EUSAGE;
         goto out;
     }

@@ -839,13 +839,13 @@ int gmb_suite_run(gmb_suite_opts_t *o)
         return 2;
     }
     if (o->device < 0 || o->device >= ndev) {
-        gmb_error("--device %ld does not exist: %s has %d device%s", o->device, be->name, ndev,
-                  ndev == 1 ? "" : "s");
+        gmb_error("--device %ld does not exist: %s has %d device%s", o->device, be->kind->name,
+                  ndev, ndev == 1 ? "" : "s");
         return 2;
     }
     gmb_dev_info_t info;
     if (be->info((int)o->device, &info)) {
-        gmb_error("cannot read device %ld of %s", o->device, be->name);
+        gmb_error("cannot read device %ld of %s", o->device, be->kind->name);
         return 3;
     }
     char *names[MAX_PROGS];
@@ -958,7 +958,8 @@ int gmb_suite_run(gmb_suite_opts_t *o)
     }
     json_object_set_new(m, "estimate_s", json_real(est_total));
     fprintf(stderr, "gmb: %s profile on %s device %ld (%s): %d benchmark%s, %s; run in %s\n",
-            o->profile, be->name, o->device, info.name, n, n == 1 ? "" : "s", devs, o->rundir);
+            o->profile, be->kind->name, o->device, info.name, n, n == 1 ? "" : "s", devs,
+            o->rundir);
     host_load_t hl = {.cpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
                       .cpu_device = !strcmp(info.type, "cpu"),
                       .start = NAN,
@@ -981,7 +982,7 @@ int gmb_suite_run(gmb_suite_opts_t *o)
         char devno[32];
         snprintf(devno, sizeof devno, "%ld", o->device);
         argv[ac++] = "--backend";
-        argv[ac++] = (char *)be->name;
+        argv[ac++] = (char *)be->kind->name;
         argv[ac++] = "--device";
         argv[ac++] = devno;
         argv[ac++] = "--out";

@@ -1160,7 +1160,7 @@ static int access_run(gmb_ctx_t *c)
         gmb_declare_metric(c, "blocks_G_per_s", "G/s", "higher",
                            "random patterns: blocks read (random-write: written) per second, 1e9 "
                            "(the buffer's blocks x passes / median kernel time)");
-    printf("# gmb-access: %s device %d: %s; 4-byte %s; LLC %s\n", be->name, c->info.index,
+    printf("# gmb-access: %s device %d: %s; 4-byte %s; LLC %s\n", be->kind->name, c->info.index,
            c->info.name,
            do_write ? (do_stride || do_offset || do_random ? "reads and writes" : "writes")
                     : "reads",

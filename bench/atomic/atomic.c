@@ -523,8 +523,8 @@ static int atomic_run(gmb_ctx_t *c)
     gmb_declare_metric(c, "ns_per_update_address", "ns", "lower",
                        "median kernel time / the adds one address received (sharers x iters): "
                        "the time per update of one address");
-    printf("# gmb-atomic: %s device %d: %s; %d compute units; 32-bit atomic adds of %u\n", be->name,
-           c->info.index, c->info.name, c->info.compute_units, INC);
+    printf("# gmb-atomic: %s device %d: %s; %d compute units; 32-bit atomic adds of %u\n",
+           be->kind->name, c->info.index, c->info.name, c->info.compute_units, INC);
     printf("%-6s %-4s %7s %12s %9s %7s %10s %6s %12s %4s %s\n", "scope", "op", "spacing", "sharers",
            "items", "iters", "Gop/s", "+-CI%", "ns/upd/addr", "n", "verified");
     int failed = 0;

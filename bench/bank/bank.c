@@ -249,7 +249,7 @@ static int push_row(state_t *s, const row_t *r)
 static void print_header(const gmb_ctx_t *c, int clock)
 {
     printf("# gmb-bank: %s device %d: %s (%s); %d CUs; shared array %d KiB per group\n",
-           c->be->name, c->info.index, c->info.name, c->info.type, c->info.compute_units,
+           c->be->kind->name, c->info.index, c->info.name, c->info.type, c->info.compute_units,
            SMEM_BYTES >> 10);
     if (c->info.core_clock_mhz > 0)
         printf("# cycles: latency %s; throughput derived from ns x %d MHz (the maximum clock)\n",

@@ -480,7 +480,7 @@ typedef struct curve {
 
 static void print_header(const gmb_ctx_t *c, const cfg_t *cfg, int clock)
 {
-    printf("# gmb-chase: %s device %d: %s; stride %llu B; ", c->be->name, c->info.index,
+    printf("# gmb-chase: %s device %d: %s; stride %llu B; ", c->be->kind->name, c->info.index,
            c->info.name, (unsigned long long)cfg->stride);
     if (clock)
         printf("cycles from the SM clock (clock64)\n");
@@ -833,7 +833,8 @@ static int open_peer(gmb_ctx_t *c, const cfg_t *cfg, gmb_dev_t **peer, gmb_dev_i
     if (rc)
         return rc;
     if (idx < 0 && n < 2) {
-        snprintf(why, len, "the peer space needs a second %s device (there is %d)", be->name, n);
+        snprintf(why, len, "the peer space needs a second %s device (there is %d)", be->kind->name,
+                 n);
         return GMB_ESKIP;
     }
     if (idx < 0)

@@ -771,7 +771,7 @@ static void link_result(state_t *s)
                 json_object_set_new(j, "why", json_string("generation without a known lane rate"));
         }
     }
-    printf("# gmb-copy: %s device %d: %s\n", c->be->name, c->info.index, c->info.name);
+    printf("# gmb-copy: %s device %d: %s\n", c->be->kind->name, c->info.index, c->info.name);
     if (s->link_gbps > 0)
         printf("# PCIe link: gen%lld x%lld now, at most gen%lld x%lld: nominal %.2f GB/s per "
                "direction (NVML)\n",
@@ -1068,7 +1068,7 @@ static int copy_run(gmb_ctx_t *c)
                 char why[128];
                 int ndev = 0;
                 be->count(&ndev, why, sizeof why);
-                snprintf(why, sizeof why, "%s has %d device%s: p2p needs two", be->name, ndev,
+                snprintf(why, sizeof why, "%s has %d device%s: p2p needs two", be->kind->name, ndev,
                          ndev == 1 ? "" : "s");
                 for (size_t ei = 0; ei < cfg->engines.n; ei++)
                     note_skip(&s, "p2p", "device", engine_names[cfg->engines.idx[ei]], why);

@@ -1263,7 +1263,7 @@ static void print_header(const state_t *s)
     if (c->info.llc_bytes)
         gmb_fmt_size(c->info.llc_bytes, llc, sizeof llc);
     printf("# gmb-l2: %s device %d: %s (%s); %s %s (as the device reports it); L1 %s\n",
-           c->be->name, c->info.index, c->info.name, c->info.type, s->cache, llc,
+           c->be->kind->name, c->info.index, c->info.name, c->info.type, s->cache, llc,
            s->ptx
                ? "bypassed (ld/st.global.cg)"
                : "not bypassable in OpenCL: groups rotate over the working set, reuse negligible");

@@ -745,7 +745,7 @@ static int loaded_run(gmb_ctx_t *c)
     char a[32], b[32];
     printf("# gmb-loaded: %s device %d: %s; chase %s at %llu B stride; streamed %s; group %zu "
            "work-items; %s\n",
-           be->name, c->info.index, c->info.name, gmb_fmt_size(cfg->size, a, sizeof a),
+           be->kind->name, c->info.index, c->info.name, gmb_fmt_size(cfg->size, a, sizeof a),
            (unsigned long long)cfg->stride, gmb_fmt_size(cfg->stream_size, b, sizeof b),
            s.geo.group_size,
            clock ? "cycles from the SM clock" : "cycles derived = ns x max clock, not measured");

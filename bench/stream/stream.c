@@ -563,8 +563,8 @@ static void print_header(const gmb_ctx_t *c)
     char peak[64] = "unknown";
     if (c->info.peak_bw_gbps > 0)
         snprintf(peak, sizeof peak, "%.1f GB/s", c->info.peak_bw_gbps);
-    printf("# gmb-stream: %s device %d: %s; nominal peak %s (%s)\n", c->be->name, c->info.index,
-           c->info.name, peak, c->info.peak_source);
+    printf("# gmb-stream: %s device %d: %s; nominal peak %s (%s)\n", c->be->kind->name,
+           c->info.index, c->info.name, peak, c->info.peak_source);
     printf("%-6s %5s %10s %10s %7s %6s %4s %7s %-10s %-8s\n", "kernel", "width", "size", "GB/s",
            "+-CI%", "%peak", "n", "reps", "where", "verified");
 }

@@ -917,7 +917,7 @@ static int um_run(gmb_ctx_t *c)
     if (rc)
         return rc;
     if (!(c->info.caps & GMB_CAP_MANAGED)) {
-        gmb_skip("%s device %d has no managed memory (%s)", be->name, c->info.index,
+        gmb_skip("%s device %d has no managed memory (%s)", be->kind->name, c->info.index,
                  be->lacks(GMB_CAP_MANAGED));
         return GMB_ESKIP;
     }
@@ -959,7 +959,7 @@ static int um_run(gmb_ctx_t *c)
     gmb_declare_metric(c, "host_read_GBps", "GB/s", "higher",
                        "readmostly: the host's check of every word after the device read its "
                        "copy (no migration back)");
-    printf("# gmb-um: %s device %d: %s\n# managed memory: %s\n", be->name, c->info.index,
+    printf("# gmb-um: %s device %d: %s\n# managed memory: %s\n", be->kind->name, c->info.index,
            c->info.name, c->info.managed);
     /* OpenCL host-unified memory (a CPU, an integrated GPU): migrations have nothing to move */
     s.shared_host = (c->info.caps & GMB_CAP_HOST_UNIFIED) != 0;
