@@ -569,6 +569,17 @@ static void print_header(const gmb_ctx_t *c)
            "+-CI%", "%peak", "n", "reps", "where", "verified");
 }
 
+/* Take the shape ch (kernel, grid, layout, group size) for the points that follow */
+static void use_shape(state_t *s, const choice_t *ch)
+{
+    s->k = ch->k;
+    s->per_cu = ch->per_cu;
+    s->epi = ch->epi;
+    s->flat = ch->flat;
+    s->layout = ch->layout;
+    s->group = ch->group;
+}
+
 /* The state of a point: kernel k (s->k already got) over arrays of size bytes in w-byte
  * elements, and its grid. */
 static void set_point(state_t *s, const kinfo_t *k, int w, uint64_t size)
@@ -638,13 +649,7 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
     const cfg_t *cfg = c->cfg;
     int rc;
     /* each class of points (DRAM-sized or not) runs its own choice: tuned, else the base */
-    const choice_t *ch = &s->ch[past_llc(&c->info, (uint64_t)(k->reads + k->writes) * size)];
-    s->k = ch->k;
-    s->per_cu = ch->per_cu;
-    s->epi = ch->epi;
-    s->flat = ch->flat;
-    s->layout = ch->layout;
-    s->group = ch->group;
+    use_shape(s, &s->ch[past_llc(&c->info, (uint64_t)(k->reads + k->writes) * size)]);
     set_point(s, k, w, size);
     if ((rc = poison(s, k, size)))
         return rc;
@@ -1150,13 +1155,15 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, int d
                     continue; /* one-pass grids: DRAM points only; dynamic: resident only */
                 if ((l == TILED || l == LOCKSTEP) && cand[o].epi && cand[o].epi < 4)
                     continue; /* a tile is 4 elements a work-item: fewer leaves groups idle */
-                if ((rc = be->kern_get(prog, k->kernel, &s->k)))
+                choice_t ch = {NULL,
+                               l == FLAT ? 0 : cand[o].per_cu,
+                               l == FLAT ? 0 : cand[o].epi,
+                               l == FLAT ? flat_j[f] : 0,
+                               lname[l],
+                               l == FLAT ? fgs[o] : 0};
+                if ((rc = be->kern_get(prog, k->kernel, &ch.k)))
                     break;
-                s->layout = lname[l];
-                s->flat = l == FLAT ? flat_j[f] : 0;
-                s->per_cu = l == FLAT ? 0 : cand[o].per_cu;
-                s->epi = l == FLAT ? 0 : cand[o].epi;
-                s->group = l == FLAT ? fgs[o] : 0;
+                use_shape(s, &ch);
                 set_point(s, k, w, size);
                 if (!s->warmed && (rc = warm_up(s)))
                     break;
@@ -1184,16 +1191,10 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, int d
                 if (s->flat)
                     json_object_set_new(cj, "reps_by", json_string("launches"));
                 json_array_append_new(cands, cj);
-                if (ncr < MAX_CAND) {
-                    cr[ncr] = (cand_t){{NULL, s->per_cu, s->epi, s->flat, lname[l], s->group},
-                                       s->reps,
-                                       gbps,
-                                       s->geo.groups,
-                                       s->geo.group_size,
-                                       s->one_pass || s->flat,
-                                       cj};
-                    rc = be->kern_get(prog, k->kernel, &cr[ncr++].ch.k);
-                }
+                if (ncr < MAX_CAND)
+                    cr[ncr++] = (cand_t){
+                        ch, s->reps, gbps, s->geo.groups, s->geo.group_size, s->one_pass || s->flat,
+                        cj};
             }
         }
     }
@@ -1222,12 +1223,7 @@ static int tune_kernel(state_t *s, const kinfo_t *k, int w, uint64_t size, int d
     double rt[RUNOFF + 1][RUNOFF];
     for (int r = 0; r < RUNOFF && !rc; r++)
         for (size_t q = 0; q < nfin && !rc; q++) {
-            s->k = cr[q].ch.k;
-            s->per_cu = cr[q].ch.per_cu;
-            s->epi = cr[q].ch.epi;
-            s->flat = cr[q].ch.flat;
-            s->layout = cr[q].ch.layout;
-            s->group = cr[q].ch.group;
+            use_shape(s, &cr[q].ch);
             set_point(s, k, w, size);
             s->reps = cr[q].reps;
             rc = sample(s, &rt[q][r]);
