@@ -553,6 +553,56 @@ void gmb_add_result(gmb_ctx_t *c, const char *key, json_t *value)
     json_object_set_new(json_object_get(c->record, "results"), key, value);
 }
 
+static json_t *json_num_or_null(double v)
+{
+    return v == v ? json_real(v) : json_null();
+}
+
+void gmb_headline(gmb_ctx_t *c, const gmb_headline_t *h)
+{
+    if (h->value != h->value)
+        return;
+    json_t *hl = json_object_get(c->record, "headlines");
+    if (!hl) {
+        hl = json_pack("{s:i, s:[]}", "version", GMB_HEADLINES_VERSION, "figures");
+        json_object_set_new(c->record, "headlines", hl);
+    }
+    json_t *f = json_pack("{s:s, s:s, s:s}", "label", h->label, "unit", h->unit, "better",
+                          h->higher ? "higher" : "lower");
+    json_object_set_new(f, "value", json_real(h->value));
+    json_object_set_new(f, "ci_lo", json_num_or_null(h->ci_lo));
+    json_object_set_new(f, "ci_hi", json_num_or_null(h->ci_hi));
+    /* the points by index; whether half or more of them did not converge */
+    json_t *pts = json_array();
+    size_t npts = 0, nunc = 0;
+    for (size_t k = 0; k < h->npoints; k++) {
+        size_t i;
+        json_t *p;
+        json_array_foreach(c->points, i, p)
+        {
+            if (p != h->points[k])
+                continue;
+            json_array_append_new(pts, json_integer((json_int_t)i));
+            const json_t *cv = json_object_get(json_object_get(p, "time_ns"), "converged");
+            if (json_is_boolean(cv)) {
+                npts++;
+                nunc += !json_is_true(cv);
+            }
+            break;
+        }
+    }
+    json_object_set_new(f, "points", pts);
+    unsigned notes = h->notes & ~(unsigned)GMB_HL_UNCONVERGED;
+    if (nunc > 0 && 2 * nunc >= npts)
+        notes |= GMB_HL_UNCONVERGED;
+    json_t *nj = json_array();
+    for (size_t k = 0; gmb_headline_notes[k].name; k++)
+        if (notes & gmb_headline_notes[k].bit)
+            json_array_append_new(nj, json_string(gmb_headline_notes[k].name));
+    json_object_set_new(f, "notes", nj);
+    json_array_append_new(json_object_get(hl, "figures"), f);
+}
+
 void gmb_summary(gmb_ctx_t *c, const char *prefix, const char *label, const char *text,
                  const char *none_text)
 {

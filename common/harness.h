@@ -135,6 +135,21 @@ void gmb_declare_metric(gmb_ctx_t *ctx, const char *name, const char *unit, cons
                         const char *desc);
 /* Add a key to the record's top-level "results" object (stolen): summaries, fits. */
 void gmb_add_result(gmb_ctx_t *ctx, const char *key, json_t *value);
+/* A headline figure: one value the program stands behind, under the record's "headlines"
+ * (record.h: GMB_HEADLINES_VERSION, the GMB_HL_* notes). */
+typedef struct gmb_headline {
+    const char *label;           /* "Read bandwidth": what the figure is */
+    const char *unit;            /* "GB/s" ("" for a text figure) */
+    int higher;                  /* 1: higher is better; 0: lower is */
+    double value, ci_lo, ci_hi;  /* the figure and its 95% CI (NaN: none) */
+    const json_t *const *points; /* the points of this record it rests on (npoints) */
+    size_t npoints;
+    unsigned notes; /* GMB_HL_* (GMB_HL_UNCONVERGED is added from the points' time series) */
+} gmb_headline_t;
+/* Declare headline figure h under the record's "headlines" (its points found by identity
+ * among those added with gmb_add_point; one not there is left out). A NaN value is not
+ * recorded. */
+void gmb_headline(gmb_ctx_t *ctx, const gmb_headline_t *h);
 /* The program's summary: printed as prefix + text (e.g. "# stream: ") and kept as
  * results.summary, where gmb report reads it; text empty: none_text. A second call appends
  * label + text to the recorded one after a space (label may be NULL; the printed lines stay

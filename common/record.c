@@ -12,6 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
+const struct gmb_hl_note gmb_headline_notes[] = {
+    {GMB_HL_CACHE, "cache-resident"},  {GMB_HL_NEAR_LLC, "near-llc"},
+    {GMB_HL_PEAK_GIVEN, "peak-given"}, {GMB_HL_UNCONVERGED, "unconverged"},
+    {GMB_HL_PAST_LLC, "past-llc"},     {0, NULL},
+};
+
 json_t *gmb_json_stats(const gmb_stats_t *s)
 {
     return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:f, s:b}", "median", s->median,

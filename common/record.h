@@ -18,6 +18,22 @@
  * ones are read with a warning. */
 #define GMB_RECORD_SCHEMA_READ_FULLY 1
 
+/* Headline figures (gmb_headline): gmb table, gmb compare and the level view read the
+ * record's "headlines" (version GMB_HEADLINES_VERSION: {"version", "figures": [{label, unit,
+ * better, value, ci_lo, ci_hi, points, notes}]}) and know no program by name. */
+#define GMB_HEADLINES_VERSION 1
+/* its notes (bits; named in the record as gmb_headline_notes[] says) */
+#define GMB_HL_CACHE       1  /* "cache-resident": from a point no bigger than the cache */
+#define GMB_HL_NEAR_LLC    2  /* "near-llc": a DRAM point between 4x and 16x the LLC */
+#define GMB_HL_PEAK_GIVEN  4  /* "peak-given": a % of a peak given with --peak-bw */
+#define GMB_HL_UNCONVERGED 32 /* "unconverged": half or more of its points did not converge */
+#define GMB_HL_PAST_LLC    64 /* "past-llc": a capacity past the cache the device reports */
+/* Bit and name of each note, in bit order ({0, NULL} terminated). */
+extern const struct gmb_hl_note {
+    unsigned bit;
+    const char *name;
+} gmb_headline_notes[];
+
 /* Build the JSON of a point's derived metric: value = numer / time (a rate, e.g. GB/s from
  * bytes / ns) for every statistic of the time. CI ends swap (a longer time, a lower rate).
  * Returns a new object {median, ci_lo, ci_hi, min, max, mean}. */
