@@ -599,14 +599,14 @@ static int print_headline(const gmb_runset_t *ra, const gmb_runset_t *rb)
         h[nh].row = ta.rows[i];
         h[nh].a = &ta.cells[i * ta.ncols];
         for (size_t j = 0; j < tb.nrows; j++)
-            if (tb.rows[j] == ta.rows[i])
+            if (gmb_row_same(tb.rows[j], ta.rows[i]))
                 h[nh].b = &tb.cells[j * tb.ncols];
         nh++;
     }
     for (size_t j = 0; j < tb.nrows; j++) {
         int seen = 0;
         for (size_t i = 0; i < ta.nrows; i++)
-            seen |= tb.rows[j] == ta.rows[i];
+            seen |= gmb_row_same(tb.rows[j], ta.rows[i]);
         if (!seen) {
             h[nh].row = tb.rows[j];
             h[nh++].b = &tb.cells[j * tb.ncols];

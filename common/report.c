@@ -1627,17 +1627,142 @@ const char *gmb_run_board(const gmb_runset_t *rs, size_t r)
     return NULL;
 }
 
+int gmb_row_same(const gmb_row_t *a, const gmb_row_t *b)
+{
+    return a == b || (!strcmp(a->bench, b->bench) && !strcmp(a->label, b->label) &&
+                      !strcmp(a->unit, b->unit));
+}
+
+/* The headline figures of a record (gmb_headline), NULL where it has none of a version this
+ * reader knows, or GMB_TABLE_READER=legacy asks for the extractors. */
+static const json_t *headline_figs(const json_t *rec)
+{
+    static int said;
+    const char *env = getenv("GMB_TABLE_READER");
+    const json_t *h = json_object_get(rec, "headlines");
+    if (env && !strcmp(env, "legacy")) {
+        if (!said++)
+            fprintf(stderr, "gmb: GMB_TABLE_READER=legacy (a test aid): the table's extractors "
+                            "read every record, its headline figures unread\n");
+        return NULL;
+    }
+    if (gmb_jnum(h, "version") != GMB_HEADLINES_VERSION)
+        return NULL;
+    const json_t *f = json_object_get(h, "figures");
+    return json_is_array(f) ? f : NULL;
+}
+
+/* The figure of figs that row shows; NULL: none. */
+static const json_t *headline_of(const json_t *figs, const gmb_row_t *row)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(figs, i, f)
+    {
+        if (!strcmp(jstr(f, "label"), row->label) && !strcmp(jstr(f, "unit"), row->unit))
+            return f;
+    }
+    return NULL;
+}
+
+/* Fill c from headline figure f of record rec: its value and CI, its notes, and the
+ * convergence of the points it rests on. 0, or -1 for a figure without a value. */
+static int headline_cell(const json_t *rec, const json_t *f, gmb_cell_t *c)
+{
+    if (!json_is_number(json_object_get(f, "value")))
+        return -1;
+    set_num(c, gmb_jnum(f, "value"), gmb_jnum(f, "ci_lo"), gmb_jnum(f, "ci_hi"));
+    size_t i, k;
+    const json_t *n, *p;
+    json_array_foreach(json_object_get(f, "notes"), i, n)
+    {
+        for (k = 0; gmb_headline_notes[k].name; k++)
+            if (json_is_string(n) && !strcmp(json_string_value(n), gmb_headline_notes[k].name))
+                c->note |= (int)gmb_headline_notes[k].bit;
+    }
+    json_array_foreach(json_object_get(f, "points"), i, p)
+    {
+        const json_t *pt = json_array_get(json_object_get(rec, "points"), json_integer_value(p));
+        if (json_is_integer(p) && pt)
+            conv_add(c, pt);
+    }
+    return 0;
+}
+
+/* The cell of row in run r of rs, from the record's headline figures where it has them, else
+ * the row's extractor; 1 when it has a value. */
+static int table_cell(const gmb_runset_t *rs, size_t r, const gmb_row_t *row, gmb_cell_t *c)
+{
+    memset(c, 0, sizeof *c);
+    c->lo = c->hi = NAN;
+    const gmb_rec_t *rec = run_rec(rs, r, row->bench);
+    const json_t *figs = rec && row->bench[0] ? headline_figs(rec->j) : NULL;
+    const json_t *f = figs ? headline_of(figs, row) : NULL;
+    int rc = !rec   ? -1
+             : figs ? (f ? headline_cell(rec->j, f, c) : -1)
+                    : row->fn(rec->j, row->arg, c);
+    if (rc || (c->kind == 1 && c->v != c->v)) {
+        memset(c, 0, sizeof *c);
+        c->lo = c->hi = NAN;
+        return 0;
+    }
+    conv_note(c);
+    /* from a program stopped before its end: the points it finished */
+    if (row->bench[0] && !strcmp(jstr(rec->j, "status"), "interrupted"))
+        c->note |= 8;
+    /* from a program some of whose points ran with the clocks held down */
+    const json_t *during = json_object_get(json_object_get(rec->j, "clocks"), "during");
+    if (row->bench[0] && json_integer_value(json_object_get(during, "points_capped")) > 0)
+        c->note |= 16;
+    return 1;
+}
+
+/* Add to t->dyn the rows of the headline figures of rs's records that no row of
+ * gmb_table_rows (nall of them) names, once each, in the order of the runs. 0 or -1. */
+static int table_dyn(const gmb_runset_t *rs, size_t nall, gmb_table_t *t, size_t max)
+{
+    for (size_t k = 0; k < rs->nrecs; k++) {
+        const json_t *figs = headline_figs(rs->recs[k].j), *f;
+        const char *bench = jstr(rs->recs[k].j, "benchmark");
+        size_t i;
+        json_array_foreach(figs, i, f)
+        {
+            gmb_row_t row = {bench, jstr(f, "label"), jstr(f, "unit"), NULL, NULL};
+            int known = !bench[0] || !row.label[0];
+            for (size_t j = 0; j < nall && !known; j++)
+                known = gmb_row_same(&gmb_table_rows[j], &row);
+            for (size_t j = 0; j < t->ndyn && !known; j++)
+                known = gmb_row_same(&t->dyn[j], &row);
+            if (known || t->ndyn == max)
+                continue;
+            size_t lb = strlen(bench) + 1, ll = strlen(row.label) + 1, lu = strlen(row.unit) + 1;
+            char *text = malloc(lb + ll + lu);
+            if (!text)
+                return -1;
+            memcpy(text, bench, lb);
+            memcpy(text + lb, row.label, ll);
+            memcpy(text + lb + ll, row.unit, lu);
+            t->dyn[t->ndyn++] = (gmb_row_t){text, text + lb, text + lb + ll, NULL, NULL};
+        }
+    }
+    return 0;
+}
+
 int gmb_table_build(const gmb_runset_t *rs, gmb_table_t *t)
 {
     memset(t, 0, sizeof *t);
-    size_t nall = 0;
+    size_t nall = 0, nfig = 0;
     while (gmb_table_rows[nall].label)
         nall++;
+    for (size_t k = 0; k < rs->nrecs; k++)
+        nfig += json_array_size(headline_figs(rs->recs[k].j));
+    size_t nrow = nall + nfig;
     t->ncols = rs->nruns;
-    t->rows = calloc(nall ? nall : 1, sizeof *t->rows);
+    t->rows = calloc(nrow ? nrow : 1, sizeof *t->rows);
     t->cols = calloc(rs->nruns ? rs->nruns : 1, sizeof *t->cols);
-    t->cells = calloc((nall ? nall : 1) * (rs->nruns ? rs->nruns : 1), sizeof *t->cells);
-    if (!t->rows || !t->cols || !t->cells) {
+    t->cells = calloc((nrow ? nrow : 1) * (rs->nruns ? rs->nruns : 1), sizeof *t->cells);
+    t->dyn = calloc(nfig ? nfig : 1, sizeof *t->dyn);
+    if (!t->rows || !t->cols || !t->cells || !t->dyn || table_dyn(rs, nall, t, nfig)) {
         gmb_table_free(t);
         return GMB_ERUNTIME;
     }
@@ -1657,35 +1782,15 @@ int gmb_table_build(const gmb_runset_t *rs, gmb_table_t *t)
             gmb_strlcpy(h, rs->runs[r].label, HEAD);
         t->cols[r] = h;
     }
-    for (size_t i = 0; i < nall; i++) {
-        const gmb_row_t *row = &gmb_table_rows[i];
+    for (size_t i = 0; i < nall + t->ndyn; i++) {
+        const gmb_row_t *row = i < nall ? &gmb_table_rows[i] : &t->dyn[i - nall];
         gmb_cell_t *cells = &t->cells[t->nrows * t->ncols];
         int any = 0;
-        for (size_t r = 0; r < rs->nruns; r++) {
-            gmb_cell_t *c = &cells[r];
-            memset(c, 0, sizeof *c);
-            c->lo = c->hi = NAN;
-            const gmb_rec_t *rec = run_rec(rs, r, row->bench);
-            if (!rec || row->fn(rec->j, row->arg, c)) {
-                memset(c, 0, sizeof *c);
-                c->lo = c->hi = NAN;
-                continue;
+        for (size_t r = 0; r < rs->nruns; r++)
+            if (table_cell(rs, r, row, &cells[r])) {
+                any = 1;
+                t->notes |= cells[r].note;
             }
-            if (c->kind == 1 && c->v != c->v) {
-                c->kind = 0;
-                continue;
-            }
-            conv_note(c);
-            /* from a program stopped before its end: the points it finished */
-            if (row->bench[0] && !strcmp(jstr(rec->j, "status"), "interrupted"))
-                c->note |= 8;
-            /* from a program some of whose points ran with the clocks held down */
-            const json_t *during = json_object_get(json_object_get(rec->j, "clocks"), "during");
-            if (row->bench[0] && json_integer_value(json_object_get(during, "points_capped")) > 0)
-                c->note |= 16;
-            any = 1;
-            t->notes |= c->note;
-        }
         if (any)
             t->rows[t->nrows++] = row;
     }
@@ -1768,6 +1873,9 @@ int gmb_table_levels(gmb_table_t *t)
 
 void gmb_table_free(gmb_table_t *t)
 {
+    for (size_t i = 0; i < t->ndyn; i++)
+        free((char *)t->dyn[i].bench);
+    free(t->dyn);
     free(t->lv);
     free(t->rows);
     free(t->cols);

@@ -149,9 +149,17 @@ typedef struct gmb_table {
     int notes;                  /* the notes of all cells, or-ed */
     const gmb_level_row_t **lv; /* the level view (gmb_table_levels): each row's level; NULL:
                                    the full table */
+    gmb_row_t *dyn;             /* rows of headline figures no row of gmb_table_rows names
+                                   (owned, with their text), ndyn of them */
+    size_t ndyn;
 } gmb_table_t;
 
-/* Build the table of a run set. 0 or GMB_ERUNTIME. */
+/* Whether two rows show the same thing: benchmark, label and unit. */
+int gmb_row_same(const gmb_row_t *a, const gmb_row_t *b);
+/* Build the table of a run set: a record with headline figures (gmb_headline) fills the rows
+ * of its benchmark from them, those no row names added at the end; an older record is read by
+ * the rows' extractors (as is every record with GMB_TABLE_READER=legacy in the environment, a
+ * test aid). 0 or GMB_ERUNTIME. */
 int gmb_table_build(const gmb_runset_t *rs, gmb_table_t *t);
 void gmb_table_free(gmb_table_t *t);
 /* Turn a built table into the bandwidth-by-level view: the rows of gmb_level_rows that have a
