@@ -157,6 +157,13 @@ else
             check "stream --energy: table rows, cache points marked" bash -c \
                 "grep -q '^| Board power, idle | W | ' '$T/out' &&
                  grep -q '^| Read: board energy per bit | pJ/bit | .* ᶜ |' '$T/out'"
+        cp "$T/out" "$T/en.md"
+        expect "stream --energy: table, legacy reader" 0 env GMB_TABLE_READER=legacy "$G" table \
+            "$T/en" && check "stream --energy: the headlines' table is the extractors'" \
+            cmp -s "$T/out" "$T/en.md"
+        check "stream --energy: energy figures among the headlines" test "$(json \
+            "$(ls "$T"/en/*.json)" \
+            "sum(': board' in f['label'] for f in r['headlines']['figures'])")" -ge 2
         # reads as slow as NVML's may be (0.6 ms each): the edges are still taken
         if expect "stream --energy, slow counter reads" 0 env GMB_NVML_LIB="$STUB" \
             GMB_TEST_NVML_PCI=0000:01:00.0 GMB_STUB_ENERGY_READ_US=600 "$S" "${FAST[@]}" \

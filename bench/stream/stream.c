@@ -1311,6 +1311,96 @@ static void summarise(gmb_ctx_t *c, const cfg_t *cfg, const json_t *best)
     gmb_summary(c, "# stream: ", NULL, sm.text, "no kernel measured.");
 }
 
+/* The point of kernel `kernel` at w-byte elements and size bytes an array; NULL: none. */
+static const json_t *point_of(const gmb_ctx_t *c, const char *kernel, json_int_t w, json_int_t size)
+{
+    size_t i;
+    const json_t *p;
+    json_array_foreach(c->points, i, p)
+    {
+        const json_t *pa = json_object_get(p, "params");
+        if (!strcmp(json_string_value(json_object_get(pa, "kernel")), kernel) &&
+            json_integer_value(json_object_get(pa, "width_bytes")) == w &&
+            json_integer_value(json_object_get(pa, "size_bytes")) == size)
+            return p;
+    }
+    return NULL;
+}
+
+/* The notes of a figure from b, a kernel's best point or its energy there: from the cache
+ * (no DRAM point), or from a DRAM point between 4x and 16x the LLC (tier 1). */
+static unsigned tier_notes(const json_t *b)
+{
+    if (!json_is_true(json_object_get(b, "dram")))
+        return GMB_HL_CACHE;
+    return json_integer_value(json_object_get(b, "tier")) == 1 ? GMB_HL_NEAR_LLC : 0;
+}
+
+/* The headline figures: read, copy and triad at their best point (results.best: DRAM where
+ * there is one) in GB/s and % of the peak, and with --energy the board's power and energy
+ * per bit there. */
+static void headlines(gmb_ctx_t *c, const json_t *best)
+{
+    static const char *const name[] = {"read", "copy", "triad"};
+    static const char *const label[] = {"Read", "Copy", "Triad"};
+    for (int i = 0; i < 3; i++) {
+        const json_t *b = json_object_get(best, name[i]);
+        const json_t *p =
+            b ? point_of(c, name[i], json_integer_value(json_object_get(b, "width_bytes")),
+                         json_integer_value(json_object_get(b, "size_bytes")))
+              : NULL;
+        for (int m = 0; m < 2 && p; m++) {
+            const json_t *st =
+                json_object_get(json_object_get(p, "metrics"), m ? "pct_peak" : "bw_GBps");
+            if (!json_is_object(st))
+                continue;
+            char l[64];
+            snprintf(l, sizeof l, m ? "%s, of nominal peak" : "%s bandwidth", label[i]);
+            gmb_headline(c, &(gmb_headline_t){
+                                .label = l,
+                                .unit = m ? "%" : "GB/s",
+                                .higher = 1,
+                                .value = json_number_value(json_object_get(st, "median")),
+                                .ci_lo = json_number_value(json_object_get(st, "ci_lo")),
+                                .ci_hi = json_number_value(json_object_get(st, "ci_hi")),
+                                .points = &p,
+                                .npoints = 1,
+                                .notes = tier_notes(b),
+                            });
+        }
+    }
+    const json_t *energy = json_object_get(json_object_get(c->record, "results"), "energy");
+    const json_t *idle = json_object_get(energy, "idle_W");
+    if (json_is_number(idle))
+        gmb_headline(c, &(gmb_headline_t){.label = "Board power, idle",
+                                          .unit = "W",
+                                          .value = json_number_value(idle),
+                                          .ci_lo = NAN,
+                                          .ci_hi = NAN});
+    static const struct {
+        const char *kernel, *field, *label, *unit;
+    } E[] = {
+        {"read", "power_W", "Read: board power while streaming", "W"},
+        {"read", "pJ_per_bit", "Read: board energy per bit", "pJ/bit"},
+        {"read", "pJ_per_bit_above_idle", "Read: board energy per bit above idle", "pJ/bit"},
+        {"copy", "pJ_per_bit", "Copy: board energy per bit", "pJ/bit"},
+        {"copy", "pJ_per_bit_above_idle", "Copy: board energy per bit above idle", "pJ/bit"},
+        {"triad", "pJ_per_bit", "Triad: board energy per bit", "pJ/bit"},
+        {"triad", "pJ_per_bit_above_idle", "Triad: board energy per bit above idle", "pJ/bit"},
+    };
+    for (size_t i = 0; i < sizeof E / sizeof E[0]; i++) {
+        const json_t *e = json_object_get(json_object_get(energy, "kernels"), E[i].kernel);
+        const json_t *v = json_object_get(e, E[i].field);
+        if (json_is_number(v))
+            gmb_headline(c, &(gmb_headline_t){.label = E[i].label,
+                                              .unit = E[i].unit,
+                                              .value = json_number_value(v),
+                                              .ci_lo = NAN,
+                                              .ci_hi = NAN,
+                                              .notes = tier_notes(e)});
+    }
+}
+
 static int stream_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
@@ -1516,6 +1606,7 @@ static int stream_run(gmb_ctx_t *c)
         gmb_add_result(c, "tuning", tuning);
         tuning = NULL;
     }
+    headlines(c, best); /* those of the points it finished, when stopped early too */
     gmb_add_result(c, "best", best);
     best = NULL;
 out:

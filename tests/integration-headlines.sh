@@ -1,0 +1,90 @@
+# integration-headlines.sh - the headline figures a program declares (gmb_headline, the
+# record's "headlines"): written by gmb-stream, valid, resting on the right points; gmb table
+# reads them and prints what the extractors print; a figure no row names is a row of its own.
+S="$PWD/$BIN/gmb-stream"
+# hl REC EXPR: EXPR on the record r and its headline figures f (a dict by label)
+hl() {
+    /usr/bin/python3 - "$1" "$2" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+f = {x["label"]: x for x in r.get("headlines", {}).get("figures", [])}
+print(eval(sys.argv[2]))
+PY
+}
+# rest_on REC LABEL KERNEL METRIC: the figure rests on one point of KERNEL whose METRIC's
+# median is the figure's value
+rest_on() {
+    /usr/bin/python3 - "$@" <<'PY'
+import json, sys
+rec, label, kernel, metric = sys.argv[1:]
+r = json.load(open(rec))
+f = [x for x in r["headlines"]["figures"] if x["label"] == label][0]
+pts = [r["points"][i] for i in f["points"]]
+ok = len(pts) == 1 and pts[0]["params"]["kernel"] == kernel and \
+    pts[0]["metrics"][metric]["median"] == f["value"]
+sys.exit(0 if ok else 1)
+PY
+}
+# edit SRC DST CODE: DST is the record SRC after CODE ran on r
+edit() {
+    /usr/bin/python3 - "$@" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(r, open(sys.argv[2], "w"))
+PY
+}
+if ! have_opencl; then
+    skip "$TAG headlines: no OpenCL device (install pocl-opencl-icd)"
+elif expect "headlines: stream run" 0 "$S" "${FAST[@]}" --sizes 64KiB:1MiB:x4 --widths 4 \
+    --out "$T/hl"; then
+    rec=$(ls "$T"/hl/*-stream.json)
+    check "headlines: the record validates" "$VALIDATE" "$SCHEMA" "$rec"
+    check "headlines: version 1" test "$(hl "$rec" "r['headlines']['version']")" = 1
+    check "headlines: stream's figures: read, copy, triad (and % of peak where it is known)" \
+        test "$(hl "$rec" "sorted(f) == sorted(k + s for k in ('Read', 'Copy', 'Triad') \
+for s in [' bandwidth'] + [', of nominal peak'] * (r['device']['peak_bw_GBps'] > 0))")" = True
+    check "headlines: read, copy, triad in GB/s" test "$(hl "$rec" \
+        "[f[k + ' bandwidth']['unit'] for k in ('Read', 'Copy', 'Triad')]")" = \
+        "['GB/s', 'GB/s', 'GB/s']"
+    for k in read copy triad; do
+        check "headlines: $k's figure rests on its best point" rest_on "$rec" "${k^} bandwidth" \
+            "$k" bw_GBps
+    done
+    check "headlines: cache-sized points are marked so" test "$(hl "$rec" \
+        "all('cache-resident' in x['notes'] for x in f.values())")" = True
+
+    # gmb table: the same table from the headlines as from the extractors
+    for fmt in md csv tex; do
+        expect "headlines: gmb table --format $fmt" 0 "$G" table --format "$fmt" "$T/hl" &&
+            cp "$T/out" "$T/new.$fmt"
+        expect "headlines: legacy reader, --format $fmt" 0 env GMB_TABLE_READER=legacy \
+            "$G" table --format "$fmt" "$T/hl" && cp "$T/out" "$T/old.$fmt"
+        check "headlines: table --format $fmt the same from either reader" \
+            cmp -s "$T/new.$fmt" "$T/old.$fmt"
+    done
+    check "headlines: the table shows the read figure" grep -q "^| Read bandwidth | GB/s" \
+        "$T/new.md"
+
+    # the headlines are what the table reads: a figure taken out is a row gone
+    mkdir -p "$T/cut" "$T/v9" "$T/toy"
+    edit "$rec" "$T/cut/$(basename "$rec")" "r['headlines']['figures'] = [x for x in \
+r['headlines']['figures'] if x['label'] != 'Copy bandwidth']"
+    expect "headlines: table of a record without the copy figure" 0 "$G" table "$T/cut" &&
+        check "headlines: no copy row without its figure" bash -c \
+            "! grep -q '^| Copy bandwidth ' '$T/out' && grep -q '^| Read bandwidth ' '$T/out'"
+    # a version this reader does not know: the extractors read it
+    edit "$rec" "$T/v9/$(basename "$rec")" "r['headlines']['version'] = 9
+r['headlines']['figures'] = []"
+    expect "headlines: table of a record of headlines version 9" 0 "$G" table "$T/v9" &&
+        check "headlines: an unknown version is read as before" cmp -s "$T/out" "$T/old.md"
+    # a program no row names: its figures are rows of their own, with their notes
+    edit "$rec" "$T/toy/$(basename "$rec" | sed s/stream/toy/)" "r['benchmark'] = 'toy'
+r['headlines']['figures'] = [dict(label='Toy rate', unit='ops/s', better='higher', value=42.0,
+    ci_lo=41.0, ci_hi=43.0, points=[0], notes=['cache-resident'])]"
+    expect "headlines: table of a toy program's record" 0 "$G" table "$T/toy" &&
+        check "headlines: the toy's figure is a row, its note marked" \
+            grep -q "^| Toy rate | ops/s | 42.00 \[41.00, 43.00\] ᶜ" "$T/out"
+    expect "headlines: compare the toy with itself" 0 "$G" compare "$T/toy" "$T/toy" &&
+        check "headlines: compare shows the toy's figure" grep -q "Toy rate" "$T/out"
+fi
