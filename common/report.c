@@ -1686,6 +1686,10 @@ static int headline_cell(const json_t *rec, const json_t *f, gmb_cell_t *c)
         if (json_is_integer(p) && pt)
             conv_add(c, pt);
     }
+    /* the points, where they say, decide whether it converged (conv_note), as for the rows an
+     * extractor reads */
+    if (c->npts > 0)
+        c->note &= ~GMB_NOTE_UNCONVERGED;
     return 0;
 }
 
