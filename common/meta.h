@@ -124,6 +124,10 @@ int gmb_numa_came_bound(const gmb_numa_t *m);
  * (nothing bound). desc says which ("bound to NUMA 1, CPUs 4-7 (the device's)", "kept ...",
  * "not bound: ..."). m NULL: "not bound". */
 void gmb_numa_home(gmb_numa_t *m, char *desc, size_t dlen);
+/* A placement in short, for tables: "near: NUMA 1", "bound: NUMA 0", "kept: NUMA 0" or "not
+ * bound" from binding (gmb_numa_home's desc), with pages ("1", gmb_numa_where's) where they
+ * differ from its nodes. 0 (out untouched) when binding is NULL. */
+int gmb_place_brief(const char *binding, const char *pages, char *out, size_t len);
 /* Whether gmb_numa_home binds nothing (the process came bound, the device's nodes are
  * unknown or all there are, ...): then "no binding" and the run's own placement are one. */
 int gmb_numa_home_is_os(const gmb_numa_t *m);

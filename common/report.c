@@ -1268,26 +1268,11 @@ static int ex_host_place(const json_t *rec, const char *arg, gmb_cell_t *c)
 {
     (void)arg;
     const json_t *pl = gmb_jpath(rec, "results.host_placement.pinned");
-    const char *b = json_string_value(json_object_get(pl, "binding"));
-    const char *pages = json_string_value(json_object_get(pl, "pages_numa"));
-    if (!b)
+    if (!gmb_place_brief(json_string_value(json_object_get(pl, "binding")),
+                         json_string_value(json_object_get(pl, "pages_numa")), c->text,
+                         sizeof c->text))
         return -1;
-    char nodes[64] = "";
-    const char *n = strstr(b, "NUMA ");
-    if (n)
-        sscanf(n + 5, "%63[^,;) ]", nodes);
     c->kind = 2;
-    if (!strncmp(b, "bound to ", 9))
-        snprintf(c->text, sizeof c->text, "%s: NUMA %s",
-                 strstr(b, "(the device's)") ? "near" : "bound", nodes);
-    else if (!strncmp(b, "kept ", 5))
-        snprintf(c->text, sizeof c->text, "kept: NUMA %s", nodes);
-    else
-        snprintf(c->text, sizeof c->text, "not bound");
-    if (pages && strcmp(pages, "unknown") && strcmp(pages, nodes)) {
-        size_t l = strlen(c->text);
-        snprintf(c->text + l, sizeof c->text - l, ", pages NUMA %s", pages);
-    }
     return 0;
 }
 

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -549,3 +550,24 @@ void gmb_numa_where(gmb_numa_t *m, const void *p, size_t len, char *out, size_t 
     gmb_strlcpy(out, "unknown", olen);
 }
 #endif
+
+int gmb_place_brief(const char *b, const char *pages, char *out, size_t len)
+{
+    if (!b)
+        return 0;
+    char nodes[64] = "";
+    const char *n = strstr(b, "NUMA ");
+    if (n)
+        sscanf(n + 5, "%63[^,;) ]", nodes);
+    if (!strncmp(b, "bound to ", 9))
+        snprintf(out, len, "%s: NUMA %s", strstr(b, "(the device's)") ? "near" : "bound", nodes);
+    else if (!strncmp(b, "kept ", 5))
+        snprintf(out, len, "kept: NUMA %s", nodes);
+    else
+        snprintf(out, len, "not bound");
+    if (pages && strcmp(pages, "unknown") && strcmp(pages, nodes)) {
+        size_t l = strlen(out);
+        snprintf(out + l, len - l, ", pages NUMA %s", pages);
+    }
+    return 1;
+}
