@@ -560,18 +560,22 @@ static json_t *json_num_or_null(double v)
 
 void gmb_headline(gmb_ctx_t *c, const gmb_headline_t *h)
 {
-    if (h->value != h->value)
+    if (!h->text && h->value != h->value)
         return;
     json_t *hl = json_object_get(c->record, "headlines");
     if (!hl) {
         hl = json_pack("{s:i, s:[]}", "version", GMB_HEADLINES_VERSION, "figures");
         json_object_set_new(c->record, "headlines", hl);
     }
-    json_t *f = json_pack("{s:s, s:s, s:s}", "label", h->label, "unit", h->unit, "better",
-                          h->higher ? "higher" : "lower");
-    json_object_set_new(f, "value", json_real(h->value));
-    json_object_set_new(f, "ci_lo", json_num_or_null(h->ci_lo));
-    json_object_set_new(f, "ci_hi", json_num_or_null(h->ci_hi));
+    json_t *f = json_pack("{s:s, s:s}", "label", h->label, "unit", h->unit);
+    if (h->text)
+        json_object_set_new(f, "text", json_string(h->text));
+    else {
+        json_object_set_new(f, "better", json_string(h->higher ? "higher" : "lower"));
+        json_object_set_new(f, "value", json_real(h->value));
+        json_object_set_new(f, "ci_lo", json_num_or_null(h->ci_lo));
+        json_object_set_new(f, "ci_hi", json_num_or_null(h->ci_hi));
+    }
     /* the points by index; whether half or more of them did not converge */
     json_t *pts = json_array();
     size_t npts = 0, nunc = 0;

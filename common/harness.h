@@ -140,8 +140,9 @@ void gmb_add_result(gmb_ctx_t *ctx, const char *key, json_t *value);
 typedef struct gmb_headline {
     const char *label;           /* "Read bandwidth": what the figure is */
     const char *unit;            /* "GB/s" ("" for a text figure) */
-    int higher;                  /* 1: higher is better; 0: lower is */
+    int higher;                  /* 1: higher is better; 0: lower is (numbers only) */
     double value, ci_lo, ci_hi;  /* the figure and its 95% CI (NaN: none) */
+    const char *text;            /* a text figure instead of a number (NULL: a number) */
     const json_t *const *points; /* the points of this record it rests on (npoints) */
     size_t npoints;
     unsigned notes; /* GMB_HL_* (GMB_HL_UNCONVERGED is added from the points' time series) */

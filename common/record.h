@@ -20,7 +20,7 @@
 
 /* Headline figures (gmb_headline): gmb table, gmb compare and the level view read the
  * record's "headlines" (version GMB_HEADLINES_VERSION: {"version", "figures": [{label, unit,
- * better, value, ci_lo, ci_hi, points, notes}]}) and know no program by name. */
+ * better, value, ci_lo, ci_hi (or text), points, notes}]}) and know no program by name. */
 #define GMB_HEADLINES_VERSION 1
 /* its notes (bits; named in the record as gmb_headline_notes[] says) */
 #define GMB_HL_CACHE       1  /* "cache-resident": from a point no bigger than the cache */

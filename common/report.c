@@ -1650,13 +1650,18 @@ static const json_t *headline_of(const json_t *figs, const gmb_row_t *row)
     return NULL;
 }
 
-/* Fill c from headline figure f of record rec: its value and CI, its notes, and the
+/* Fill c from headline figure f of record rec: its value and CI (or text), its notes, and the
  * convergence of the points it rests on. 0, or -1 for a figure without a value. */
 static int headline_cell(const json_t *rec, const json_t *f, gmb_cell_t *c)
 {
-    if (!json_is_number(json_object_get(f, "value")))
+    const json_t *text = json_object_get(f, "text");
+    if (json_is_string(text)) {
+        c->kind = 2;
+        gmb_strlcpy(c->text, json_string_value(text), sizeof c->text);
+    } else if (json_is_number(json_object_get(f, "value")))
+        set_num(c, gmb_jnum(f, "value"), gmb_jnum(f, "ci_lo"), gmb_jnum(f, "ci_hi"));
+    else
         return -1;
-    set_num(c, gmb_jnum(f, "value"), gmb_jnum(f, "ci_lo"), gmb_jnum(f, "ci_hi"));
     size_t i, k;
     const json_t *n, *p;
     json_array_foreach(json_object_get(f, "notes"), i, n)

@@ -88,3 +88,34 @@ r['headlines']['figures'] = [dict(label='Toy rate', unit='ops/s', better='higher
     expect "headlines: compare the toy with itself" 0 "$G" compare "$T/toy" "$T/toy" &&
         check "headlines: compare shows the toy's figure" grep -q "Toy rate" "$T/out"
 fi
+
+# gmb-copy: its figures, the host placement a text one; the table is the extractors' but for
+# the unconverged marks, which its rows now carry as stream's do
+C="$PWD/$BIN/gmb-copy"
+if have_opencl && expect "headlines: copy run" 0 "$C" "${FAST[@]}" --sizes 4KiB,1MiB \
+    --out "$T/hc"; then
+    rec=$(ls "$T"/hc/*-copy.json)
+    check "headlines: the copy record validates" "$VALIDATE" "$SCHEMA" "$rec"
+    check "headlines: copy's host placement is a text figure" test "$(hl "$rec" \
+        "f['Host memory of the copies (pinned)']['text'] in ('not bound', 'not bound, pages NUMA 0'\
+) or f['Host memory of the copies (pinned)']['text'].startswith(('near:', 'kept:', 'bound:'))")" \
+        = True
+    check "headlines: the largest pinned copy rests on its point" test "$(hl "$rec" \
+        "[(p['direction'], p['kind'], p['engine'], p['size_bytes']) for p in \
+[r['points'][i]['params'] for i in f['Host to device, pinned, largest copy']['points']]]")" = \
+        "[('h2d', 'pinned', 'ce', 1048576)]"
+    check "headlines: the smallest copy's time rests on the smallest copy" test "$(hl "$rec" \
+        "[r['points'][i]['params']['size_bytes'] for i in \
+f['Host to device, pinned, smallest copy']['points']]")" = "[4096]"
+    expect "headlines: copy table" 0 "$G" table "$T/hc" && cp "$T/out" "$T/ctab" &&
+        grep '^|' "$T/out" | sed 's/ † |$/ |/' >"$T/cnew.md"
+    expect "headlines: copy table, legacy reader" 0 env GMB_TABLE_READER=legacy "$G" table \
+        "$T/hc" && grep '^|' "$T/out" >"$T/cold.md"
+    check "headlines: copy's table the extractors' (the unconverged marks aside)" \
+        cmp -s "$T/cnew.md" "$T/cold.md"
+    check "headlines: copy's table has its rows" test "$(wc -l <"$T/cold.md")" -ge 8
+    want=$(hl "$rec" "'unconverged' in f['Host to device, pinned, largest copy']['notes']")
+    got=$(grep -q '^| Host to device, pinned, largest copy .* † |$' "$T/ctab" && echo True ||
+        echo False)
+    check "headlines: a copy row marked unconverged where its figure says so" test "$want" = "$got"
+fi

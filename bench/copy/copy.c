@@ -162,6 +162,8 @@ typedef struct state {
     char pages[96];            /* NUMA nodes of its buffers' pages (extra.host_pages_numa) */
     char label[48];            /* its kind as shown: "pinned", "pinned@1" */
     json_t *placements;        /* results.host_placement */
+    json_t *at;                /* the point index of each results.largest and .latency_us
+                                  entry ("largest KEY", "latency KEY"; not recorded) */
 } state_t;
 
 /* Enqueue one copy of job j (no wait). */
@@ -417,10 +419,17 @@ static int run_point(state_t *s, point_t *p, const char *dir, const char *kind, 
         if (link > 0)
             json_object_set_new(b, "pct_link", json_real(100.0 * bw / link));
         json_object_set_new(s->largest, key, b); /* sizes ascend: the last one stays */
-        if (!json_object_get(s->latency, key))
+        char at[112];
+        json_int_t idx = (json_int_t)json_array_size(c->points); /* pt's, added below */
+        snprintf(at, sizeof at, "largest %s", key);
+        json_object_set_new(s->at, at, json_integer(idx));
+        if (!json_object_get(s->latency, key)) {
             json_object_set_new(
                 s->latency, key,
                 json_pack("{s:f, s:I}", "lat_us", lat, "size_bytes", (json_int_t)p->bytes));
+            snprintf(at, sizeof at, "latency %s", key);
+            json_object_set_new(s->at, at, json_integer(idx));
+        }
     }
     gmb_add_point(c, pt);
     gmb_series_free(&ser);
@@ -990,6 +999,72 @@ static void summarise(gmb_ctx_t *c, const json_t *largest, const json_t *latency
     gmb_summary(c, "# copy: ", NULL, sm.text, "no copy measured.");
 }
 
+/* The headline figures: where the pinned host memory sat; each largest copy's bandwidth (and
+ * % of the PCIe link), the NUMA and peer extremes, the smallest pinned copy's time. */
+static void headlines(gmb_ctx_t *c, const state_t *s)
+{
+    char place[128];
+    const json_t *pl = json_object_get(s->placements, "pinned");
+    if (gmb_place_brief(json_string_value(json_object_get(pl, "binding")),
+                        json_string_value(json_object_get(pl, "pages_numa")), place, sizeof place))
+        gmb_headline(c, &(gmb_headline_t){.label = "Host memory of the copies (pinned)",
+                                          .unit = "",
+                                          .text = place});
+    static const struct {
+        const char *key, *field, *label, *unit; /* key: "largest K", "latency K", or a result's */
+        int higher;
+    } H[] = {
+        {"largest h2d_pinned_ce", "bw_GBps", "Host to device, pinned, largest copy", "GB/s", 1},
+        {"largest h2d_pinned_ce", "pct_link", "Host to device, pinned, of PCIe nominal", "%", 1},
+        {"largest d2h_pinned_ce", "bw_GBps", "Device to host, pinned, largest copy", "GB/s", 1},
+        {"largest d2h_pinned_ce", "pct_link", "Device to host, pinned, of PCIe nominal", "%", 1},
+        {"numa_copy h2d_pinned_ce", "slowest_GBps",
+         "Host to device, pinned, slowest other NUMA node", "GB/s", 1},
+        {"numa_copy h2d_pinned_ce", "slowest_pct_of_default",
+         "Host to device, pinned, slowest other node vs default", "%", 1},
+        {"numa_copy d2h_pinned_ce", "slowest_GBps",
+         "Device to host, pinned, slowest other NUMA node", "GB/s", 1},
+        {"numa_copy d2h_pinned_ce", "slowest_pct_of_default",
+         "Device to host, pinned, slowest other node vs default", "%", 1},
+        {"largest bidir_pinned_ce", "bw_GBps", "Both directions at once, pinned (sum)", "GB/s", 1},
+        {"largest h2d_pageable_ce", "bw_GBps", "Host to device, pageable, largest copy", "GB/s", 1},
+        {"largest d2d_device_ce", "bw_GBps", "Device to device, copy engine (bytes copied)", "GB/s",
+         1},
+        {"largest d2d_device_sm", "bw_GBps", "Device to device, SM kernel (bytes copied)", "GB/s",
+         1},
+        {"peer_copy p2p_ce", "fastest_GBps", "Peer copy, copy engine, fastest peer", "GB/s", 1},
+        {"peer_copy p2p_ce", "slowest_GBps", "Peer copy, copy engine, slowest peer", "GB/s", 1},
+        {"latency h2d_pinned_ce", "lat_us", "Host to device, pinned, smallest copy", "us", 0},
+    };
+    const json_t *res = json_object_get(c->record, "results");
+    for (size_t i = 0; i < sizeof H / sizeof H[0]; i++) {
+        char what[32], key[64];
+        if (sscanf(H[i].key, "%31s %63s", what, key) != 2)
+            continue;
+        const json_t *from = !strcmp(what, "largest")   ? s->largest
+                             : !strcmp(what, "latency") ? s->latency
+                                                        : json_object_get(res, what);
+        const json_t *e = json_object_get(from, key), *v = json_object_get(e, H[i].field);
+        if (!json_is_number(v))
+            continue;
+        const json_t *at = json_object_get(s->at, H[i].key);
+        const json_t *pt = at ? json_array_get(c->points, (size_t)json_integer_value(at)) : NULL;
+        /* the bandwidth's 95% CI where the figure has one and it holds the value */
+        const json_t *ci = !strcmp(H[i].field, "bw_GBps") ? json_object_get(e, "ci") : NULL;
+        double x = json_number_value(v), lo = json_number_value(json_array_get(ci, 0)),
+               hi = json_number_value(json_array_get(ci, 1));
+        int has_ci = json_array_size(ci) == 2 && lo <= x && x <= hi;
+        gmb_headline(c, &(gmb_headline_t){.label = H[i].label,
+                                          .unit = H[i].unit,
+                                          .higher = H[i].higher,
+                                          .value = x,
+                                          .ci_lo = has_ci ? lo : NAN,
+                                          .ci_hi = has_ci ? hi : NAN,
+                                          .points = pt ? &pt : NULL,
+                                          .npoints = pt ? 1 : 0});
+    }
+}
+
 static int copy_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
@@ -1009,6 +1084,7 @@ static int copy_run(gmb_ctx_t *c)
     s.skipped = json_array();
     s.peers = json_array();
     s.placements = json_object();
+    s.at = json_object();
     if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)s.top, &s.dsrc)) ||
         (rc = be->alloc(c->dev, GMB_MEM_DEVICE, (size_t)s.top, &s.ddst)) ||
         (rc = be->prog_load(c->dev, c->bench->kernels, "default", &s.prog)) ||
@@ -1080,6 +1156,7 @@ static int copy_run(gmb_ctx_t *c)
     }
     if (!rc)
         summarise(c, s.largest, s.latency);
+    headlines(c, &s); /* those of the copies it finished, when stopped early too */
     gmb_add_result(c, "peers", s.peers);
     gmb_add_result(c, "largest", s.largest);
     gmb_add_result(c, "latency_us", s.latency);
@@ -1088,6 +1165,7 @@ static int copy_run(gmb_ctx_t *c)
     s.largest = s.latency = s.skipped = s.peers = s.placements = NULL;
 out:
     json_decref(s.placements);
+    json_decref(s.at);
     json_decref(s.peers);
     json_decref(s.largest);
     json_decref(s.latency);
