@@ -119,3 +119,21 @@ f['Host to device, pinned, smallest copy']['points']]")" = "[4096]"
         echo False)
     check "headlines: a copy row marked unconverged where its figure says so" test "$want" = "$got"
 fi
+
+# gmb-atomic: each scope and op's figures rest on the points they summarise
+A="$PWD/$BIN/gmb-atomic"
+if have_opencl && expect "headlines: atomic run" 0 "$A" "${FAST[@]}" --out "$T/ha"; then
+    rec=$(ls "$T"/ha/*-atomic.json)
+    check "headlines: the atomic record validates" "$VALIDATE" "$SCHEMA" "$rec"
+    check "headlines: atomic's one-address time rests on the one-address atom point" test \
+        "$(hl "$rec" "[(p['scope'], p['op'], p['all']) for p in [r['points'][i]['params'] \
+for i in f['Global atomic adds (atom), one address: time per update']['points']]]")" = \
+        "[('global', 'atom', True)]"
+    expect "headlines: atomic table" 0 "$G" table "$T/ha" &&
+        grep '^|' "$T/out" | sed 's/ † |$/ |/' >"$T/anew.md"
+    expect "headlines: atomic table, legacy reader" 0 env GMB_TABLE_READER=legacy "$G" table \
+        "$T/ha" && grep '^|' "$T/out" >"$T/aold.md"
+    check "headlines: atomic's table the extractors' (the unconverged marks aside)" \
+        cmp -s "$T/anew.md" "$T/aold.md"
+    check "headlines: atomic's six rows" test "$(grep -c 'atomic adds' "$T/aold.md")" = 6
+fi

@@ -307,6 +307,7 @@ typedef struct pres {
     int all;          /* every work-item of the grid / group on one address */
     double gops;      /* median throughput, 1e9 adds/s; NaN when verification failed */
     double ns_upd;    /* median ns per update of one address */
+    size_t point;     /* its index among the record's points */
 } pres_t;
 
 /* Measure one point: s->scope, op, k, geo, sharers, sw set. Its figures in *pr. 0,
@@ -395,6 +396,7 @@ static int run_point(state_t *s, const char *asked, const char *capped, pres_t *
     json_object_set_new(extra, "sharers_asked", json_string(asked));
     if (capped[0])
         json_object_set_new(extra, "sharers_capped", json_string(capped));
+    pr->point = json_array_size(c->points);
     gmb_add_point(c, pt);
     pr->gops = ops / ser.st.median;
     pr->ns_upd = ser.st.median / upd;
@@ -420,8 +422,41 @@ static int run_point(state_t *s, const char *asked, const char *capped, pres_t *
     return GMB_OK;
 }
 
+/* The headline figures of one scope and op (those of gmb table's rows): its throughput on
+ * distinct addresses, and on one address its throughput or (global atom) time per update. */
+static void headlines(gmb_ctx_t *c, int scope, int op, const pres_t *dist, const pres_t *one)
+{
+    static const char *const what[2][2] = {
+        {"Global atomic adds (red)", "Global atomic adds (atom)"},
+        {NULL, "Shared-memory atomic adds (atom)"},
+    };
+    const char *w = what[scope == S_SHARED][op == OP_ATOM];
+    if (!w)
+        return;
+    char l[128];
+    for (int k = 0; k < 2; k++) {
+        const pres_t *p = k ? one : dist;
+        int ns = k && scope == S_GLOBAL && op == OP_ATOM;
+        snprintf(l, sizeof l, "%s, %s", w,
+                 !k                  ? "distinct addresses"
+                 : ns                ? "one address: time per update"
+                 : scope == S_SHARED ? "one address a group"
+                                     : "one address");
+        const json_t *pt = json_array_get(c->points, p->point);
+        gmb_headline(c, &(gmb_headline_t){.label = l,
+                                          .unit = ns ? "ns" : "Gop/s",
+                                          .higher = !ns,
+                                          .value = ns ? p->ns_upd : p->gops,
+                                          .ci_lo = NAN,
+                                          .ci_hi = NAN,
+                                          .points = &pt,
+                                          .npoints = 1});
+    }
+}
+
 /* The summary of one scope and op: distinct addresses against one address. */
-static void summarise(const pres_t *pr, size_t np, int scope, int op, json_t *cont, gmb_text_t *sm)
+static void summarise(gmb_ctx_t *c, const pres_t *pr, size_t np, int scope, int op, json_t *cont,
+                      gmb_text_t *sm)
 {
     const pres_t *one = NULL, *dist = NULL;
     uint64_t sp = 0;
@@ -444,6 +479,7 @@ static void summarise(const pres_t *pr, size_t np, int scope, int op, json_t *co
                                   (json_int_t)sp, "distinct_Gops", dist->gops, "one_address_Gops",
                                   one->gops, "distinct_over_one", dist->gops / one->gops,
                                   "one_address_ns_per_update", one->ns_upd));
+    headlines(c, scope, op, dist, one);
     gmb_text_add(sm,
                  "%s%s %s: %.3g Gop/s on distinct addresses, %.3g Gop/s on one%s (%.3gx), %.3g "
                  "ns per update of that address.",
@@ -597,7 +633,7 @@ static int atomic_run(gmb_ctx_t *c)
                     }
                     s.resident = grid_of(c, s.k, shb, &s.geo);
                     pres_t *p = &pr[np];
-                    *p = (pres_t){sc, op, spacing, eff, 0, NAN, NAN};
+                    *p = (pres_t){sc, op, spacing, eff, 0, NAN, NAN, 0};
                     rc = run_point(&s, asked, capped, p);
                     np++;
                     failed |= rc == GMB_EVERIFY;
@@ -611,7 +647,7 @@ static int atomic_run(gmb_ctx_t *c)
     gmb_text_t sm = {{0}, 0};
     for (size_t si = 0; si < cfg->scopes.n; si++)
         for (size_t oi = 0; oi < cfg->ops.n; oi++)
-            summarise(pr, np, cfg->scopes.idx[si], cfg->ops.idx[oi], cont, &sm);
+            summarise(c, pr, np, cfg->scopes.idx[si], cfg->ops.idx[oi], cont, &sm);
     const char *none = "nothing to summarise (it needs sharers 1 and all at one spacing).";
     gmb_summary(c, "# atomic: ", NULL, sm.text, none);
     gmb_add_result(c, "contention", cont);
