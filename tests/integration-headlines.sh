@@ -137,3 +137,25 @@ for i in f['Global atomic adds (atom), one address: time per update']['points']]
         cmp -s "$T/anew.md" "$T/aold.md"
     check "headlines: atomic's six rows" test "$(grep -c 'atomic adds' "$T/aold.md")" = 6
 fi
+
+# gmb-um: its text and rate figures; the table is the extractors', marks and all
+U="$PWD/$BIN/gmb-um"
+if have_opencl && expect "headlines: um run" 0 "$U" --backend opencl --warmup 0 --min-samples 2 \
+    --max-samples 3 --time-cap 0.05 --quiet --out "$T/hu"; then
+    rec=$(ls "$T"/hu/*-um.json)
+    check "headlines: the um record validates" "$VALIDATE" "$SCHEMA" "$rec"
+    check "headlines: um says how managed memory moves, as text" test "$(hl "$rec" \
+        "f['Managed memory moves']['text'] == r['results']['migration']")" = True
+    check "headlines: um's resident rate rests on its largest buffer" test "$(hl "$rec" \
+        "[r['points'][i]['params']['size_bytes'] for i in \
+f['Managed: device reads, data on the device']['points']] == \
+[r['results']['largest']['resident']['size_bytes']]")" = True
+    for fmt in md csv; do
+        expect "headlines: um table --format $fmt" 0 "$G" table --format $fmt "$T/hu" &&
+            cp "$T/out" "$T/unew.$fmt"
+        expect "headlines: um table --format $fmt, legacy reader" 0 env \
+            GMB_TABLE_READER=legacy "$G" table --format $fmt "$T/hu" && cp "$T/out" "$T/uold.$fmt"
+        check "headlines: um's table --format $fmt the extractors'" \
+            cmp -s "$T/unew.$fmt" "$T/uold.$fmt"
+    done
+fi

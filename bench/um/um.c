@@ -901,6 +901,93 @@ static void summarise(gmb_ctx_t *c, const char *moves, const json_t *largest,
     gmb_summary(c, "# um: ", NULL, sm.text, "no test measured.");
 }
 
+/* The headline figures: how managed and malloc'd memory reach the device (text), each test's
+ * rate at its largest buffer, and the fault cost at strides of 64 KiB and 2 MiB, each resting
+ * on its points. */
+static void headlines(gmb_ctx_t *c, const json_t *largest, const json_t *fault_us)
+{
+    const json_t *res = json_object_get(c->record, "results");
+    static const struct {
+        const char *test, *label; /* test: a results.largest key, or "=KEY" a text result */
+    } H[] = {
+        {"=migration", "Managed memory moves"},
+        {"resident", "Managed: device reads, data on the device"},
+        {"fault-h2d", "Managed: device reads host-written data"},
+        {"fault-d2h", NULL}, /* by its method: the host's check, or one load a page */
+        {"prefetch-h2d", "Managed: prefetch to the device"},
+        {"prefetch-d2h", "Managed: prefetch to the host"},
+        {"remote", "Managed: device reads it on the host (advice)"},
+        {"readmostly", "Managed: device reads, read-mostly copy made"},
+        {"=system_memory", "How the device reaches malloc'd memory"},
+        {"system", "Device reads host-written malloc'd memory"},
+    };
+    for (size_t i = 0; i < sizeof H / sizeof H[0]; i++) {
+        if (H[i].test[0] == '=') {
+            const char *t = json_string_value(json_object_get(res, H[i].test + 1));
+            if (t && *t)
+                gmb_headline(c, &(gmb_headline_t){.label = H[i].label, .unit = "", .text = t});
+            continue;
+        }
+        const json_t *b = json_object_get(largest, H[i].test);
+        if (!json_is_number(json_object_get(b, "bw_GBps")))
+            continue;
+        json_int_t size = json_integer_value(json_object_get(b, "size_bytes"));
+        const json_t *pts[8];
+        size_t n = 0, k;
+        const json_t *p;
+        int touch = 0;
+        json_array_foreach(c->points, k, p)
+        {
+            const json_t *pa = json_object_get(p, "params");
+            const char *t = json_string_value(json_object_get(pa, "test"));
+            if (n < 8 && t && !strcmp(t, H[i].test) &&
+                json_integer_value(json_object_get(pa, "size_bytes")) == size) {
+                pts[n++] = p;
+                touch |= json_integer_value(json_object_get(pa, "host_touch_bytes")) > 0;
+            }
+        }
+        const char *l = H[i].label ? H[i].label
+                        : touch    ? "Managed: migration to the host on host faults (one load "
+                                     "a 4 KiB page)"
+                                   : "Managed: host reads device-written data";
+        gmb_headline(c, &(gmb_headline_t){.label = l,
+                                          .unit = "GB/s",
+                                          .higher = 1,
+                                          .value = json_number_value(json_object_get(b, "bw_GBps")),
+                                          .ci_lo = NAN,
+                                          .ci_hi = NAN,
+                                          .points = pts,
+                                          .npoints = n});
+    }
+    static const struct {
+        const char *stride, *label;
+    } F[] = {{"65536", "Page fault, one touch per 64 KiB"},
+             {"2097152", "Page fault, one touch per 2 MiB"}};
+    for (size_t i = 0; i < sizeof F / sizeof F[0]; i++) {
+        const json_t *v = json_object_get(json_object_get(fault_us, F[i].stride), "fault_us");
+        if (!json_is_number(v))
+            continue;
+        const json_t *pts[8];
+        size_t n = 0, k;
+        const json_t *p;
+        json_array_foreach(c->points, k, p)
+        {
+            const json_t *pa = json_object_get(p, "params");
+            const char *t = json_string_value(json_object_get(pa, "test"));
+            if (n < 8 && t && !strcmp(t, "latency") &&
+                json_integer_value(json_object_get(pa, "stride_bytes")) == atoll(F[i].stride))
+                pts[n++] = p;
+        }
+        gmb_headline(c, &(gmb_headline_t){.label = F[i].label,
+                                          .unit = "us",
+                                          .value = json_number_value(v),
+                                          .ci_lo = NAN,
+                                          .ci_hi = NAN,
+                                          .points = pts,
+                                          .npoints = n});
+    }
+}
+
 static int um_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
@@ -985,6 +1072,7 @@ static int um_run(gmb_ctx_t *c)
     }
     if (!rc)
         summarise(c, moves, s.largest, s.fault_us);
+    headlines(c, s.largest, s.fault_us); /* those of the tests it finished, when stopped too */
     gmb_add_result(c, "largest", s.largest);
     gmb_add_result(c, "fault_us", s.fault_us);
     gmb_add_result(c, "skipped", s.skipped);
