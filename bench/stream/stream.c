@@ -1319,7 +1319,8 @@ static const json_t *point_of(const gmb_ctx_t *c, const char *kernel, json_int_t
     json_array_foreach(c->points, i, p)
     {
         const json_t *pa = json_object_get(p, "params");
-        if (!strcmp(json_string_value(json_object_get(pa, "kernel")), kernel) &&
+        const char *k = json_string_value(json_object_get(pa, "kernel"));
+        if (k && !strcmp(k, kernel) &&
             json_integer_value(json_object_get(pa, "width_bytes")) == w &&
             json_integer_value(json_object_get(pa, "size_bytes")) == size)
             return p;
