@@ -159,3 +159,22 @@ f['Managed: device reads, data on the device']['points']] == \
             cmp -s "$T/unew.$fmt" "$T/uold.$fmt"
     done
 fi
+
+# gmb-bank: the banks found (text) and the bandwidth figures resting on their points
+B="$PWD/$BIN/gmb-bank"
+if have_opencl && expect "headlines: bank run" 0 "$B" --backend opencl --warmup 0 \
+    --min-samples 2 --max-samples 3 --time-cap 0.05 --quiet --out "$T/hb"; then
+    rec=$(ls "$T"/hb/*-bank.json)
+    check "headlines: the bank record validates" "$VALIDATE" "$SCHEMA" "$rec"
+    check "headlines: bank's no-conflict bandwidth rests on the fastest 4-byte stride" test \
+        "$(hl "$rec" "[(p['mode'], p['pattern'], p['width_bytes'], p['param']) for p in \
+[r['points'][i]['params'] for i in f['Shared-memory bandwidth, no conflict']['points']]] == \
+[('throughput', 'stride', 4, r['results']['bandwidth']['4']['fastest_stride']['stride'])]")" = True
+    expect "headlines: bank table" 0 "$G" table "$T/hb" &&
+        grep '^|' "$T/out" | sed 's/ † |$/ |/' >"$T/bnew.md"
+    expect "headlines: bank table, legacy reader" 0 env GMB_TABLE_READER=legacy "$G" table \
+        "$T/hb" && grep '^|' "$T/out" | sed 's/ † |$/ |/' >"$T/bold.md"
+    check "headlines: bank's table the extractors' (the unconverged marks aside)" \
+        cmp -s "$T/bnew.md" "$T/bold.md"
+    check "headlines: bank's rows there" grep -q "^| Shared-memory banks |" "$T/bnew.md"
+fi

@@ -673,6 +673,95 @@ static void summarize(state_t *s, const char *unit)
 
 /* ---- the run ----------------------------------------------------------------------------- */
 
+/* The points of mode and pattern at width w bytes (param p; p < 0: any), at most max. */
+static size_t points_of(const gmb_ctx_t *c, const char *mode, const char *pat, int w, int p,
+                        const json_t **out, size_t max)
+{
+    size_t n = 0, i;
+    const json_t *pt;
+    json_array_foreach(c->points, i, pt)
+    {
+        const json_t *pa = json_object_get(pt, "params");
+        const char *m = json_string_value(json_object_get(pa, "mode"));
+        const char *k = json_string_value(json_object_get(pa, "pattern"));
+        if (n < max && m && k && !strcmp(m, mode) && !strcmp(k, pat) &&
+            json_integer_value(json_object_get(pa, "width_bytes")) == w &&
+            (p < 0 || json_integer_value(json_object_get(pa, "param")) == p))
+            out[n++] = pt;
+    }
+    return n;
+}
+
+/* A headline figure of the metric median of point pt (its CI with it). */
+static void point_headline(gmb_ctx_t *c, const char *label, const json_t *pt)
+{
+    const json_t *m = json_object_get(json_object_get(pt, "metrics"), "bw_GBps");
+    if (json_is_object(m))
+        gmb_headline(c, &(gmb_headline_t){.label = label,
+                                          .unit = "GB/s",
+                                          .higher = 1,
+                                          .value = json_number_value(json_object_get(m, "median")),
+                                          .ci_lo = json_number_value(json_object_get(m, "ci_lo")),
+                                          .ci_hi = json_number_value(json_object_get(m, "ci_hi")),
+                                          .points = &pt,
+                                          .npoints = 1});
+}
+
+/* The headline figures: the banks found (text), the conflict cost per way of 4-byte words by
+ * latency and throughput (the fits' slopes, resting on their stride points), the bandwidth
+ * of the fastest 4-byte stride, of 16-byte stride 1 and of another SM's shared memory. */
+static void headlines(gmb_ctx_t *c)
+{
+    const json_t *res = json_object_get(c->record, "results");
+    const json_t *inf = json_object_get(res, "inference");
+    int detected = json_is_true(json_object_get(inf, "detected"));
+    if (json_is_object(inf)) {
+        char t[96];
+        const char *dt = json_string_value(json_object_get(inf, "device_type"));
+        if (detected)
+            snprintf(t, sizeof t, "%.0f x %.0f B", json_number_value(json_object_get(inf, "banks")),
+                     json_number_value(json_object_get(inf, "bank_bytes")));
+        else
+            snprintf(t, sizeof t, "none detected%s", dt && !strcmp(dt, "cpu") ? " (CPU)" : "");
+        gmb_headline(c, &(gmb_headline_t){.label = "Shared-memory banks", .unit = "", .text = t});
+    }
+    const json_t *pts[GMB_BANK_MAX_STRIDE + 8];
+    size_t max = sizeof pts / sizeof pts[0], i;
+    const json_t *f;
+    for (int m = 0; m < 2 && (detected || !json_is_object(inf)); m++) {
+        const char *mode = m ? "throughput" : "latency";
+        json_array_foreach(json_object_get(res, "fits"), i, f)
+        {
+            const char *fm = json_string_value(json_object_get(f, "mode"));
+            if (!fm || strcmp(fm, mode) ||
+                json_integer_value(json_object_get(f, "width_bytes")) != 4 ||
+                !json_is_true(json_object_get(f, "ok")))
+                continue;
+            gmb_headline(
+                c, &(gmb_headline_t){.label = m ? "Bank-conflict cost per way (throughput)"
+                                                : "Bank-conflict cost per way (latency)",
+                                     .unit = "cycles",
+                                     .value = json_number_value(json_object_get(f, "slope")),
+                                     .ci_lo = NAN,
+                                     .ci_hi = NAN,
+                                     .points = pts,
+                                     .npoints = points_of(c, mode, "stride", 4, -1, pts, max)});
+            break;
+        }
+    }
+    const json_t *fs =
+        json_object_get(json_object_get(json_object_get(res, "bandwidth"), "4"), "fastest_stride");
+    if (json_is_integer(json_object_get(fs, "stride")) &&
+        points_of(c, "throughput", "stride", 4,
+                  (int)json_integer_value(json_object_get(fs, "stride")), pts, 1))
+        point_headline(c, "Shared-memory bandwidth, no conflict", pts[0]);
+    if (points_of(c, "throughput", "remote", 16, 2, pts, 1))
+        point_headline(c, "Distributed shared-memory bandwidth, 16-byte reads (cluster of 2)",
+                       pts[0]);
+    if (points_of(c, "throughput", "stride", 16, 1, pts, 1))
+        point_headline(c, "Shared-memory bandwidth, 16-byte reads, stride 1", pts[0]);
+}
+
 static int bank_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
@@ -815,6 +904,7 @@ static int bank_run(gmb_ctx_t *c)
     }
     if (!rc)
         summarize(&s, unit);
+    headlines(c); /* the points' figures stand when it stopped early too */
 out:
     for (int i = 0; i < 3; i++)
         be->prog_free(prog[i]);
