@@ -2,6 +2,7 @@
 #include "harness.h"
 
 #include <getopt.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <libgen.h>
 #include <math.h>
@@ -605,6 +606,30 @@ void gmb_headline(gmb_ctx_t *c, const gmb_headline_t *h)
             json_array_append_new(nj, json_string(gmb_headline_notes[k].name));
     json_object_set_new(f, "notes", nj);
     json_array_append_new(json_object_get(hl, "figures"), f);
+}
+
+size_t gmb_points_where(const gmb_ctx_t *c, const json_t **out, size_t max, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    json_t *want = json_vpack_ex(NULL, 0, fmt, ap);
+    va_end(ap);
+    size_t n = 0, i;
+    const json_t *p;
+    if (json_is_object(want))
+        json_array_foreach(c->points, i, p)
+        {
+            const json_t *pa = json_object_get(p, "params");
+            const char *k;
+            const json_t *v;
+            int all = n < max;
+            json_object_foreach((json_t *)want, k, v) all =
+                all && json_equal(json_object_get(pa, k), v);
+            if (all)
+                out[n++] = p;
+        }
+    json_decref(want);
+    return n;
 }
 
 void gmb_summary(gmb_ctx_t *c, const char *prefix, const char *label, const char *text,

@@ -151,6 +151,11 @@ typedef struct gmb_headline {
  * among those added with gmb_add_point; one not there is left out). A NaN value is not
  * recorded. */
 void gmb_headline(gmb_ctx_t *ctx, const gmb_headline_t *h);
+/* The points added so far whose params hold every key of the object that json_pack builds
+ * from fmt and its arguments with an equal value (e.g. "{s:s, s:i}", "kernel", "copy",
+ * "width_bytes", 4), in the order added, at most max in out; their count (0 on a bad fmt).
+ * For gmb_headline's points. */
+size_t gmb_points_where(const gmb_ctx_t *ctx, const json_t **out, size_t max, const char *fmt, ...);
 /* The program's summary: printed as prefix + text (e.g. "# stream: ") and kept as
  * results.summary, where gmb report reads it; text empty: none_text. A second call appends
  * label + text to the recorded one after a space (label may be NULL; the printed lines stay

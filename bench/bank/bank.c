@@ -673,25 +673,6 @@ static void summarize(state_t *s, const char *unit)
 
 /* ---- the run ----------------------------------------------------------------------------- */
 
-/* The points of mode and pattern at width w bytes (param p; p < 0: any), at most max. */
-static size_t points_of(const gmb_ctx_t *c, const char *mode, const char *pat, int w, int p,
-                        const json_t **out, size_t max)
-{
-    size_t n = 0, i;
-    const json_t *pt;
-    json_array_foreach(c->points, i, pt)
-    {
-        const json_t *pa = json_object_get(pt, "params");
-        const char *m = json_string_value(json_object_get(pa, "mode"));
-        const char *k = json_string_value(json_object_get(pa, "pattern"));
-        if (n < max && m && k && !strcmp(m, mode) && !strcmp(k, pat) &&
-            json_integer_value(json_object_get(pa, "width_bytes")) == w &&
-            (p < 0 || json_integer_value(json_object_get(pa, "param")) == p))
-            out[n++] = pt;
-    }
-    return n;
-}
-
 /* A headline figure of the metric median of point pt (its CI with it). */
 static void point_headline(gmb_ctx_t *c, const char *label, const json_t *pt)
 {
@@ -745,20 +726,24 @@ static void headlines(gmb_ctx_t *c)
                                      .ci_lo = NAN,
                                      .ci_hi = NAN,
                                      .points = pts,
-                                     .npoints = points_of(c, mode, "stride", 4, -1, pts, max)});
+                                     .npoints = gmb_points_where(c, pts, max, "{s:s, s:s, s:i}",
+                                                                 "mode", mode, "pattern", "stride",
+                                                                 "width_bytes", 4)});
             break;
         }
     }
     const json_t *fs =
         json_object_get(json_object_get(json_object_get(res, "bandwidth"), "4"), "fastest_stride");
     if (json_is_integer(json_object_get(fs, "stride")) &&
-        points_of(c, "throughput", "stride", 4,
-                  (int)json_integer_value(json_object_get(fs, "stride")), pts, 1))
+        gmb_points_where(c, pts, 1, "{s:s, s:s, s:i, s:O}", "mode", "throughput", "pattern",
+                         "stride", "width_bytes", 4, "param", json_object_get(fs, "stride")))
         point_headline(c, "Shared-memory bandwidth, no conflict", pts[0]);
-    if (points_of(c, "throughput", "remote", 16, 2, pts, 1))
+    if (gmb_points_where(c, pts, 1, "{s:s, s:s, s:i, s:i}", "mode", "throughput", "pattern",
+                         "remote", "width_bytes", 16, "param", 2))
         point_headline(c, "Distributed shared-memory bandwidth, 16-byte reads (cluster of 2)",
                        pts[0]);
-    if (points_of(c, "throughput", "stride", 16, 1, pts, 1))
+    if (gmb_points_where(c, pts, 1, "{s:s, s:s, s:i, s:i}", "mode", "throughput", "pattern",
+                         "stride", "width_bytes", 16, "param", 1))
         point_headline(c, "Shared-memory bandwidth, 16-byte reads, stride 1", pts[0]);
 }
 

@@ -1311,25 +1311,6 @@ static void summarise(gmb_ctx_t *c, const cfg_t *cfg, const json_t *best)
     gmb_summary(c, "# stream: ", NULL, sm.text, "no kernel measured.");
 }
 
-/* The point of kernel `kernel` at w-byte elements and size bytes an array; NULL: none. */
-static const json_t *point_of(const gmb_ctx_t *c, const char *kernel, json_int_t w, json_int_t size)
-{
-    size_t i;
-    const json_t *p;
-    json_array_foreach(c->points, i, p)
-    {
-        const json_t *pa = json_object_get(p, "params");
-        const char *k = json_string_value(json_object_get(pa, "kernel"));
-        if (k && !strcmp(k, kernel) &&
-            json_integer_value(json_object_get(pa, "width_bytes")) == w &&
-            json_integer_value(json_object_get(pa, "size_bytes")) == size)
-            return p;
-    }
-    return NULL;
-}
-
-/* The notes of a figure from b, a kernel's best point or its energy there: from the cache
- * (no DRAM point), or from a DRAM point between 4x and 16x the LLC (tier 1). */
 static unsigned tier_notes(const json_t *b)
 {
     if (!json_is_true(json_object_get(b, "dram")))
@@ -1346,10 +1327,11 @@ static void headlines(gmb_ctx_t *c, const json_t *best)
     static const char *const label[] = {"Read", "Copy", "Triad"};
     for (int i = 0; i < 3; i++) {
         const json_t *b = json_object_get(best, name[i]);
-        const json_t *p =
-            b ? point_of(c, name[i], json_integer_value(json_object_get(b, "width_bytes")),
-                         json_integer_value(json_object_get(b, "size_bytes")))
-              : NULL;
+        const json_t *p = NULL;
+        if (b)
+            gmb_points_where(c, &p, 1, "{s:s, s:O, s:O}", "kernel", name[i], "width_bytes",
+                             json_object_get(b, "width_bytes"), "size_bytes",
+                             json_object_get(b, "size_bytes"));
         for (int m = 0; m < 2 && p; m++) {
             const json_t *st =
                 json_object_get(json_object_get(p, "metrics"), m ? "pct_peak" : "bw_GBps");

@@ -933,19 +933,11 @@ static void headlines(gmb_ctx_t *c, const json_t *largest, const json_t *fault_u
             continue;
         json_int_t size = json_integer_value(json_object_get(b, "size_bytes"));
         const json_t *pts[8];
-        size_t n = 0, k;
-        const json_t *p;
+        size_t n = gmb_points_where(c, pts, 8, "{s:s, s:I}", "test", H[i].test, "size_bytes", size);
         int touch = 0;
-        json_array_foreach(c->points, k, p)
-        {
-            const json_t *pa = json_object_get(p, "params");
-            const char *t = json_string_value(json_object_get(pa, "test"));
-            if (n < 8 && t && !strcmp(t, H[i].test) &&
-                json_integer_value(json_object_get(pa, "size_bytes")) == size) {
-                pts[n++] = p;
-                touch |= json_integer_value(json_object_get(pa, "host_touch_bytes")) > 0;
-            }
-        }
+        for (size_t k = 0; k < n; k++)
+            touch |= json_integer_value(json_object_get(json_object_get(pts[k], "params"),
+                                                        "host_touch_bytes")) > 0;
         const char *l = H[i].label ? H[i].label
                         : touch    ? "Managed: migration to the host on host faults (one load "
                                      "a 4 KiB page)"
@@ -968,16 +960,8 @@ static void headlines(gmb_ctx_t *c, const json_t *largest, const json_t *fault_u
         if (!json_is_number(v))
             continue;
         const json_t *pts[8];
-        size_t n = 0, k;
-        const json_t *p;
-        json_array_foreach(c->points, k, p)
-        {
-            const json_t *pa = json_object_get(p, "params");
-            const char *t = json_string_value(json_object_get(pa, "test"));
-            if (n < 8 && t && !strcmp(t, "latency") &&
-                json_integer_value(json_object_get(pa, "stride_bytes")) == atoll(F[i].stride))
-                pts[n++] = p;
-        }
+        size_t n = gmb_points_where(c, pts, 8, "{s:s, s:I}", "test", "latency", "stride_bytes",
+                                    (json_int_t)atoll(F[i].stride));
         gmb_headline(c, &(gmb_headline_t){.label = F[i].label,
                                           .unit = "us",
                                           .value = json_number_value(v),
