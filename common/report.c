@@ -2020,16 +2020,16 @@ static void cell_md(buf_t *b, const gmb_cell_t *c, int tex)
         bput(b, tex ? "--" : "–");
         return;
     }
-    if (c->kind == 2) {
+    if (c->kind == 2) { /* a text: its marks too */
         if (tex)
             tex_text(b, c->text);
         else
             md_text(b, c->text);
-        return;
+    } else {
+        gmb_fmt_num(c->v, v, sizeof v);
+        bput(b, "%s", v);
     }
-    gmb_fmt_num(c->v, v, sizeof v);
-    bput(b, "%s", v);
-    if (c->lo == c->lo && c->hi == c->hi) {
+    if (c->kind == 1 && c->lo == c->lo && c->hi == c->hi) {
         gmb_fmt_num(c->lo, lo, sizeof lo);
         gmb_fmt_num(c->hi, hi, sizeof hi);
         if (tex)
