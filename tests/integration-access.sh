@@ -264,6 +264,7 @@ PY
         /usr/bin/python3 - "$rec" "$T/rwt/x-access.json" "$T/rwc/x-access.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
+r.pop("headlines", None)  # a record of before them: the extractors read these edits
 w = r["results"]["random_write"]
 for e, where, bw, share in ((w[0], "dram", 999.0, 0.99), (w[1], "dram", 345.0, 0.12)):
     e["where"] = where
@@ -351,12 +352,14 @@ PY
             "[('in-order', 41943040, 'sampled', 1), ('random', 41943040, 'sampled', 1)]"
     fi
     # --- the table reads the granularity of the largest buffer by where it lives (renamed so
-    # here: a CPU's buffer and verdict are whatever they are) ------------------------------
+    # here: a CPU's buffer and verdict are whatever they are; the reader of records without
+    # headline figures, which integration-headlines.sh holds to gmb-access's own) ---------
     mkdir -p "$T/accg" "$T/accn" "$T/accc" "$T/accf"
     /usr/bin/python3 - "$(ls "$T"/acc/*-access.json)" "$T/accg/x-access.json" "$T/accn/x-access.json" \
         "$T/accc/x-access.json" "$T/accf/x-access.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
+r.pop("headlines", None)  # a record of before them: the extractors read these edits
 g = r["results"]["granularity"]
 g[0].update(where="cache", verdict="granularity", granularity_bytes=32)
 g[1].update(where="dram", verdict="none", why="no candidate flattens the fetched bandwidth")

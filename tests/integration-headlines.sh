@@ -178,3 +178,42 @@ if have_opencl && expect "headlines: bank run" 0 "$B" --backend opencl --warmup 
         cmp -s "$T/bnew.md" "$T/bold.md"
     check "headlines: bank's rows there" grep -q "^| Shared-memory banks |" "$T/bnew.md"
 fi
+
+# gmb-access: granularity of a cache-resident and a DRAM buffer (4 MiB and 256 MiB: past four
+# times this machine's LLC of at most 64 MiB, else no DRAM row), misaligned and random reads
+A="$PWD/$BIN/gmb-access"
+if have_opencl && expect "headlines: access run" 0 "$A" --backend opencl --warmup 0 \
+    --min-samples 2 --max-samples 3 --time-cap 0.05 --quiet --sizes 4MiB,256MiB \
+    --strides 4,8,16,32,64,128 --offsets 0,4 --blocks 32,4096 \
+    --patterns stride,offset,random,random-write --out "$T/ha"; then
+    rec=$(ls "$T"/ha/*-access.json)
+    check "headlines: the access record validates" "$VALIDATE" "$SCHEMA" "$rec"
+    big=$(hl "$rec" "r['device']['llc_bytes'] * 4 <= 256 << 20")
+    check "headlines: access's random 32-byte reads rest on the 256 MiB buffer's 32-byte points" \
+        test "$(hl "$rec" "$big <= (set((p['pattern'], p['placement'], p['size_bytes'], \
+p['block_bytes']) for p in [r['points'][i]['params'] for i in \
+f['Random 32-byte reads (DRAM)']['points']]) == {('random', 'random', 256 << 20, 32)})")" = True
+    check "headlines: access's granularity rests on its buffer's stride points" test \
+        "$(hl "$rec" "all(set((p['pattern'], p['size_bytes']) for p in [r['points'][i]['params'] \
+for i in x['points']]) == {('stride', s)} for x, s in \
+[(f[k], z) for k, z in (('Access granularity (stride curve, DRAM buffer)', 256 << 20), \
+('Access granularity (stride curve, cache-resident buffer)', 4 << 20)) if k in f])")" = True
+    expect "headlines: access table" 0 "$G" table "$T/ha" &&
+        grep '^|' "$T/out" | sed 's/ † |$/ |/' >"$T/xnew.md"
+    expect "headlines: access table, legacy reader" 0 env GMB_TABLE_READER=legacy "$G" table \
+        "$T/ha" && grep '^|' "$T/out" | sed 's/ † |$/ |/' >"$T/xold.md"
+    check "headlines: access's table the extractors' (the unconverged marks aside)" \
+        cmp -s "$T/xnew.md" "$T/xold.md"
+    if [ "$big" = True ]; then
+        for row in "Access granularity (stride curve, DRAM buffer)" \
+            "Access granularity (stride curve, cache-resident buffer)" \
+            "Misaligned contiguous reads, worst offset, of aligned (DRAM)" \
+            "Random 32-byte reads (DRAM)" "Random 32-byte reads, of contiguous (DRAM)" \
+            "Block size for full random-read bandwidth (DRAM)" "Random 32-byte writes (DRAM)" \
+            "Random 32-byte writes, of contiguous (DRAM)"; do
+            check "headlines: access row: $row" grep -qF "| $row |" "$T/xnew.md"
+        done
+    else
+        skip "$TAG headlines: access's DRAM rows (this machine's LLC is over 64 MiB)"
+    fi
+fi

@@ -1068,6 +1068,157 @@ static int offset_sweep(state_t *s, uint64_t size, const long *offs, size_t noff
     return failed ? GMB_EVERIFY : GMB_OK;
 }
 
+/* The last entry of the results array arr (buffers in ascending size) whose buffer lives in
+ * DRAM; NULL: none. */
+static const json_t *dram_entry(const json_t *arr)
+{
+    const json_t *found = NULL, *e;
+    size_t i;
+    json_array_foreach(arr, i, e)
+    {
+        const char *w = json_string_value(json_object_get(e, "where"));
+        if (w && !strcmp(w, "dram"))
+            found = e;
+    }
+    return found;
+}
+
+/* The random-block figures of pattern pat (random or random-write: results key key) of the
+ * largest DRAM buffer: 32-byte blocks' bandwidth and share of contiguous, and (reads) the
+ * block size from which random blocks get full bandwidth. */
+static void random_headlines(gmb_ctx_t *c, const json_t *res, int pat)
+{
+    const int wr = pat == P_RANDOM_WRITE;
+    const json_t *e = dram_entry(json_object_get(res, wr ? "random_write" : "random")), *b;
+    if (!e)
+        return;
+    const char *pn = pattern_names[pat];
+    json_int_t size = json_integer_value(json_object_get(e, "size_bytes"));
+    const json_t *pts[64];
+    const size_t max = sizeof pts / sizeof pts[0];
+    const json_t *blocks = json_object_get(e, "blocks");
+    size_t i;
+    char l[80];
+    json_array_foreach(blocks, i, b)
+    {
+        if (json_integer_value(json_object_get(b, "block_bytes")) != 32)
+            continue;
+        size_t n = gmb_points_where(c, pts, max, "{s:s, s:s, s:I, s:i}", "pattern", pn, "placement",
+                                    "random", "size_bytes", size, "block_bytes", 32);
+        snprintf(l, sizeof l, "Random 32-byte %s (DRAM)", wr ? "writes" : "reads");
+        gmb_headline(c, &(gmb_headline_t){.label = l,
+                                          .unit = "GB/s",
+                                          .higher = 1,
+                                          .value = gmb_jnum(b, "bw_GBps"),
+                                          .ci_lo = gmb_jnum(b, "bw_ci_lo_GBps"),
+                                          .ci_hi = gmb_jnum(b, "bw_ci_hi_GBps"),
+                                          .points = pts,
+                                          .npoints = n});
+        /* the share: of the in-order reference blocks too */
+        n += gmb_points_where(c, pts + n, max - n, "{s:s, s:s, s:I}", "pattern", pn, "placement",
+                              "in-order", "size_bytes", size);
+        snprintf(l, sizeof l, "Random 32-byte %s, of contiguous (DRAM)", wr ? "writes" : "reads");
+        gmb_headline(c, &(gmb_headline_t){.label = l,
+                                          .unit = "%",
+                                          .higher = 1,
+                                          .value = 100.0 * gmb_jnum(b, "of_contiguous"),
+                                          .ci_lo = NAN,
+                                          .ci_hi = NAN,
+                                          .points = pts,
+                                          .npoints = n});
+        break;
+    }
+    if (wr)
+        return;
+    size_t n = gmb_points_where(c, pts, max, "{s:s, s:I}", "pattern", pn, "size_bytes", size), nb;
+    const char *label = "Block size for full random-read bandwidth (DRAM)";
+    double full = gmb_jnum(e, "full_bw_block_bytes");
+    if (full == full) {
+        gmb_headline(c, &(gmb_headline_t){.label = label,
+                                          .unit = "B",
+                                          .value = full,
+                                          .ci_lo = NAN,
+                                          .ci_hi = NAN,
+                                          .points = pts,
+                                          .npoints = n});
+        return;
+    }
+    /* none reached it: up to which block (the largest measured: one that failed verification
+     * has no bandwidth), when the contiguous reference was measured */
+    if (gmb_jnum(e, "contiguous_GBps") != gmb_jnum(e, "contiguous_GBps"))
+        return;
+    for (nb = json_array_size(blocks);
+         nb && gmb_jnum(json_array_get(blocks, nb - 1), "bw_GBps") !=
+                   gmb_jnum(json_array_get(blocks, nb - 1), "bw_GBps");
+         nb--)
+        ;
+    if (!nb)
+        return;
+    snprintf(l, sizeof l, "none up to %.0f B",
+             gmb_jnum(json_array_get(blocks, nb - 1), "block_bytes"));
+    gmb_headline(
+        c, &(gmb_headline_t){.label = label, .unit = "B", .text = l, .points = pts, .npoints = n});
+}
+
+/* The headline figures, from the results: the access granularity the stride curve shows for
+ * the largest DRAM buffer and the largest cache-resident one ("none claimed" where the curve
+ * shows none), the worst misaligned reads of the largest DRAM buffer as a share of aligned
+ * ones, and the random-block figures of its largest DRAM buffer. */
+static void headlines(gmb_ctx_t *c)
+{
+    const json_t *res = json_object_get(c->record, "results"), *e;
+    const json_t *pts[64];
+    const size_t max = sizeof pts / sizeof pts[0];
+    static const char *const where[2] = {"dram", "cache"};
+    static const char *const label[2] = {"Access granularity (stride curve, DRAM buffer)",
+                                         "Access granularity (stride curve, cache-resident "
+                                         "buffer)"};
+    for (int k = 0; k < 2; k++) {
+        const json_t *found = NULL;
+        size_t i;
+        json_array_foreach(json_object_get(res, "granularity"), i, e)
+        {
+            const char *w = json_string_value(json_object_get(e, "where"));
+            if (w && !strcmp(w, where[k]))
+                found = e;
+        }
+        if (!found)
+            continue;
+        size_t n = gmb_points_where(c, pts, max, "{s:s, s:O}", "pattern", "stride", "size_bytes",
+                                    json_object_get(found, "size_bytes"));
+        double g = gmb_jnum(found, "granularity_bytes");
+        if (g == g)
+            gmb_headline(c, &(gmb_headline_t){.label = label[k],
+                                              .unit = "B",
+                                              .value = g,
+                                              .ci_lo = NAN,
+                                              .ci_hi = NAN,
+                                              .points = pts,
+                                              .npoints = n});
+        else
+            gmb_headline(c, &(gmb_headline_t){.label = label[k],
+                                              .unit = "B",
+                                              .text = "none claimed",
+                                              .points = pts,
+                                              .npoints = n});
+    }
+    if ((e = dram_entry(json_object_get(res, "misalignment"))))
+        gmb_headline(
+            c, &(gmb_headline_t){.label = "Misaligned contiguous reads, worst offset, of aligned "
+                                          "(DRAM)",
+                                 .unit = "%",
+                                 .higher = 1,
+                                 .value = 100.0 * gmb_jnum(e, "worst_over_aligned"),
+                                 .ci_lo = NAN,
+                                 .ci_hi = NAN,
+                                 .points = pts,
+                                 .npoints = gmb_points_where(c, pts, max, "{s:s, s:O}", "pattern",
+                                                             "offset", "size_bytes",
+                                                             json_object_get(e, "size_bytes"))});
+    random_headlines(c, res, P_RANDOM);
+    random_headlines(c, res, P_RANDOM_WRITE);
+}
+
 static int access_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
@@ -1187,6 +1338,7 @@ static int access_run(gmb_ctx_t *c)
     gmb_add_result(c, "random", rnd);
     gmb_add_result(c, "random_write", rwr);
     gran = mis = rnd = rwr = NULL;
+    headlines(c);
 out:
     json_decref(gran);
     json_decref(mis);
