@@ -217,3 +217,28 @@ for i in x['points']]) == {('stride', s)} for x, s in \
         skip "$TAG headlines: access's DRAM rows (this machine's LLC is over 64 MiB)"
     fi
 fi
+
+# gmb-loaded: the read and write curves' figures, each on the levels it is read from
+L="$PWD/$BIN/gmb-loaded"
+if have_opencl && expect "headlines: loaded run" 0 "$L" "${FAST[@]}" --size 1MiB \
+    --stream-size 1MiB --min-sample-us 300 --traffic read,write --out "$T/hl2"; then
+    rec=$(ls "$T"/hl2/*-loaded.json)
+    check "headlines: the loaded record validates" "$VALIDATE" "$SCHEMA" "$rec"
+    check "headlines: loaded's idle latency rests on the level of no streaming groups" test \
+        "$(hl "$rec" "[(p['traffic'], p['load_groups']) for p in [r['points'][i]['params'] for i \
+in f['Loaded: chase latency, idle (index chase)']['points']]] == [('read', 0)]")" = True
+    check "headlines: loaded's most write bandwidth rests on the write curve's fastest level" \
+        test "$(hl "$rec" "[r['points'][i]['metrics']['bw_GBps']['median'] for i in \
+f['Loaded by writes: the most bandwidth beside the chase']['points']] == [max(p['metrics'] \
+['bw_GBps']['median'] for p in r['points'] if p['params']['traffic'] == 'write')]")" = True
+    for fmt in md csv tex; do
+        expect "headlines: loaded table --format $fmt" 0 "$G" table --format "$fmt" "$T/hl2" &&
+            cp "$T/out" "$T/lnew.$fmt"
+        expect "headlines: loaded table, legacy reader, --format $fmt" 0 env \
+            GMB_TABLE_READER=legacy "$G" table --format "$fmt" "$T/hl2" && cp "$T/out" "$T/lold.$fmt"
+        check "headlines: loaded's table --format $fmt the same from either reader" \
+            cmp -s "$T/lnew.$fmt" "$T/lold.$fmt"
+    done
+    check "headlines: loaded's write rows there" grep -q "^| Loaded by writes: latency at the knee" \
+        "$T/lnew.md"
+fi

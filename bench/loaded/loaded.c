@@ -461,6 +461,7 @@ typedef struct level {
     size_t shortfall;    /* most, in one sample, that neither covered nor stood aside */
     int few_started;     /* 1: in most samples fewer groups started than were launched */
     double bw, lat, cyc; /* GB/s (0: none), ns, cycles (NAN: none) */
+    const json_t *pt;    /* its point in the record */
 } level_t;
 
 static int run_level(state_t *s, size_t G, int clock, level_t *lv)
@@ -557,6 +558,7 @@ static int run_level(state_t *s, size_t G, int clock, level_t *lv)
            traffic_names[s->write ? T_WRITE : T_READ], G, lv->started, lv->covered, lv->bw, pk,
            lv->lat, 100.0 * ser.st.ci_rel, cy, s->steps, ser.n, bad ? "FAILED" : "full");
     fflush(stdout);
+    lv->pt = pt;
     gmb_add_point(c, pt);
     gmb_series_free(&ser);
     if (!bad)
@@ -583,6 +585,82 @@ static void add_bw(gmb_text_t *t, const gmb_dev_info_t *d, double bw)
     gmb_text_add(t, "%.4g GB/s", bw);
     if (d->peak_bw_gbps > 0)
         gmb_text_add(t, " (%.0f%% of the nominal peak)", 100.0 * bw / d->peak_bw_gbps);
+}
+
+/* The headline figures of a curve of n levels (write: the writes'), from its results res
+ * (idle and the doubling only where the curve starts idle): each rests on the levels it is
+ * read from (a level found by its groups: it and its neighbours). */
+static void headlines(gmb_ctx_t *c, const level_t *lv, size_t n, int write, const json_t *res)
+{
+    static const struct {
+        const char *key, *label[2], *unit;
+        int higher;
+    } H[] = {
+        {"idle", {"Loaded: chase latency, idle (index chase)", NULL}, "ns", 0},
+        {"max_bw_GBps",
+         {"Loaded: the most bandwidth beside the chase",
+          "Loaded by writes: the most bandwidth beside the chase"},
+         "GB/s",
+         1},
+        {"knee",
+         {"Loaded: latency at the knee (97% of that bandwidth; index chase)",
+          "Loaded by writes: latency at the knee (index chase)"},
+         "ns",
+         0},
+        {"most_groups",
+         {"Loaded: latency with the most streaming groups (index chase)", NULL},
+         "ns",
+         0},
+        {"bw_at_2x_idle_GBps",
+         {"Loaded: bandwidth where the latency doubles",
+          "Loaded by writes: bandwidth where the latency doubles"},
+         "GB/s",
+         1},
+    };
+    if (!n)
+        return;
+    size_t most = 0, i;
+    for (i = 1; i < n; i++)
+        most = lv[i].bw > lv[most].bw ? i : most;
+    for (size_t h = 0; h < sizeof H / sizeof H[0]; h++) {
+        const json_t *v = json_object_get(res, H[h].key);
+        v = json_is_object(v) ? json_object_get(v, "lat_ns") : v;
+        if (!H[h].label[write] || !json_is_number(v))
+            continue;
+        const json_t *pts[4];
+        size_t np = 0;
+        if (!strcmp(H[h].key, "idle"))
+            pts[np++] = lv[0].pt;
+        else if (!strcmp(H[h].key, "max_bw_GBps"))
+            pts[np++] = lv[most].pt;
+        else if (H[h].key[0] == 'b') { /* the idle level and those around the doubling */
+            double twice = 2 * lv[0].lat;
+            for (i = 1; i < n && !(lv[i].lat >= twice); i++)
+                ;
+            pts[np++] = lv[0].pt;
+            if (i > 1 && i < n)
+                pts[np++] = lv[i - 1].pt;
+            if (i < n)
+                pts[np++] = lv[i].pt;
+        } else { /* the knee's or the last level, its neighbours, (knee) the most bandwidth */
+            json_int_t g =
+                json_integer_value(json_object_get(json_object_get(res, H[h].key), "load_groups"));
+            for (i = 0; i < n && (json_int_t)lv[i].groups != g; i++)
+                ;
+            for (size_t k = i ? i - 1 : 0; i < n && k <= i + 1 && k < n; k++)
+                pts[np++] = lv[k].pt;
+            if (i < n && H[h].key[0] == 'k' && (most + 1 < i || most > i + 1))
+                pts[np++] = lv[most].pt;
+        }
+        gmb_headline(c, &(gmb_headline_t){.label = H[h].label[write],
+                                          .unit = H[h].unit,
+                                          .higher = H[h].higher,
+                                          .value = json_number_value(v),
+                                          .ci_lo = NAN,
+                                          .ci_hi = NAN,
+                                          .points = pts,
+                                          .npoints = np});
+    }
 }
 
 /* Summary: the idle latency; the most bandwidth; the knee (the first level within 3% of the
@@ -666,6 +744,7 @@ static void summarize(gmb_ctx_t *c, const level_t *lv, size_t n, int clock, int 
     gmb_text_add(&sm, ".");
     json_object_set_new(res, "summary", json_string(sm.text));
     gmb_add_result(c, write ? "loaded_write" : "loaded", res);
+    headlines(c, lv, n, write, res);
     /* the run's summary (results.summary): the reads', then the writes' */
     gmb_summary(c, write ? "# loaded (writes): " : "# loaded: ", write ? "With writes: " : NULL,
                 sm.text, "nothing to summarise.");
