@@ -242,3 +242,26 @@ f['Loaded by writes: the most bandwidth beside the chase']['points']] == [max(p[
     check "headlines: loaded's write rows there" grep -q "^| Loaded by writes: latency at the knee" \
         "$T/lnew.md"
 fi
+
+# gmb-l2: the plateaus' figures, each resting on its plateau's points
+L2="$PWD/$BIN/gmb-l2"
+if have_opencl && expect "headlines: l2 run" 0 "$L2" "${FAST[@]}" --sizes 1MiB:256MiB:2/oct \
+    --l1-sizes 4KiB:8MiB:x2 --coldwarm-sizes 1MiB --out "$T/hl3"; then
+    rec=$(ls "$T"/hl3/*-l2.json)
+    check "headlines: the l2 record validates" "$VALIDATE" "$SCHEMA" "$rec"
+    check "headlines: l2's cache plateau rests on read points of the plateau's extent" test \
+        "$(hl "$rec" "(lambda x, b: [r['points'][i]['params']['part'] for i in x['points']] == \
+['read'] * b['points'] and r['points'][x['points'][0]]['params']['size_bytes'] == b['from_bytes'])(\
+f['Cache plateau bandwidth, read (L2 on a GPU)'], r['results']['bandwidth']['read']['levels'][0])")" \
+        = True
+    check "headlines: l2's cold/warm figure rests on the 1 MiB set's cold and warm points" test \
+        "$(hl "$rec" "sorted(r['points'][i]['params']['state'] for i in \
+f['Cold / warm time, smallest set']['points'])")" = "['cold', 'warm']"
+    expect "headlines: l2 table" 0 "$G" table "$T/hl3" &&
+        grep '^|' "$T/out" | sed 's/ † |$/ |/' >"$T/l2new.md"
+    expect "headlines: l2 table, legacy reader" 0 env GMB_TABLE_READER=legacy "$G" table \
+        "$T/hl3" && grep '^|' "$T/out" | sed 's/ † |$/ |/' >"$T/l2old.md"
+    check "headlines: l2's table the extractors' (the unconverged marks aside)" \
+        cmp -s "$T/l2new.md" "$T/l2old.md"
+    check "headlines: l2's rows there" test "$(grep -c '^| Cache ' "$T/l2new.md")" -ge 3
+fi

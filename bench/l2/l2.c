@@ -524,6 +524,27 @@ static json_t *plateau_ci(const curve_t *cv, size_t first, size_t last)
     return json_pack("[f, f]", st.ci_lo, st.ci_hi);
 }
 
+/* Declare headline figure label (unit, higher is better) of value v with the [lo, hi] CI ci
+ * (none where absent or not holding v), resting on the curve's points first..last. */
+static void curve_headline(gmb_ctx_t *c, const char *label, const char *unit, double v,
+                           const json_t *ci, const curve_t *cv, size_t first, size_t last,
+                           unsigned notes)
+{
+    double lo = json_number_value(json_array_get(ci, 0)),
+           hi = json_number_value(json_array_get(ci, 1));
+    int has = json_array_size(ci) == 2 && lo <= v && v <= hi;
+    gmb_headline(c,
+                 &(gmb_headline_t){.label = label,
+                                   .unit = unit,
+                                   .higher = 1,
+                                   .value = v,
+                                   .ci_lo = has ? lo : NAN,
+                                   .ci_hi = has ? hi : NAN,
+                                   .points = (const json_t *const *)cv->pt + first,
+                                   .npoints = last < cv->n && first <= last ? last - first + 1 : 0,
+                                   .notes = notes});
+}
+
 /* The l1 curve's plateaus: the first (the L1s on a GPU where the data show it) and the last
  * the level detector found (slower; sets past it may be slower still), each with its CI,
  * into res.l1 and the summary. */
@@ -573,6 +594,17 @@ static void fit_l1(state_t *s, const curve_t *cv, json_t *res, gmb_text_t *sm)
                                   (json_int_t)cv->size[f.mem_first], "to_bytes",
                                   (json_int_t)last_hi, "points",
                                   (int)(f.mem_last - f.mem_first + 1)));
+    /* the headline figures: the first plateau (L1 or level 1), the last where it is the L2 */
+    const json_t *first = json_object_get(o, "first"), *last = json_object_get(o, "last");
+    curve_headline(s->c,
+                   l1 ? "L1 bandwidth, aggregate (every SM re-reads one set)"
+                      : "Cache level 1 bandwidth, aggregate (every compute unit re-reads one set)",
+                   "GB/s", f.cache_bw, json_object_get(first, "ci"), cv, f.cache_first,
+                   f.cache_last, 0);
+    if (l2)
+        curve_headline(s->c, "L2 bandwidth, every SM re-reads one set (after the L1 plateau)",
+                       "GB/s", f.mem_bw, json_object_get(last, "ci"), cv, f.mem_first, f.mem_last,
+                       0);
     char d[32];
     gmb_text_add(sm, "%s %.4g GB/s up to %s, %s %.4g GB/s over %s .. %s (%.2fx)", n1, f.cache_bw,
                  fsz(f.capacity, a), n2, f.mem_bw, fsz(cv->size[f.mem_first], b), fsz(last_hi, d),
@@ -612,6 +644,47 @@ static json_t *curve_levels(const state_t *s, const curve_t *cv, const gmb_bw_fi
                          fsz(cv->size[L->first], a), fsz(cv->size[L->last], b));
     }
     return arr;
+}
+
+/* The headline figures of a fitted read or write curve (its result o): the cache plateau's
+ * bandwidth (read: with its CI, and the named L2 near and far plateaus where the curve has
+ * them), the read curve's memory plateau and the ratio of the two, the capacity read off the
+ * curve (resting on the points between the plateaus; past-llc where it is past the cache the
+ * device reports). */
+static void curve_headlines(gmb_ctx_t *c, int part, const curve_t *cv, const gmb_bw_fit_t *f,
+                            const json_t *o)
+{
+    int rd = part == P_READ;
+    curve_headline(
+        c, rd ? "Cache plateau bandwidth, read (L2 on a GPU)" : "Cache plateau bandwidth, write",
+        "GB/s", f->cache_bw, rd ? json_object_get(o, "cache_ci") : NULL, cv, f->cache_first,
+        f->cache_last, 0);
+    if (rd) {
+        static const char *const named[2][2] = {
+            {"L2 near", "L2 near bandwidth, read (the first of two L2 plateaus)"},
+            {"L2 far", "L2 far bandwidth, read (the second L2 plateau)"}};
+        size_t i;
+        const json_t *e;
+        json_array_foreach(json_object_get(o, "levels"), i, e)
+        {
+            const char *nm = json_string_value(json_object_get(e, "name"));
+            for (int k = 0; k < 2 && nm && i < f->nplateaus; k++)
+                if (!strcmp(nm, named[k][0]))
+                    curve_headline(c, named[k][1], "GB/s", f->level_bw[i], json_object_get(e, "ci"),
+                                   cv, f->levels[i].first, f->levels[i].last, 0);
+        }
+        curve_headline(c, "Memory plateau bandwidth, read", "GB/s", f->mem_bw,
+                       json_object_get(o, "memory_ci"), cv, f->mem_first, f->mem_last, 0);
+        curve_headline(c, "Cache / memory bandwidth, read", "x", f->ratio, NULL, cv, f->cache_first,
+                       f->mem_last, 0);
+    }
+    if (f->capacity > 0)
+        curve_headline(
+            c,
+            rd ? "Cache capacity (bandwidth curve, read)"
+               : "Cache capacity (bandwidth curve, write)",
+            "MiB", (double)f->capacity / 1048576.0, NULL, cv, f->cache_last, f->mem_first,
+            json_is_true(json_object_get(o, "capacity_beyond_llc")) ? GMB_HL_PAST_LLC : 0);
 }
 
 /* Fit a curve, give its points their hit rates, add the result and the summary. */
@@ -683,6 +756,7 @@ static void fit_curve(state_t *s, int part, const curve_t *cv, json_t *res, gmb_
                      reached ? "" : " (the sweep stops below 4x the LLC: not proven memory)",
                      f.ratio);
         json_object_set_new(o, "levels", curve_levels(s, cv, &f, reached, sm));
+        curve_headlines(c, part, cv, &f, o);
         if (f.head)
             gmb_text_add(sm, "; %zu smaller set%s below %.0f%% of the top left out", f.head,
                          f.head > 1 ? "s" : "", 100 * GMB_BW_HEAD_SHARE);
@@ -848,6 +922,20 @@ static int run_coldwarm(state_t *s, json_t *res, gmb_text_t *sm)
                      launchy || at_res ? " (a sample under 10 launches or 100 timer steps)" : "");
     }
     gmb_text_add(sm, ".");
+    /* the headline figure: the first set's cold / warm time (its two series' points) */
+    const json_t *e0 = json_array_get(arr, 0), *pts[8];
+    if (e0)
+        gmb_headline(
+            c, &(gmb_headline_t){.label = "Cold / warm time, smallest set",
+                                 .unit = "x",
+                                 .higher = 1,
+                                 .value = json_number_value(json_object_get(e0, "cold_over_warm")),
+                                 .ci_lo = NAN,
+                                 .ci_hi = NAN,
+                                 .points = pts,
+                                 .npoints = gmb_points_where(c, pts, 8, "{s:s, s:O}", "part",
+                                                             "coldwarm", "size_bytes",
+                                                             json_object_get(e0, "size_bytes"))});
     json_object_set_new(res, "sizes", arr);
     json_object_set_new(res, "flush_bytes", json_integer((json_int_t)cfg->flush));
     json_object_set_new(res, "timer_res_ns", json_real(c->info.timer_res_ns));
