@@ -470,12 +470,14 @@ static int load_constant(state_t *s, uint64_t bytes)
 }
 
 typedef struct curve {
-    int mode, space; /* M_*, S_* */
-    uint64_t page;   /* page bytes (page mode), else 0 */
-    size_t n;        /* points */
-    double *size;    /* working set, bytes */
-    double *ns;      /* median ns per load (NAN: failed) */
-    double *cyc;     /* median cycles per load */
+    int mode, space;   /* M_*, S_* */
+    uint64_t page;     /* page bytes (page mode), else 0 */
+    size_t n;          /* points */
+    double *size;      /* working set, bytes */
+    double *ns;        /* median ns per load (NAN: failed) */
+    double *cyc;       /* median cycles per load */
+    const json_t **pt; /* each point in the record */
+    char chain;        /* its chase: 'a' addresses, 's' shared-memory addresses, 'i' indices */
 } curve_t;
 
 static void print_header(const gmb_ctx_t *c, const cfg_t *cfg, int clock)
@@ -584,6 +586,7 @@ static int run_point(state_t *s, curve_t *cv, uint64_t size, int clock)
     fflush(stdout);
     gmb_add_point(c, pt);
     gmb_series_free(&ser);
+    cv->pt[cv->n] = pt;
     cv->size[cv->n] = (double)size;
     cv->ns[cv->n] = s->bad_final ? NAN : ns;
     cv->cyc[cv->n++] = s->bad_final ? NAN : cyc;
@@ -664,6 +667,193 @@ static double median_range(const double *v, size_t a, size_t b)
         return NAN;
     qsort(t, k, sizeof *t, gmb_cmp_double);
     return gmb_median_sorted(t, k);
+}
+
+/* ---- headline figures ------------------------------------------------------------------- */
+
+/* The latency rows of a random curve: the first level of space named one of names ("L2|L2
+ * near"), as label (its "%s" the chase) for the chases in chains, in cycles too where cyc. */
+static const struct {
+    int space;
+    const char *names, *label, *chains;
+    int cyc;
+} lat_rows[] = {
+    {S_GLOBAL, "L1", "L1 latency (%s)", "ai", 1},
+    {S_GLOBAL, "L2|L2 near|L2 part 1", "L2 latency (%s)", "ai", 1},
+    {S_GLOBAL, "L2 far", "L2 far latency (%s)", "ai", 1},
+    {S_GLOBAL, "DRAM|memory", "DRAM latency (%s)", "ai", 1},
+    {S_ATOMIC, "L2|L2 near|L2 part 1", "L2 atomic latency (%s)", "i", 1},
+    {S_TEXTURE, "L1", "Texture L1 latency (%s)", "i", 1},
+    {S_TEXTURE, "L2|L2 near|L2 part 1", "Texture L2 latency (%s)", "i", 1},
+    {S_HOST, "host memory", "Host memory latency (mapped, from the device; %s)", "ai", 0},
+    {S_PEER, "peer memory", "Peer memory latency (from the device; %s)", "ai", 0},
+    /* an on-chip memory's first level, or its flat curve's median (onchip_headline) */
+    {S_SHARED, "level 1", "Shared/local-memory latency (%s)", "si", 1},
+    {S_CONSTANT, "level 1", "Constant cache latency (level 1; %s)", "i", 1},
+    {S_DSMEM, "level 1", "Distributed shared-memory latency (another SM of the cluster; %s)", "i",
+     1},
+};
+
+/* Whether name is one of names ("A|B|C"). */
+static int name_in(const char *name, const char *names)
+{
+    size_t len = strlen(name);
+    for (const char *p = names; *p;) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if (n == len && !strncmp(p, name, n))
+            return 1;
+        p += n + (bar ? 1 : 0);
+    }
+    return 0;
+}
+
+/* The points of curve cv within sizes [lo, hi] (and the one at rise, where rise > 0) into out;
+ * their count. */
+static size_t range_points(const curve_t *cv, double lo, double hi, double rise, const json_t **out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cv->n; i++)
+        if ((cv->size[i] >= lo && cv->size[i] <= hi) || (rise > 0 && cv->size[i] == rise))
+            out[n++] = cv->pt[i];
+    return n;
+}
+
+/* Declare latency figure label (unit "ns" or "cycles") of value v resting on points pts (n):
+ * its CI that of the point whose median is nearest v, moved to v. */
+static void lat_headline(gmb_ctx_t *c, const char *label, const char *unit, double v,
+                         const json_t **pts, size_t n)
+{
+    double lo = NAN, hi = NAN, best = INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *m = json_object_get(json_object_get(pts[i], "metrics"),
+                                          strcmp(unit, "ns") ? "lat_cycles" : "lat_ns");
+        double med = json_number_value(json_object_get(m, "median"));
+        if (json_is_object(m) && fabs(med - v) < best) {
+            best = fabs(med - v);
+            lo = json_number_value(json_object_get(m, "ci_lo")) - med + v;
+            hi = json_number_value(json_object_get(m, "ci_hi")) - med + v;
+        }
+    }
+    gmb_headline(c, &(gmb_headline_t){.label = label,
+                                      .unit = unit,
+                                      .value = v,
+                                      .ci_lo = lo,
+                                      .ci_hi = hi,
+                                      .points = pts,
+                                      .npoints = n});
+}
+
+/* An on-chip curve without a first level: where every point lies within -20% and +25% of
+ * their median (no step at all: one level over the sweep), that median in unit, on them all. */
+static void onchip_headline(gmb_ctx_t *c, const curve_t *cv, const char *label, const char *unit,
+                            const json_t **pts)
+{
+    double v[GMB_MAX_SWEEP];
+    size_t n = 0;
+    for (size_t i = 0; i < cv->n; i++) {
+        const json_t *m = json_object_get(json_object_get(cv->pt[i], "metrics"),
+                                          strcmp(unit, "ns") ? "lat_cycles" : "lat_ns");
+        double x = json_number_value(json_object_get(m, "median"));
+        if (json_is_number(json_object_get(m, "median")) && x > 0)
+            v[n++] = x;
+    }
+    if (n < 3)
+        return;
+    qsort(v, n, sizeof *v, gmb_cmp_double);
+    double med = gmb_median_sorted(v, n);
+    if (v[0] >= 0.8 * med && v[n - 1] <= 1.25 * med)
+        lat_headline(c, label, unit, med, pts, range_points(cv, 0, INFINITY, 0, pts));
+}
+
+/* The headline figures of curve cv and its nl levels L named names (cycles cycv, ns nsv; page
+ * mode: P): each level latency a row of the table has (lat_rows), the global L2's capacity,
+ * and the TLB levels of the 2 MiB page-stride curve (latency, miss cost, reach). Each rests on
+ * the points of its level (a capacity and a reach also on the point where the next rises). */
+static void curve_headlines(gmb_ctx_t *c, const curve_t *cv, const gmb_level_t *L, int nl,
+                            const char (*names)[GMB_LEVEL_NAME], const double *cycv,
+                            const double *nsv, const gmb_page_level_t *P)
+{
+    const json_t **pts = malloc((cv->n ? cv->n : 1) * sizeof *pts);
+    const char *chase = cv->chain == 'a'   ? "pointer chase"
+                        : cv->chain == 's' ? "pointer chase, 32-bit"
+                                           : "index chase";
+    char label[128];
+    if (!pts)
+        return;
+    if (cv->mode == M_RANDOM) {
+        for (size_t r = 0; r < sizeof lat_rows / sizeof lat_rows[0]; r++) {
+            if (lat_rows[r].space != cv->space || !strchr(lat_rows[r].chains, cv->chain))
+                continue;
+            snprintf(label, sizeof label, lat_rows[r].label, chase);
+            int i = 0;
+            while (i < nl && !name_in(names[i], lat_rows[r].names))
+                i++;
+            for (int u = 0; u < 1 + lat_rows[r].cyc; u++) {
+                const char *unit = u ? "cycles" : "ns";
+                double v = i < nl ? (u ? cycv[i] : nsv[i]) : NAN;
+                if (v == v)
+                    lat_headline(c, label, unit, v, pts,
+                                 range_points(cv, L[i].size_lo, L[i].size_hi, 0, pts));
+                else if (!strcmp(lat_rows[r].names, "level 1"))
+                    onchip_headline(c, cv, label, unit, pts);
+            }
+        }
+        /* a CPU's (or an unnamed curve's) levels by number */
+        for (int i = 0; i < nl && cv->space == S_GLOBAL && cv->chain != 's'; i++) {
+            int k;
+            if (sscanf(names[i], "level %d", &k) != 1 || k < 1 || k > 6)
+                continue;
+            snprintf(label, sizeof label, "Latency level %d (%s)", k, chase);
+            lat_headline(c, label, "ns", nsv[i], pts,
+                         range_points(cv, L[i].size_lo, L[i].size_hi, 0, pts));
+        }
+        int cap = -1; /* the last level of the L2 */
+        for (int i = 0; i < nl && cv->space == S_GLOBAL; i++)
+            if (name_in(names[i], "L2|L2 far|L2 part 2"))
+                cap = i;
+        if (cap >= 0 && L[cap].size_hi > 0)
+            gmb_headline(
+                c, &(gmb_headline_t){.label = "L2 capacity (latency curve)",
+                                     .unit = "MiB",
+                                     .higher = 1,
+                                     .value = L[cap].size_hi / 1048576.0,
+                                     .ci_lo = NAN,
+                                     .ci_hi = NAN,
+                                     .points = pts,
+                                     .npoints = range_points(cv, L[cap].size_lo, L[cap].size_hi,
+                                                             L[cap].rise_at, pts)});
+    }
+    /* the TLB levels of the 2 MiB page stride, each with a level after it (its miss cost) */
+    for (int i = 0;
+         cv->mode == M_PAGE && cv->space == S_GLOBAL && cv->page == 2u << 20 && P && i + 1 < nl;
+         i++) {
+        if (P[i].tlb < 1 || P[i].tlb > 3)
+            continue;
+        const struct {
+            const char *what, *unit;
+            double v;
+            int rise;
+        } F[] = {{"latency (%s)", "cycles", cycv[i] > 0 ? cycv[i] : NAN, 0},
+                 {"miss cost (%s)", "cycles", cycv[i + 1] - cycv[i], 0},
+                 {"reach", "MiB", L[i].size_hi / 1048576.0, 1}};
+        for (size_t f = 0; f < sizeof F / sizeof F[0]; f++) {
+            char what[64];
+            snprintf(what, sizeof what, F[f].what, chase);
+            snprintf(label, sizeof label, "TLB level %d (2 MiB page stride): %s", P[i].tlb, what);
+            gmb_headline(
+                c, &(gmb_headline_t){.label = label,
+                                     .unit = F[f].unit,
+                                     .higher = F[f].rise,
+                                     .value = F[f].v,
+                                     .ci_lo = NAN,
+                                     .ci_hi = NAN,
+                                     .points = pts,
+                                     .npoints = range_points(cv, L[i].size_lo, L[i].size_hi,
+                                                             F[f].rise ? L[i].rise_at : 0, pts)});
+        }
+    }
+    free(pts);
 }
 
 /* Detect the levels of a curve, add them to the record and the summary; a normal-mode curve's
@@ -800,6 +990,8 @@ static void curve_levels(gmb_ctx_t *c, const curve_t *cv, int clock, int memory,
                                                                      : "the global normal chase")
                                               : "none: no normal chase of a cache in this run"));
     json_array_append_new(all, co);
+    curve_headlines(c, cv, L, nl, (const char(*)[GMB_LEVEL_NAME])names, cycv, nsv,
+                    cv->mode == M_PAGE ? P : NULL);
     /* a normal-mode curve's levels: the caches of its space */
     if (cv->mode != M_PAGE && !cs->have[cv->space] && nl >= 2) {
         int sp = cv->space;
@@ -939,7 +1131,8 @@ static int chase_run(gmb_ctx_t *c)
     cv.size = calloc(npts, sizeof *cv.size);
     cv.ns = calloc(npts, sizeof *cv.ns);
     cv.cyc = calloc(npts, sizeof *cv.cyc);
-    if (!cv.size || !cv.ns || !cv.cyc) {
+    cv.pt = calloc(npts, sizeof *cv.pt);
+    if (!cv.size || !cv.ns || !cv.cyc || !cv.pt) {
         rc = GMB_ERUNTIME;
         goto out;
     }
@@ -1106,7 +1299,9 @@ static int chase_run(gmb_ctx_t *c)
                 if (sp == S_DSMEM) /* a cluster of two: the first chases the second's copy */
                     s.geo.groups = s.geo.cluster = 2;
                 s.lay = (gmb_chain_layout_t){st / WORD, page / WORD};
-                cv = (curve_t){mode, sp, page, 0, cv.size, cv.ns, cv.cyc};
+                cv = (curve_t){mode,   sp,      page,
+                               0,      cv.size, cv.ns,
+                               cv.cyc, cv.pt,   s.ptr ? 'a' : s.sptr ? 's' : 'i'};
                 if (mode != M_STRIDE) { /* the same seed: the same chains in every space */
                     gmb_chain_order_free(&ord);
                     uint64_t nmax = mode == M_PAGE ? ptop / page : rtop / st;
@@ -1174,6 +1369,7 @@ out:
     free(cv.size);
     free(cv.ns);
     free(cv.cyc);
+    free(cv.pt);
     gmb_series_free(&s.cycles);
     gmb_series_free(&s.raw);
     be->prog_free(s.prog);
