@@ -605,6 +605,14 @@ void gmb_headline(gmb_ctx_t *c, const gmb_headline_t *h)
         if (notes & gmb_headline_notes[k].bit)
             json_array_append_new(nj, json_string(gmb_headline_notes[k].name));
     json_object_set_new(f, "notes", nj);
+    if (h->level)
+        json_object_set_new(f, "level",
+                            json_pack("{s:s, s:s}", "name", h->level, "how", h->how ? h->how : ""));
+    if (h->quantity && !h->text)
+        json_object_set_new(f, "check",
+                            json_pack("{s:s, s:s, s:f}", "quantity", h->quantity, "source",
+                                      h->source ? h->source : h->label, "value",
+                                      (h->scale ? h->scale : 1) * h->value));
     json_array_append_new(json_object_get(hl, "figures"), f);
 }
 

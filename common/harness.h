@@ -146,6 +146,14 @@ typedef struct gmb_headline {
     const json_t *const *points; /* the points of this record it rests on (npoints) */
     size_t npoints;
     unsigned notes; /* GMB_HL_* (GMB_HL_UNCONVERGED is added from the points' time series) */
+    /* the level of the hierarchy it is the bandwidth of (GMB_LEVEL_*, gmb table --levels), and
+     * how it was measured there; NULL: none */
+    const char *level, *how;
+    /* a quantity other programs measure too (GMB_Q_*, the cross-checks), only where the figure
+     * is that quantity (a memory figure from a memory-sized buffer); what this measurement of
+     * it is; its value is scale x value (0: 1). NULL: none */
+    const char *quantity, *source;
+    double scale;
 } gmb_headline_t;
 /* Declare headline figure h under the record's "headlines" (its points found by identity
  * among those added with gmb_add_point; one not there is left out). A NaN value is not

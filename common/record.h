@@ -18,9 +18,11 @@
  * ones are read with a warning. */
 #define GMB_RECORD_SCHEMA_READ_FULLY 1
 
-/* Headline figures (gmb_headline): gmb table, gmb compare and the level view read the
- * record's "headlines" (version GMB_HEADLINES_VERSION: {"version", "figures": [{label, unit,
- * better, value, ci_lo, ci_hi (or text), points, notes}]}) and know no program by name. */
+/* Headline figures (gmb_headline): gmb table, gmb compare, the level view and the
+ * cross-checks read the record's "headlines" (version GMB_HEADLINES_VERSION: {"version",
+ * "figures": [{label, unit, better, value, ci_lo, ci_hi (or text), points, notes, and
+ * optionally level: {name, how}, check: {quantity, source, value}}]}) and know no program by
+ * name. */
 #define GMB_HEADLINES_VERSION 1
 /* its notes (bits; named in the record as gmb_headline_notes[] says) */
 #define GMB_HL_CACHE       1  /* "cache-resident": from a point no bigger than the cache */
@@ -33,6 +35,30 @@ extern const struct gmb_hl_note {
     unsigned bit;
     const char *name;
 } gmb_headline_notes[];
+
+/* The levels of the memory hierarchy a headline figure can be the bandwidth of
+ * (gmb_headline_t.level): gmb table --levels shows them in this order, from the core out. */
+#define GMB_LEVEL_L1        "L1, aggregate of all SMs"
+#define GMB_LEVEL_CACHE1    "Cache level 1, aggregate of all compute units"
+#define GMB_LEVEL_SHARED    "Shared memory, aggregate"
+#define GMB_LEVEL_DSMEM     "Distributed shared memory"
+#define GMB_LEVEL_L2_SAME   "L2, every SM the same lines"
+#define GMB_LEVEL_L2        "L2 (a CPU: its last-level cache)"
+#define GMB_LEVEL_L2_NEAR   "L2 near"
+#define GMB_LEVEL_L2_FAR    "L2 far"
+#define GMB_LEVEL_DRAM      "DRAM (memory)"
+#define GMB_LEVEL_HOST_H2D  "Host link, host to device"
+#define GMB_LEVEL_HOST_D2H  "Host link, device to host"
+#define GMB_LEVEL_HOST_BOTH "Host link, both directions"
+#define GMB_LEVEL_PEER      "Peer link"
+/* The quantities several programs measure, each its own way (gmb_headline_t.quantity): the
+ * cross-checks set their values side by side. */
+#define GMB_Q_MEM_READ   "Memory read bandwidth"
+#define GMB_Q_MEM_COPY   "Memory copy bandwidth (bytes read + written)"
+#define GMB_Q_MEM_LAT    "Memory latency, idle"
+#define GMB_Q_LLC        "Last-level cache capacity"
+#define GMB_Q_SM_CLOCK   "SM clock during the chase"
+#define GMB_Q_SHARED_LAT "Shared-memory latency"
 
 /* Build the JSON of a point's derived metric: value = numer / time (a rate, e.g. GB/s from
  * bytes / ns) for every statistic of the time. CI ends swap (a longer time, a lower rate).
