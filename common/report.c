@@ -1680,6 +1680,12 @@ static int headline_cell(const json_t *rec, const json_t *f, gmb_cell_t *c)
      * extractor reads */
     if (c->npts > 0)
         c->note &= ~GMB_NOTE_UNCONVERGED;
+    c->figure = 1;
+    const json_t *lv = json_object_get(f, "level");
+    if (json_is_string(json_object_get(lv, "name"))) {
+        c->level = json_string_value(json_object_get(lv, "name"));
+        c->by = jstr(lv, "how");
+    }
     return 0;
 }
 
@@ -1792,74 +1798,113 @@ int gmb_table_build(const gmb_runset_t *rs, gmb_table_t *t)
 }
 
 const gmb_level_row_t gmb_level_rows[] = {
-    {"L1, aggregate of all SMs", "L1 bandwidth, aggregate (every SM re-reads one set)",
+    {GMB_LEVEL_L1, "L1 bandwidth, aggregate (every SM re-reads one set)",
      "gmb-l2 l1: every SM re-reads one set through L1; the first plateau"},
-    {"Cache level 1, aggregate of all compute units",
-     "Cache level 1 bandwidth, aggregate (every compute unit re-reads one set)",
+    {GMB_LEVEL_CACHE1, "Cache level 1 bandwidth, aggregate (every compute unit re-reads one set)",
      "gmb-l2 l1: every compute unit re-reads one set; the first plateau"},
-    {"Shared memory, aggregate", "Shared-memory bandwidth, no conflict",
+    {GMB_LEVEL_SHARED, "Shared-memory bandwidth, no conflict",
      "gmb-bank: 4-byte words, stride 1, every SM or compute unit"},
-    {"Shared memory, aggregate", "Shared-memory bandwidth, 16-byte reads, stride 1",
+    {GMB_LEVEL_SHARED, "Shared-memory bandwidth, 16-byte reads, stride 1",
      "gmb-bank: 16-byte reads, stride 1, every SM or compute unit"},
-    {"Distributed shared memory",
-     "Distributed shared-memory bandwidth, 16-byte reads (cluster of 2)",
+    {GMB_LEVEL_DSMEM, "Distributed shared-memory bandwidth, 16-byte reads (cluster of 2)",
      "gmb-bank: another SM's shared memory, cluster of 2"},
-    {"L2, every SM the same lines",
-     "L2 bandwidth, every SM re-reads one set (after the L1 plateau)",
+    {GMB_LEVEL_L2_SAME, "L2 bandwidth, every SM re-reads one set (after the L1 plateau)",
      "gmb-l2 l1: the plateau after the L1s' (RRZE gpu-cache's figure)"},
-    {"L2 (a CPU: its last-level cache)", "Cache plateau bandwidth, read (L2 on a GPU)",
+    {GMB_LEVEL_L2, "Cache plateau bandwidth, read (L2 on a GPU)",
      "gmb-l2 read: L1 bypassed, every line from the L2; the cache plateau"},
-    {"L2 near", "L2 near bandwidth, read (the first of two L2 plateaus)",
+    {GMB_LEVEL_L2_NEAR, "L2 near bandwidth, read (the first of two L2 plateaus)",
      "gmb-l2 read: L1 bypassed; the read curve's first L2 plateau"},
-    {"L2 far", "L2 far bandwidth, read (the second L2 plateau)",
+    {GMB_LEVEL_L2_FAR, "L2 far bandwidth, read (the second L2 plateau)",
      "gmb-l2 read: L1 bypassed; the read curve's second L2 plateau"},
-    {"DRAM (memory)", "Read bandwidth", "gmb-stream read: the best memory-sized point"},
-    {"DRAM (memory)", "Memory plateau bandwidth, read", "gmb-l2 read: the memory plateau"},
-    {"Host link, host to device", "Host to device, pinned, largest copy",
+    {GMB_LEVEL_DRAM, "Read bandwidth", "gmb-stream read: the best memory-sized point"},
+    {GMB_LEVEL_DRAM, "Memory plateau bandwidth, read", "gmb-l2 read: the memory plateau"},
+    {GMB_LEVEL_HOST_H2D, "Host to device, pinned, largest copy",
      "gmb-copy: copy engine, pinned host memory, the largest copy"},
-    {"Host link, device to host", "Device to host, pinned, largest copy",
+    {GMB_LEVEL_HOST_D2H, "Device to host, pinned, largest copy",
      "gmb-copy: copy engine, pinned host memory, the largest copy"},
-    {"Host link, both directions", "Both directions at once, pinned (sum)",
+    {GMB_LEVEL_HOST_BOTH, "Both directions at once, pinned (sum)",
      "gmb-copy: copy engines, both directions at once (sum)"},
-    {"Peer link", "Peer copy, copy engine, fastest peer",
+    {GMB_LEVEL_PEER, "Peer copy, copy engine, fastest peer",
      "gmb-copy: copy engine, the fastest peer"},
     {NULL, NULL, NULL},
 };
 
+/* The rank of level name in the level view: where gmb_level_rows first names it; nl (after
+ * them all) when it does not. */
+static size_t level_rank(const char *name, size_t nl)
+{
+    for (size_t i = 0; i < nl; i++)
+        if (!strcmp(gmb_level_rows[i].level, name))
+            return i;
+    return nl;
+}
+
 int gmb_table_levels(gmb_table_t *t)
 {
-    size_t nl = 0;
+    size_t nl = 0, nr = t->nrows, n = 0;
     while (gmb_level_rows[nl].level)
         nl++;
-    const gmb_row_t **rows = calloc(nl + 1, sizeof *rows);
-    const gmb_level_row_t **lv = calloc(nl + 1, sizeof *lv);
-    gmb_cell_t *cells = calloc((nl + 1) * (t->ncols ? t->ncols : 1), sizeof *cells);
-    if (!rows || !lv || !cells) {
+    const gmb_row_t **rows = calloc(nr + 1, sizeof *rows);
+    const gmb_level_row_t **lv = calloc(nr + 1, sizeof *lv);
+    gmb_level_row_t *fig = calloc(nr + 1, sizeof *fig);
+    size_t *rank = calloc(nr + 1, sizeof *rank), *from = calloc(nr + 1, sizeof *from);
+    gmb_cell_t *cells = calloc((nr + 1) * (t->ncols ? t->ncols : 1), sizeof *cells);
+    if (!rows || !lv || !fig || !rank || !from || !cells) {
         free(rows);
         free(lv);
+        free(fig);
+        free(rank);
+        free(from);
         free(cells);
         return GMB_ERUNTIME;
     }
-    size_t n = 0;
-    int notes = 0;
-    for (size_t i = 0; i < nl; i++)
-        for (size_t r = 0; r < t->nrows; r++)
-            if (!strcmp(t->rows[r]->label, gmb_level_rows[i].row) &&
-                !strcmp(t->rows[r]->unit, "GB/s")) {
-                rows[n] = t->rows[r];
-                lv[n] = &gmb_level_rows[i];
-                memcpy(&cells[n * t->ncols], &t->cells[r * t->ncols], t->ncols * sizeof *cells);
-                for (size_t c = 0; c < t->ncols; c++)
-                    notes |= cells[n * t->ncols + c].note;
-                n++;
-                break;
+    /* each GB/s row's level: the one its figures name, else (cells an extractor read) the
+     * one gmb_level_rows maps its label to */
+    for (size_t r = 0; r < nr; r++) {
+        const gmb_cell_t *c = &t->cells[r * t->ncols];
+        const gmb_level_row_t *l = NULL;
+        int legacy = 0;
+        for (size_t k = 0; k < t->ncols && !l; k++) {
+            if (c[k].kind && c[k].level) {
+                fig[r] = (gmb_level_row_t){c[k].level, t->rows[r]->label, c[k].by ? c[k].by : ""};
+                l = &fig[r];
             }
+            legacy |= c[k].kind && !c[k].figure;
+        }
+        for (size_t i = 0; i < nl && !l && legacy; i++)
+            if (!strcmp(t->rows[r]->label, gmb_level_rows[i].row))
+                l = &gmb_level_rows[i];
+        if (!l || strcmp(t->rows[r]->unit, "GB/s"))
+            continue;
+        /* in level order, then table order (insertion keeps it stable) */
+        size_t k = n++, rk = level_rank(l->level, nl);
+        for (; k > 0 && rank[k - 1] > rk; k--) {
+            rows[k] = rows[k - 1];
+            lv[k] = lv[k - 1];
+            rank[k] = rank[k - 1];
+            from[k] = from[k - 1];
+        }
+        rows[k] = t->rows[r];
+        lv[k] = l;
+        rank[k] = rk;
+        from[k] = r;
+    }
+    int notes = 0;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(&cells[i * t->ncols], &t->cells[from[i] * t->ncols], t->ncols * sizeof *cells);
+        for (size_t c = 0; c < t->ncols; c++)
+            notes |= cells[i * t->ncols + c].note;
+    }
+    free(rank);
+    free(from);
     free(t->rows);
     free(t->cells);
     free(t->lv);
+    free(t->lvfig);
     t->rows = rows;
     t->cells = cells;
     t->lv = lv;
+    t->lvfig = fig;
     t->nrows = n;
     t->notes = notes;
     return GMB_OK;
@@ -1871,6 +1916,7 @@ void gmb_table_free(gmb_table_t *t)
         free((char *)t->dyn[i].bench);
     free(t->dyn);
     free(t->lv);
+    free(t->lvfig);
     free(t->rows);
     free(t->cols);
     free(t->heads);
@@ -2236,7 +2282,7 @@ typedef struct xcheck {
 } xcheck_t;
 
 static const xcheck_t xchecks[] = {
-    {"Memory read bandwidth",
+    {GMB_Q_MEM_READ,
      "GB/s",
      0.15,
      {{"stream", "stream: read kernel, best memory-sized point", ex_stream_best, "read bw_GBps", 1,
@@ -2247,7 +2293,7 @@ static const xcheck_t xchecks[] = {
        "read max_bw_GBps", 1, "points.0.params.stream_bytes", NULL},
       {"um", "um: device reads of managed memory resident on it", ex_um, "resident", 1,
        "results.largest.resident.size_bytes", NULL}}},
-    {"Memory copy bandwidth (bytes read + written)",
+    {GMB_Q_MEM_COPY,
      "GB/s",
      0.15,
      {{"stream", "stream: copy kernel, best memory-sized point", ex_stream_best, "copy bw_GBps", 1,
@@ -2255,14 +2301,14 @@ static const xcheck_t xchecks[] = {
       {"copy", "copy: device to device by an SM kernel, bytes copied x 2", ex_number,
        "results.largest.d2d_device_sm.bw_GBps", 2, "results.largest.d2d_device_sm.size_bytes",
        NULL}}},
-    {"Memory latency, idle",
+    {GMB_Q_MEM_LAT,
      "ns",
      0.15,
      {{"chase", "chase: the memory level of the random global chase", ex_chase_lat,
        "DRAM|memory ns", 1, NULL, NULL},
       {"loaded", "loaded: the chase with no streaming groups", ex_loaded, "read idle.lat_ns", 1,
        "points.0.params.size_bytes 16", NULL}}},
-    {"Last-level cache capacity",
+    {GMB_Q_LLC,
      "MiB",
      0.25,
      {{"", "the driver's figure", ex_number, "device.llc_bytes", 1.0 / 1048576, NULL, NULL},
@@ -2270,14 +2316,14 @@ static const xcheck_t xchecks[] = {
        1, NULL, NULL},
       {"l2", "l2: where the read bandwidth leaves the cache plateau", ex_number,
        "results.bandwidth.read.capacity_bytes", 1.0 / 1048576, NULL, NULL}}},
-    {"SM clock during the chase",
+    {GMB_Q_SM_CLOCK,
      "MHz",
      0.05,
      {{"chase", "chase: its cycles (clock64) over its nanoseconds (events), median of its points",
        ex_number, "results.cycles.measured_MHz", 1, NULL, NULL},
       {"chase", "NVML: the SM clock at its points' ends, median", ex_number,
        "results.cycles.nvml_MHz", 1, NULL, NULL}}},
-    {"Shared-memory latency",
+    {GMB_Q_SHARED_LAT,
      "ns",
      0.15,
      {{"chase", "chase: shared memory, one work-item, word indices", ex_chase_onchip,
@@ -2286,9 +2332,44 @@ static const xcheck_t xchecks[] = {
        ex_bank_point, "latency stride 4 1 ns_per_access", 1, NULL, NULL}}},
 };
 
+/* Add a value of quantity x from source to o (at most as many as o holds); 1 when added. */
+static int xcheck_add(gmb_xcheck_t *o, const char *source, double v, int unconverged)
+{
+    if (o->n >= sizeof o->vals / sizeof o->vals[0] || !(v > 0))
+        return 0;
+    o->vals[o->n].source = source;
+    o->vals[o->n].v = v;
+    o->vals[o->n].unconverged = unconverged;
+    o->n++;
+    return 1;
+}
+
+/* The value of source s of x in record rec (an older record's, read by the extractor), into
+ * o where it is what the quantity says. */
+static void xcheck_legacy(const xsrc_t *s, const gmb_rec_t *rec, gmb_xcheck_t *o)
+{
+    gmb_cell_t c = {0};
+    if (!rec || s->fn(rec->j, s->arg, &c) || c.kind != 1 || !(c.v > 0) || (c.note & 1))
+        return; /* none, or a cache-resident point standing in for memory */
+    char path[128];
+    double llc = gmb_jnum(rec->j, "device.llc_bytes"), mult = 4;
+    if (s->size && (sscanf(s->size, "%127s %lf", path, &mult) < 1 ||
+                    !(llc > 0 && gmb_jnum(rec->j, path) >= mult * llc)))
+        return; /* not memory-sized, or the LLC unknown (0 or none) */
+    if (s->flag && !json_is_true(gmb_jpath(rec->j, s->flag)))
+        return;
+    conv_note(&c);
+    xcheck_add(o, s->source, c.v * s->scale, (c.note & GMB_NOTE_UNCONVERGED) != 0);
+}
+
 size_t gmb_crosscheck(const gmb_runset_t *rs, size_t run, gmb_xcheck_t *out, size_t max)
 {
-    size_t n = 0;
+    size_t n = 0, r;
+    /* a run whose records declare headline figures: their checks; an older run: the
+     * extractors of xchecks' sources */
+    int figs = 0;
+    for (r = 0; r < rs->nrecs; r++)
+        figs |= rs->recs[r].run == run && headline_figs(rs->recs[r].j);
     for (size_t i = 0; i < sizeof xchecks / sizeof *xchecks && n < max; i++) {
         const xcheck_t *x = &xchecks[i];
         gmb_xcheck_t *o = &out[n];
@@ -2296,30 +2377,39 @@ size_t gmb_crosscheck(const gmb_runset_t *rs, size_t run, gmb_xcheck_t *out, siz
         o->quantity = x->quantity;
         o->unit = x->unit;
         o->tol = x->tol;
-        double lo = INFINITY, hi = 0;
-        for (size_t k = 0; k < sizeof x->src / sizeof *x->src && x->src[k].bench; k++) {
-            const xsrc_t *s = &x->src[k];
-            const gmb_rec_t *rec = run_rec(rs, run, s->bench);
-            gmb_cell_t c = {0};
-            if (!rec || s->fn(rec->j, s->arg, &c) || c.kind != 1 || !(c.v > 0) || (c.note & 1))
-                continue; /* none, or a cache-resident point standing in for memory */
-            char path[128];
-            double llc = gmb_jnum(rec->j, "device.llc_bytes"), mult = 4;
-            if (s->size && (sscanf(s->size, "%127s %lf", path, &mult) < 1 ||
-                            !(llc > 0 && gmb_jnum(rec->j, path) >= mult * llc)))
-                continue; /* not memory-sized, or the LLC unknown (0 or none) */
-            if (s->flag && !json_is_true(gmb_jpath(rec->j, s->flag)))
+        for (size_t k = 0; k < sizeof x->src / sizeof *x->src && x->src[k].bench; k++)
+            if (!figs || !x->src[k].bench[0]) /* a device fact: every run has it */
+                xcheck_legacy(&x->src[k], run_rec(rs, run, x->src[k].bench), o);
+        for (r = 0; r < rs->nrecs && figs; r++) {
+            const gmb_rec_t *rec = &rs->recs[r];
+            const json_t *fs = rec->run == run ? headline_figs(rec->j) : NULL, *f;
+            size_t j;
+            if (!fs) { /* an older record beside them: its sources */
+                for (size_t k = 0;
+                     rec->run == run && k < sizeof x->src / sizeof *x->src && x->src[k].bench; k++)
+                    if (x->src[k].bench[0] && !strcmp(x->src[k].bench, rec->bench))
+                        xcheck_legacy(&x->src[k], rec, o);
                 continue;
-            conv_note(&c);
-            o->vals[o->n].source = s->source;
-            o->vals[o->n].v = c.v * s->scale;
-            o->vals[o->n].unconverged = (c.note & GMB_NOTE_UNCONVERGED) != 0;
-            lo = fmin(lo, o->vals[o->n].v);
-            hi = fmax(hi, o->vals[o->n].v);
-            o->n++;
+            }
+            json_array_foreach(fs, j, f)
+            {
+                const json_t *ck = json_object_get(f, "check");
+                gmb_cell_t c = {0};
+                if (strcmp(jstr(ck, "quantity"), x->quantity) || headline_cell(rec->j, f, &c) ||
+                    (c.note & GMB_HL_CACHE))
+                    continue;
+                conv_note(&c);
+                xcheck_add(o, jstr(ck, "source"), gmb_jnum(ck, "value"),
+                           (c.note & GMB_NOTE_UNCONVERGED) != 0);
+            }
         }
         if (o->n < 2)
             continue;
+        double lo = INFINITY, hi = 0;
+        for (size_t k = 0; k < o->n; k++) {
+            lo = fmin(lo, o->vals[k].v);
+            hi = fmax(hi, o->vals[k].v);
+        }
         o->spread = hi / lo;
         o->agree = o->spread <= 1 + x->tol;
         n++;

@@ -95,17 +95,20 @@ int gmb_run_report(const char *dir, const char *figs, FILE *f);
 
 /* One cell of the table. */
 typedef struct gmb_cell {
-    int kind;       /* 0 empty, 1 number, 2 text */
-    double v;       /* number: the median (or the value) */
-    double lo, hi;  /* its 95% CI; NaN when the value has none */
-    char text[128]; /* text cell */
-    int note;       /* bits: 1 from a cache-resident point (no DRAM point), 2 from a DRAM
-                       point between 4x and 16x the LLC, 4 a peak given with --peak-bw, 8
-                       from an interrupted program, 16 from one with capped points, 32 from
-                       points half or more of which did not converge (GMB_NOTE_UNCONVERGED), 64 a
-                       capacity past the cache the device reports (GMB_NOTE_PAST_LLC) */
-    int npts, nunc; /* the points the value rests on that say whether they converged, and
-                       how many of them did not (the extractor counts them) */
+    int kind;               /* 0 empty, 1 number, 2 text */
+    double v;               /* number: the median (or the value) */
+    double lo, hi;          /* its 95% CI; NaN when the value has none */
+    char text[128];         /* text cell */
+    int note;               /* bits: 1 from a cache-resident point (no DRAM point), 2 from a DRAM
+                               point between 4x and 16x the LLC, 4 a peak given with --peak-bw, 8
+                               from an interrupted program, 16 from one with capped points, 32 from
+                               points half or more of which did not converge (GMB_NOTE_UNCONVERGED), 64 a
+                               capacity past the cache the device reports (GMB_NOTE_PAST_LLC) */
+    int npts, nunc;         /* the points the value rests on that say whether they converged, and
+                               how many of them did not (the extractor counts them) */
+    int figure;             /* 1: read from a headline figure (gmb_headline), 0: by an extractor */
+    const char *level, *by; /* the figure's level of the hierarchy and how it was measured
+                               there (borrowed from the record); NULL: none */
 } gmb_cell_t;
 
 #define GMB_NOTE_UNCONVERGED 32
@@ -149,6 +152,7 @@ typedef struct gmb_table {
     int notes;                  /* the notes of all cells, or-ed */
     const gmb_level_row_t **lv; /* the level view (gmb_table_levels): each row's level; NULL:
                                    the full table */
+    gmb_level_row_t *lvfig;     /* the level rows the figures named (owned, nrows at most) */
     gmb_row_t *dyn;             /* rows of headline figures no row of gmb_table_rows names
                                    (owned, with their text), ndyn of them */
     size_t ndyn;
@@ -162,8 +166,10 @@ int gmb_row_same(const gmb_row_t *a, const gmb_row_t *b);
  * test aid). 0 or GMB_ERUNTIME. */
 int gmb_table_build(const gmb_runset_t *rs, gmb_table_t *t);
 void gmb_table_free(gmb_table_t *t);
-/* Turn a built table into the bandwidth-by-level view: the rows of gmb_level_rows that have a
- * value, in that order (the renderers then give each row's level and program). 0, or
+/* Turn a built table into the bandwidth-by-level view: the GB/s rows whose headline figures
+ * name a level (gmb_headline_t.level), and for older records the rows gmb_level_rows maps to
+ * one, in the order of the levels there (a level it does not name after them), rows of one
+ * level in table order (the renderers then give each row's level and program). 0, or
  * GMB_ERUNTIME (memory). */
 int gmb_table_levels(gmb_table_t *t);
 /* Render as "md", "tex" or "csv". Returns a malloc'd string, or NULL (unknown format). */
@@ -184,7 +190,7 @@ typedef struct gmb_xcheck {
         const char *source; /* which program, which figure */
         double v;           /* its value, in unit */
         int unconverged;    /* it rests on points half or more of which did not converge */
-    } vals[4];
+    } vals[8];
     double spread; /* largest / smallest */
     int agree;     /* spread <= 1 + tol */
 } gmb_xcheck_t;

@@ -367,6 +367,91 @@ static void test_crosscheck(void **state)
     }
 }
 
+/* A record of bench with headline figures figs (JSON array) and no points. */
+static json_t *fig_rec(const char *bench, const char *figs)
+{
+    json_t *r = gpu_rec(bench, "[]", "{}");
+    json_error_t e;
+    json_t *f = json_loads(figs, 0, &e);
+    if (!f)
+        fail_msg("bad test JSON: %s", e.text);
+    json_object_set_new(r, "headlines", json_pack("{s:i, s:o}", "version", 1, "figures", f));
+    return r;
+}
+
+/* Cross-checks and the level view from headline figures: a figure's check is a value of its
+ * quantity (a cache-resident one left out), its level a row of the level view in the order of
+ * the levels; an older record beside them is read by the extractors. */
+static void test_figure_checks(void **state)
+{
+    (void)state;
+    gmb_runset_t rs = {0};
+    /* the first record: the driver's LLC figure (50 MiB) with every run */
+    gmb_runset_add(&rs,
+                   fig_rec("stream",
+                           "[{\"label\":\"Read bandwidth\",\"unit\":\"GB/s\",\"better\":"
+                           "\"higher\",\"value\":4000,\"ci_lo\":3990,\"ci_hi\":4010,\"points\":"
+                           "[],\"notes\":[],\"level\":{\"name\":\"DRAM (memory)\",\"how\":"
+                           "\"S\"},\"check\":{\"quantity\":\"Memory read bandwidth\",\"source\":"
+                           "\"s-read\",\"value\":4000}},"
+                           "{\"label\":\"Copy bandwidth\",\"unit\":\"GB/s\",\"better\":"
+                           "\"higher\",\"value\":9000,\"ci_lo\":null,\"ci_hi\":null,\"points\":"
+                           "[],\"notes\":[\"cache-resident\"],\"check\":{\"quantity\":\"Memory "
+                           "copy bandwidth (bytes read + written)\",\"source\":\"s-copy\","
+                           "\"value\":9000}}]"),
+                   "a/s.json", "a");
+    /* a program no row names: its figure a level's row and a value of a quantity */
+    gmb_runset_add(&rs,
+                   fig_rec("toy",
+                           "[{\"label\":\"Toy L1\",\"unit\":\"GB/s\",\"better\":\"higher\","
+                           "\"value\":20000,\"ci_lo\":null,\"ci_hi\":null,\"points\":[],"
+                           "\"notes\":[],\"level\":{\"name\":\"L1, aggregate of all SMs\","
+                           "\"how\":\"T\"}},"
+                           "{\"label\":\"Toy LLC\",\"unit\":\"MiB\",\"better\":\"higher\","
+                           "\"value\":48,\"ci_lo\":null,\"ci_hi\":null,\"points\":[],\"notes\":"
+                           "[],\"check\":{\"quantity\":\"Last-level cache capacity\",\"source\":"
+                           "\"t-llc\",\"value\":48}},"
+                           "{\"label\":\"Toy copy\",\"unit\":\"GB/s\",\"better\":\"higher\","
+                           "\"value\":1000,\"ci_lo\":null,\"ci_hi\":null,\"points\":[],\"notes\":"
+                           "[],\"check\":{\"quantity\":\"Memory copy bandwidth (bytes read + "
+                           "written)\",\"source\":\"t-copy\",\"value\":2000}}]"),
+                   "a/t.json", "a");
+    /* an older record (no headlines): its extractor, 3000 beside the chase over 1 GiB */
+    gmb_runset_add(&rs,
+                   gpu_rec("loaded",
+                           "[{\"params\":{\"size_bytes\":1073741824,\"stream_bytes\":"
+                           "1073741824}}]",
+                           "{\"loaded\":{\"max_bw_GBps\":3000}}"),
+                   "a/lo.json", "a");
+    gmb_runset_label(&rs);
+    gmb_xcheck_t x[8];
+    size_t n = gmb_crosscheck(&rs, 0, x, 8);
+    assert_int_equal(n, 2); /* read (stream, loaded), capacity (driver, toy); copy: one */
+    assert_string_equal(x[0].quantity, "Memory read bandwidth");
+    assert_int_equal(x[0].n, 2);
+    assert_string_equal(x[0].vals[0].source, "s-read");
+    assert_near(x[0].vals[0].v, 4000, 0);
+    assert_near(x[0].vals[1].v, 3000, 0); /* the older record's, by its extractor */
+    assert_string_equal(x[1].quantity, "Last-level cache capacity");
+    assert_int_equal(x[1].n, 2);
+    assert_near(x[1].vals[0].v, 50, 1e-12); /* the driver's */
+    assert_string_equal(x[1].vals[1].source, "t-llc");
+    assert_near(x[1].vals[1].v, 48, 0);
+    /* the level view: the toy's L1 before stream's DRAM, the figures without a level left out */
+    gmb_table_t t;
+    assert_int_equal(gmb_table_build(&rs, &t), 0);
+    assert_int_equal(gmb_table_levels(&t), 0);
+    assert_int_equal(t.nrows, 2);
+    assert_string_equal(t.lv[0]->level, "L1, aggregate of all SMs");
+    assert_string_equal(t.lv[0]->by, "T");
+    assert_string_equal(t.rows[0]->label, "Toy L1");
+    assert_string_equal(t.lv[1]->level, "DRAM (memory)");
+    assert_string_equal(t.rows[1]->label, "Read bandwidth");
+    assert_near(t.cells[1].v, 4000, 0);
+    gmb_table_free(&t);
+    gmb_runset_free(&rs);
+}
+
 static void test_compare(void **state)
 {
     (void)state;
@@ -432,10 +517,11 @@ static void test_compare(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_jpath),        cmocka_unit_test(test_device_label),
-        cmocka_unit_test(test_fmt_num),      cmocka_unit_test(test_table_rows),
-        cmocka_unit_test(test_table_render), cmocka_unit_test(test_metric_samples),
-        cmocka_unit_test(test_compare),      cmocka_unit_test(test_crosscheck),
+        cmocka_unit_test(test_jpath),         cmocka_unit_test(test_device_label),
+        cmocka_unit_test(test_fmt_num),       cmocka_unit_test(test_table_rows),
+        cmocka_unit_test(test_table_render),  cmocka_unit_test(test_metric_samples),
+        cmocka_unit_test(test_compare),       cmocka_unit_test(test_crosscheck),
+        cmocka_unit_test(test_figure_checks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
