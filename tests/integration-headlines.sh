@@ -50,16 +50,25 @@ same_tables() {
             cmp -s "$T/$name.new.$fmt" "$T/$name.old.$fmt"
     done
 }
-# same_rows NAME DIR: the Markdown table's rows the same from either reader, the unconverged
-# marks aside (the extractors of some programs never looked); the rows kept as $T/NAME.md,
-# the whole table from the figures as $T/NAME.tab
+# same_rows NAME DIR [ROW...]: the Markdown table's rows the same from either reader, the
+# unconverged marks aside (the extractors of some programs never looked), but for the rows
+# named (labels of figures the extractors never had), each there; the rows kept as
+# $T/NAME.md, the whole table from the figures as $T/NAME.tab
 same_rows() {
-    expect "headlines: $1 table" 0 "$G" table "$2" && cp "$T/out" "$T/$1.tab" &&
-        grep '^|' "$T/out" | sed 's/ † |$/ |/' >"$T/$1.md"
-    expect "headlines: $1 table, legacy reader" 0 env GMB_TABLE_READER=legacy "$G" table "$2" &&
-        grep '^|' "$T/out" | sed 's/ † |$/ |/' >"$T/$1.old.md"
-    check "headlines: $1's table the extractors' (the unconverged marks aside)" \
-        cmp -s "$T/$1.md" "$T/$1.old.md"
+    local name=$1 dir=$2 row
+    shift 2
+    expect "headlines: $name table" 0 "$G" table "$dir" && cp "$T/out" "$T/$name.tab" &&
+        grep '^|' "$T/out" | sed 's/ † |$/ |/' >"$T/$name.md"
+    expect "headlines: $name table, legacy reader" 0 env GMB_TABLE_READER=legacy "$G" table \
+        "$dir" && grep '^|' "$T/out" | sed 's/ † |$/ |/' >"$T/$name.old.md"
+    cp "$T/$name.md" "$T/$name.cut"
+    for row in "$@"; do
+        check "headlines: $name's new row: $row" grep -qF "| $row |" "$T/$name.md"
+        grep -vF "| $row |" "$T/$name.cut" >"$T/$name.cut2"
+        mv "$T/$name.cut2" "$T/$name.cut"
+    done
+    check "headlines: $name's table the extractors' (the unconverged marks aside)" \
+        cmp -s "$T/$name.cut" "$T/$name.old.md"
 }
 if ! have_opencl; then
     skip "$TAG headlines: no OpenCL device (install pocl-opencl-icd)"
@@ -173,7 +182,7 @@ if have_opencl && expect "headlines: bank run" 0 "$B" --backend opencl --warmup 
         "$(hl "$rec" "[(p['mode'], p['pattern'], p['width_bytes'], p['param']) for p in \
 [r['points'][i]['params'] for i in f['Shared-memory bandwidth, no conflict']['points']]] == \
 [('throughput', 'stride', 4, r['results']['bandwidth']['4']['fastest_stride']['stride'])]")" = True
-    same_rows bank "$T/hb"
+    same_rows bank "$T/hb" "Shared-memory latency, no conflict (4-byte words, stride 1)"
     check "headlines: bank's rows there" grep -q "^| Shared-memory banks |" "$T/bank.md"
 fi
 
@@ -271,4 +280,31 @@ if have_opencl && expect "headlines: chase run, pointers" 0 "$CH" "${FAST[@]}" -
     same_tables pointers "$T/hl5" md
     check "headlines: chase's pointer-chase rows" test \
         "$(grep -c '(pointer chase)' "$T/pointers.new.md")" -ge 1
+fi
+
+# the level view of every program's records together: its rows are the figures' levels, the
+# same as the extractors' mapping gives (the unconverged marks aside)
+if have_opencl; then
+    mkdir -p "$T/every"
+    cp "$T"/h*/*.json "$T/every/"
+    expect "headlines: table --levels of every program" 0 "$G" table --levels "$T/every" &&
+        grep '^|' "$T/out" | sed 's/ † |$/ |/' >"$T/lv.new"
+    expect "headlines: table --levels, legacy reader" 0 env GMB_TABLE_READER=legacy "$G" table \
+        --levels "$T/every" && grep '^|' "$T/out" | sed 's/ † |$/ |/' >"$T/lv.old"
+    check "headlines: the level view the same from either reader" cmp -s "$T/lv.new" "$T/lv.old"
+    check "headlines: the level view has the shared memory's and the host links' rows" bash -c \
+        "grep -q '^| Shared memory, aggregate |' '$T/lv.new' &&
+         grep -q '^| Host link, host to device |' '$T/lv.new'"
+    # a figure is a value of a quantity only where it is that quantity
+    rec=$(ls "$T"/hl/*-stream.json)
+    check "headlines: stream's cache-sized read is no memory read bandwidth" test \
+        "$(hl "$rec" "'check' in f['Read bandwidth']")" = False
+    rec=$(ls "$T"/hl3/*-l2.json)
+    check "headlines: l2's memory plateau a memory read bandwidth where the sweep reached it" \
+        test "$(hl "$rec" "'Memory plateau bandwidth, read' not in f or ('check' in \
+f['Memory plateau bandwidth, read']) == r['results']['bandwidth']['read']['memory_reached']")" = \
+        True
+    check "headlines: every check's value is its figure's (copy's SM kernel: twice)" test \
+        "$(hl "$T/every/$(ls "$T/every" | grep -m1 copy)" "all(x['check']['value'] == \
+x['value'] * (2 if 'SM kernel' in x['label'] else 1) for x in f.values() if 'check' in x)")" = True
 fi

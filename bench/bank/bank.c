@@ -673,24 +673,25 @@ static void summarize(state_t *s, const char *unit)
 
 /* ---- the run ----------------------------------------------------------------------------- */
 
-/* A headline figure of the metric median of point pt (its CI with it). */
-static void point_headline(gmb_ctx_t *c, const char *label, const json_t *pt)
+/* Declare headline figure h (label, unit, direction, level, quantity) of the median of
+ * metric of point pt, with its CI, resting on it. */
+static void point_headline(gmb_ctx_t *c, gmb_headline_t h, const char *metric, const json_t *pt)
 {
-    const json_t *m = json_object_get(json_object_get(pt, "metrics"), "bw_GBps");
-    if (json_is_object(m))
-        gmb_headline(c, &(gmb_headline_t){.label = label,
-                                          .unit = "GB/s",
-                                          .higher = 1,
-                                          .value = json_number_value(json_object_get(m, "median")),
-                                          .ci_lo = json_number_value(json_object_get(m, "ci_lo")),
-                                          .ci_hi = json_number_value(json_object_get(m, "ci_hi")),
-                                          .points = &pt,
-                                          .npoints = 1});
+    const json_t *m = json_object_get(json_object_get(pt, "metrics"), metric);
+    if (!json_is_object(m))
+        return;
+    h.value = json_number_value(json_object_get(m, "median"));
+    h.ci_lo = json_number_value(json_object_get(m, "ci_lo"));
+    h.ci_hi = json_number_value(json_object_get(m, "ci_hi"));
+    h.points = &pt;
+    h.npoints = 1;
+    gmb_headline(c, &h);
 }
 
 /* The headline figures: the banks found (text), the conflict cost per way of 4-byte words by
  * latency and throughput (the fits' slopes, resting on their stride points), the bandwidth
- * of the fastest 4-byte stride, of 16-byte stride 1 and of another SM's shared memory. */
+ * of the fastest 4-byte stride, of 16-byte stride 1 and of another SM's shared memory (the
+ * level view's), and the latency of 4-byte stride 1 (a cross-check with gmb-chase). */
 static void headlines(gmb_ctx_t *c)
 {
     const json_t *res = json_object_get(c->record, "results");
@@ -737,14 +738,46 @@ static void headlines(gmb_ctx_t *c)
     if (json_is_integer(json_object_get(fs, "stride")) &&
         gmb_points_where(c, pts, 1, "{s:s, s:s, s:i, s:O}", "mode", "throughput", "pattern",
                          "stride", "width_bytes", 4, "param", json_object_get(fs, "stride")))
-        point_headline(c, "Shared-memory bandwidth, no conflict", pts[0]);
+        point_headline(c,
+                       (gmb_headline_t){.label = "Shared-memory bandwidth, no conflict",
+                                        .unit = "GB/s",
+                                        .higher = 1,
+                                        .level = GMB_LEVEL_SHARED,
+                                        .how = "gmb-bank: 4-byte words, stride 1, every SM or "
+                                               "compute unit"},
+                       "bw_GBps", pts[0]);
     if (gmb_points_where(c, pts, 1, "{s:s, s:s, s:i, s:i}", "mode", "throughput", "pattern",
                          "remote", "width_bytes", 16, "param", 2))
-        point_headline(c, "Distributed shared-memory bandwidth, 16-byte reads (cluster of 2)",
-                       pts[0]);
+        point_headline(
+            c,
+            (gmb_headline_t){
+                .label = "Distributed shared-memory bandwidth, 16-byte reads (cluster of 2)",
+                .unit = "GB/s",
+                .higher = 1,
+                .level = GMB_LEVEL_DSMEM,
+                .how = "gmb-bank: another SM's shared memory, cluster of 2"},
+            "bw_GBps", pts[0]);
     if (gmb_points_where(c, pts, 1, "{s:s, s:s, s:i, s:i}", "mode", "throughput", "pattern",
                          "stride", "width_bytes", 16, "param", 1))
-        point_headline(c, "Shared-memory bandwidth, 16-byte reads, stride 1", pts[0]);
+        point_headline(
+            c,
+            (gmb_headline_t){.label = "Shared-memory bandwidth, 16-byte reads, stride 1",
+                             .unit = "GB/s",
+                             .higher = 1,
+                             .level = GMB_LEVEL_SHARED,
+                             .how = "gmb-bank: 16-byte reads, stride 1, every SM or compute unit"},
+            "bw_GBps", pts[0]);
+    /* the latency of one access without conflicts, which gmb-chase measures too */
+    if (gmb_points_where(c, pts, 1, "{s:s, s:s, s:i, s:i}", "mode", "latency", "pattern", "stride",
+                         "width_bytes", 4, "param", 1))
+        point_headline(
+            c,
+            (gmb_headline_t){.label = "Shared-memory latency, no conflict (4-byte words, stride 1)",
+                             .unit = "ns",
+                             .quantity = GMB_Q_SHARED_LAT,
+                             .source = "bank: latency mode, stride 1, 4-byte words (one logic "
+                                       "operation more)"},
+            "ns_per_access", pts[0]);
 }
 
 static int bank_run(gmb_ctx_t *c)

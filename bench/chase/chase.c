@@ -672,26 +672,31 @@ static double median_range(const double *v, size_t a, size_t b)
 /* ---- headline figures ------------------------------------------------------------------- */
 
 /* The latency rows of a random curve: the first level of space named one of names ("L2|L2
- * near"), as label (its "%s" the chase) for the chases in chains, in cycles too where cyc. */
+ * near"), as label (its "%s" the chase) for the chases in chains, in cycles too where cyc; in
+ * ns a measurement of quantity (source: which one) where the chase is one of qchains. */
 static const struct {
     int space;
     const char *names, *label, *chains;
     int cyc;
+    const char *quantity, *source, *qchains;
 } lat_rows[] = {
-    {S_GLOBAL, "L1", "L1 latency (%s)", "ai", 1},
-    {S_GLOBAL, "L2|L2 near|L2 part 1", "L2 latency (%s)", "ai", 1},
-    {S_GLOBAL, "L2 far", "L2 far latency (%s)", "ai", 1},
-    {S_GLOBAL, "DRAM|memory", "DRAM latency (%s)", "ai", 1},
-    {S_ATOMIC, "L2|L2 near|L2 part 1", "L2 atomic latency (%s)", "i", 1},
-    {S_TEXTURE, "L1", "Texture L1 latency (%s)", "i", 1},
-    {S_TEXTURE, "L2|L2 near|L2 part 1", "Texture L2 latency (%s)", "i", 1},
-    {S_HOST, "host memory", "Host memory latency (mapped, from the device; %s)", "ai", 0},
-    {S_PEER, "peer memory", "Peer memory latency (from the device; %s)", "ai", 0},
+    {S_GLOBAL, "L1", "L1 latency (%s)", "ai", 1, NULL, NULL, NULL},
+    {S_GLOBAL, "L2|L2 near|L2 part 1", "L2 latency (%s)", "ai", 1, NULL, NULL, NULL},
+    {S_GLOBAL, "L2 far", "L2 far latency (%s)", "ai", 1, NULL, NULL, NULL},
+    {S_GLOBAL, "DRAM|memory", "DRAM latency (%s)", "ai", 1, GMB_Q_MEM_LAT,
+     "chase: the memory level of the random global chase", "ai"},
+    {S_ATOMIC, "L2|L2 near|L2 part 1", "L2 atomic latency (%s)", "i", 1, NULL, NULL, NULL},
+    {S_TEXTURE, "L1", "Texture L1 latency (%s)", "i", 1, NULL, NULL, NULL},
+    {S_TEXTURE, "L2|L2 near|L2 part 1", "Texture L2 latency (%s)", "i", 1, NULL, NULL, NULL},
+    {S_HOST, "host memory", "Host memory latency (mapped, from the device; %s)", "ai", 0, NULL,
+     NULL, NULL},
+    {S_PEER, "peer memory", "Peer memory latency (from the device; %s)", "ai", 0, NULL, NULL, NULL},
     /* an on-chip memory's first level, or its flat curve's median (onchip_headline) */
-    {S_SHARED, "level 1", "Shared/local-memory latency (%s)", "si", 1},
-    {S_CONSTANT, "level 1", "Constant cache latency (level 1; %s)", "i", 1},
+    {S_SHARED, "level 1", "Shared/local-memory latency (%s)", "si", 1, GMB_Q_SHARED_LAT,
+     "chase: shared memory, one work-item, word indices", "i"},
+    {S_CONSTANT, "level 1", "Constant cache latency (level 1; %s)", "i", 1, NULL, NULL, NULL},
     {S_DSMEM, "level 1", "Distributed shared-memory latency (another SM of the cluster; %s)", "i",
-     1},
+     1, NULL, NULL, NULL},
 };
 
 /* Whether name is one of names ("A|B|C"). */
@@ -720,9 +725,10 @@ static size_t range_points(const curve_t *cv, double lo, double hi, double rise,
 }
 
 /* Declare latency figure label (unit "ns" or "cycles") of value v resting on points pts (n):
- * its CI that of the point whose median is nearest v, moved to v. */
+ * its CI that of the point whose median is nearest v, moved to v; a measurement of quantity
+ * (source: which one; NULL: none). */
 static void lat_headline(gmb_ctx_t *c, const char *label, const char *unit, double v,
-                         const json_t **pts, size_t n)
+                         const json_t **pts, size_t n, const char *quantity, const char *source)
 {
     double lo = NAN, hi = NAN, best = INFINITY;
     for (size_t i = 0; i < n; i++) {
@@ -741,13 +747,15 @@ static void lat_headline(gmb_ctx_t *c, const char *label, const char *unit, doub
                                       .ci_lo = lo,
                                       .ci_hi = hi,
                                       .points = pts,
-                                      .npoints = n});
+                                      .npoints = n,
+                                      .quantity = quantity,
+                                      .source = source});
 }
 
 /* An on-chip curve without a first level: where every point lies within -20% and +25% of
  * their median (no step at all: one level over the sweep), that median in unit, on them all. */
 static void onchip_headline(gmb_ctx_t *c, const curve_t *cv, const char *label, const char *unit,
-                            const json_t **pts)
+                            const json_t **pts, const char *quantity, const char *source)
 {
     double v[GMB_MAX_SWEEP];
     size_t n = 0;
@@ -763,7 +771,8 @@ static void onchip_headline(gmb_ctx_t *c, const curve_t *cv, const char *label, 
     qsort(v, n, sizeof *v, gmb_cmp_double);
     double med = gmb_median_sorted(v, n);
     if (v[0] >= 0.8 * med && v[n - 1] <= 1.25 * med)
-        lat_headline(c, label, unit, med, pts, range_points(cv, 0, INFINITY, 0, pts));
+        lat_headline(c, label, unit, med, pts, range_points(cv, 0, INFINITY, 0, pts), quantity,
+                     source);
 }
 
 /* The headline figures of curve cv and its nl levels L named names (cycles cycv, ns nsv; page
@@ -792,11 +801,15 @@ static void curve_headlines(gmb_ctx_t *c, const curve_t *cv, const gmb_level_t *
             for (int u = 0; u < 1 + lat_rows[r].cyc; u++) {
                 const char *unit = u ? "cycles" : "ns";
                 double v = i < nl ? (u ? cycv[i] : nsv[i]) : NAN;
+                const char *q = !u && lat_rows[r].quantity && strchr(lat_rows[r].qchains, cv->chain)
+                                    ? lat_rows[r].quantity
+                                    : NULL;
                 if (v == v)
                     lat_headline(c, label, unit, v, pts,
-                                 range_points(cv, L[i].size_lo, L[i].size_hi, 0, pts));
+                                 range_points(cv, L[i].size_lo, L[i].size_hi, 0, pts), q,
+                                 lat_rows[r].source);
                 else if (!strcmp(lat_rows[r].names, "level 1"))
-                    onchip_headline(c, cv, label, unit, pts);
+                    onchip_headline(c, cv, label, unit, pts, q, lat_rows[r].source);
             }
         }
         /* a CPU's (or an unnamed curve's) levels by number */
@@ -806,7 +819,7 @@ static void curve_headlines(gmb_ctx_t *c, const curve_t *cv, const gmb_level_t *
                 continue;
             snprintf(label, sizeof label, "Latency level %d (%s)", k, chase);
             lat_headline(c, label, "ns", nsv[i], pts,
-                         range_points(cv, L[i].size_lo, L[i].size_hi, 0, pts));
+                         range_points(cv, L[i].size_lo, L[i].size_hi, 0, pts), NULL, NULL);
         }
         int cap = -1; /* the last level of the L2 */
         for (int i = 0; i < nl && cv->space == S_GLOBAL; i++)
@@ -822,7 +835,9 @@ static void curve_headlines(gmb_ctx_t *c, const curve_t *cv, const gmb_level_t *
                                      .ci_hi = NAN,
                                      .points = pts,
                                      .npoints = range_points(cv, L[cap].size_lo, L[cap].size_hi,
-                                                             L[cap].rise_at, pts)});
+                                                             L[cap].rise_at, pts),
+                                     .quantity = GMB_Q_LLC,
+                                     .source = "chase: where the latency curve leaves the L2"});
     }
     /* the TLB levels of the 2 MiB page stride, each with a level after it (its miss cost) */
     for (int i = 0;
@@ -1058,29 +1073,61 @@ static void clock_results(gmb_ctx_t *c)
 {
     size_t np = json_array_size(c->points), nm = 0, nn = 0, i;
     double *m = malloc((np ? np : 1) * sizeof *m), *v = malloc((np ? np : 1) * sizeof *v);
+    const json_t **pm = malloc((np ? np : 1) * sizeof *pm),
+                 **pv = malloc((np ? np : 1) * sizeof *pv);
     json_t *pt, *cy = json_object_get(json_object_get(c->record, "results"), "cycles");
-    if (m && v && cy)
+    if (m && v && pm && pv && cy)
         json_array_foreach(c->points, i, pt)
         {
             const json_t *x = json_object_get(pt, "extra");
             double mhz = json_number_value(json_object_get(x, "clock_MHz"));
             double smi =
                 json_number_value(json_object_get(json_object_get(pt, "clocks"), "sm_MHz"));
-            if (mhz > 0 && !strcmp(json_string_value(json_object_get(x, "verified")), "full"))
+            if (mhz > 0 && !strcmp(json_string_value(json_object_get(x, "verified")), "full")) {
+                pm[nm] = pt;
                 m[nm++] = mhz;
-            if (smi > 0)
+            }
+            if (smi > 0) {
+                pv[nn] = pt;
                 v[nn++] = smi;
+            }
         }
+    /* the two clocks, as headline figures: what gmb-chase's cycles were counted at */
     if (nm) {
         qsort(m, nm, sizeof *m, gmb_cmp_double);
         json_object_set_new(cy, "measured_MHz", json_real(gmb_median_sorted(m, nm)));
+        gmb_headline(c, &(gmb_headline_t){
+                            .label = "SM clock during the chase (clock64 over events)",
+                            .unit = "MHz",
+                            .higher = 1,
+                            .value = gmb_median_sorted(m, nm),
+                            .ci_lo = NAN,
+                            .ci_hi = NAN,
+                            .points = pm,
+                            .npoints = nm,
+                            .quantity = GMB_Q_SM_CLOCK,
+                            .source = "chase: its cycles (clock64) over its nanoseconds (events), "
+                                      "median of its points"});
     }
     if (nn) {
         qsort(v, nn, sizeof *v, gmb_cmp_double);
         json_object_set_new(cy, "nvml_MHz", json_real(gmb_median_sorted(v, nn)));
+        gmb_headline(c, &(gmb_headline_t){.label = "SM clock during the chase (NVML)",
+                                          .unit = "MHz",
+                                          .higher = 1,
+                                          .value = gmb_median_sorted(v, nn),
+                                          .ci_lo = NAN,
+                                          .ci_hi = NAN,
+                                          .points = pv,
+                                          .npoints = nn,
+                                          .quantity = GMB_Q_SM_CLOCK,
+                                          .source = "NVML: the SM clock at its points' ends, "
+                                                    "median"});
     }
     free(m);
     free(v);
+    free(pm);
+    free(pv);
 }
 
 static int chase_run(gmb_ctx_t *c)

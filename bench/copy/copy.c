@@ -1054,6 +1054,25 @@ static void headlines(gmb_ctx_t *c, const state_t *s)
         double x = json_number_value(v), lo = json_number_value(json_array_get(ci, 0)),
                hi = json_number_value(json_array_get(ci, 1));
         int has_ci = json_array_size(ci) == 2 && lo <= x && x <= hi;
+        /* the links' bandwidths (the level view); an SM kernel's device-to-device copy from
+         * a buffer of 4x the LLC or more, bytes read and written: the memory's copy bandwidth
+         * (the cross-checks) */
+        static const char *const links[][3] = {
+            {"Host to device, pinned, largest copy", GMB_LEVEL_HOST_H2D,
+             "gmb-copy: copy engine, pinned host memory, the largest copy"},
+            {"Device to host, pinned, largest copy", GMB_LEVEL_HOST_D2H,
+             "gmb-copy: copy engine, pinned host memory, the largest copy"},
+            {"Both directions at once, pinned (sum)", GMB_LEVEL_HOST_BOTH,
+             "gmb-copy: copy engines, both directions at once (sum)"},
+            {"Peer copy, copy engine, fastest peer", GMB_LEVEL_PEER,
+             "gmb-copy: copy engine, the fastest peer"}};
+        size_t l = 0;
+        while (l < sizeof links / sizeof links[0] && strcmp(links[l][0], H[i].label))
+            l++;
+        int known = l < sizeof links / sizeof links[0];
+        double llc = (double)c->info.llc_bytes;
+        int mem = !strcmp(H[i].key, "largest d2d_device_sm") && llc > 0 &&
+                  json_number_value(json_object_get(e, "size_bytes")) >= 4 * llc;
         gmb_headline(c, &(gmb_headline_t){.label = H[i].label,
                                           .unit = H[i].unit,
                                           .higher = H[i].higher,
@@ -1061,7 +1080,13 @@ static void headlines(gmb_ctx_t *c, const state_t *s)
                                           .ci_lo = has_ci ? lo : NAN,
                                           .ci_hi = has_ci ? hi : NAN,
                                           .points = pt ? &pt : NULL,
-                                          .npoints = pt ? 1 : 0});
+                                          .npoints = pt ? 1 : 0,
+                                          .level = known ? links[l][1] : NULL,
+                                          .how = known ? links[l][2] : NULL,
+                                          .quantity = mem ? GMB_Q_MEM_COPY : NULL,
+                                          .source = "copy: device to device by an SM kernel, "
+                                                    "bytes copied x 2",
+                                          .scale = 2});
     }
 }
 

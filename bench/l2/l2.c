@@ -524,25 +524,22 @@ static json_t *plateau_ci(const curve_t *cv, size_t first, size_t last)
     return json_pack("[f, f]", st.ci_lo, st.ci_hi);
 }
 
-/* Declare headline figure label (unit, higher is better) of value v with the [lo, hi] CI ci
- * (none where absent or not holding v), resting on the curve's points first..last. */
-static void curve_headline(gmb_ctx_t *c, const char *label, const char *unit, double v,
-                           const json_t *ci, const curve_t *cv, size_t first, size_t last,
-                           unsigned notes)
+/* Declare headline figure h (its label, unit, notes, level, quantity: higher is better) of
+ * value v with the [lo, hi] CI ci (none where absent or not holding v), resting on the
+ * curve's points first..last. */
+static void curve_headline(gmb_ctx_t *c, gmb_headline_t h, double v, const json_t *ci,
+                           const curve_t *cv, size_t first, size_t last)
 {
     double lo = json_number_value(json_array_get(ci, 0)),
            hi = json_number_value(json_array_get(ci, 1));
     int has = json_array_size(ci) == 2 && lo <= v && v <= hi;
-    gmb_headline(c,
-                 &(gmb_headline_t){.label = label,
-                                   .unit = unit,
-                                   .higher = 1,
-                                   .value = v,
-                                   .ci_lo = has ? lo : NAN,
-                                   .ci_hi = has ? hi : NAN,
-                                   .points = (const json_t *const *)cv->pt + first,
-                                   .npoints = last < cv->n && first <= last ? last - first + 1 : 0,
-                                   .notes = notes});
+    h.higher = 1;
+    h.value = v;
+    h.ci_lo = has ? lo : NAN;
+    h.ci_hi = has ? hi : NAN;
+    h.points = (const json_t *const *)cv->pt + first;
+    h.npoints = last < cv->n && first <= last ? last - first + 1 : 0;
+    gmb_headline(c, &h);
 }
 
 /* The l1 curve's plateaus: the first (the L1s on a GPU where the data show it) and the last
@@ -596,15 +593,26 @@ static void fit_l1(state_t *s, const curve_t *cv, json_t *res, gmb_text_t *sm)
                                   (int)(f.mem_last - f.mem_first + 1)));
     /* the headline figures: the first plateau (L1 or level 1), the last where it is the L2 */
     const json_t *first = json_object_get(o, "first"), *last = json_object_get(o, "last");
-    curve_headline(s->c,
-                   l1 ? "L1 bandwidth, aggregate (every SM re-reads one set)"
-                      : "Cache level 1 bandwidth, aggregate (every compute unit re-reads one set)",
-                   "GB/s", f.cache_bw, json_object_get(first, "ci"), cv, f.cache_first,
-                   f.cache_last, 0);
+    curve_headline(
+        s->c,
+        (gmb_headline_t){
+            .label =
+                l1 ? "L1 bandwidth, aggregate (every SM re-reads one set)"
+                   : "Cache level 1 bandwidth, aggregate (every compute unit re-reads one set)",
+            .unit = "GB/s",
+            .level = l1 ? GMB_LEVEL_L1 : GMB_LEVEL_CACHE1,
+            .how = l1 ? "gmb-l2 l1: every SM re-reads one set through L1; the first plateau"
+                      : "gmb-l2 l1: every compute unit re-reads one set; the first plateau"},
+        f.cache_bw, json_object_get(first, "ci"), cv, f.cache_first, f.cache_last);
     if (l2)
-        curve_headline(s->c, "L2 bandwidth, every SM re-reads one set (after the L1 plateau)",
-                       "GB/s", f.mem_bw, json_object_get(last, "ci"), cv, f.mem_first, f.mem_last,
-                       0);
+        curve_headline(
+            s->c,
+            (gmb_headline_t){
+                .label = "L2 bandwidth, every SM re-reads one set (after the L1 plateau)",
+                .unit = "GB/s",
+                .level = GMB_LEVEL_L2_SAME,
+                .how = "gmb-l2 l1: the plateau after the L1s' (RRZE gpu-cache's figure)"},
+            f.mem_bw, json_object_get(last, "ci"), cv, f.mem_first, f.mem_last);
     char d[32];
     gmb_text_add(sm, "%s %.4g GB/s up to %s, %s %.4g GB/s over %s .. %s (%.2fx)", n1, f.cache_bw,
                  fsz(f.capacity, a), n2, f.mem_bw, fsz(cv->size[f.mem_first], b), fsz(last_hi, d),
@@ -655,14 +663,21 @@ static void curve_headlines(gmb_ctx_t *c, int part, const curve_t *cv, const gmb
                             const json_t *o)
 {
     int rd = part == P_READ;
-    curve_headline(
-        c, rd ? "Cache plateau bandwidth, read (L2 on a GPU)" : "Cache plateau bandwidth, write",
-        "GB/s", f->cache_bw, rd ? json_object_get(o, "cache_ci") : NULL, cv, f->cache_first,
-        f->cache_last, 0);
+    curve_headline(c,
+                   rd ? (gmb_headline_t){.label = "Cache plateau bandwidth, read (L2 on a GPU)",
+                                         .unit = "GB/s",
+                                         .level = GMB_LEVEL_L2,
+                                         .how = "gmb-l2 read: L1 bypassed, every line from the "
+                                                "L2; the cache plateau"}
+                      : (gmb_headline_t){.label = "Cache plateau bandwidth, write", .unit = "GB/s"},
+                   f->cache_bw, rd ? json_object_get(o, "cache_ci") : NULL, cv, f->cache_first,
+                   f->cache_last);
     if (rd) {
-        static const char *const named[2][2] = {
-            {"L2 near", "L2 near bandwidth, read (the first of two L2 plateaus)"},
-            {"L2 far", "L2 far bandwidth, read (the second L2 plateau)"}};
+        static const char *const named[2][4] = {
+            {"L2 near", "L2 near bandwidth, read (the first of two L2 plateaus)", GMB_LEVEL_L2_NEAR,
+             "gmb-l2 read: L1 bypassed; the read curve's first L2 plateau"},
+            {"L2 far", "L2 far bandwidth, read (the second L2 plateau)", GMB_LEVEL_L2_FAR,
+             "gmb-l2 read: L1 bypassed; the read curve's second L2 plateau"}};
         size_t i;
         const json_t *e;
         json_array_foreach(json_object_get(o, "levels"), i, e)
@@ -670,21 +685,41 @@ static void curve_headlines(gmb_ctx_t *c, int part, const curve_t *cv, const gmb
             const char *nm = json_string_value(json_object_get(e, "name"));
             for (int k = 0; k < 2 && nm && i < f->nplateaus; k++)
                 if (!strcmp(nm, named[k][0]))
-                    curve_headline(c, named[k][1], "GB/s", f->level_bw[i], json_object_get(e, "ci"),
-                                   cv, f->levels[i].first, f->levels[i].last, 0);
+                    curve_headline(c,
+                                   (gmb_headline_t){.label = named[k][1],
+                                                    .unit = "GB/s",
+                                                    .level = named[k][2],
+                                                    .how = named[k][3]},
+                                   f->level_bw[i], json_object_get(e, "ci"), cv, f->levels[i].first,
+                                   f->levels[i].last);
         }
-        curve_headline(c, "Memory plateau bandwidth, read", "GB/s", f->mem_bw,
-                       json_object_get(o, "memory_ci"), cv, f->mem_first, f->mem_last, 0);
-        curve_headline(c, "Cache / memory bandwidth, read", "x", f->ratio, NULL, cv, f->cache_first,
-                       f->mem_last, 0);
+        /* the memory's read bandwidth: for the cross-checks where the sweep reached memory */
+        curve_headline(
+            c,
+            (gmb_headline_t){.label = "Memory plateau bandwidth, read",
+                             .unit = "GB/s",
+                             .level = GMB_LEVEL_DRAM,
+                             .how = "gmb-l2 read: the memory plateau",
+                             .quantity = json_is_true(json_object_get(o, "memory_reached"))
+                                             ? GMB_Q_MEM_READ
+                                             : NULL,
+                             .source = "l2: memory plateau of the read curve (L1 bypassed)"},
+            f->mem_bw, json_object_get(o, "memory_ci"), cv, f->mem_first, f->mem_last);
+        curve_headline(c, (gmb_headline_t){.label = "Cache / memory bandwidth, read", .unit = "x"},
+                       f->ratio, NULL, cv, f->cache_first, f->mem_last);
     }
     if (f->capacity > 0)
         curve_headline(
             c,
-            rd ? "Cache capacity (bandwidth curve, read)"
-               : "Cache capacity (bandwidth curve, write)",
-            "MiB", (double)f->capacity / 1048576.0, NULL, cv, f->cache_last, f->mem_first,
-            json_is_true(json_object_get(o, "capacity_beyond_llc")) ? GMB_HL_PAST_LLC : 0);
+            (gmb_headline_t){.label = rd ? "Cache capacity (bandwidth curve, read)"
+                                         : "Cache capacity (bandwidth curve, write)",
+                             .unit = "MiB",
+                             .notes = json_is_true(json_object_get(o, "capacity_beyond_llc"))
+                                          ? GMB_HL_PAST_LLC
+                                          : 0,
+                             .quantity = rd ? GMB_Q_LLC : NULL,
+                             .source = "l2: where the read bandwidth leaves the cache plateau"},
+            (double)f->capacity / 1048576.0, NULL, cv, f->cache_last, f->mem_first);
 }
 
 /* Fit a curve, give its points their hit rates, add the result and the summary. */

@@ -652,14 +652,29 @@ static void headlines(gmb_ctx_t *c, const level_t *lv, size_t n, int write, cons
             if (i < n && H[h].key[0] == 'k' && (most + 1 < i || most > i + 1))
                 pts[np++] = lv[most].pt;
         }
-        gmb_headline(c, &(gmb_headline_t){.label = H[h].label[write],
-                                          .unit = H[h].unit,
-                                          .higher = H[h].higher,
-                                          .value = json_number_value(v),
-                                          .ci_lo = NAN,
-                                          .ci_hi = NAN,
-                                          .points = pts,
-                                          .npoints = np});
+        /* the read curve's most bandwidth and idle latency are the memory's, for the
+         * cross-checks, where the streamed and the chased buffers are memory-sized (4x and
+         * 16x the LLC: at 4x a quarter of a random chase's loads may still hit) */
+        const json_t *pa = json_object_get(lv[0].pt, "params");
+        double llc = (double)c->info.llc_bytes;
+        int bw = !strcmp(H[h].key, "max_bw_GBps"), idle = !strcmp(H[h].key, "idle");
+        int mem =
+            llc > 0 && (bw     ? json_number_value(json_object_get(pa, "stream_bytes")) >= 4 * llc
+                        : idle ? json_number_value(json_object_get(pa, "size_bytes")) >= 16 * llc
+                               : 0);
+        gmb_headline(c,
+                     &(gmb_headline_t){
+                         .label = H[h].label[write],
+                         .unit = H[h].unit,
+                         .higher = H[h].higher,
+                         .value = json_number_value(v),
+                         .ci_lo = NAN,
+                         .ci_hi = NAN,
+                         .points = pts,
+                         .npoints = np,
+                         .quantity = mem && !write ? (bw ? GMB_Q_MEM_READ : GMB_Q_MEM_LAT) : NULL,
+                         .source = bw ? "loaded: the most read bandwidth beside the idle chase"
+                                      : "loaded: the chase with no streaming groups"});
     }
 }
 
