@@ -27,8 +27,8 @@
 /* A row of the table a summary script draws: "# gmb: tabrow GROUP | LABEL | ROW | UNIT". */
 typedef struct tabrow {
     char group[16]; /* the panel it goes to (a data file each) */
-    char label[48]; /* what the figure calls it */
-    char row[96];   /* the table's row label */
+    char label[64]; /* what the figure calls it */
+    char row[192];  /* the table's row label */
     char unit[16];  /* and its unit */
 } tabrow_t;
 
@@ -896,7 +896,7 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
     data_paths(datadir, name, vars, log, sizeof vars);
     char vtmp[8400];
     FILE *f = gmb_file_new(vars, vtmp, sizeof vtmp);
-    int rc = f ? GMB_OK : GMB_ERUNTIME, total = 0;
+    int rc = f ? GMB_OK : GMB_ERUNTIME, total = 0, ngroups = 0;
     why[0] = '\0';
     if (!f)
         write_failed(vars, why, wlen);
@@ -977,11 +977,17 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
         if (f) {
             fprintf(f, "N_%s = %d\nF_%s = ", grp, n, grp);
             gp_str(f, path);
+            fprintf(f, "\nU_%s = ", grp);
+            gp_str(f, sp->tabrow[g].unit);
             fputs("\n", f);
         }
         total += n;
+        ngroups++;
     }
     if (f) {
+        fprintf(f, "NG = %d\nBENCH = ", ngroups); /* the groups (U_g: each one's unit) */
+        gp_str(f, name);
+        fputs("\n", f);
         snprintf(path, sizeof path, "%s/%s", fig_tmpdir, name);
         fputs("OUTBASE = ", f);
         gp_str(f, path);
@@ -1030,6 +1036,46 @@ static int put_undrawn(const char *out, char (*names)[64], char (*whys)[600], co
 }
 
 static int plot_all(const gmb_runset_t *rs, const gmb_plot_opts_t *o, const char *datadir);
+
+/* A program without a plot script of its own: its headline figures (the table's rows of its
+ * benchmark with a number in some run) drawn by plots/headlines.gp, a panel per unit (at most
+ * MAX_WORDS units, MAX_TABROWS rows). As plot_summary; GMB_ESKIP when it has none. */
+static int plot_headlines(const gmb_runset_t *rs, const char *bench, const gmb_plot_opts_t *o,
+                          const char *datadir, const char *script, char *why, size_t wlen)
+{
+    gmb_table_t t;
+    static spec_t sp;
+    char units[MAX_WORDS][16];
+    int nu = 0;
+    memset(&sp, 0, sizeof sp);
+    if (gmb_table_build(rs, &t))
+        return GMB_ERUNTIME;
+    for (size_t i = 0; i < t.nrows && sp.ntabrow < MAX_TABROWS; i++) {
+        const gmb_row_t *row = t.rows[i];
+        int any = 0, u;
+        for (size_t r = 0; r < t.ncols; r++)
+            any |= usable(&t.cells[i * t.ncols + r]);
+        if (!any || strcmp(row->bench, bench) || strlen(row->label) >= sizeof sp.tabrow[0].row ||
+            strlen(row->unit) >= sizeof units[0])
+            continue;
+        for (u = 0; u < nu && strcmp(units[u], row->unit); u++)
+            ;
+        if (u == nu && nu == MAX_WORDS)
+            continue;
+        if (u == nu)
+            gmb_strlcpy(units[nu++], row->unit, sizeof units[0]);
+        tabrow_t *tr = &sp.tabrow[sp.ntabrow++];
+        snprintf(tr->group, sizeof tr->group, "g%d", u + 1);
+        gmb_strlcpy(tr->label, row->label, sizeof tr->label);
+        utf8_trim(tr->label);
+        gmb_strlcpy(tr->row, row->label, sizeof tr->row);
+        gmb_strlcpy(tr->unit, row->unit, sizeof tr->unit);
+    }
+    gmb_table_free(&t);
+    if (!sp.ntabrow)
+        return GMB_ESKIP;
+    return plot_summary(rs, bench, o, datadir, &sp, script, why, wlen);
+}
 
 int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *given)
 {
@@ -1121,6 +1167,10 @@ static int plot_all(const gmb_runset_t *rs, const gmb_plot_opts_t *o, const char
         for (const char *p = benches[i]; *p; p++)
             ok &= (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_';
         snprintf(script, sizeof script, "%s/%s.gp", o->plots, benches[i]);
+        char own[4400]; /* its own script; without one, its headline figures */
+        gmb_strlcpy(own, script, sizeof own);
+        if (ok && access(script, R_OK))
+            snprintf(script, sizeof script, "%s/headlines.gp", o->plots);
         if (!ok || access(script, R_OK)) {
             if (nnd < 320) { /* named in not-drawn.tsv and the report like any other */
                 gmb_strlcpy(nd_name[nnd], benches[i], sizeof nd_name[0]);
@@ -1128,6 +1178,33 @@ static int plot_all(const gmb_runset_t *rs, const gmb_plot_opts_t *o, const char
                 fprintf(stderr, "gmb: figure %s not drawn: no plot script %s\n", benches[i],
                         script);
             }
+            continue;
+        }
+        if (!strcmp(strrchr(script, '/') + 1, "headlines.gp")) {
+            nd_why[nnd][0] = '\0';
+            int r =
+                plot_headlines(rs, benches[i], o, datadir, script, nd_why[nnd], sizeof nd_why[0]);
+            if (r == GMB_ESKIP && nnd < 320) {
+                gmb_strlcpy(nd_name[nnd], benches[i], sizeof nd_name[0]);
+                snprintf(nd_why[nnd++], sizeof nd_why[0],
+                         "no plot script %.500s and no headline figure to draw", own);
+                fprintf(stderr,
+                        "gmb: figure %s not drawn: no plot script %s and no headline figure to "
+                        "draw\n",
+                        benches[i], own);
+                remove_figures(o->out, benches[i]);
+            } else if (r == UNDRAWN && nnd < 320) {
+                gmb_strlcpy(nd_name[nnd++], benches[i], sizeof nd_name[0]);
+                remove_figures(o->out, benches[i]);
+            } else if (r) {
+                rc = r;
+                if (nnd < 320 && nd_why[nnd][0]) {
+                    nd_said[nnd] = 1;
+                    gmb_strlcpy(nd_name[nnd++], benches[i], sizeof nd_name[0]);
+                    remove_figures(o->out, benches[i]);
+                }
+            } else
+                made++;
             continue;
         }
         nd_why[nnd][0] = '\0';

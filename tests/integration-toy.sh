@@ -1,6 +1,7 @@
 # integration-toy.sh - a new program needs no file outside its directory: a copy of the tree
 # with tests/fixtures/toy/ as bench/toy/ (and nothing else edited) builds gmb-toy, which gmb
-# list names, gmb run runs, gmb table shows (its headline figure) and gmb plot accounts for.
+# list names, gmb run runs, gmb table shows (its headline figure) and gmb plot draws (its
+# headline figures, with plots/headlines.gp).
 TOY="$T/tree"
 BUILT=build
 [ "$TAG" = san ] && BUILT=build/san
@@ -29,8 +30,15 @@ else
         expect "toy: gmb table" 0 "$TB/gmb" table "$dir" &&
             check "toy: gmb table shows its headline figure" grep -qE \
                 "^\| Toy fill bandwidth \| GB/s \| [0-9.]+ " "$T/out"
-        expect "toy: gmb plot" 0 "$TB/gmb" plot "$dir" --out "$T/fig" &&
-            check "toy: gmb plot says why it drew no figure of it" grep -q \
-                "figure toy not drawn: no plot script" "$T/err"
+        # no script of its own: its headline figures, drawn by plots/headlines.gp
+        if command -v gnuplot >/dev/null; then
+            expect "toy: gmb plot" 0 "$TB/gmb" plot "$dir" --out "$T/fig" &&
+                check "toy: gmb plot draws its headline figures" test -s \
+                    "$T/fig/toy-headlines.png" -a -s "$T/fig/toy-headlines.svg" &&
+                check "toy: the figure's data holds its figure's row" grep -q \
+                    "^Toy fill bandwidth," "$T/fig/data/toy-g1.csv"
+        else
+            skip "$TAG toy: gmb plot (gnuplot not installed)"
+        fi
     fi
 fi
