@@ -171,3 +171,26 @@ sys.exit(0 if 0 < a < b < c and '| DRAM (memory) | gmb-stream read' in t[b:c] el
         skip "$TAG tex: pdflatex not installed"
     fi
 fi
+
+# --- every committed run's tables as gmb printed them before the records declared headline
+# figures (tests/fixtures/golden/committed-tables.txt, made by 6d3ff5b's gmb, for each record
+# directory under results/ then; a run committed later is not in it): the older records'
+# reader keeps them, byte for byte ---------------------------------------------------------
+committed_tables() {
+    local d
+    for d in $(sed -n 's/^== \([^ ]*\)$/\1/p' tests/fixtures/golden/committed-tables.txt); do
+        echo "== $d"
+        "$G" table --format md "$d" 2>&1
+        echo "== $d --levels"
+        "$G" table --levels "$d" 2>&1
+        echo "== $d csv"
+        "$G" table --format csv "$d" 2>&1
+    done
+}
+committed_tables >"$T/committed.txt"
+check "the committed runs' tables (md, --levels, csv) as before the headline figures" \
+    cmp -s "$T/committed.txt" tests/fixtures/golden/committed-tables.txt
+cmp -s "$T/committed.txt" tests/fixtures/golden/committed-tables.txt ||
+    diff tests/fixtures/golden/committed-tables.txt "$T/committed.txt" | head -5
+check "the golden file holds every committed record directory" test \
+    "$(grep -c '^== [^ ]*$' tests/fixtures/golden/committed-tables.txt)" -ge 80
