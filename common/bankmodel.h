@@ -90,10 +90,4 @@ typedef struct gmb_bank_infer {
 int gmb_bank_infer(const int *strides, const double *y, const double *lo, const double *hi,
                    size_t n, int width, int is_cpu, gmb_bank_infer_t *out);
 
-/* Parse a stride list: comma-separated items, each N or A:B[:STEP] (inclusive, additive
- * STEP >= 1), values 0..max. Result sorted and de-duplicated into out (room for cap).
- * Returns 0 or GMB_EUSAGE with a one-line reason in err. */
-int gmb_bank_parse_strides(const char *s, int max, int *out, size_t cap, size_t *n, char *err,
-                           size_t errlen);
-
 #endif

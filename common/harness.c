@@ -798,6 +798,14 @@ static json_t *json_options(const gmb_opt_t *table, const void *cfg)
                 json_array_append_new(v, json_string(t->choices[l->idx[i]]));
             break;
         }
+        case GMB_OPT_INTS: { /* the values; a word as itself */
+            const gmb_ints_t *l = (const gmb_ints_t *)p;
+            v = json_array();
+            for (size_t i = 0; i < l->n; i++)
+                json_array_append_new(v, l->v[i] >= 0 ? json_integer((json_int_t)l->v[i])
+                                                      : json_string(t->choices[-1 - l->v[i]]));
+            break;
+        }
         }
         json_object_set_new(o, t->name, v);
     }

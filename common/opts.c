@@ -301,6 +301,89 @@ int gmb_parse_list(const char *s, const char *const *choices, gmb_list_t *out, c
     return rc;
 }
 
+/* Add x to out unless it is there; 0, or GMB_EUSAGE when out is full. */
+static int ints_add(gmb_ints_t *out, long x)
+{
+    for (size_t j = 0; j < out->n; j++)
+        if (out->v[j] == x)
+            return GMB_OK;
+    if (out->n == GMB_MAX_INTS)
+        return GMB_EUSAGE;
+    out->v[out->n++] = x;
+    return GMB_OK;
+}
+
+int gmb_parse_ints(const char *s, double min, double max, const char *const *words, gmb_ints_t *out,
+                   char *err, size_t errlen)
+{
+    out->n = 0;
+    if (!s || !*s || has_empty_item(s)) {
+        snprintf(err, errlen, "'%s': empty item", s ? s : "");
+        return GMB_EUSAGE;
+    }
+    char *dup = strdup(s), *save = NULL;
+    if (!dup) {
+        snprintf(err, errlen, "out of memory");
+        return GMB_EUSAGE;
+    }
+    int rc = GMB_OK;
+    for (char *it = strtok_r(dup, ",", &save); it && !rc; it = strtok_r(NULL, ",", &save)) {
+        int w = words ? find_choice(words, it) : -1;
+        if (w >= 0) {
+            rc = ints_add(out, GMB_INTS_WORD(w));
+            continue;
+        }
+        long v[3] = {0, 0, 1};
+        int k = 0;
+        char item[96], *part = it, *colon;
+        snprintf(item, sizeof item, "%s", it); /* (it is cut at its colons below) */
+        do {                                   /* N, A:B or A:B:STEP */
+            colon = strchr(part, ':');
+            if (colon)
+                *colon = '\0';
+            if (k == 3 || gmb_parse_long(part, &v[k])) {
+                k = -1;
+                break;
+            }
+            k++;
+            part = colon ? colon + 1 : NULL;
+        } while (part);
+        if (k < 0) {
+            char ch[512] = "";
+            if (words)
+                choices_text(words, ch, sizeof ch);
+            snprintf(err, errlen, "'%s' is not an integer, a range A:B or A:B:STEP%s%s", item,
+                     words ? " or one of " : "", ch);
+            rc = GMB_EUSAGE;
+            break;
+        }
+        if (k == 1)
+            v[1] = v[0];
+        if (v[0] > v[1] || v[2] < 1) {
+            snprintf(err, errlen, "'%s': a range needs A <= B and STEP >= 1", item);
+            rc = GMB_EUSAGE;
+            break;
+        }
+        if ((double)v[0] < min || (double)v[1] > max) {
+            if ((double)v[0] < min)
+                snprintf(err, errlen, "'%s' is below %.17g", item, min);
+            else
+                snprintf(err, errlen, "'%s' is above %.17g", item, max);
+            rc = GMB_EUSAGE;
+            break;
+        }
+        for (long x = v[0]; !rc; x += v[2]) { /* no overflow: stop before passing B */
+            rc = ints_add(out, x);
+            if (v[1] - x < v[2])
+                break;
+        }
+        if (rc)
+            snprintf(err, errlen, "more than %d values", GMB_MAX_INTS);
+    }
+    free(dup);
+    return rc;
+}
+
 int gmb_opt_apply(const gmb_opt_t *o, const char *arg, void *cfg, char *err, size_t errlen)
 {
     char *dst = (char *)cfg + o->offset;
@@ -382,6 +465,15 @@ int gmb_opt_apply(const gmb_opt_t *o, const char *arg, void *cfg, char *err, siz
         }
         return GMB_OK;
     }
+    case GMB_OPT_INTS: {
+        char e[768];
+        if (gmb_parse_ints(arg, ranged ? fmax(o->min, 0) : 0, ranged ? o->max : 0x1p62, o->choices,
+                           (gmb_ints_t *)dst, e, sizeof e)) {
+            snprintf(err, errlen, "--%s: %s", o->name, e);
+            return GMB_EUSAGE;
+        }
+        return GMB_OK;
+    }
     }
     snprintf(err, errlen, "--%s: bad option type", o->name);
     return GMB_EUSAGE;
@@ -421,10 +513,12 @@ void gmb_opt_help(const gmb_opt_t *table, FILE *f)
             snprintf(left, sizeof left, "--%s", o->name);
         else
             snprintf(left, sizeof left, "--%s %s", o->name, o->metavar ? o->metavar : "X");
-        if (o->choices)
+        /* (the words of a list of integers: its help says what they mean) */
+        int show = o->choices && o->type != GMB_OPT_INTS;
+        if (show)
             choices_text(o->choices, ch, sizeof ch);
         fprintf(f, "  %-26s %s", left, o->help);
-        if (o->choices)
+        if (show)
             fprintf(f, " (%s)", ch);
         if (o->def && o->type != GMB_OPT_FLAG)
             fprintf(f, " [default %s]", o->def);
@@ -463,7 +557,7 @@ void gmb_opt_man(const gmb_opt_t *table, FILE *f)
         }
         fputc('\n', f);
         gmb_man_text(o->help, f);
-        if (o->choices) {
+        if (o->choices && o->type != GMB_OPT_INTS) {
             choices_text(o->choices, ch, sizeof ch);
             fputs(" (", f);
             gmb_man_text(ch, f);

@@ -15,6 +15,8 @@ typedef enum {
     GMB_OPT_SWEEP,  /* gmb_sweep_t: list and/or ranges of sizes */
     GMB_OPT_STR,    /* const char *, optionally one of choices */
     GMB_OPT_LIST,   /* gmb_list_t: comma list of choices (or "all") */
+    GMB_OPT_INTS,   /* gmb_ints_t: comma list of integers and ranges in [min, max] (min >= 0),
+                       choices as words (gmb_parse_ints) */
 } gmb_opt_type_t;
 
 /* One option: the same table parses, range-checks and prints --help. */
@@ -46,6 +48,16 @@ typedef struct gmb_list {
     int idx[GMB_MAX_LIST]; /* indices into choices, in the order given */
 } gmb_list_t;
 
+#define GMB_MAX_INTS 1024 /* most values one list of integers may hold */
+
+/* A list of integers (GMB_OPT_INTS): values >= 0, and words (GMB_INTS_WORD(k) for the k-th
+ * of the option's choices), in the order given, repeats dropped. */
+typedef struct gmb_ints {
+    size_t n;
+    long v[GMB_MAX_INTS];
+} gmb_ints_t;
+#define GMB_INTS_WORD(k) (-1L - (long)(k))
+
 /* Parse a signed integer strictly (whole string, no overflow). 0 or GMB_EUSAGE. */
 int gmb_parse_long(const char *s, long *out);
 /* Parse a finite double strictly. 0 or GMB_EUSAGE. */
@@ -64,6 +76,13 @@ size_t gmb_sweep_round(gmb_sweep_t *s, uint64_t unit);
 /* Parse a comma list against choices ("all" = every choice). 0 or GMB_EUSAGE. */
 int gmb_parse_list(const char *s, const char *const *choices, gmb_list_t *out, char *err,
                    size_t errlen);
+
+/* Parse a comma list of integers in [min, max] (min >= 0) and ranges A:B or A:B:STEP (A <= B,
+ * STEP >= 1: A, A + STEP, ... up to B), each item also one of words (NULL: none), which
+ * stands for GMB_INTS_WORD(its index). In the order given, repeats dropped, at most
+ * GMB_MAX_INTS. 0 or GMB_EUSAGE (message in err). */
+int gmb_parse_ints(const char *s, double min, double max, const char *const *words, gmb_ints_t *out,
+                   char *err, size_t errlen);
 
 /* Apply one option's text value into cfg (range and choice checks included).
  * 0 or GMB_EUSAGE with a one-line reason in err. */

@@ -32,7 +32,7 @@ static const char *const pattern_names[] = {"stride", "offset", "random", "rando
 typedef struct cfg {
     gmb_sweep_t sizes;    /* buffers, bytes */
     gmb_sweep_t strides;  /* bytes between neighbouring work-items' words */
-    const char *offsets;  /* misalignments of the contiguous reads, bytes (a list with 0) */
+    gmb_ints_t offsets;   /* misalignments of the contiguous reads, bytes (a list with 0) */
     gmb_sweep_t blocks;   /* bytes per random block (powers of two) */
     gmb_list_t patterns;  /* P_* */
     double min_sample_us; /* shortest timed sample */
@@ -46,7 +46,7 @@ static const gmb_opt_t opts[] = {
      0},
     {"strides", GMB_OPT_SWEEP, O(strides), "LIST", "4:512:x2", 4, 1u << 20, NULL,
      "bytes between the words neighbouring work-items read (multiples of 4; 4 = contiguous)", 0},
-    {"offsets", GMB_OPT_STR, O(offsets), "LIST", "0,4,8,16,32,64,96", 0, 0, NULL,
+    {"offsets", GMB_OPT_INTS, O(offsets), "LIST", "0,4,8,16,32,64,96", 0, 4095, NULL,
      "misalignments of contiguous reads, bytes (multiples of 4, below 4096)", 0},
     {"blocks", GMB_OPT_SWEEP, O(blocks), "LIST", "4:4096:x2", 4, 65536, NULL,
      "bytes per randomly placed block (powers of two, 4 B to 64 KiB)", 0},
@@ -334,37 +334,21 @@ static int restore(state_t *s)
     return rc;
 }
 
-/* The offsets list: byte values, multiples of 4 below 4096, no repeats, in order given. */
-static int parse_offsets(const char *text, long *v, size_t *n)
+/* The offsets list (values in [0, 4096), no repeats, in order given): multiples of 4, at most
+ * GMB_MAX_LIST, into v. */
+static int parse_offsets(const gmb_ints_t *l, long *v, size_t *n)
 {
-    char tmp[512];
     *n = 0;
-    if (strlen(text) >= sizeof tmp) {
-        gmb_error("--offsets: too long");
-        return GMB_EUSAGE;
-    }
-    strcpy(tmp, text);
-    char *save = NULL;
-    for (char *t = strtok_r(tmp, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        long x;
-        if (gmb_parse_long(t, &x) || x < 0 || x >= 4096 || x % WORD) {
-            gmb_error("--offsets: '%s' is not a multiple of 4 in [0, 4096)", t);
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->v[i] % WORD) {
+            gmb_error("--offsets: %ld is not a multiple of 4", l->v[i]);
             return GMB_EUSAGE;
         }
-        int dup = 0;
-        for (size_t i = 0; i < *n; i++)
-            dup |= v[i] == x;
-        if (dup)
-            continue;
         if (*n == GMB_MAX_LIST) {
             gmb_error("--offsets: at most %d", GMB_MAX_LIST);
             return GMB_EUSAGE;
         }
-        v[(*n)++] = x;
-    }
-    if (!*n) {
-        gmb_error("--offsets: empty list");
-        return GMB_EUSAGE;
+        v[(*n)++] = l->v[i];
     }
     return GMB_OK;
 }
@@ -1233,7 +1217,7 @@ static int access_run(gmb_ctx_t *c)
         do_write |= cfg->patterns.idx[i] == P_RANDOM_WRITE;
     }
     int rc = cfg->sizes.set ? GMB_OK : default_sizes(c, cfg, do_stride);
-    if (rc || (rc = parse_offsets(cfg->offsets, offs, &noff)) || (rc = check_options(c, cfg)))
+    if (rc || (rc = parse_offsets(&cfg->offsets, offs, &noff)) || (rc = check_options(c, cfg)))
         return rc;
     for (size_t i = 0; i < noff; i++)
         has0 |= offs[i] == 0;

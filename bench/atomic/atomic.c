@@ -31,7 +31,7 @@ static const char *const kernel_names[2][2] = {{"atomic_global_red", "atomic_glo
 typedef struct cfg {
     gmb_list_t scopes;    /* S_* */
     gmb_list_t ops;       /* OP_* */
-    const char *sharers;  /* work-items per address: powers of two and "all" */
+    gmb_ints_t sharers;   /* work-items per address: powers of two and "all" */
     gmb_sweep_t spacing;  /* bytes between neighbouring counters */
     long group_size;      /* work-items per group; 0: 256 (or the device's maximum) */
     long groups_per_cu;   /* groups per compute unit; 0: as many as fit (GPU), 4 (CPU) */
@@ -40,13 +40,14 @@ typedef struct cfg {
 } cfg_t;
 
 #define O(field) offsetof(cfg_t, field)
+static const char *const sharer_words[] = {"all", NULL}; /* --sharers: the whole grid */
 static const gmb_opt_t opts[] = {
     {"scopes", GMB_OPT_LIST, O(scopes), "LIST", "all", 1, 0, scope_names,
      "global (device memory: the L2's atomic units) and shared (CUDA) / local (OpenCL) memory", 0},
     {"ops", GMB_OPT_LIST, O(ops), "LIST", "all", 1, 0, op_names,
      "red (atomic add, old value unused) and atom (old value used: a round trip each)", 0},
-    {"sharers", GMB_OPT_STR, O(sharers), "LIST", "1,2,4,8,16,32,64,128,256,512,1024,all", 0, 0,
-     NULL,
+    {"sharers", GMB_OPT_INTS, O(sharers), "LIST", "1,2,4,8,16,32,64,128,256,512,1024,all", 1,
+     MAX_SHARERS, sharer_words,
      "consecutive work-items updating one address (powers of two; all = the grid (global) or "
      "the group (shared) on one address)",
      0},
@@ -241,32 +242,21 @@ static int sample(void *arg, double *ns)
     return GMB_OK;
 }
 
-/* The parsed --sharers list: ascending powers of two, SHARERS_ALL last. 0 or GMB_EUSAGE. */
-static int parse_sharers(const char *text, gmb_u32 *v, size_t *n)
+/* The --sharers list (values in [1, 2^30] or all): powers of two, ascending, SHARERS_ALL
+ * last, at most GMB_MAX_LIST. 0 or GMB_EUSAGE. */
+static int parse_sharers(const gmb_ints_t *l, gmb_u32 *v, size_t *n)
 {
-    char tmp[512];
     *n = 0;
-    if (strlen(text) >= sizeof tmp) {
-        gmb_error("--sharers: too long");
-        return GMB_EUSAGE;
-    }
-    strcpy(tmp, text);
-    char *save = NULL;
-    for (char *t = strtok_r(tmp, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        long x;
-        gmb_u32 u;
-        if (!strcmp(t, "all"))
-            u = SHARERS_ALL;
-        else if (gmb_parse_long(t, &x) || x < 1 || x > (long)MAX_SHARERS || (x & (x - 1))) {
-            gmb_error("--sharers: '%s' is not a power of two in [1, 2^30] or 'all'", t);
+    for (size_t k = 0; k < l->n; k++) {
+        long x = l->v[k];
+        if (x > 0 && (x & (x - 1))) {
+            gmb_error("--sharers: %ld is not a power of two", x);
             return GMB_EUSAGE;
-        } else
-            u = (gmb_u32)x;
+        }
+        gmb_u32 u = x < 0 ? SHARERS_ALL : (gmb_u32)x;
         size_t i = 0;
         while (i < *n && v[i] < u)
             i++;
-        if (i < *n && v[i] == u)
-            continue;
         if (*n == GMB_MAX_LIST) {
             gmb_error("--sharers: at most %d values", GMB_MAX_LIST);
             return GMB_EUSAGE;
@@ -274,10 +264,6 @@ static int parse_sharers(const char *text, gmb_u32 *v, size_t *n)
         memmove(v + i + 1, v + i, (*n - i) * sizeof *v);
         v[i] = u;
         (*n)++;
-    }
-    if (!*n) {
-        gmb_error("--sharers: empty list");
-        return GMB_EUSAGE;
     }
     return GMB_OK;
 }
@@ -493,7 +479,7 @@ static int atomic_run(gmb_ctx_t *c)
     const gmb_backend_t *be = c->be;
     gmb_u32 shv[GMB_MAX_LIST];
     size_t nsh = 0;
-    int rc = parse_sharers(cfg->sharers, shv, &nsh);
+    int rc = parse_sharers(&cfg->sharers, shv, &nsh);
     if (rc)
         return rc;
     for (size_t i = 0; i < cfg->spacing.n; i++)

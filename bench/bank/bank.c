@@ -40,7 +40,7 @@ typedef struct cfg {
     gmb_list_t patterns;  /* indices into pattern_names */
     gmb_list_t widths;    /* indices into width_bytes */
     gmb_list_t modes;     /* indices into mode_names */
-    const char *strides;  /* stride list text, parsed in the run */
+    gmb_ints_t strides;   /* strides of the stride pattern, in elements */
     long group_size;      /* throughput work-items per group; 0: 256 (GPU) or 64 (CPU) */
     long groups_per_cu;   /* throughput groups per compute unit; 0: 4 (GPU) or 2 (CPU) */
     double min_sample_us; /* shortest timed sample: iterations grow to reach it */
@@ -54,7 +54,7 @@ static const gmb_opt_t opts[] = {
      "bytes per access (32-, 64-, 128-bit), comma-separated", 0},
     {"modes", GMB_OPT_LIST, O(modes), "LIST", "all", 1, 0, mode_names,
      "latency (one warp, dependent accesses) and/or throughput (every CU, independent)", 0},
-    {"strides", GMB_OPT_STR, O(strides), "LIST", "0:64", 1, 0, NULL,
+    {"strides", GMB_OPT_INTS, O(strides), "LIST", "0:64", 0, GMB_BANK_MAX_STRIDE, NULL,
      "strides of the stride pattern, in elements: N, A:B or A:B:STEP, comma-separated", 0},
     {"group-size", GMB_OPT_INT, O(group_size), "N", "0", 0, 1024, NULL,
      "throughput work-items per group, a multiple of 32; 0 = 256 (GPU) or 64 (CPU)", 0},
@@ -784,13 +784,14 @@ static int bank_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
     const gmb_backend_t *be = c->be;
+    /* the strides ascending (the list holds them unique, in [0, GMB_BANK_MAX_STRIDE]) */
     int strides[GMB_BANK_MAX_STRIDE + 1];
     size_t nstr = 0;
-    char err[256];
-    if (gmb_bank_parse_strides(cfg->strides, GMB_BANK_MAX_STRIDE, strides, GMB_BANK_MAX_STRIDE + 1,
-                               &nstr, err, sizeof err)) {
-        gmb_error("--strides: %s", err);
-        return GMB_EUSAGE;
+    for (size_t i = 0; i < cfg->strides.n; i++) {
+        size_t k = nstr++;
+        for (; k > 0 && strides[k - 1] > cfg->strides.v[i]; k--)
+            strides[k] = strides[k - 1];
+        strides[k] = (int)cfg->strides.v[i];
     }
     int want_stride = 0;
     for (size_t i = 0; i < cfg->patterns.n; i++)

@@ -29,8 +29,8 @@ typedef struct cfg {
     gmb_list_t kinds;     /* indices into kind_names */
     gmb_list_t engines;   /* indices into engine_names */
     double min_sample_us; /* shortest sample: small copies repeat back to back up to it */
-    const char *peers;    /* p2p peers: "next", "all" or device indices */
-    const char *nodes;    /* host memory placement: near, os, all or NUMA node indices */
+    gmb_ints_t peers;     /* p2p peers: "next", "all" or device indices */
+    gmb_ints_t nodes;     /* host memory placement: near, os, all or NUMA node indices */
     const char *sm_grid;  /* the copy kernel's grid: one-pass or resident */
     const char *sm_bidir; /* SM bidir: split (one kernel) or streams (two kernels) */
 } cfg_t;
@@ -39,6 +39,11 @@ static const char *const sm_grid_choices[] = {"one-pass", "resident", NULL};
 static const char *const sm_bidir_choices[] = {"split", "streams", NULL};
 
 #define O(field) offsetof(cfg_t, field)
+/* the words of --peers and --host-nodes (GMB_INTS_WORD(index) in their lists) */
+enum { PEER_NEXT, PEER_ALL };
+static const char *const peer_words[] = {"next", "all", NULL};
+enum { NODE_NEAR, NODE_OS, NODE_ALL };
+static const char *const node_words[] = {"near", "os", "all", NULL};
 static const gmb_opt_t opts[] = {
     {"sizes", GMB_OPT_SWEEP, O(sizes), "LIST", NULL, 16, 0x1p62, NULL,
      "bytes per copy: sizes, ranges A:B[:x2|:+S|:N/oct] [default 4KiB:min(1GiB,mem/4,RAM/4):x2]",
@@ -53,7 +58,7 @@ static const gmb_opt_t opts[] = {
      "ce (copy engine: memcpy/enqueue calls), sm (a copy kernel), comma-separated", 0},
     {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "100", 1, 1e7, NULL,
      "shortest timed sample; small copies repeat back to back to reach it", 0},
-    {"peers", GMB_OPT_STR, O(peers), "LIST", "next", 0, 0, NULL,
+    {"peers", GMB_OPT_INTS, O(peers), "LIST", "next", 0, 1e6, peer_words,
      "p2p: next (the next device), all (every other device: a row of the peer matrix) or "
      "device indices, comma-separated",
      0},
@@ -67,7 +72,7 @@ static const gmb_opt_t opts[] = {
      "and the other: nvbandwidth's split-warp copy) or streams (a copy kernel a direction, on "
      "two streams, half the resident grid each)",
      0},
-    {"host-nodes", GMB_OPT_STR, O(nodes), "LIST", "near", 0, 0, NULL,
+    {"host-nodes", GMB_OPT_INTS, O(nodes), "LIST", "near", 0, (1 << 20) - 1, node_words,
      "where h2d, d2h, bidir host memory and the host thread sit: near (the device's NUMA "
      "node), os (no binding), all (near, then every other node), or NUMA node numbers",
      0},
@@ -559,35 +564,35 @@ static int run_host(state_t *s, int kind)
     return rc;
 }
 
+/* Append placement (or peer) p to out unless it is there; 0 when out is full (p not added). */
+static int placement_add(int *out, int *n, int p)
+{
+    for (int j = 0; j < *n; j++)
+        if (out[j] == p)
+            return 1;
+    if (*n == GMB_MAX_LIST)
+        return 0;
+    out[(*n)++] = p;
+    return 1;
+}
+
 /* The p2p peers of --peers: n of them into out (none when the backend has one device).
  * GMB_EUSAGE (one line) for a malformed list, this device itself or one that is not there. */
 static int peer_list(gmb_ctx_t *c, int *out, int *n)
 {
-    const cfg_t *cfg = c->cfg;
-    char why[256], buf[256];
+    const gmb_ints_t *l = &((const cfg_t *)c->cfg)->peers;
+    char why[256];
     int ndev = 0, self = c->info.index;
     *n = 0;
     if (c->be->count(&ndev, why, sizeof why) || ndev < 1)
         ndev = 1; /* no peer then: the p2p step says why it skips */
-    if (!strcmp(cfg->peers, "next") || !strcmp(cfg->peers, "all")) {
-        for (int k = 1; k < ndev && *n < GMB_MAX_LIST && (k == 1 || !strcmp(cfg->peers, "all"));
-             k++)
-            out[(*n)++] = (self + k) % ndev;
-        return GMB_OK;
-    }
-    size_t len = strlen(cfg->peers);
-    if (len >= sizeof buf || !len || cfg->peers[0] == ',' || cfg->peers[len - 1] == ',' ||
-        strstr(cfg->peers, ",,")) {
-        gmb_error("--peers %s: next, all, or device indices (comma-separated)", cfg->peers);
-        return GMB_EUSAGE;
-    }
-    gmb_strlcpy(buf, cfg->peers, sizeof buf);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        long v;
-        if (gmb_parse_long(t, &v) || v < 0) {
-            gmb_error("--peers %s: next, all, or device indices (comma-separated)", cfg->peers);
-            return GMB_EUSAGE;
+    for (size_t i = 0; i < l->n; i++) {
+        long v = l->v[i];
+        if (v < 0) { /* next: the device after this one; all: every other one */
+            for (int k = 1; k < ndev && (k == 1 || v == GMB_INTS_WORD(PEER_ALL)); k++)
+                if (!placement_add(out, n, (self + k) % ndev))
+                    break;
+            continue;
         }
         if (v == self || v >= ndev) {
             gmb_error("--peers %ld: %s", v,
@@ -595,17 +600,12 @@ static int peer_list(gmb_ctx_t *c, int *out, int *n)
                                 : "no such device (gmb devices lists them)");
             return GMB_EUSAGE;
         }
-        int dup = 0;
-        for (int k = 0; k < *n; k++)
-            dup |= out[k] == (int)v;
-        if (!dup && *n == GMB_MAX_LIST) {
+        if (!placement_add(out, n, (int)v)) {
             gmb_error("--peers: at most %d devices", GMB_MAX_LIST);
             return GMB_EUSAGE;
         }
-        if (!dup)
-            out[(*n)++] = (int)v;
     }
-    return GMB_OK; /* a non-empty list without empty items names one device at least */
+    return GMB_OK; /* the list names one device at least, or a word */
 }
 
 /* p2p: this device to peer pi and back, when the pair has peer access. */
@@ -793,18 +793,6 @@ static void link_result(state_t *s)
     gmb_add_result(c, "link", j);
 }
 
-/* Append placement p to out unless it is there; 0 when out is full (p not added). */
-static int placement_add(int *out, int *n, int p)
-{
-    for (int j = 0; j < *n; j++)
-        if (out[j] == p)
-            return 1;
-    if (*n == GMB_MAX_LIST)
-        return 0;
-    out[(*n)++] = p;
-    return 1;
-}
-
 /* The host placements of --host-nodes, in order, without repeats: GMB_NUMA_NEAR stands for
  * the run's own (gmb_numa_home: near the device, or what the process came with, or nothing),
  * GMB_NUMA_OS for no binding where that differs, n >= 0 for NUMA node n; all leaves out
@@ -813,20 +801,12 @@ static int placement_add(int *out, int *n, int p)
  * host memory is asked for). */
 static int host_places(state_t *s, int host, int *out, int *n)
 {
-    const char *list = ((const cfg_t *)s->c->cfg)->nodes;
-    char buf[256];
-    size_t len = strlen(list);
+    const gmb_ints_t *l = &((const cfg_t *)s->c->cfg)->nodes;
     *n = 0;
-    if (len >= sizeof buf || !len || list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,")) {
-        gmb_error("--host-nodes %s: near, os, all, or NUMA node numbers (comma-separated)", list);
-        return GMB_EUSAGE;
-    }
-    gmb_strlcpy(buf, list, sizeof buf);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        long v;
-        int one = GMB_NUMA_NEAR; /* one placement: near stands for the run's own */
-        if (!strcmp(t, "all")) { /* the run's own, then every other node with memory */
+    for (size_t k = 0; k < l->n; k++) {
+        long v = l->v[k];
+        int one = GMB_NUMA_NEAR;            /* one placement: near stands for the run's own */
+        if (v == GMB_INTS_WORD(NODE_ALL)) { /* the run's own, then every other node with memory */
             int left = 0;
             if (!placement_add(out, n, GMB_NUMA_NEAR))
                 left++;
@@ -844,9 +824,9 @@ static int host_places(state_t *s, int host, int *out, int *n)
                          GMB_MAX_LIST, left, left == 1 ? "" : "s");
             continue;
         }
-        if (!strcmp(t, "os")) {
+        if (v == GMB_INTS_WORD(NODE_OS)) {
             one = gmb_numa_home_is_os(s->numa) ? GMB_NUMA_NEAR : GMB_NUMA_OS;
-        } else if (!gmb_parse_long(t, &v) && v >= 0 && v < 1 << 20) {
+        } else if (v >= 0) {
             if (!s->numa) {
                 if (!host) /* no host memory asked for: nothing to place */
                     continue;
@@ -855,19 +835,15 @@ static int host_places(state_t *s, int host, int *out, int *n)
                 return GMB_ESKIP;
             }
             if (!gmb_numa_has(s->numa, (unsigned)v)) {
-                char l[160] = "";
+                char nl[160] = "";
                 size_t at = 0;
-                for (int i = 0; i < gmb_numa_count(s->numa) && at < sizeof l - 16; i++)
-                    at += (size_t)snprintf(l + at, sizeof l - at, "%s%u", i ? "," : "",
+                for (int i = 0; i < gmb_numa_count(s->numa) && at < sizeof nl - 16; i++)
+                    at += (size_t)snprintf(nl + at, sizeof nl - at, "%s%u", i ? "," : "",
                                            gmb_numa_os_index(s->numa, i));
-                gmb_error("--host-nodes %ld: no such NUMA node (this machine has %s)", v, l);
+                gmb_error("--host-nodes %ld: no such NUMA node (this machine has %s)", v, nl);
                 return GMB_EUSAGE;
             }
             one = (int)v;
-        } else if (strcmp(t, "near")) {
-            gmb_error("--host-nodes %s: near, os, all, or NUMA node numbers (comma-separated)",
-                      list);
-            return GMB_EUSAGE;
         }
         if (!placement_add(out, n, one)) {
             gmb_error("--host-nodes: at most %d placements", GMB_MAX_LIST);

@@ -36,7 +36,7 @@ typedef struct cfg {
     uint64_t size;        /* chase working set, bytes; 0: derived from the last-level cache */
     uint64_t stream_size; /* streamed buffer, bytes; 0: as the chase's */
     uint64_t stride;      /* bytes between chained elements */
-    const char *groups;   /* load levels: streaming work-groups, a list, or "auto" */
+    gmb_ints_t groups;    /* load levels: streaming work-groups, a list, or "auto" */
     long group_size;      /* work-items per group; 0: 256 (or the device's most) */
     double min_sample_us; /* shortest timed chase */
     gmb_list_t traffic;   /* what the streamers do: indices into traffic_names */
@@ -47,6 +47,7 @@ static const char *const traffic_names[] = {"read", "write", NULL};
 #define WCHECK_BYTES (64u << 10) /* bytes of streamed data checked after a write level, thrice */
 
 #define O(field) offsetof(cfg_t, field)
+static const char *const group_words[] = {"auto", "max", NULL}; /* --groups: its words */
 static const gmb_opt_t opts[] = {
     {"size", GMB_OPT_SIZE, O(size), "BYTES", NULL, 1, 0x1p40, NULL,
      "chase working set [default 16x the last-level cache, 256 MiB .. 2 GiB, at most mem/8]", 0},
@@ -54,7 +55,7 @@ static const gmb_opt_t opts[] = {
      "buffer the streaming groups read or write, round and round [default: as --size]", 0},
     {"stride", GMB_OPT_SIZE, O(stride), "BYTES", "128", 4, 1u << 20, NULL,
      "bytes between chained elements, a multiple of 4 (one cache line: 128 on NVIDIA)", 0},
-    {"groups", GMB_OPT_STR, O(groups), "LIST", "auto", 0, 0, NULL,
+    {"groups", GMB_OPT_INTS, O(groups), "LIST", "auto", 0, 1e9, group_words,
      "load levels: streaming work-groups beside the chase, e.g. 0,1,8,max; auto = 0, then "
      "sqrt(2) apart up to the most that stay resident",
      0},
@@ -341,12 +342,19 @@ static int cmp_sz(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The load levels: "auto" or a comma list of counts and "max", each <= gmax. Sorted, unique.
- * Number of levels, or GMB_EUSAGE after one error line. */
-static int parse_levels(const char *spec, size_t gmax, size_t *lv)
+/* The load levels: "auto" (alone) or a list of counts and "max", each <= gmax. Sorted,
+ * unique. Number of levels, or GMB_EUSAGE after one error line. */
+static int parse_levels(const gmb_ints_t *l, size_t gmax, size_t *lv)
 {
     size_t n = 0;
-    if (!strcmp(spec, "auto")) { /* 0, then sqrt(2) apart up to the most, none within 5% */
+    int autos = 0;
+    for (size_t i = 0; i < l->n; i++)
+        autos += l->v[i] == GMB_INTS_WORD(0);
+    if (autos && l->n > 1) {
+        gmb_error("--groups: auto stands alone (or give a list of counts and max)");
+        return GMB_EUSAGE;
+    }
+    if (autos) { /* 0, then sqrt(2) apart up to the most, none within 5% */
         lv[n++] = 0;
         for (double g = 1; g < gmax + 0.5 && n < MAX_LEVELS - 1; g *= M_SQRT2) {
             size_t v = (size_t)(g + 0.5);
@@ -356,23 +364,10 @@ static int parse_levels(const char *spec, size_t gmax, size_t *lv)
         if (gmax)
             lv[n++] = gmax;
     } else {
-        char buf[512];
-        if (strlen(spec) >= sizeof buf || !*spec) {
-            gmb_error("--groups: give a comma list of counts (and 'max'), or 'auto'");
-            return GMB_EUSAGE;
-        }
-        gmb_strlcpy(buf, spec, sizeof buf);
-        char *save = NULL;
-        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            long v;
-            if (!strcmp(t, "max"))
-                v = (long)gmax;
-            else if (gmb_parse_long(t, &v) || v < 0) {
-                gmb_error("--groups: '%s' is not a count of work-groups (0, 1, 2, ... or max)", t);
-                return GMB_EUSAGE;
-            }
-            if ((size_t)v > gmax) {
-                gmb_error("--groups: %ld streaming groups, but at most %zu stay resident beside "
+        for (size_t i = 0; i < l->n; i++) {
+            size_t v = l->v[i] == GMB_INTS_WORD(1) ? gmax : (size_t)l->v[i];
+            if (v > gmax) {
+                gmb_error("--groups: %zu streaming groups, but at most %zu stay resident beside "
                           "the chaser on this device",
                           v, gmax);
                 return GMB_EUSAGE;
@@ -381,11 +376,7 @@ static int parse_levels(const char *spec, size_t gmax, size_t *lv)
                 gmb_error("--groups: more than %d levels", MAX_LEVELS);
                 return GMB_EUSAGE;
             }
-            lv[n++] = (size_t)v;
-        }
-        if (!n) {
-            gmb_error("--groups: no level given");
-            return GMB_EUSAGE;
+            lv[n++] = v;
         }
     }
     qsort(lv, n, sizeof *lv, cmp_sz);
@@ -781,7 +772,7 @@ static int loaded_run(gmb_ctx_t *c)
     /* the launch: every group that stays resident, one of them the chaser's */
     gmb_grid(c, s.krun, cfg->group_size, 0, UINT64_MAX / 2, &s.geo);
     size_t gmax = s.geo.groups > 1 ? s.geo.groups - 1 : 0;
-    if ((nlv = parse_levels(cfg->groups, gmax, levels)) < 0) {
+    if ((nlv = parse_levels(&cfg->groups, gmax, levels)) < 0) {
         rc = nlv;
         goto out;
     }

@@ -339,40 +339,6 @@ static void test_infer_too_few_strides(void **state)
     assert_int_equal(gmb_bank_infer(s, y, lo, hi, 3, 3, 0, &r), GMB_EUSAGE);
 }
 
-/* ---- --strides ---------------------------------------------------------------------------- */
-
-static void test_parse_strides(void **state)
-{
-    (void)state;
-    int v[300];
-    size_t n;
-    char err[128];
-    assert_int_equal(gmb_bank_parse_strides("0:64", 256, v, 300, &n, err, sizeof err), GMB_OK);
-    assert_int_equal(n, 65);
-    assert_int_equal(v[0], 0);
-    assert_int_equal(v[64], 64);
-    assert_int_equal(gmb_bank_parse_strides("9:5:-1,1,3:9:2,1", 256, v, 300, &n, err, sizeof err),
-                     GMB_EUSAGE);
-    assert_int_equal(gmb_bank_parse_strides("32,1,3:9:2,1", 256, v, 300, &n, err, sizeof err),
-                     GMB_OK);
-    int want[] = {1, 3, 5, 7, 9, 32};
-    assert_int_equal(n, 6);
-    for (size_t i = 0; i < n; i++)
-        assert_int_equal(v[i], want[i]);
-    assert_int_equal(
-        gmb_bank_parse_strides("0:256:1000000000000", 256, v, 300, &n, err, sizeof err), GMB_OK);
-    assert_int_equal(n, 1);
-    static const char *const bad[] = {"",        "x",   "0:999999", "-1", "5:1", "1:2:0",
-                                      "1:2:3:4", "1.5", "3:",       ":3", "257", "1,,x"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        err[0] = '\0';
-        if (gmb_bank_parse_strides(bad[i], 256, v, 300, &n, err, sizeof err) != GMB_EUSAGE)
-            fail_msg("'%s' was accepted", bad[i]);
-        assert_true(err[0] != '\0');
-    }
-    assert_int_equal(gmb_bank_parse_strides("0:10", 256, v, 5, &n, err, sizeof err), GMB_EUSAGE);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -390,7 +356,6 @@ int main(void)
         cmocka_unit_test(test_infer_flat),
         cmocka_unit_test(test_infer_unexplained),
         cmocka_unit_test(test_infer_too_few_strides),
-        cmocka_unit_test(test_parse_strides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -287,6 +287,46 @@ static void test_list(void **state)
     assert_int_equal(l.idx[1], 0);
 }
 
+/* gmb_parse_ints: integers, ranges with a step, words; in the order given, repeats dropped;
+ * what is out of range, malformed or empty refused */
+static void test_ints(void **state)
+{
+    (void)state;
+    static const char *const words[] = {"all", "max", NULL};
+    gmb_ints_t l;
+    char err[256];
+    assert_int_equal(gmb_parse_ints("0:64", 0, 256, NULL, &l, err, sizeof err), GMB_OK);
+    assert_int_equal(l.n, 65);
+    assert_int_equal(l.v[0], 0);
+    assert_int_equal(l.v[64], 64);
+    assert_int_equal(gmb_parse_ints("32,1,3:9:2,1,max", 0, 256, words, &l, err, sizeof err),
+                     GMB_OK);
+    long want[] = {32, 1, 3, 5, 7, 9, GMB_INTS_WORD(1)};
+    assert_int_equal(l.n, 7);
+    for (size_t i = 0; i < l.n; i++)
+        assert_int_equal(l.v[i], want[i]);
+    assert_int_equal(gmb_parse_ints("3:10:4", 0, 256, NULL, &l, err, sizeof err), GMB_OK);
+    assert_int_equal(l.n, 2); /* 3, 7: stops before passing B */
+    assert_int_equal(l.v[1], 7);
+    assert_int_equal(gmb_parse_ints("0:256:1000000000000", 0, 256, NULL, &l, err, sizeof err),
+                     GMB_OK); /* a step past B: A alone, no overflow */
+    assert_int_equal(l.n, 1);
+    static const char *const bad[] = {"9:5", "9:5:-1",  "1:4:0", "x",       "1,x",
+                                      "",    ",",       "1,,2",  "4,",      "257",
+                                      "-1",  "1:2:3:4", "all",   "0:999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        assert_int_equal(gmb_parse_ints(bad[i], 0, 256, NULL, &l, err, sizeof err), GMB_EUSAGE);
+        assert_true(err[0] != '\0');
+    }
+    /* the message names the whole item, its colons too */
+    assert_int_equal(gmb_parse_ints("9:1", 0, 256, NULL, &l, err, sizeof err), GMB_EUSAGE);
+    assert_non_null(strstr(err, "'9:1'"));
+    /* more values than a list holds */
+    assert_int_equal(gmb_parse_ints("0:2000", 0, 2000, NULL, &l, err, sizeof err), GMB_EUSAGE);
+    assert_non_null(strstr(err, "more than"));
+}
+
 static void test_list_bad(void **state)
 {
     (void)state;
@@ -508,16 +548,16 @@ static void test_opt_apply_other(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_size_good),       cmocka_unit_test(test_size_bad),
-        cmocka_unit_test(test_size_limit),      cmocka_unit_test(test_sweep_default_x2),
-        cmocka_unit_test(test_sweep_factor),    cmocka_unit_test(test_sweep_per_octave),
-        cmocka_unit_test(test_sweep_add),       cmocka_unit_test(test_sweep_lists),
-        cmocka_unit_test(test_sweep_bad),       cmocka_unit_test(test_sweep_too_many_items),
-        cmocka_unit_test(test_sweep_round),     cmocka_unit_test(test_list),
-        cmocka_unit_test(test_list_bad),        cmocka_unit_test(test_parse_long),
-        cmocka_unit_test(test_parse_double),    cmocka_unit_test(test_opt_defaults),
-        cmocka_unit_test(test_opt_apply_int),   cmocka_unit_test(test_opt_apply_str),
-        cmocka_unit_test(test_opt_apply_other),
+        cmocka_unit_test(test_size_good),     cmocka_unit_test(test_size_bad),
+        cmocka_unit_test(test_size_limit),    cmocka_unit_test(test_sweep_default_x2),
+        cmocka_unit_test(test_sweep_factor),  cmocka_unit_test(test_sweep_per_octave),
+        cmocka_unit_test(test_sweep_add),     cmocka_unit_test(test_sweep_lists),
+        cmocka_unit_test(test_sweep_bad),     cmocka_unit_test(test_sweep_too_many_items),
+        cmocka_unit_test(test_sweep_round),   cmocka_unit_test(test_list),
+        cmocka_unit_test(test_list_bad),      cmocka_unit_test(test_ints),
+        cmocka_unit_test(test_parse_long),    cmocka_unit_test(test_parse_double),
+        cmocka_unit_test(test_opt_defaults),  cmocka_unit_test(test_opt_apply_int),
+        cmocka_unit_test(test_opt_apply_str), cmocka_unit_test(test_opt_apply_other),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
