@@ -1054,7 +1054,7 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
     /* who else uses the GPU, asked before this program has a context on it */
     gmb_busy_t busy;
     gmb_nvml_busy(c.info.pci_bus_id, &busy);
-    if ((rc = c.be->open((int)c.o.device, &c.dev)))
+    if ((rc = c.be->open((int)c.o.device, &c.dev)) || (b->check && (rc = b->check(&c))))
         goto out;
     char iso[32], stamp[32];
     gmb_utc_now(iso, sizeof iso, stamp, sizeof stamp);

@@ -45,6 +45,10 @@ typedef struct gmb_bench {
     const gmb_kernels_t *kernels; /* kernels for both backends */
     /* Run the sweep: add points with gmb_add_point(); return 0 or a GMB_E* code. */
     int (*run)(gmb_ctx_t *ctx);
+    /* Before run, with the device open and nothing allocated or recorded: the options that
+     * need the device (conflicts, limits, defaults derived from it) checked and completed in
+     * ctx->cfg; 0, or GMB_EUSAGE / GMB_ESKIP after one line. NULL: none. */
+    int (*check)(gmb_ctx_t *ctx);
 } gmb_bench_t;
 
 /* The state of one program run. */

@@ -1203,18 +1203,17 @@ static void headlines(gmb_ctx_t *c)
     random_headlines(c, res, P_RANDOM_WRITE);
 }
 
-static int access_run(gmb_ctx_t *c)
+/* The options against each other and the device: the default sizes, the offsets (with 0
+ * where the offset pattern runs), check_options. */
+static int access_check(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
-    const gmb_backend_t *be = c->be;
     long offs[GMB_MAX_LIST];
     size_t noff = 0;
-    int do_stride = 0, do_offset = 0, do_random = 0, do_write = 0, has0 = 0;
+    int do_stride = 0, do_offset = 0, has0 = 0;
     for (size_t i = 0; i < cfg->patterns.n; i++) {
         do_stride |= cfg->patterns.idx[i] == P_STRIDE;
         do_offset |= cfg->patterns.idx[i] == P_OFFSET;
-        do_random |= cfg->patterns.idx[i] == P_RANDOM;
-        do_write |= cfg->patterns.idx[i] == P_RANDOM_WRITE;
     }
     int rc = cfg->sizes.set ? GMB_OK : default_sizes(c, cfg, do_stride);
     if (rc || (rc = parse_offsets(&cfg->offsets, offs, &noff)) || (rc = check_options(c, cfg)))
@@ -1226,6 +1225,25 @@ static int access_run(gmb_ctx_t *c)
                   "with)");
         return GMB_EUSAGE;
     }
+    return GMB_OK;
+}
+
+static int access_run(gmb_ctx_t *c)
+{
+    cfg_t *cfg = c->cfg;
+    const gmb_backend_t *be = c->be;
+    long offs[GMB_MAX_LIST];
+    size_t noff = 0;
+    int do_stride = 0, do_offset = 0, do_random = 0, do_write = 0;
+    for (size_t i = 0; i < cfg->patterns.n; i++) {
+        do_stride |= cfg->patterns.idx[i] == P_STRIDE;
+        do_offset |= cfg->patterns.idx[i] == P_OFFSET;
+        do_random |= cfg->patterns.idx[i] == P_RANDOM;
+        do_write |= cfg->patterns.idx[i] == P_RANDOM_WRITE;
+    }
+    int rc = parse_offsets(&cfg->offsets, offs, &noff); /* (checked by access_check) */
+    if (rc)
+        return rc;
     uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
     state_t s = {.c = c, .seed = (gmb_u32)c->o.seed * 2654435761u + 7u};
     s.key = gmb_hash(s.seed, 0x6a09e667u); /* the random blocks' placement */
@@ -1343,14 +1361,15 @@ out:
 
 static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
 static const gmb_bench_t bench = {
-    "access",
-    "bandwidth by access pattern: stride between neighbouring reads (coalescing), misalignment, "
-    "random blocks by size (reads; writes on request); access granularity",
-    help,
-    opts,
-    sizeof(cfg_t),
-    &kernels,
-    access_run,
+    .name = "access",
+    .summary = "bandwidth by access pattern: stride between neighbouring reads (coalescing), "
+               "misalignment, random blocks by size (reads; writes on request); access granularity",
+    .help = help,
+    .opts = opts,
+    .cfg_size = sizeof(cfg_t),
+    .kernels = &kernels,
+    .run = access_run,
+    .check = access_check,
 };
 
 int main(int argc, char **argv)

@@ -655,14 +655,14 @@ out:
 
 static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
 static const gmb_bench_t bench = {
-    "atomic",
-    "atomic add throughput by contention (work-items per address), global and shared memory, "
-    "result unused (red) and used (atom)",
-    help,
-    opts,
-    sizeof(cfg_t),
-    &kernels,
-    atomic_run,
+    .name = "atomic",
+    .summary = "atomic add throughput by contention (work-items per address), global and shared "
+               "memory, result unused (red) and used (atom)",
+    .help = help,
+    .opts = opts,
+    .cfg_size = sizeof(cfg_t),
+    .kernels = &kernels,
+    .run = atomic_run,
 };
 
 int main(int argc, char **argv)

@@ -939,13 +939,14 @@ out:
 
 static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
 static const gmb_bench_t bench = {
-    "bank",
-    "shared-memory bank conflicts: strides, broadcast, random, padded tiles; banks inferred",
-    help,
-    opts,
-    sizeof(cfg_t),
-    &kernels,
-    bank_run,
+    .name = "bank",
+    .summary =
+        "shared-memory bank conflicts: strides, broadcast, random, padded tiles; banks inferred",
+    .help = help,
+    .opts = opts,
+    .cfg_size = sizeof(cfg_t),
+    .kernels = &kernels,
+    .run = bank_run,
 };
 
 int main(int argc, char **argv)

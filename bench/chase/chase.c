@@ -1130,24 +1130,34 @@ static void clock_results(gmb_ctx_t *c)
     free(pv);
 }
 
-static int chase_run(gmb_ctx_t *c)
+/* The options against each other and the device: the default sizes and pages,
+ * check_options, and --pointers where addresses need shared virtual memory. */
+static int chase_check(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
-    const gmb_backend_t *be = c->be;
     int given = cfg->sizes.set;
     int rc = given ? GMB_OK : default_sizes(c, cfg);
     if (rc || (rc = default_pages(c, cfg, given)) || (rc = check_options(c, cfg)))
         return rc;
-    unsigned traits = be->kind->traits;
-    int hold = (traits & GMB_BE_ADDR_HOLD) != 0, linked = (traits & GMB_BE_LINKED) != 0;
     /* OpenCL: a buffer object may move between launches, so the addresses live in shared
      * virtual memory, whose addresses hold */
-    int svm_chain = cfg->pointers && !hold;
-    if (svm_chain && !(c->info.caps & GMB_CAP_MANAGED)) {
+    if (cfg->pointers && !(c->be->kind->traits & GMB_BE_ADDR_HOLD) &&
+        !(c->info.caps & GMB_CAP_MANAGED)) {
         gmb_skip("--pointers on OpenCL needs shared virtual memory (a buffer object may move "
                  "between launches, so addresses stored in it need not hold)");
         return GMB_ESKIP;
     }
+    return GMB_OK;
+}
+
+static int chase_run(gmb_ctx_t *c)
+{
+    cfg_t *cfg = c->cfg;
+    const gmb_backend_t *be = c->be;
+    int rc = GMB_OK;
+    unsigned traits = be->kind->traits;
+    int hold = (traits & GMB_BE_ADDR_HOLD) != 0, linked = (traits & GMB_BE_LINKED) != 0;
+    int svm_chain = cfg->pointers && !hold; /* (chase_check: the device has it) */
     int clock = (c->info.caps & GMB_CAP_CLOCK) != 0;
     uint64_t rtop = cfg->sizes.v[cfg->sizes.n - 1], st = cfg->stride;
     uint64_t ptop = has(&cfg->modes, M_PAGE) ? cfg->psizes.v[cfg->psizes.n - 1] : 0;
@@ -1435,10 +1445,14 @@ out:
 
 static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
 static const gmb_bench_t bench = {
-    "chase",       "memory latency by pointer chasing: caches, DRAM, TLB; levels detected",
-    help,          opts,
-    sizeof(cfg_t), &kernels,
-    chase_run,
+    .name = "chase",
+    .summary = "memory latency by pointer chasing: caches, DRAM, TLB; levels detected",
+    .help = help,
+    .opts = opts,
+    .cfg_size = sizeof(cfg_t),
+    .kernels = &kernels,
+    .run = chase_run,
+    .check = chase_check,
 };
 
 int main(int argc, char **argv)

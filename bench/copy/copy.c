@@ -1181,14 +1181,14 @@ out:
 
 static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
 static const gmb_bench_t bench = {
-    "copy",
-    "host<->device, device<->device and peer copies: copy engine and SM kernel, pageable/"
-    "pinned/mapped",
-    help,
-    opts,
-    sizeof(cfg_t),
-    &kernels,
-    copy_run,
+    .name = "copy",
+    .summary = "host<->device, device<->device and peer copies: copy engine and SM kernel, "
+               "pageable/pinned/mapped",
+    .help = help,
+    .opts = opts,
+    .cfg_size = sizeof(cfg_t),
+    .kernels = &kernels,
+    .run = copy_run,
 };
 
 int main(int argc, char **argv)

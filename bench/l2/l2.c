@@ -1568,14 +1568,14 @@ out:
 
 static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
 static const gmb_bench_t bench = {
-    "l2",
-    "L2 effects: bandwidth vs working set (L1 bypassed), capacity, partitions, persistence, "
-    "cold vs warm; the L1s' aggregate bandwidth",
-    help,
-    opts,
-    sizeof(cfg_t),
-    &kernels,
-    l2_run,
+    .name = "l2",
+    .summary = "L2 effects: bandwidth vs working set (L1 bypassed), capacity, partitions, "
+               "persistence, cold vs warm; the L1s' aggregate bandwidth",
+    .help = help,
+    .opts = opts,
+    .cfg_size = sizeof(cfg_t),
+    .kernels = &kernels,
+    .run = l2_run,
 };
 
 int main(int argc, char **argv)

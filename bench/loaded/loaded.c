@@ -887,14 +887,14 @@ out:
 
 static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
 static const gmb_bench_t bench = {
-    "loaded",
-    "latency under load: a DRAM chase beside streaming groups, idle to saturation (the "
-    "latency-bandwidth curve)",
-    help,
-    opts,
-    sizeof(cfg_t),
-    &kernels,
-    loaded_run,
+    .name = "loaded",
+    .summary = "latency under load: a DRAM chase beside streaming groups, idle to saturation (the "
+               "latency-bandwidth curve)",
+    .help = help,
+    .opts = opts,
+    .cfg_size = sizeof(cfg_t),
+    .kernels = &kernels,
+    .run = loaded_run,
 };
 
 int main(int argc, char **argv)

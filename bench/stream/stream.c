@@ -1396,7 +1396,9 @@ static void headlines(gmb_ctx_t *c, const json_t *best)
     }
 }
 
-static int stream_run(gmb_ctx_t *c)
+/* The options against each other and the device (the sizes: their defaults and limits; one
+ * layout or cache hint at a time, each of 16-byte accesses; the hints' CUDA and sm_80 needs). */
+static int stream_check(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
     const gmb_backend_t *be = c->be;
@@ -1463,6 +1465,16 @@ static int stream_run(gmb_ctx_t *c)
             return GMB_ESKIP;
         }
     }
+    return GMB_OK;
+}
+
+static int stream_run(gmb_ctx_t *c)
+{
+    cfg_t *cfg = c->cfg;
+    const gmb_backend_t *be = c->be;
+    int evict = !cfg->evict ? 0 : !strcmp(cfg->evict, "stores") ? 1 : 2;
+    int layout_opt = cfg->tiled || cfg->dynamic || cfg->lockstep || cfg->flat;
+    int rc = GMB_OK;
     uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
     state_t s = {.c = c, .per_cu = cfg->groups_per_cu};
     gmb_prog_t *prog[3] = {NULL, NULL, NULL};
@@ -1625,10 +1637,14 @@ out:
 
 static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
 static const gmb_bench_t bench = {
-    "stream",      "streaming bandwidth: read, fill, copy, scale, add, triad, dot; caches to DRAM",
-    help,          opts,
-    sizeof(cfg_t), &kernels,
-    stream_run,
+    .name = "stream",
+    .summary = "streaming bandwidth: read, fill, copy, scale, add, triad, dot; caches to DRAM",
+    .help = help,
+    .opts = opts,
+    .cfg_size = sizeof(cfg_t),
+    .kernels = &kernels,
+    .run = stream_run,
+    .check = stream_check,
 };
 
 int main(int argc, char **argv)

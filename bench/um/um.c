@@ -1081,14 +1081,14 @@ out:
 
 static const gmb_kernels_t kernels = {gmb_bench_cl_source, variants, gmb_bench_cuda_fns};
 static const gmb_bench_t bench = {
-    "um",
-    "unified memory: on-demand migration and prefetch both ways, remote reads, read-mostly, "
-    "fault latency",
-    help,
-    opts,
-    sizeof(cfg_t),
-    &kernels,
-    um_run,
+    .name = "um",
+    .summary = "unified memory: on-demand migration and prefetch both ways, remote reads, "
+               "read-mostly, fault latency",
+    .help = help,
+    .opts = opts,
+    .cfg_size = sizeof(cfg_t),
+    .kernels = &kernels,
+    .run = um_run,
 };
 
 int main(int argc, char **argv)
