@@ -473,10 +473,11 @@ static void summarise(gmb_ctx_t *c, const pres_t *pr, size_t np, int scope, int 
                  scope == S_SHARED ? " a group" : "", dist->gops / one->gops, one->ns_upd);
 }
 
-static int atomic_run(gmb_ctx_t *c)
+/* The options against each other and the device: the sharers (powers of two), spacings of
+ * whole counters, the group size, --inject-error-last only with --inject-error. */
+static int atomic_check(gmb_ctx_t *c)
 {
-    cfg_t *cfg = c->cfg;
-    const gmb_backend_t *be = c->be;
+    const cfg_t *cfg = c->cfg;
     gmb_u32 shv[GMB_MAX_LIST];
     size_t nsh = 0;
     int rc = parse_sharers(&cfg->sharers, shv, &nsh);
@@ -498,6 +499,18 @@ static int atomic_run(gmb_ctx_t *c)
         gmb_error("--inject-error-last: a test aid of --inject-error, which is not given");
         return GMB_EUSAGE;
     }
+    return GMB_OK;
+}
+
+static int atomic_run(gmb_ctx_t *c)
+{
+    cfg_t *cfg = c->cfg;
+    const gmb_backend_t *be = c->be;
+    gmb_u32 shv[GMB_MAX_LIST];
+    size_t nsh = 0;
+    int rc = parse_sharers(&cfg->sharers, shv, &nsh); /* (checked by atomic_check) */
+    if (rc)
+        return rc;
     state_t s = {.c = c, .inc = INC, .inject_last = cfg->inject_last};
     gmb_prog_t *prog = NULL;
     gmb_kern_t *kern[2][2] = {{NULL, NULL}, {NULL, NULL}};
@@ -663,6 +676,7 @@ static const gmb_bench_t bench = {
     .cfg_size = sizeof(cfg_t),
     .kernels = &kernels,
     .run = atomic_run,
+    .check = atomic_check,
 };
 
 int main(int argc, char **argv)

@@ -780,6 +780,54 @@ static void headlines(gmb_ctx_t *c)
             "ns_per_access", pts[0]);
 }
 
+/* The work-items of a group: --group-size, else 64 on a CPU and 256 elsewhere (shrunk to the
+ * device's maximum, in whole warps). */
+static long group_of(const gmb_ctx_t *c)
+{
+    const cfg_t *cfg = c->cfg;
+    long L = cfg->group_size;
+    if (!L)
+        L = !strcmp(c->info.type, "cpu") ? 64 : 256;
+    if (L > c->info.max_group_size) /* the default shrinks to the device; an explicit one fails */
+        L = cfg->group_size ? L : c->info.max_group_size / LANES * LANES;
+    return L;
+}
+
+/* The options against each other and the device: strides within the shared array at each
+ * width, the group size in whole warps, and local memory enough for the kernels. */
+static int bank_check(gmb_ctx_t *c)
+{
+    const cfg_t *cfg = c->cfg;
+    long smax_given = 0;
+    for (size_t i = 0; i < cfg->strides.n; i++)
+        smax_given = cfg->strides.v[i] > smax_given ? cfg->strides.v[i] : smax_given;
+    int want_stride = 0;
+    for (size_t i = 0; i < cfg->patterns.n; i++)
+        want_stride |= cfg->patterns.idx[i] == P_STRIDE;
+    for (size_t wi = 0; wi < cfg->widths.n && want_stride; wi++) {
+        int w = width_bytes[cfg->widths.idx[wi]];
+        int smax = (SMEM_BYTES / w - 1) / (LANES - 1);
+        if (smax_given > smax) {
+            gmb_error("--strides: stride %ld with %d-byte elements reaches beyond the %d KiB "
+                      "shared array (at most %d)",
+                      smax_given, w, SMEM_BYTES >> 10, smax);
+            return GMB_EUSAGE;
+        }
+    }
+    long L = group_of(c);
+    if (L % LANES || L < LANES || L > c->info.max_group_size || L > 1024) {
+        gmb_error("--group-size %ld: need a multiple of %d, at most %d (the device's maximum)", L,
+                  LANES, c->info.max_group_size < 1024 ? c->info.max_group_size : 1024);
+        return GMB_EUSAGE;
+    }
+    if (c->info.local_mem_bytes && c->info.local_mem_bytes < SMEM_BYTES) {
+        gmb_skip("the kernels need %d KiB of local memory per group; the device has %llu B",
+                 SMEM_BYTES >> 10, (unsigned long long)c->info.local_mem_bytes);
+        return GMB_ESKIP;
+    }
+    return GMB_OK;
+}
+
 static int bank_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
@@ -793,35 +841,8 @@ static int bank_run(gmb_ctx_t *c)
             strides[k] = strides[k - 1];
         strides[k] = (int)cfg->strides.v[i];
     }
-    int want_stride = 0;
-    for (size_t i = 0; i < cfg->patterns.n; i++)
-        want_stride |= cfg->patterns.idx[i] == P_STRIDE;
-    for (size_t wi = 0; wi < cfg->widths.n && want_stride; wi++) {
-        int w = width_bytes[cfg->widths.idx[wi]];
-        int smax = (SMEM_BYTES / w - 1) / (LANES - 1);
-        if (strides[nstr - 1] > smax) {
-            gmb_error("--strides: stride %d with %d-byte elements reaches beyond the %d KiB "
-                      "shared array (at most %d)",
-                      strides[nstr - 1], w, SMEM_BYTES >> 10, smax);
-            return GMB_EUSAGE;
-        }
-    }
-    long L = cfg->group_size;
+    long L = group_of(c); /* (checked by bank_check) */
     int cpu = !strcmp(c->info.type, "cpu");
-    if (!L)
-        L = cpu ? 64 : 256;
-    if (L > c->info.max_group_size) /* the default shrinks to the device; an explicit one fails */
-        L = cfg->group_size ? L : c->info.max_group_size / LANES * LANES;
-    if (L % LANES || L < LANES || L > c->info.max_group_size || L > 1024) {
-        gmb_error("--group-size %ld: need a multiple of %d, at most %d (the device's maximum)", L,
-                  LANES, c->info.max_group_size < 1024 ? c->info.max_group_size : 1024);
-        return GMB_EUSAGE;
-    }
-    if (c->info.local_mem_bytes && c->info.local_mem_bytes < SMEM_BYTES) {
-        gmb_skip("the kernels need %d KiB of local memory per group; the device has %llu B",
-                 SMEM_BYTES >> 10, (unsigned long long)c->info.local_mem_bytes);
-        return GMB_ESKIP;
-    }
     long per_cu = cfg->groups_per_cu ? cfg->groups_per_cu : cpu ? 2 : 4;
     size_t groups = (size_t)c->info.compute_units * (size_t)per_cu;
 
@@ -947,6 +968,7 @@ static const gmb_bench_t bench = {
     .cfg_size = sizeof(cfg_t),
     .kernels = &kernels,
     .run = bank_run,
+    .check = bank_check,
 };
 
 int main(int argc, char **argv)
