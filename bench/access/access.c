@@ -1203,6 +1203,15 @@ static void headlines(gmb_ctx_t *c)
     random_headlines(c, res, P_RANDOM_WRITE);
 }
 
+/* Whether --patterns asks for pattern pat (P_*). */
+static int asked(const cfg_t *cfg, int pat)
+{
+    for (size_t i = 0; i < cfg->patterns.n; i++)
+        if (cfg->patterns.idx[i] == pat)
+            return 1;
+    return 0;
+}
+
 /* The options against each other and the device: the default sizes, the offsets (with 0
  * where the offset pattern runs), check_options. */
 static int access_check(gmb_ctx_t *c)
@@ -1210,11 +1219,7 @@ static int access_check(gmb_ctx_t *c)
     cfg_t *cfg = c->cfg;
     long offs[GMB_MAX_LIST];
     size_t noff = 0;
-    int do_stride = 0, do_offset = 0, has0 = 0;
-    for (size_t i = 0; i < cfg->patterns.n; i++) {
-        do_stride |= cfg->patterns.idx[i] == P_STRIDE;
-        do_offset |= cfg->patterns.idx[i] == P_OFFSET;
-    }
+    int has0 = 0, do_stride = asked(cfg, P_STRIDE), do_offset = asked(cfg, P_OFFSET);
     int rc = cfg->sizes.set ? GMB_OK : default_sizes(c, cfg, do_stride);
     if (rc || (rc = parse_offsets(&cfg->offsets, offs, &noff)) || (rc = check_options(c, cfg)))
         return rc;
@@ -1234,13 +1239,8 @@ static int access_run(gmb_ctx_t *c)
     const gmb_backend_t *be = c->be;
     long offs[GMB_MAX_LIST];
     size_t noff = 0;
-    int do_stride = 0, do_offset = 0, do_random = 0, do_write = 0;
-    for (size_t i = 0; i < cfg->patterns.n; i++) {
-        do_stride |= cfg->patterns.idx[i] == P_STRIDE;
-        do_offset |= cfg->patterns.idx[i] == P_OFFSET;
-        do_random |= cfg->patterns.idx[i] == P_RANDOM;
-        do_write |= cfg->patterns.idx[i] == P_RANDOM_WRITE;
-    }
+    int do_stride = asked(cfg, P_STRIDE), do_offset = asked(cfg, P_OFFSET),
+        do_random = asked(cfg, P_RANDOM), do_write = asked(cfg, P_RANDOM_WRITE);
     int rc = parse_offsets(&cfg->offsets, offs, &noff); /* (checked by access_check) */
     if (rc)
         return rc;
