@@ -3,29 +3,6 @@
 # table reads them and prints what the extractors print; a figure no row names is a row of
 # its own.
 S="$PWD/$BIN/gmb-stream"
-# hl REC EXPR: EXPR on the record r and its headline figures f (a dict by label)
-hl() {
-    /usr/bin/python3 - "$1" "$2" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-f = {x["label"]: x for x in r.get("headlines", {}).get("figures", [])}
-print(eval(sys.argv[2]))
-PY
-}
-# rest_on REC LABEL KERNEL METRIC: the figure rests on one point of KERNEL whose METRIC's
-# median is the figure's value
-rest_on() {
-    /usr/bin/python3 - "$@" <<'PY'
-import json, sys
-rec, label, kernel, metric = sys.argv[1:]
-r = json.load(open(rec))
-f = [x for x in r["headlines"]["figures"] if x["label"] == label][0]
-pts = [r["points"][i] for i in f["points"]]
-ok = len(pts) == 1 and pts[0]["params"]["kernel"] == kernel and \
-    pts[0]["metrics"][metric]["median"] == f["value"]
-sys.exit(0 if ok else 1)
-PY
-}
 # edit SRC DST CODE: DST is the record SRC after CODE ran on r
 edit() {
     /usr/bin/python3 - "$@" <<'PY'
@@ -76,19 +53,26 @@ elif expect "headlines: stream run" 0 "$S" "${FAST[@]}" --sizes 64KiB:1MiB:x4 --
     --out "$T/hl"; then
     rec=$(ls "$T"/hl/*-stream.json)
     check "headlines: the record validates" "$VALIDATE" "$SCHEMA" "$rec"
-    check "headlines: version 1" test "$(hl "$rec" "r['headlines']['version']")" = 1
+    check "headlines: version 1" rec headlines-version "$rec" 1
+    labels=("Read bandwidth" "Copy bandwidth" "Triad bandwidth")
+    [ "$(json "$rec" "r['device']['peak_bw_GBps'] > 0")" = True ] &&
+        labels+=("Read, of nominal peak" "Copy, of nominal peak" "Triad, of nominal peak")
     check "headlines: stream's figures: read, copy, triad (and % of peak where it is known)" \
-        test "$(hl "$rec" "sorted(f) == sorted(k + s for k in ('Read', 'Copy', 'Triad') \
-for s in [' bandwidth'] + [', of nominal peak'] * (r['device']['peak_bw_GBps'] > 0))")" = True
-    check "headlines: read, copy, triad in GB/s" test "$(hl "$rec" \
-        "[f[k + ' bandwidth']['unit'] for k in ('Read', 'Copy', 'Triad')]")" = \
-        "['GB/s', 'GB/s', 'GB/s']"
+        rec figure-labels "$rec" "${labels[@]}"
+    check "headlines: read, copy, triad in GB/s" rec figure-unit "$rec" GB/s "${labels[@]:0:3}"
     for k in read copy triad; do
-        check "headlines: $k's figure rests on its best point" rest_on "$rec" "${k^} bandwidth" \
-            "$k" bw_GBps
+        check "headlines: $k's figure rests on a point of its kernel" rec figure-on-one "$rec" \
+            "${k^} bandwidth" kernel="$k"
+        check "headlines: $k's figure is its point's median" rec figure-is-median "$rec" \
+            "${k^} bandwidth" bw_GBps
     done
-    check "headlines: cache-sized points are marked so" test "$(hl "$rec" \
-        "all('cache-resident' in x['notes'] for x in f.values())")" = True
+    check "headlines: cache-sized points are marked so" rec every-figure-noted "$rec" \
+        cache-resident
+    # the predicates can fail: a wrong kernel, a wrong version, a bad call
+    expect "records.py: a figure on another kernel's point does not hold" 1 rec figure-on-one \
+        "$rec" "Read bandwidth" kernel=copy
+    expect "records.py: another version does not hold" 1 rec headlines-version "$rec" 2
+    expect "records.py: an unknown predicate is a bad call" 2 rec no-such-predicate "$rec"
 
     # gmb table: the same table from the headlines as from the extractors
     same_tables stream "$T/hl" md csv tex
@@ -125,20 +109,18 @@ if have_opencl && expect "headlines: copy run" 0 "$C" "${FAST[@]}" --sizes 4KiB,
     --out "$T/hc"; then
     rec=$(ls "$T"/hc/*-copy.json)
     check "headlines: the copy record validates" "$VALIDATE" "$SCHEMA" "$rec"
-    check "headlines: copy's host placement is a text figure" test "$(hl "$rec" \
-        "f['Host memory of the copies (pinned)']['text'] in ('not bound', 'not bound, pages NUMA 0'\
-) or f['Host memory of the copies (pinned)']['text'].startswith(('near:', 'kept:', 'bound:'))")" \
-        = True
-    check "headlines: the largest pinned copy rests on its point" test "$(hl "$rec" \
-        "[(p['direction'], p['kind'], p['engine'], p['size_bytes']) for p in \
-[r['points'][i]['params'] for i in f['Host to device, pinned, largest copy']['points']]]")" = \
-        "[('h2d', 'pinned', 'ce', 1048576)]"
-    check "headlines: the smallest copy's time rests on the smallest copy" test "$(hl "$rec" \
-        "[r['points'][i]['params']['size_bytes'] for i in \
-f['Host to device, pinned, smallest copy']['points']]")" = "[4096]"
+    check "headlines: copy's host placement is a text figure" rec figure-text "$rec" \
+        "Host memory of the copies (pinned)" "not bound" "not bound, pages NUMA 0" "near:*" \
+        "kept:*" "bound:*"
+    check "headlines: the largest pinned copy rests on its point" rec figure-on-one "$rec" \
+        "Host to device, pinned, largest copy" direction=h2d kind=pinned engine=ce \
+        size_bytes=1048576
+    check "headlines: the smallest copy's time rests on the smallest copy" rec figure-on-one \
+        "$rec" "Host to device, pinned, smallest copy" size_bytes=4096
     same_rows copy "$T/hc"
     check "headlines: copy's table has its rows" test "$(wc -l <"$T/copy.old.md")" -ge 8
-    want=$(hl "$rec" "'unconverged' in f['Host to device, pinned, largest copy']['notes']")
+    want=$(rec figure-noted "$rec" "Host to device, pinned, largest copy" unconverged 2>/dev/null &&
+        echo True || echo False)
     got=$(grep -q '^| Host to device, pinned, largest copy .* † |$' "$T/copy.tab" && echo True ||
         echo False)
     check "headlines: a copy row marked unconverged where its figure says so" test "$want" = "$got"
@@ -149,10 +131,9 @@ A="$PWD/$BIN/gmb-atomic"
 if have_opencl && expect "headlines: atomic run" 0 "$A" "${FAST[@]}" --out "$T/ha"; then
     rec=$(ls "$T"/ha/*-atomic.json)
     check "headlines: the atomic record validates" "$VALIDATE" "$SCHEMA" "$rec"
-    check "headlines: atomic's one-address time rests on the one-address atom point" test \
-        "$(hl "$rec" "[(p['scope'], p['op'], p['all']) for p in [r['points'][i]['params'] \
-for i in f['Global atomic adds (atom), one address: time per update']['points']]]")" = \
-        "[('global', 'atom', True)]"
+    check "headlines: atomic's one-address time rests on the one-address atom point" \
+        rec figure-on-one "$rec" "Global atomic adds (atom), one address: time per update" \
+        scope=global op=atom all=true
     same_rows atomic "$T/ha"
     check "headlines: atomic's six rows" test "$(grep -c 'atomic adds' "$T/atomic.old.md")" = 6
 fi
@@ -163,12 +144,11 @@ if have_opencl && expect "headlines: um run" 0 "$U" --backend opencl --warmup 0 
     --max-samples 3 --time-cap 0.05 --quiet --out "$T/hu"; then
     rec=$(ls "$T"/hu/*-um.json)
     check "headlines: the um record validates" "$VALIDATE" "$SCHEMA" "$rec"
-    check "headlines: um says how managed memory moves, as text" test "$(hl "$rec" \
-        "f['Managed memory moves']['text'] == r['results']['migration']")" = True
-    check "headlines: um's resident rate rests on its largest buffer" test "$(hl "$rec" \
-        "[r['points'][i]['params']['size_bytes'] for i in \
-f['Managed: device reads, data on the device']['points']] == \
-[r['results']['largest']['resident']['size_bytes']]")" = True
+    check "headlines: um says how managed memory moves, as text" rec figure-text-is-result \
+        "$rec" "Managed memory moves" migration
+    check "headlines: um's resident rate rests on its largest buffer" rec figure-on-one "$rec" \
+        "Managed: device reads, data on the device" \
+        size_bytes="$(json "$rec" "r['results']['largest']['resident']['size_bytes']")"
     same_tables um "$T/hu" md csv
 fi
 
@@ -178,10 +158,10 @@ if have_opencl && expect "headlines: bank run" 0 "$B" --backend opencl --warmup 
     --min-samples 2 --max-samples 3 --time-cap 0.05 --quiet --out "$T/hb"; then
     rec=$(ls "$T"/hb/*-bank.json)
     check "headlines: the bank record validates" "$VALIDATE" "$SCHEMA" "$rec"
-    check "headlines: bank's no-conflict bandwidth rests on the fastest 4-byte stride" test \
-        "$(hl "$rec" "[(p['mode'], p['pattern'], p['width_bytes'], p['param']) for p in \
-[r['points'][i]['params'] for i in f['Shared-memory bandwidth, no conflict']['points']]] == \
-[('throughput', 'stride', 4, r['results']['bandwidth']['4']['fastest_stride']['stride'])]")" = True
+    check "headlines: bank's no-conflict bandwidth rests on the fastest 4-byte stride" \
+        rec figure-on-one "$rec" "Shared-memory bandwidth, no conflict" mode=throughput \
+        pattern=stride width_bytes=4 \
+        param="$(json "$rec" "r['results']['bandwidth']['4']['fastest_stride']['stride']")"
     same_rows bank "$T/hb" "Shared-memory latency, no conflict (4-byte words, stride 1)"
     check "headlines: bank's rows there" grep -q "^| Shared-memory banks |" "$T/bank.md"
 fi
@@ -195,16 +175,17 @@ if have_opencl && expect "headlines: access run" 0 "$AX" --backend opencl --warm
     --patterns stride,offset,random,random-write --out "$T/hx"; then
     rec=$(ls "$T"/hx/*-access.json)
     check "headlines: the access record validates" "$VALIDATE" "$SCHEMA" "$rec"
-    big=$(hl "$rec" "r['device']['llc_bytes'] * 4 <= 256 << 20")
-    check "headlines: access's random 32-byte reads rest on the 256 MiB buffer's 32-byte points" \
-        test "$(hl "$rec" "$big <= (set((p['pattern'], p['placement'], p['size_bytes'], \
-p['block_bytes']) for p in [r['points'][i]['params'] for i in \
-f['Random 32-byte reads (DRAM)']['points']]) == {('random', 'random', 256 << 20, 32)})")" = True
-    check "headlines: access's granularity rests on its buffer's stride points" test \
-        "$(hl "$rec" "all(set((p['pattern'], p['size_bytes']) for p in [r['points'][i]['params'] \
-for i in x['points']]) == {('stride', s)} for x, s in \
-[(f[k], z) for k, z in (('Access granularity (stride curve, DRAM buffer)', 256 << 20), \
-('Access granularity (stride curve, cache-resident buffer)', 4 << 20)) if k in f])")" = True
+    big=$(rec llc-within "$rec" 268435456 4 2>/dev/null && echo True || echo False)
+    [ "$big" = True ] &&
+        check "headlines: access's random 32-byte reads rest on the 256 MiB buffer's blocks" \
+            rec figure-on "$rec" "Random 32-byte reads (DRAM)" pattern=random placement=random \
+            size_bytes=268435456 block_bytes=32
+    check "headlines: access's DRAM granularity rests on its buffer's stride points" \
+        rec figure-on-if-there "$rec" "Access granularity (stride curve, DRAM buffer)" \
+        pattern=stride size_bytes=268435456
+    check "headlines: access's cache granularity rests on its buffer's stride points" \
+        rec figure-on-if-there "$rec" "Access granularity (stride curve, cache-resident buffer)" \
+        pattern=stride size_bytes=4194304
     same_rows access "$T/hx"
     if [ "$big" = True ]; then
         for row in "Access granularity (stride curve, DRAM buffer)" \
@@ -226,13 +207,12 @@ if have_opencl && expect "headlines: loaded run" 0 "$L" "${FAST[@]}" --size 1MiB
     --stream-size 1MiB --min-sample-us 300 --traffic read,write --out "$T/hl2"; then
     rec=$(ls "$T"/hl2/*-loaded.json)
     check "headlines: the loaded record validates" "$VALIDATE" "$SCHEMA" "$rec"
-    check "headlines: loaded's idle latency rests on the level of no streaming groups" test \
-        "$(hl "$rec" "[(p['traffic'], p['load_groups']) for p in [r['points'][i]['params'] for i \
-in f['Loaded: chase latency, idle (index chase)']['points']]] == [('read', 0)]")" = True
+    check "headlines: loaded's idle latency rests on the level of no streaming groups" \
+        rec figure-on-one "$rec" "Loaded: chase latency, idle (index chase)" traffic=read \
+        load_groups=0
     check "headlines: loaded's most write bandwidth rests on the write curve's fastest level" \
-        test "$(hl "$rec" "[r['points'][i]['metrics']['bw_GBps']['median'] for i in \
-f['Loaded by writes: the most bandwidth beside the chase']['points']] == [max(p['metrics'] \
-['bw_GBps']['median'] for p in r['points'] if p['params']['traffic'] == 'write')]")" = True
+        rec figure-on-max "$rec" "Loaded by writes: the most bandwidth beside the chase" \
+        bw_GBps traffic=write
     same_tables loaded "$T/hl2" md csv tex
     check "headlines: loaded's write rows there" grep -q \
         "^| Loaded by writes: latency at the knee" "$T/loaded.new.md"
@@ -246,13 +226,9 @@ if have_opencl && expect "headlines: l2 run" 0 "$L2" "${FAST[@]}" --sizes 1MiB:2
     check "headlines: the l2 record validates" "$VALIDATE" "$SCHEMA" "$rec"
     # what the fit finds on a CPU varies from run to run: a figure where the results have one
     check "headlines: l2's cache plateau where the fit found one, on its plateau's read points" \
-        test "$(hl "$rec" "(lambda b, x: (x is None) == ('cache_GBps' not in b) and (x is None or \
-([r['points'][i]['params']['part'] for i in x['points']] == ['read'] * b['levels'][0]['points'] \
-and r['points'][x['points'][0]]['params']['size_bytes'] == b['levels'][0]['from_bytes'])))(\
-r['results']['bandwidth']['read'], f.get('Cache plateau bandwidth, read (L2 on a GPU)'))")" = True
-    check "headlines: l2's cold/warm figure rests on the 1 MiB set's cold and warm points" test \
-        "$(hl "$rec" "sorted(r['points'][i]['params']['state'] for i in \
-f['Cold / warm time, smallest set']['points'])")" = "['cold', 'warm']"
+        rec l2-cache-plateau-figure "$rec"
+    check "headlines: l2's cold/warm figure rests on the 1 MiB set's cold and warm points" \
+        rec figure-param-values "$rec" "Cold / warm time, smallest set" state cold warm
     same_rows l2 "$T/hl3"
     check "headlines: l2's rows there" grep -q '^| Cold / warm time, smallest set |' "$T/l2.md"
 fi
@@ -265,13 +241,8 @@ if have_opencl && expect "headlines: chase run" 0 "$CH" "${FAST[@]}" --min-sampl
     rec=$(ls "$T"/hl4/*-chase.json)
     check "headlines: the chase record validates" "$VALIDATE" "$SCHEMA" "$rec"
     # the levels found on a CPU vary from run to run: a figure where the curve has the level
-    check "headlines: chase's level 1 where the curve has one, on its sizes' random points" test \
-        "$(hl "$rec" "(lambda l, x: (x is None) == (l is None or l['name'] != 'level 1') and (x is \
-None or sorted(r['points'][i]['params']['size_bytes'] for i in x['points']) == sorted(p['params'] \
-['size_bytes'] for p in r['points'] if p['params']['mode'] == 'random' and p['params']['space'] \
-== 'global' and l['size_lo_bytes'] <= p['params']['size_bytes'] <= l['capacity_bytes'])))(([c \
-for c in r['results']['levels'] if c['mode'] == 'random' and c['space'] == 'global'][0]['levels'] \
-+ [None])[0], f.get('Latency level 1 (index chase)'))")" = True
+    check "headlines: chase's level 1 where the curve has one, on its sizes' random points" \
+        rec chase-level1-figure "$rec" "Latency level 1 (index chase)"
     same_tables chase "$T/hl4" md csv tex
     check "headlines: chase's rows there" test "$(grep -c '(index chase)' "$T/chase.new.md")" -ge 1
 fi
@@ -297,14 +268,12 @@ if have_opencl; then
          grep -q '^| Host link, host to device |' '$T/lv.new'"
     # a figure is a value of a quantity only where it is that quantity
     rec=$(ls "$T"/hl/*-stream.json)
-    check "headlines: stream's cache-sized read is no memory read bandwidth" test \
-        "$(hl "$rec" "'check' in f['Read bandwidth']")" = False
+    check "headlines: stream's cache-sized read is no memory read bandwidth" \
+        rec figure-unchecked "$rec" "Read bandwidth"
     rec=$(ls "$T"/hl3/*-l2.json)
     check "headlines: l2's memory plateau a memory read bandwidth where the sweep reached it" \
-        test "$(hl "$rec" "'Memory plateau bandwidth, read' not in f or ('check' in \
-f['Memory plateau bandwidth, read']) == r['results']['bandwidth']['read']['memory_reached']")" = \
-        True
-    check "headlines: every check's value is its figure's (copy's SM kernel: twice)" test \
-        "$(hl "$T/every/$(ls "$T/every" | grep -m1 copy)" "all(x['check']['value'] == \
-x['value'] * (2 if 'SM kernel' in x['label'] else 1) for x in f.values() if 'check' in x)")" = True
+        rec l2-memory-checked-iff-reached "$rec"
+    check "headlines: every check's value is its figure's (copy's SM kernel: twice)" \
+        rec checks-are-values "$(ls "$T"/hc/*-copy.json)" \
+        "Device to device, SM kernel (bytes copied)" 2
 fi

@@ -29,6 +29,8 @@ check() {
     if "$@"; then pass "$TAG $name"; else fail "$TAG $name"; fi
 }
 json() { /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"; }
+# rec NAME RECORD ARG...: predicate NAME of tests/records.py on RECORD (records.py list)
+rec() { /usr/bin/python3 "$PWD/tests/records.py" "$@"; }
 
 # numa_nodes: how many NUMA nodes this machine has (1 where the kernel shows none)
 numa_nodes() {

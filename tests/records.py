@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""records.py - named predicates on gmb records, for the integration tests.
+
+    records.py NAME RECORD [ARG...]
+
+runs predicate NAME on the record file RECORD and exits 0 when it holds, 1 when it does not
+(one line on stderr says what was found), 2 on a bad call. A value ARG of the form KEY=VALUE
+reads VALUE as JSON where it parses (4, true, "x") and as text otherwise. `records.py list`
+names the predicates. The tests call it through lib.sh's `rec NAME RECORD ARG...`.
+"""
+import json
+import sys
+
+PREDICATES = {}
+
+
+def predicate(fn):
+    """Register fn under its name (dashes for underscores)."""
+    PREDICATES[fn.__name__.replace("_", "-")] = fn
+    return fn
+
+
+def value(text):
+    """A command-line value: JSON where it parses, else the text itself."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def pairs(args):
+    """KEY=VALUE arguments as a dict (values as value() reads them)."""
+    out = {}
+    for a in args:
+        key, sep, val = a.partition("=")
+        if not sep:
+            raise SystemExit(f"records.py: '{a}' is not KEY=VALUE")
+        out[key] = value(val)
+    return out
+
+
+def figures(r):
+    """The record's headline figures, by label."""
+    return {f["label"]: f for f in r.get("headlines", {}).get("figures", [])}
+
+
+def figure(r, label):
+    f = figures(r).get(label)
+    if f is None:
+        fail(f"no figure '{label}'")
+    return f
+
+
+def points_of(r, fig):
+    return [r["points"][i] for i in fig["points"]]
+
+
+class Fail(Exception):
+    pass
+
+
+def fail(why):
+    raise Fail(why)
+
+
+def need(ok, why):
+    if not ok:
+        fail(why)
+
+
+# ---- headline figures ---------------------------------------------------------------------
+
+
+@predicate
+def headlines_version(r, n):
+    """The record's headlines have version N."""
+    got = r.get("headlines", {}).get("version")
+    need(got == int(n), f"version {got}")
+
+
+@predicate
+def figure_labels(r, *labels):
+    """The figures are exactly LABEL..."""
+    got = sorted(figures(r))
+    need(got == sorted(labels), f"figures {got}")
+
+
+@predicate
+def figure_unit(r, unit, *labels):
+    """Each figure LABEL... is in UNIT."""
+    for label in labels:
+        got = figure(r, label)["unit"]
+        need(got == unit, f"'{label}' in {got}")
+
+
+@predicate
+def every_figure_noted(r, note):
+    """Every figure carries NOTE."""
+    bare = [k for k, f in figures(r).items() if note not in f["notes"]]
+    need(not bare, f"without {note}: {bare}")
+
+
+@predicate
+def figure_noted(r, label, note):
+    """Figure LABEL carries NOTE."""
+    need(note in figure(r, label)["notes"], f"'{label}' notes {figure(r, label)['notes']}")
+
+
+@predicate
+def figure_text(r, label, *texts):
+    """Figure LABEL is a text: one of TEXT..., or one starting with a TEXT ending in '*'."""
+    t = figure(r, label).get("text")
+    ok = t is not None and any(t == x or (x.endswith("*") and t.startswith(x[:-1]))
+                               for x in texts)
+    need(ok, f"'{label}' text {t!r}")
+
+
+@predicate
+def figure_text_is_result(r, label, key):
+    """Figure LABEL is the text of results.KEY."""
+    t, want = figure(r, label).get("text"), r["results"].get(key)
+    need(t == want, f"'{label}' text {t!r}, results.{key} {want!r}")
+
+
+@predicate
+def figure_on(r, label, *args):
+    """Figure LABEL rests on one point or more, each with the params KEY=VALUE..."""
+    want, pts = pairs(args), points_of(r, figure(r, label))
+    need(pts, f"'{label}' rests on no point")
+    for p in pts:
+        bad = {k: p["params"].get(k) for k, v in want.items() if p["params"].get(k) != v}
+        need(not bad, f"'{label}' rests on a point with {bad}")
+
+
+@predicate
+def figure_on_one(r, label, *args):
+    """As figure-on, and on exactly one point."""
+    n = len(figure(r, label)["points"])
+    need(n == 1, f"'{label}' rests on {n} points")
+    figure_on(r, label, *args)
+
+
+@predicate
+def figure_is_median(r, label, metric):
+    """Figure LABEL's value is the median of METRIC of the one point it rests on."""
+    f = figure(r, label)
+    pts = points_of(r, f)
+    need(len(pts) == 1, f"'{label}' rests on {len(pts)} points")
+    got = pts[0]["metrics"][metric]["median"]
+    need(got == f["value"], f"'{label}' is {f['value']}, the point's {metric} {got}")
+
+
+@predicate
+def figure_on_sizes(r, label, *sizes):
+    """Figure LABEL rests on points of exactly the sizes SIZE... (params.size_bytes)."""
+    got = sorted(p["params"]["size_bytes"] for p in points_of(r, figure(r, label)))
+    need(got == sorted(int(s) for s in sizes), f"'{label}' rests on sizes {got}")
+
+
+@predicate
+def figure_on_max(r, label, metric, *args):
+    """Figure LABEL rests on the one point of the most METRIC among those with KEY=VALUE..."""
+    want = pairs(args)
+    cands = [p for p in r["points"] if all(p["params"].get(k) == v for k, v in want.items())]
+    need(cands, f"no point with {want}")
+    top = max(p["metrics"][metric]["median"] for p in cands)
+    got = [p["metrics"][metric]["median"] for p in points_of(r, figure(r, label))]
+    need(got == [top], f"'{label}' rests on {got}, the most is {top}")
+
+
+@predicate
+def figure_checked(r, label):
+    """Figure LABEL is a measurement of a cross-check quantity (it has a check)."""
+    need("check" in figure(r, label), f"'{label}' has no check")
+
+
+@predicate
+def figure_unchecked(r, label):
+    """Figure LABEL is no cross-check's measurement (no check)."""
+    need("check" not in figure(r, label), f"'{label}' has a check")
+
+
+@predicate
+def checks_are_values(r, scaled_label="", scale="1"):
+    """Every check's value is its figure's (SCALED_LABEL's: SCALE times it)."""
+    for k, f in figures(r).items():
+        if "check" in f:
+            want = f["value"] * (float(scale) if k == scaled_label else 1)
+            need(f["check"]["value"] == want, f"'{k}' check {f['check']['value']}, want {want}")
+
+
+@predicate
+def figure_on_if_there(r, label, *args):
+    """As figure-on where the record has figure LABEL (a fit may not find what it rests on)."""
+    if label in figures(r):
+        figure_on(r, label, *args)
+
+
+@predicate
+def figure_param_values(r, label, key, *values):
+    """The points figure LABEL rests on have params KEY of exactly VALUE... (sorted)."""
+    got = sorted(str(p["params"].get(key)) for p in points_of(r, figure(r, label)))
+    need(got == sorted(values), f"'{label}' rests on {key} {got}")
+
+
+# ---- programs' own figures ----------------------------------------------------------------
+
+
+@predicate
+def l2_cache_plateau_figure(r):
+    """gmb-l2: a cache plateau figure where its read fit found one, resting on the read points
+    of the plateau's extent (the first of results.bandwidth.read.levels)."""
+    b = r["results"]["bandwidth"]["read"]
+    f = figures(r).get("Cache plateau bandwidth, read (L2 on a GPU)")
+    need((f is None) == ("cache_GBps" not in b), f"figure {f is not None}, fit {'cache_GBps' in b}")
+    if f:
+        lv, pts = b["levels"][0], points_of(r, f)
+        need([p["params"]["part"] for p in pts] == ["read"] * lv["points"]
+             and pts[0]["params"]["size_bytes"] == lv["from_bytes"],
+             f"rests on {[(p['params']['part'], p['params']['size_bytes']) for p in pts]}")
+
+
+@predicate
+def l2_memory_checked_iff_reached(r):
+    """gmb-l2: its memory plateau is a memory read bandwidth (a check) where its sweep reached
+    memory, and only there."""
+    f = figures(r).get("Memory plateau bandwidth, read")
+    if f:
+        reached = r["results"]["bandwidth"]["read"]["memory_reached"]
+        need(("check" in f) == reached, f"check {'check' in f}, memory reached {reached}")
+
+
+@predicate
+def chase_level1_figure(r, label):
+    """gmb-chase: figure LABEL where the random global curve's first level is 'level 1', and
+    only there, resting on that curve's points within the level's sizes."""
+    curve = [c for c in r["results"]["levels"] if c["mode"] == "random"
+             and c["space"] == "global"][0]
+    lv = (curve["levels"] + [None])[0]
+    f = figures(r).get(label)
+    named = lv is not None and lv["name"] == "level 1"
+    need((f is not None) == named, f"figure {f is not None}, level 1 {named}")
+    if f:
+        want = sorted(p["params"]["size_bytes"] for p in r["points"]
+                      if p["params"]["mode"] == "random" and p["params"]["space"] == "global"
+                      and lv["size_lo_bytes"] <= p["params"]["size_bytes"] <= lv["capacity_bytes"])
+        got = sorted(p["params"]["size_bytes"] for p in points_of(r, f))
+        need(got == want, f"rests on sizes {got}, the level's {want}")
+
+
+# ---- the record's facts -------------------------------------------------------------------
+
+
+@predicate
+def llc_within(r, nbytes, factor):
+    """The device's last-level cache is known and FACTOR times it is at most NBYTES."""
+    llc = r["device"].get("llc_bytes", 0)
+    need(0 < llc and llc * float(factor) <= int(nbytes), f"LLC {llc} B")
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] == "list":
+        for name, fn in sorted(PREDICATES.items()):
+            print(f"{name:24s} {fn.__doc__}")
+        return 0
+    if len(argv) < 3 or argv[1] not in PREDICATES:
+        print("usage: records.py NAME RECORD [ARG...] (records.py list)", file=sys.stderr)
+        return 2
+    r = json.load(open(argv[2]))
+    try:
+        PREDICATES[argv[1]](r, *argv[3:])
+    except Fail as e:
+        print(f"records.py {argv[1]}: {e}", file=sys.stderr)
+        return 1
+    except (KeyError, IndexError, TypeError, ValueError) as e:
+        print(f"records.py {argv[1]}: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
