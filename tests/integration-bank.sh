@@ -17,43 +17,39 @@ else
         check "bank table has 450 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 450
         check "bank: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
         check "bank record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
-        check "bank record holds 450 points, all verified" test "$(json "$rec" \
-            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 450
-        check "bank record covers 5 patterns x 3 widths x 2 modes" test "$(json "$rec" \
-            "len({(p['params']['mode'], p['params']['pattern'], p['params']['width_bytes']) \
-                  for p in r['points']})")" = 30
-        check "bank record: status ok, benchmark bank" test "$(json "$rec" \
-            "r['status'], r['benchmark']")" = "ok bank"
-        check "bank: cycles on OpenCL are marked derived" test "$(json "$rec" \
-            "{p['extra']['cycles_source'] for p in r['points']}")" = \
-            "{'derived: ns x maximum clock'}"
-        # the model column: stride 32 of 4-byte words 32-way, the padded tile conflict-free
-        check "bank: ways of stride 32 (4 B) = 32, padded tile = 1" test "$(json "$rec" \
-            "[p['extra']['ways_32x4'] for p in r['points'] if p['params']['mode'] == 'latency' \
-              and p['params']['width_bytes'] == 4 and (p['params']['pattern'], \
-              p['params']['param']) in (('stride', 32), ('tile', 1), ('tile', 0))]")" = \
-            "[32, 32, 1]"
+        check "bank record holds 450 points, all verified" rec points-count "$rec" 450 \
+            extra.verified=full
+        check "bank record covers 5 patterns x 3 widths x 2 modes" rec points-distinct "$rec" 30 \
+            params.mode params.pattern params.width_bytes
+        check "bank record: status ok, benchmark bank" rec fields "$rec" status=ok benchmark=bank
+        check "bank: cycles on OpenCL are marked derived" rec points-values "$rec" \
+            extra.cycles_source "derived: ns x maximum clock"
+        # the model column: stride 32 of 4-byte words 32-way, the tile 32-way unpadded (param
+        # 0), conflict-free padded (param 1)
+        for w in stride:32:32 tile:0:32 tile:1:1; do
+            IFS=: read -r pat param ways <<<"$w"
+            check "bank: ways of $pat $param (4 B, latency) = $ways" rec point-value "$rec" \
+                extra.ways_32x4 "$ways" params.mode=latency params.width_bytes=4 \
+                params.pattern="$pat" params.param="$param"
+        done
         # inference: never a bank structure on a CPU, with the reason recorded
-        check "bank: no bank structure detected on PoCL" test "$(json "$rec" \
-            "r['results']['inference']['detected'], r['results']['inference']['banks']")" = \
-            "False None"
-        check "bank: both modes say no bank structure" test "$(json "$rec" \
-            "sorted((m, v['detected']) for m, v in r['results']['inference']['by_mode'].items())")" \
-            = "[('latency', False), ('throughput', False)]"
-        bank_prefix() { [[ "$1" == "$2"* ]]; }
-        check "bank: the reason is recorded" bank_prefix "$(json "$rec" \
-            "r['results']['inference']['reason']")" "no bank structure detected: "
-        check "bank: fits with residuals for every mode x width" test "$(json "$rec" \
-            "sum('rms_residual' in f and 'r2' in f and 'slope' in f \
-                 for f in r['results']['fits'])")" = 6
+        check "bank: no bank structure detected on PoCL" rec fields "$rec" \
+            results.inference.detected=false results.inference.banks=null
+        check "bank: both modes say no bank structure" rec fields "$rec" \
+            results.inference.by_mode.latency.detected=false \
+            results.inference.by_mode.throughput.detected=false
+        check "bank: the reason is recorded" rec field-startswith "$rec" \
+            results.inference.reason "no bank structure detected: "
+        check "bank: fits with residuals for every mode x width" rec items-with "$rec" \
+            results.fits 6 rms_residual r2 slope
         check "bank: summary paragraph printed" grep -q "^Summary: .*no bank structure detected" \
             "$T/out"
         check "bank: the summary recorded as printed" grep -qxF \
             "Summary: $(json "$rec" "r['results']['summary']")" "$T/out"
         check "bank: remote skipped on OpenCL, in the table" grep -q \
             "^- .* remote  skipped: OpenCL has no thread-block clusters" "$T/out"
-        check "bank: remote skipped on OpenCL, in the record" test "$(json "$rec" \
-            "r['results']['skipped'][0]['pattern'], r['results']['remote']")" = "remote []"
+        check "bank: remote skipped on OpenCL, in the record" rec fields "$rec" \
+            results.skipped.0.pattern=remote results.remote=[]
         # a GPU's remote point (another SM's array): its own table row beside the local one
         mkdir -p "$T/bremote"
         /usr/bin/python3 - "$rec" "$T/bremote/x-bank.json" <<'PY'
@@ -70,9 +66,9 @@ r.pop("headlines", None)  # a record from before the headline figures: the extra
 json.dump(r, open(sys.argv[2], "w"))
 PY
         expect "bank remote: table" 0 "$G" table "$T/bremote" &&
-            check "bank remote: the distributed shared-memory row" grep -q \
-                '^| Distributed shared-memory bandwidth, 16-byte reads (cluster of 2) | GB/s | 1234 \[1230, 1240\]' \
-                "$T/out"
+            check "bank remote: the distributed shared-memory row" grep -qF \
+                "| Distributed shared-memory bandwidth, 16-byte reads (cluster of 2) | GB/s | \
+1234 [1230, 1240]" "$T/out"
 
         check "bank csv: header + 450 rows" test "$(wc -l <"$csv")" = 451
         check "bank csv header carries the metrics" \
@@ -93,12 +89,14 @@ PY
             check "bank planted error ($m) is reported" \
                 grep -q "verification failed: tile param 0, 8-byte elements, $m mode" "$T/err"
     done
-    check "bank: a failed run keeps its record, marked" test "$(json "$(ls "$T"/binj-latency/*.json)" \
-        "r['status'], [p['extra']['verified'] for p in r['points']]")" = \
-        "verification_failed ['FAILED']"
+    check "bank: a failed run keeps its record, marked" rec fields \
+        "$(ls "$T"/binj-latency/*.json)" status=verification_failed points.0.extra.verified=FAILED
+    check "bank: a failed run's record holds the one point" rec points-count \
+        "$(ls "$T"/binj-latency/*.json)" 1
 
     # --- bad input: one line on stderr, exit 2, nothing written -------------------------------
-    bank_bad() { bad_input bank "$1" "$T/bbad" "$BK" "${FAST[@]}" --out "$T/bbad" "${@:2}"; } # name args...
+    # bank_bad NAME ARGS...
+    bank_bad() { bad_input bank "$1" "$T/bbad" "$BK" "${FAST[@]}" --out "$T/bbad" "${@:2}"; }
     bank_bad "--widths 3" --widths 3
     bank_bad "--strides 0:999999" --strides 0:999999
     bank_bad "--strides x" --strides x

@@ -68,6 +68,79 @@ def need(ok, why):
         fail(why)
 
 
+def get(obj, path):
+    """The value at dotted PATH of obj (a number indexes a list); KeyError where none."""
+    for k in path.split(".") if path else []:
+        obj = obj[int(k)] if isinstance(obj, list) else obj[k]
+    return obj
+
+
+def matches(p, filters):
+    """Whether point (or item) p has every PATH=VALUE of filters (a dict)."""
+    try:
+        return all(get(p, k) == v for k, v in filters.items())
+    except (KeyError, IndexError, TypeError):
+        return False
+
+
+# ---- any record ---------------------------------------------------------------------------
+
+
+@predicate
+def fields(r, *args):
+    """Each PATH=VALUE: the record's value at dotted PATH is VALUE."""
+    for k, v in pairs(args).items():
+        got = get(r, k)
+        need(got == v, f"{k} is {got!r}, not {v!r}")
+
+
+@predicate
+def field_startswith(r, path, prefix):
+    """The text at dotted PATH starts with PREFIX."""
+    got = get(r, path)
+    need(isinstance(got, str) and got.startswith(prefix), f"{path} is {got!r}")
+
+
+@predicate
+def points_count(r, n, *args):
+    """N points have every PATH=VALUE (paths within a point: params.mode, extra.verified)."""
+    want = pairs(args)
+    got = sum(matches(p, want) for p in r["points"])
+    need(got == int(n), f"{got} points with {want}")
+
+
+@predicate
+def points_distinct(r, n, *paths):
+    """The points hold N distinct tuples of the values at PATH..."""
+    got = len({tuple(json.dumps(get(p, k)) for k in paths) for p in r["points"]})
+    need(got == int(n), f"{got} distinct {paths}")
+
+
+@predicate
+def points_values(r, path, *values):
+    """The points' values at PATH are, as a set, exactly VALUE..."""
+    got = {json.dumps(get(p, path)) if not isinstance(get(p, path), str) else get(p, path)
+           for p in r["points"]}
+    need(got == set(values), f"{path}: {sorted(got)}")
+
+
+@predicate
+def point_value(r, path, val, *args):
+    """The one point with every PATH=VALUE of ARG... has VAL at PATH."""
+    want = pairs(args)
+    pts = [p for p in r["points"] if matches(p, want)]
+    need(len(pts) == 1, f"{len(pts)} points with {want}")
+    got = get(pts[0], path)
+    need(got == value(val), f"{path} is {got!r}")
+
+
+@predicate
+def items_with(r, path, n, *keys):
+    """N items of the array at PATH hold every KEY."""
+    got = sum(all(k in it for k in keys) for it in get(r, path))
+    need(got == int(n), f"{got} items of {path} with {keys}")
+
+
 # ---- headline figures ---------------------------------------------------------------------
 
 
