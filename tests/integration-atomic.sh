@@ -18,51 +18,42 @@ else
         csv=$(ls "$T"/at/*-atomic.csv)
         np=$(json "$rec" "len(r['points'])")
         check "atomic: record validates" "$VALIDATE" "$SCHEMA" "$rec"
-        check "atomic: record status ok, benchmark atomic" test "$(json "$rec" \
-            "r['status'], r['benchmark']")" = "ok atomic"
-        check "atomic: every scope x op x spacing measured" test "$(json "$rec" \
-            "sorted({(p['params']['scope'], p['params']['op'], p['params']['spacing_bytes']) for p in r['points']})")" = \
-            "[('global', 'atom', 4), ('global', 'atom', 128), ('global', 'red', 4), ('global', 'red', 128), ('shared', 'atom', 4), ('shared', 'atom', 128), ('shared', 'red', 4), ('shared', 'red', 128)]"
+        check "atomic: record status ok, benchmark atomic" rec fields "$rec" status=ok \
+            benchmark=atomic
+        check "atomic: every scope x op x spacing measured" rec points-distinct "$rec" 8 \
+            params.scope params.op params.spacing_bytes
         # the sharers of a curve: the asked ones capped to the grid (global) or the group
         # (shared), each once, all = the grid / the group (one counter: at the first spacing
         # only)
-        check "atomic: sharers capped to the grid / group, no point twice" test "$(json "$rec" \
-            "all(sorted(q['params']['sharers'] for q in r['points'] if (q['params']['scope'], q['params']['op'], q['params']['spacing_bytes']) == (p['params']['scope'], p['params']['op'], p['params']['spacing_bytes'])) == sorted({m for m in (min(x, p['params']['work_items'] if p['params']['scope'] == 'global' else p['extra']['group_size']) for x in (1, 4, 64, 256, 1024, 1 << 40)) if p['params']['spacing_bytes'] == 4 or m < (p['params']['work_items'] if p['params']['scope'] == 'global' else p['extra']['group_size'])}) for p in r['points'])")" = True
-        check "atomic: one counter measured at the first spacing only" test "$(json "$rec" \
-            "sorted((p['params']['scope'], p['params']['spacing_bytes']) for p in r['points'] if p['params']['all'] and p['params']['op'] == 'red')")" = \
-            "[('global', 4), ('shared', 4)]"
-        check "atomic: all marks the grid's / group's one address" test "$(json "$rec" \
-            "all(p['params']['all'] == (p['params']['sharers'] == (p['params']['work_items'] if p['params']['scope'] == 'global' else p['extra']['group_size'])) for p in r['points'])")" = True
-        check "atomic: a capped shared point says so" test "$(json "$rec" \
-            "all(('sharers_capped' in p['extra']) == (p['extra']['group_size'] < 1024 and p['params']['all']) and (not p['extra'].get('sharers_capped') or p['extra']['sharers_capped'].endswith('capped to the group size %d' % p['extra']['group_size'])) for p in r['points'] if p['params']['scope'] == 'shared')")" = True
+        check "atomic: sharers capped to the grid / group, no point twice" \
+            rec atomic-sharers-capped "$rec" ${SH//,/ }
+        check "atomic: one counter measured at the first spacing only" rec points-count "$rec" 2 \
+            params.all=true params.op=red params.spacing_bytes=4
+        check "atomic: one counter measured at no other spacing" rec points-count "$rec" 2 \
+            params.all=true params.op=red
+        check "atomic: all marks the grid's / group's one address" rec atomic-all-is-one-address \
+            "$rec"
+        check "atomic: a capped shared point says so" rec atomic-capped-said "$rec"
         check "atomic: counters per point (global ceil(items / sharers), shared per group)" \
-            test "$(json "$rec" \
-            "all(p['extra']['counters'] == (-(-p['params']['work_items'] // p['params']['sharers']) if p['params']['scope'] == 'global' else p['extra']['groups'] * (p['extra']['group_size'] // p['params']['sharers'])) for p in r['points'])")" = True
-        check "atomic: every point verified after every launch, none failed" test "$(json "$rec" \
-            "all(p['extra']['verified'] == 'full' and p['extra']['launches_failed'] == 0 and p['extra']['launches_verified'] > p['time_ns']['n'] for p in r['points'])")" = True
+            rec atomic-counters "$rec"
+        check "atomic: every point verified after every launch, none failed" rec atomic-verified \
+            "$rec"
         check "atomic: $np verified rows printed, each ending in its verdict" test \
             "$(grep -cE ' full$' "$T/out")" = "$np"
         check "atomic: the capped rows say so before the verdict" test \
             "$(grep -cE ' \(capped\) full$' "$T/out")" = "$(json "$rec" \
             "sum('sharers_capped' in p['extra'] for p in r['points'])")"
-        check "atomic: iters a multiple of 4 (the loop's unroll)" test "$(json "$rec" \
-            "all(p['params']['iters'] % 4 == 0 and p['params']['iters'] >= 4 for p in r['points'])")" = True
-        check "atomic: throughput positive, = items x iters / median time" test "$(json "$rec" \
-            "all(0 < p['metrics']['atomics_Gops']['median'] and abs(p['metrics']['atomics_Gops']['median'] - p['params']['work_items'] * p['params']['iters'] / p['time_ns']['median']) < 1e-6 * p['metrics']['atomics_Gops']['median'] for p in r['points'])")" = True
-        check "atomic: ns per update of one address = median time / (sharers x iters)" \
-            test "$(json "$rec" \
-            "all(abs(p['metrics']['ns_per_update_address']['median'] - p['time_ns']['median'] / (p['params']['sharers'] * p['params']['iters'])) < 1e-6 * p['metrics']['ns_per_update_address']['median'] for p in r['points'])")" = True
-        check "atomic: shared points hold shared memory for their counters, global ones none" test "$(json "$rec" \
-            "all(p['extra']['shared_bytes'] == ((p['extra']['group_size'] // p['params']['sharers'] - 1) * p['params']['spacing_bytes'] + 4 if p['params']['scope'] == 'shared' else 0) for p in r['points'])")" = True
-        check "atomic: contention summary per scope and op, ratio = distinct / one" test "$(json "$rec" \
-            "sorted(k for k, v in r['results']['contention'].items() if abs(v['distinct_over_one'] - v['distinct_Gops'] / v['one_address_Gops']) < 1e-9 * v['distinct_over_one'] and v['spacing_bytes'] == 4 and v['one_address_ns_per_update'] > 0)")" = \
-            "['global_atom', 'global_red', 'shared_atom', 'shared_red']"
+        check "atomic: iters, throughput, time per update and shared memory as the model says" \
+            rec atomic-rates "$rec"
+        check "atomic: contention summary per scope and op, ratio = distinct / one" \
+            rec atomic-contention "$rec" global_atom global_red shared_atom shared_red
         check "atomic: the summary printed and recorded" grep -qF \
             "# atomic: $(json "$rec" "r['results']['summary']")" "$T/out"
-        check "atomic: nothing skipped" test "$(json "$rec" "r['results']['skipped']")" = "[]"
+        check "atomic: nothing skipped" rec fields "$rec" results.skipped=[]
         check "atomic: the default grid: groups of 256, 4 a compute unit (CPU), recorded" \
-            test "$(json "$rec" \
-            "r['options']['group-size'] == r['options']['groups-per-cu'] == 0 and all(p['extra']['group_size'] == 256 and p['extra']['groups'] == 4 * r['device']['compute_units'] and p['params']['work_items'] == p['extra']['groups'] * p['extra']['group_size'] for p in r['points'])")" = True
+            rec atomic-grid "$rec" 256 4
+        check "atomic: the default grid recorded as the defaults" rec fields "$rec" \
+            options.group-size=0 options.groups-per-cu=0
         check "atomic csv: header + a row per point" test "$(wc -l <"$csv")" = $((np + 1))
         check "atomic csv header carries params and metrics" \
             grep -q "^scope,op,sharers,all,spacing_bytes,work_items,iters,atomics_Gops," "$csv"

@@ -321,6 +321,114 @@ def chase_level1_figure(r, label):
         need(got == want, f"rests on sizes {got}, the level's {want}")
 
 
+def atomic_limit(p):
+    """gmb-atomic: the most sharers of point p: the grid (global) or the group (shared)."""
+    return p["params"]["work_items"] if p["params"]["scope"] == "global" else \
+        p["extra"]["group_size"]
+
+
+@predicate
+def atomic_sharers_capped(r, *asked):
+    """gmb-atomic: each curve (scope, op, spacing) has the sharers ASKED... (a number, or
+    'all' for 1 << 40) capped to the grid or group, each once; past the first spacing (4 B)
+    not the one address."""
+    want_in = [1 << 40 if a == "all" else int(a) for a in asked]
+    for p in r["points"]:
+        key = (p["params"]["scope"], p["params"]["op"], p["params"]["spacing_bytes"])
+        got = sorted(q["params"]["sharers"] for q in r["points"]
+                     if (q["params"]["scope"], q["params"]["op"], q["params"]["spacing_bytes"])
+                     == key)
+        lim = atomic_limit(p)
+        want = sorted({m for m in (min(x, lim) for x in want_in)
+                       if p["params"]["spacing_bytes"] == 4 or m < lim})
+        need(got == want, f"{key}: sharers {got}, want {want}")
+
+
+@predicate
+def atomic_all_is_one_address(r):
+    """gmb-atomic: params.all marks exactly the points whose sharers are the grid / group."""
+    for p in r["points"]:
+        need(p["params"]["all"] == (p["params"]["sharers"] == atomic_limit(p)),
+             f"all {p['params']['all']} at sharers {p['params']['sharers']}")
+
+
+@predicate
+def atomic_capped_said(r):
+    """gmb-atomic: a shared point says its sharers were capped exactly where the group is
+    under 1024 and it is the one-address point, naming the group size."""
+    for p in r["points"]:
+        if p["params"]["scope"] != "shared":
+            continue
+        x, capped = p["extra"], p["extra"].get("sharers_capped")
+        need(("sharers_capped" in x) == (x["group_size"] < 1024 and p["params"]["all"]),
+             f"sharers_capped {capped!r} at group {x['group_size']}")
+        need(not capped or capped.endswith(f"capped to the group size {x['group_size']}"),
+             f"sharers_capped {capped!r}")
+
+
+@predicate
+def atomic_counters(r):
+    """gmb-atomic: counters per point: global ceil(items / sharers), shared groups x
+    (group / sharers)."""
+    for p in r["points"]:
+        pa, x = p["params"], p["extra"]
+        want = -(-pa["work_items"] // pa["sharers"]) if pa["scope"] == "global" else \
+            x["groups"] * (x["group_size"] // pa["sharers"])
+        need(x["counters"] == want, f"{x['counters']} counters, want {want}")
+
+
+@predicate
+def atomic_verified(r):
+    """gmb-atomic: every point verified after every launch (more launches than samples), none
+    failed."""
+    for p in r["points"]:
+        x = p["extra"]
+        need(x["verified"] == "full" and x["launches_failed"] == 0
+             and x["launches_verified"] > p["time_ns"]["n"],
+             f"verified {x['verified']}, {x['launches_failed']} failed, "
+             f"{x['launches_verified']} verified of {p['time_ns']['n']} samples")
+
+
+@predicate
+def atomic_rates(r):
+    """gmb-atomic: iters a multiple of 4 (>= 4); atomics_Gops = items x iters / median time;
+    ns_per_update_address = median time / (sharers x iters); shared memory for the counters
+    (none for global points)."""
+    for p in r["points"]:
+        pa, x, t = p["params"], p["extra"], p["time_ns"]["median"]
+        g = p["metrics"]["atomics_Gops"]["median"]
+        u = p["metrics"]["ns_per_update_address"]["median"]
+        need(pa["iters"] % 4 == 0 and pa["iters"] >= 4, f"iters {pa['iters']}")
+        need(0 < g and abs(g - pa["work_items"] * pa["iters"] / t) < 1e-6 * g, f"Gop/s {g}")
+        need(abs(u - t / (pa["sharers"] * pa["iters"])) < 1e-6 * u, f"ns per update {u}")
+        want = (x["group_size"] // pa["sharers"] - 1) * pa["spacing_bytes"] + 4 \
+            if pa["scope"] == "shared" else 0
+        need(x["shared_bytes"] == want, f"shared_bytes {x['shared_bytes']}, want {want}")
+
+
+@predicate
+def atomic_contention(r, *keys):
+    """gmb-atomic: results.contention has exactly KEY... (scope_op), each at spacing 4 with
+    distinct_over_one = distinct / one address and a positive time per update."""
+    c = r["results"]["contention"]
+    ok = sorted(k for k, v in c.items()
+                if abs(v["distinct_over_one"] - v["distinct_Gops"] / v["one_address_Gops"])
+                < 1e-9 * v["distinct_over_one"] and v["spacing_bytes"] == 4
+                and v["one_address_ns_per_update"] > 0)
+    need(ok == sorted(keys), f"contention entries that hold: {ok}")
+
+
+@predicate
+def atomic_grid(r, group, per_cu):
+    """gmb-atomic: every point's grid is PER_CU groups a compute unit of GROUP work-items."""
+    cu = r["device"]["compute_units"]
+    for p in r["points"]:
+        x = p["extra"]
+        need(x["group_size"] == int(group) and x["groups"] == int(per_cu) * cu
+             and p["params"]["work_items"] == x["groups"] * x["group_size"],
+             f"{x['groups']} groups of {x['group_size']}, {p['params']['work_items']} items")
+
+
 # ---- the record's facts -------------------------------------------------------------------
 
 
