@@ -429,6 +429,53 @@ def atomic_grid(r, group, per_cu):
              f"{x['groups']} groups of {x['group_size']}, {p['params']['work_items']} items")
 
 
+@predicate
+def loaded_curve(r, most):
+    """gmb-loaded: its levels from 0 to MOST streaming groups, each once, ascending; every point
+    verified in full; bandwidth exactly where there are streamers; coverage and groups started
+    within the groups, none stopped on the chaser's SM (OpenCL); positive latencies."""
+    g = [p["params"]["load_groups"] for p in r["points"]]
+    need(g == sorted(set(g)) and g[0] == 0 and g[-1] == int(most), f"levels {g}")
+    for p in r["points"]:
+        n, x, bw = p["params"]["load_groups"], p["extra"], p["metrics"]["bw_GBps"]["median"]
+        need(x["verified"] == "full", f"{n} groups: verified {x['verified']}")
+        need((bw == 0) == (n == 0) and bw >= 0, f"{n} groups: {bw} GB/s")
+        need(0 <= x["groups_covering"] <= n and 0 <= x["groups_started"] <= n,
+             f"{n} groups: {x['groups_covering']} covering, {x['groups_started']} started")
+        need(x["groups_on_chaser_sm"] == 0 and x["samples_capped"] >= 0,
+             f"{n} groups: {x['groups_on_chaser_sm']} on the chaser's SM")
+        need(p["metrics"]["lat_ns"]["median"] > 0, f"{n} groups: latency")
+
+
+@predicate
+def loaded_results(r, key="loaded"):
+    """gmb-loaded: results.KEY's most bandwidth is the largest point's, its knee the first
+    level within 3% of it, its most groups the last level."""
+    res = r["results"][key]
+    traffic = "write" if key == "loaded_write" else "read"
+    pts = [p for p in r["points"] if p["params"].get("traffic", "read") == traffic]
+    bw = [p["metrics"]["bw_GBps"]["median"] for p in pts]
+    need(abs(res["max_bw_GBps"] - max(bw)) < 1e-9, f"most {res['max_bw_GBps']}, points {max(bw)}")
+    knee = [p["params"]["load_groups"] for p, b in zip(pts, bw) if b >= 0.97 * res["max_bw_GBps"]]
+    need(knee[0] == res["knee"]["load_groups"], f"knee {res['knee']['load_groups']}, {knee}")
+    need(res["most_groups"]["load_groups"] == pts[-1]["params"]["load_groups"],
+         f"most groups {res['most_groups']['load_groups']}")
+
+
+@predicate
+def keys(r, path, *names):
+    """The object at dotted PATH has exactly the keys NAME..."""
+    got = sorted(get(r, path))
+    need(got == sorted(names), f"{path} keys {got}")
+
+
+@predicate
+def text_contains(r, path, part):
+    """The text at dotted PATH contains PART."""
+    got = get(r, path)
+    need(isinstance(got, str) and part in got, f"{path} is {got!r}")
+
+
 # ---- the record's facts -------------------------------------------------------------------
 
 
