@@ -36,20 +36,22 @@ else
         check "um record: every test at every size" test "$(json "$rec" \
             "' '.join(sorted(p['params']['test']+'/'+str(p['params']['size_bytes']) for p in r['points'] if p['params']['test'] != 'latency'))")" = \
             "fault-d2h/262144 fault-d2h/65536 fault-h2d/262144 fault-h2d/65536 prefetch-d2h/262144 prefetch-d2h/65536 prefetch-h2d/262144 prefetch-h2d/65536 resident/262144 resident/65536$systest"
-        check "um record: all $((14 + sysp)) points verified in full" test "$(json "$rec" \
-            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = $((14 + sysp))
-        check "um record: latency on the host and resident per stride" test "$(json "$rec" \
-            "sorted((p['params']['stride_bytes'], p['params']['placement'], p['params']['pages']) for p in r['points'] if p['params']['test'] == 'latency')")" = \
-            "[(4096, 'device', 15), (4096, 'host', 15), (65536, 'device', 15), (65536, 'host', 15)]"
-        check "um record: both latencies per stride" test "$(json "$rec" \
-            "sorted((k, sorted(v)) for k, v in r['results']['fault_us'].items())")" = \
-            "[('4096', ['device_us', 'host_us']), ('65536', ['device_us', 'host_us'])]"
+        check "um record: all $((14 + sysp)) points verified in full" rec points-count "$rec" \
+            $((14 + sysp)) extra.verified=full
+        check "um record: latency on the host and resident per stride" rec points-tuples "$rec" \
+            params.stride_bytes,params.placement,params.pages \
+            '[[4096, "device", 15], [4096, "host", 15], [65536, "device", 15], [65536, "host", 15]]' \
+            params.test=latency
+        check "um record: both latencies per stride" rec keys "$rec" results.fault_us 4096 65536
+        for st in 4096 65536; do
+            check "um record: both latencies at stride $st" rec keys "$rec" \
+                "results.fault_us.$st" device_us host_us
+        done
         check "um: no fault cost claimed where nothing migrates" grep -q "not a fault cost" "$T/out"
-        check "um record: the second times of each test" test "$(json "$rec" \
-            "sorted(set(m for p in r['points'] for m in p['metrics'] if m not in ('bw_GBps', 'lat_us')))")" = \
-            "['host_after_GBps', 'host_resident_GBps', 'kernel_after_GBps']"
-        check "um record: host-timed only fault-d2h" test "$(json "$rec" \
-            "sorted(set(p['params']['test'] for p in r['points'] if p['params']['timer'] != 'device events'))")" = "['fault-d2h']"
+        check "um record: the second times of each test" rec metric-names "$rec" bw_GBps lat_us \
+            host_after_GBps host_resident_GBps kernel_after_GBps
+        check "um record: host-timed only fault-d2h" rec points-set "$rec" params.test \
+            '["fault-d2h"]' "params.timer!=device events"
         check "um record: remote and readmostly skipped with the reason" test "$(json "$rec" \
             "sorted(s['test'] for s in r['results']['skipped'] if 'no advice' in s['reason'])")" = \
             "['readmostly', 'remote']"
@@ -66,27 +68,35 @@ else
         check "um record: no point of a skipped test (never a fake number)" test "$(json "$rec" \
             "sum(p['params']['test'] in ('remote', 'readmostly') + ('system',) * (not $sysp) for p in r['points'])")" = 0
         check "um record: the OpenCL version, however long the string (PoCL's is 65 bytes)" \
-            test "$(json "$rec" "r['device']['runtime_version'].startswith('OpenCL ')")" = True
+            rec field-startswith "$rec" device.runtime_version "OpenCL "
         check "um record: what managed memory is" grep -q "coarse-grained shared virtual memory" \
             <(json "$rec" "r['device']['managed_memory']")
-        check "um record: PoCL's memory is the host's, said so" test "$(json "$rec" \
-            "r['results']['host_unified_memory']")" = True
+        check "um record: PoCL's memory is the host's, said so" rec fields "$rec" \
+            results.host_unified_memory=true
         check "um: the table says nothing moves" grep -q "migration has nothing to move" "$T/out"
-        check "um record: how data moves here" test "$(json "$rec" \
-            "r['results']['migration']")" = "none: the device's memory is the host's"
-        check "um record: nothing moved anywhere on PoCL" test "$(json "$rec" \
-            "any(p['extra']['moved'] for p in r['points'] if p['params']['test'] != 'latency')")" = False
+        check "um record: how data moves here" rec fields "$rec" \
+            "results.migration=none: the device's memory is the host's"
+        check "um record: nothing moved anywhere on PoCL" rec points-count "$rec" 0 \
+            extra.moved=true params.test!=latency
         check "um record: the driver's tunables, or why not" test "$(json "$rec" \
             "'why' in r['results']['uvm_driver'] or 'uvm_perf_thrashing_enable' in r['results']['uvm_driver']")" = True
-        check "um record: a prefetch that moves nothing has a time, no rate" test "$(json "$rec" \
-            "sorted(set((p['params']['test'], p['extra']['moved'], 'bw_GBps' in p['metrics'], 'lat_us' in p['metrics']) for p in r['points'] if p['params']['test'].startswith('prefetch')))")" = \
-            "[('prefetch-d2h', False, False, True), ('prefetch-h2d', False, False, True)]"
-        check "um record: no largest rate of a prefetch that moves nothing" test "$(json "$rec" \
-            "sorted(r['results']['largest'])")" = "['fault-d2h', 'fault-h2d', 'resident'$sysl]"
+        for t in prefetch-d2h prefetch-h2d; do
+            check "um record: a $t that moves nothing has a time, no rate" rec points-count \
+                "$rec" 0 params.test="$t" extra.moved!=false
+            check "um record: $t: no rate" rec points-count "$rec" 0 params.test="$t" \
+                metrics.bw_GBps?=true
+            check "um record: $t: a time" rec points-count "$rec" 0 params.test="$t" \
+                metrics.lat_us?=false
+            check "um record: $t: measured" rec points-count "$rec" 2 params.test="$t"
+        done
+        largest=(fault-d2h fault-h2d resident)
+        [ "$sysp" = 2 ] && largest+=(system)
+        check "um record: no largest rate of a prefetch that moves nothing" rec keys "$rec" \
+            results.largest "${largest[@]}"
         check "um record: rates and latencies positive" test "$(json "$rec" \
             "all(list(p['metrics'].values())[0]['median'] > 0 for p in r['points'])")" = True
-        check "um record: largest per test at the largest size" test "$(json "$rec" \
-            "r['results']['largest']['fault-h2d']['size_bytes']")" = 262144
+        check "um record: largest per test at the largest size" rec fields "$rec" \
+            results.largest.fault-h2d.size_bytes=262144
         check "um csv: header + $((14 + sysp)) rows" test "$(wc -l <"$csv")" = $((15 + sysp))
         if expect "gmb table of a um record" 0 "$G" table "$rec"; then
             check "um table says how managed memory moves" \

@@ -76,11 +76,29 @@ def get(obj, path):
 
 
 def matches(p, filters):
-    """Whether point (or item) p has every PATH=VALUE of filters (a dict)."""
-    try:
-        return all(get(p, k) == v for k, v in filters.items())
-    except (KeyError, IndexError, TypeError):
-        return False
+    """Whether point (or item) p has every PATH=VALUE of filters (a dict; a key ending in '!'
+    is PATH!=VALUE: another value, or none; one ending in '?' is PATH?=true|false: whether p
+    has PATH at all)."""
+    for k, v in filters.items():
+        if k.endswith("?"):
+            try:
+                get(p, k[:-1])
+                has = True
+            except (KeyError, IndexError, TypeError):
+                has = False
+            if has != v:
+                return False
+            continue
+        neg = k.endswith("!")
+        try:
+            got = get(p, k[:-1] if neg else k)
+        except (KeyError, IndexError, TypeError):
+            if neg:
+                continue
+            return False
+        if (got == v) == neg:
+            return False
+    return True
 
 
 # ---- any record ---------------------------------------------------------------------------
@@ -139,6 +157,31 @@ def items_with(r, path, n, *keys):
     """N items of the array at PATH hold every KEY."""
     got = sum(all(k in it for k in keys) for it in get(r, path))
     need(got == int(n), f"{got} items of {path} with {keys}")
+
+
+@predicate
+def points_tuples(r, paths, want, *args):
+    """The points with every PATH=VALUE (or PATH!=VALUE) of ARG... hold, sorted, exactly the
+    tuples WANT (a JSON list of lists) of the values at the comma-separated PATHS."""
+    ks, filt = paths.split(","), pairs(args)
+    got = sorted([get(p, k) for k in ks] for p in r["points"] if matches(p, filt))
+    need(got == sorted(json.loads(want)), f"{paths}: {json.dumps(got)}")
+
+
+@predicate
+def points_set(r, path, want, *args):
+    """The values at PATH of the points with every PATH=VALUE (or !=) of ARG... are, as a set,
+    exactly WANT (a JSON list)."""
+    filt = pairs(args)
+    got = {json.dumps(get(p, path)) for p in r["points"] if matches(p, filt)}
+    need(got == {json.dumps(v) for v in json.loads(want)}, f"{path}: {sorted(got)}")
+
+
+@predicate
+def metric_names(r, *names):
+    """The metrics the points carry are, all together, exactly NAME..."""
+    got = sorted({m for p in r["points"] for m in p["metrics"]})
+    need(got == sorted(names), f"metrics {got}")
 
 
 # ---- headline figures ---------------------------------------------------------------------
