@@ -17,40 +17,48 @@ else
         check "l2: 9 read + 9 write + 4 cold/warm + 3 l1 verified rows" \
             test "$(grep -cE ' full *$' "$T/out")" = 25
         check "l2: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
-        check "l2: record holds 25 verified points" test "$(json "$rec" \
-            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 25
-        check "l2: parts measured" test "$(json "$rec" \
-            "','.join(sorted({p['params']['part'] + '/' + p['params']['state'] for p in r['points']}))")" = \
-            "coldwarm/cold,coldwarm/warm,l1/-,read/-,write/-"
-        check "l2: every bandwidth is positive" test "$(json "$rec" \
-            "all(p['metrics']['bw_GBps']['median'] > 0 for p in r['points'])")" = True
-        check "l2: partitions and persistence skipped on OpenCL, with reasons" test "$(json "$rec" \
-            "sorted((s['part'], 'OpenCL' in s['reason']) for s in r['results']['skipped'])")" = \
-            "[('partitions', True), ('persistence', True)]"
+        check "l2: record holds 25 verified points" rec points-count "$rec" 25 extra.verified=full
+        check "l2: parts measured, each kind" rec points-set "$rec" params.part \
+            '["coldwarm", "l1", "read", "write"]'
+        check "l2: cold and warm states, none elsewhere" rec points-set "$rec" params.state \
+            '["cold", "warm"]' params.part=coldwarm
+        check "l2: no state but cold/warm's" rec points-set "$rec" params.state '["-"]' \
+            params.part!=coldwarm
+        check "l2: every bandwidth is positive" rec points-positive "$rec" metrics.bw_GBps.median
+        check "l2: partitions and persistence skipped on OpenCL" rec fields "$rec" \
+            results.skipped.0.part=partitions results.skipped.1.part=persistence
+        for k in 0 1; do
+            check "l2: skip $k says OpenCL" rec text-contains "$rec" "results.skipped.$k.reason" \
+                OpenCL
+        done
         check "l2: skips shown in the table" bash -c \
             "grep -q '^partitions skipped: OpenCL' '$T/out' && grep -q '^persistence skipped: OpenCL' '$T/out'"
-        check "l2: a verdict per bandwidth curve" test "$(json "$rec" \
-            "sorted((k, v['verdict'] in ('plateaus', 'no clear plateau', 'no clear level')) for k, v in r['results']['bandwidth'].items())")" = \
-            "[('l1', True), ('read', True), ('write', True)]"
-        check "l2: hit-rate fields on every bandwidth point (counters null)" test "$(json "$rec" \
-            "all('hit_rate_est' in p['extra'] and p['extra']['hit_rate_hw'] is None for p in r['points'] if p['params']['part'] in ('read', 'write'))")" = True
-        check "l2: cold/warm times and ratio per size" test "$(json "$rec" \
-            "[(c['size_bytes'], c['cold_ns'] > 0, c['warm_ns'] > 0, abs(c['cold_over_warm'] - c['cold_ns'] / c['warm_ns']) < 1e-9) for c in r['results']['coldwarm']['sizes']]")" = \
-            "[(262144, True, True, True), (1048576, True, True, True)]"
-        check "l2: the empty launch beside each cold/warm pair, and what it means" test "$(json "$rec" \
-            "all(c['empty_launch_ns'] > 0 and c['launch_dominated'] == (min(c['warm_sample_ns'], c['cold_sample_ns']) < 10 * c['empty_launch_ns']) for c in r['results']['coldwarm']['sizes'])")" = True
-        check "l2: the L1 treatment is stated in the record" test "$(json "$rec" \
-            "'not bypassed' in r['results']['l1']")" = True
+        check "l2: a bandwidth curve per part" rec keys "$rec" results.bandwidth l1 read write
+        for k in l1 read write; do
+            check "l2: the $k curve's verdict is one gmb-l2 gives" test "$(json "$rec" \
+                "r['results']['bandwidth']['$k']['verdict'] in ('plateaus', 'no clear plateau', \
+'no clear level')")" = True
+        done
+        for part in read write; do
+            check "l2: hit-rate fields on every $part point (counters null)" rec points-count \
+                "$rec" 0 params.part="$part" extra.hit_rate_est?=false
+            check "l2: no hardware hit rate on $part points here" rec points-count "$rec" 0 \
+                params.part="$part" extra.hit_rate_hw!=null
+        done
+        check "l2: cold/warm times, ratio and empty launch per size" rec l2-coldwarm "$rec" \
+            262144 1048576
+        check "l2: the L1 treatment is stated in the record" rec text-contains "$rec" \
+            results.l1 "not bypassed"
         check "l2: no GPU structure claimed on a CPU" bash -c \
             "! grep -E '^# (summary|read|write)' '$T/out' | grep -qE 'L2|DRAM|SM'"
-        check "l2: the cache is named generically" test "$(json "$rec" \
-            "r['results']['cache_name'], r['results']['bandwidth']['read']['cache']")" = \
-            "last-level cache (CPU) last-level cache (CPU)"
+        check "l2: the cache is named generically" rec fields "$rec" \
+            "results.cache_name=last-level cache (CPU)" \
+            "results.bandwidth.read.cache=last-level cache (CPU)"
         check "l2: the summary is printed and recorded" grep -qF \
             "# summary: $(json "$rec" "r['results']['summary']")" "$T/out"
         # every plateau of a fitted curve, first to last, numbered on a CPU, each within its CI
-        check "l2: a fitted curve lists its plateaus, ends the cache and memory ones" test "$(json "$rec" \
-            "all(b['verdict'] != 'plateaus' or (len(b['levels']) == b['plateaus'] and b['levels'][0]['GBps'] == b['cache_GBps'] and b['levels'][-1]['GBps'] == b['memory_GBps'] and all(__import__('re').fullmatch('level [0-9]+|memory', l['name']) and l['from_bytes'] <= l['to_bytes'] and (l['ci'] is None or l['ci'][0] <= l['GBps'] <= l['ci'][1]) for l in b['levels'])) for k, b in r['results']['bandwidth'].items() if k != 'l1')")" = True
+        check "l2: a fitted curve lists its plateaus, ends the cache and memory ones" \
+            rec l2-plateaus "$rec"
     fi
 
     # --- l1: every group re-reads one set; the L1s' aggregate bandwidth ---------------------
@@ -58,16 +66,17 @@ else
         --out "$T/l1"; then
         rec=$(ls "$T"/l1/*-l2.json)
         check "l1: record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
-        check "l1: 12 points, every one verified" test "$(json "$rec" \
-            "len(r['points']), all(p['extra']['verified'] == 'full' for p in r['points'])")" = "12 True"
+        check "l1: 12 points, every one verified" rec points-count "$rec" 12 extra.verified=full
+        check "l1: no other point" test "$(json "$rec" "len(r['points'])")" = 12
         # bytes = groups x passes x set: the rate times the median time gives them back
-        check "l1: bandwidth counts every group's pass over the set" test "$(json "$rec" \
-            "all(abs(p['metrics']['bw_GBps']['median'] * p['time_ns']['median'] / (p['params']['groups'] * p['params']['reps'] * p['params']['size_bytes']) - 1) < 1e-6 for p in r['points'])")" = True
-        check "l1: the loads' path is stated per point" test "$(json "$rec" \
-            "all('every group re-reads the whole set' in p['extra']['l1'] for p in r['points'])")" = True
+        check "l1: bandwidth counts every group's pass over the set" rec l2-l1-bytes "$rec"
+        check "l1: the loads' path is stated per point" rec points-set "$rec" extra.l1 \
+            "$(json "$rec" "__import__('json').dumps([r['points'][0]['extra']['l1']])")"
+        check "l1: the stated path: every group re-reads the whole set" rec text-contains "$rec" \
+            points.0.extra.l1 "every group re-reads the whole set"
         # on a CPU never a GPU name; a found level's CI holds it and it is faster than the last
-        check "l1: levels numbered on a CPU, each within its CI, the first the faster" test "$(json "$rec" \
-            "(lambda b: b['verdict'] == 'no clear level' or (b['first']['name'] == 'level 1' and b['last']['name'].startswith('level ') and b['first']['ci'][0] <= b['first']['GBps'] <= b['first']['ci'][1] and b['last']['ci'][0] <= b['last']['GBps'] <= b['last']['ci'][1] and b['first']['GBps'] > b['last']['GBps'] and b['first']['capacity_bytes'] < b['last']['from_bytes']))(r['results']['bandwidth']['l1'])")" = True
+        check "l1: levels numbered on a CPU, each within its CI, the first the faster" \
+            rec l2-l1-levels "$rec"
         # the level table has the first level exactly when gmb-l2 found it, and never "L1"
         if expect "l1: gmb table --levels" 0 "$G" table --levels "$T/l1" --format csv; then
             check "l1: the level table's row matches the record" test "$(json "$rec" \

@@ -184,6 +184,16 @@ def metric_names(r, *names):
     need(got == sorted(names), f"metrics {got}")
 
 
+@predicate
+def points_positive(r, path, *args):
+    """Every point with every PATH=VALUE of ARG... has a number above 0 at PATH."""
+    filt = pairs(args)
+    for p in r["points"]:
+        if matches(p, filt):
+            v = get(p, path)
+            need(isinstance(v, (int, float)) and v > 0, f"{path} is {v!r} at {p['params']}")
+
+
 # ---- headline figures ---------------------------------------------------------------------
 
 
@@ -517,6 +527,62 @@ def text_contains(r, path, part):
     """The text at dotted PATH contains PART."""
     got = get(r, path)
     need(isinstance(got, str) and part in got, f"{path} is {got!r}")
+
+
+@predicate
+def l2_coldwarm(r, *sizes):
+    """gmb-l2: cold/warm entries for exactly SIZE..., positive times, the ratio cold / warm,
+    the empty launch beside each pair and launch_dominated where a sample is under 10 of it."""
+    cw = r["results"]["coldwarm"]["sizes"]
+    need([c["size_bytes"] for c in cw] == [int(x) for x in sizes],
+         f"sizes {[c['size_bytes'] for c in cw]}")
+    for c in cw:
+        need(c["cold_ns"] > 0 and c["warm_ns"] > 0
+             and abs(c["cold_over_warm"] - c["cold_ns"] / c["warm_ns"]) < 1e-9,
+             f"{c['size_bytes']}: cold {c['cold_ns']}, warm {c['warm_ns']}")
+        need(c["empty_launch_ns"] > 0 and c["launch_dominated"] ==
+             (min(c["warm_sample_ns"], c["cold_sample_ns"]) < 10 * c["empty_launch_ns"]),
+             f"{c['size_bytes']}: empty launch {c['empty_launch_ns']}")
+
+
+@predicate
+def l2_plateaus(r):
+    """gmb-l2: a fitted read or write curve lists its plateaus, the first the cache one, the
+    last the memory one, each numbered (a CPU), in order of sizes, within its CI."""
+    import re
+    for k, b in r["results"]["bandwidth"].items():
+        if k == "l1" or b["verdict"] != "plateaus":
+            continue
+        lv = b["levels"]
+        need(len(lv) == b["plateaus"] and lv[0]["GBps"] == b["cache_GBps"]
+             and lv[-1]["GBps"] == b["memory_GBps"], f"{k}: {len(lv)} levels")
+        for l in lv:
+            need(re.fullmatch("level [0-9]+|memory", l["name"]) and l["from_bytes"] <= l["to_bytes"]
+                 and (l["ci"] is None or l["ci"][0] <= l["GBps"] <= l["ci"][1]), f"{k}: {l}")
+
+
+@predicate
+def l2_l1_levels(r):
+    """gmb-l2 l1: no clear level, or a first level numbered 1 faster than the last numbered one,
+    each within its CI, the first ending before the last begins."""
+    b = r["results"]["bandwidth"]["l1"]
+    if b["verdict"] == "no clear level":
+        return
+    f, l = b["first"], b["last"]
+    need(f["name"] == "level 1" and l["name"].startswith("level "), f"{f['name']}, {l['name']}")
+    need(f["ci"][0] <= f["GBps"] <= f["ci"][1] and l["ci"][0] <= l["GBps"] <= l["ci"][1],
+         "a level outside its CI")
+    need(f["GBps"] > l["GBps"] and f["capacity_bytes"] < l["from_bytes"], f"{f} before {l}")
+
+
+@predicate
+def l2_l1_bytes(r):
+    """gmb-l2 l1: each point's rate x its median time is groups x passes x set bytes."""
+    for p in r["points"]:
+        pa = p["params"]
+        got = p["metrics"]["bw_GBps"]["median"] * p["time_ns"]["median"]
+        want = pa["groups"] * pa["reps"] * pa["size_bytes"]
+        need(abs(got / want - 1) < 1e-6, f"{pa['size_bytes']}: {got} B, want {want}")
 
 
 # ---- the record's facts -------------------------------------------------------------------
