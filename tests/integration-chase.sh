@@ -33,26 +33,29 @@ else
         check "chase: table has 66 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 66
         check "chase: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
         check "chase: record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
-        check "chase: record holds 66 verified points" test "$(json "$rec" \
-            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 66
-        check "chase: every mode and space measured" test "$(json "$rec" \
-            "','.join(sorted({p['params']['mode'] + '/' + p['params']['space'] for p in r['points']}))")" = \
-            "page/atomic,page/global,page/host,random/atomic,random/constant,random/global,random/host,random/shared,stride/atomic,stride/constant,stride/global,stride/host,stride/shared"
+        check "chase: record holds 66 verified points" rec points-count "$rec" 66 \
+            extra.verified=full
+        check "chase: every mode and space measured" rec points-set "$rec" \
+            params.mode,params.space '[["page", "atomic"], ["page", "global"], ["page", "host"],
+                ["random", "atomic"], ["random", "constant"], ["random", "global"],
+                ["random", "host"], ["random", "shared"], ["stride", "atomic"],
+                ["stride", "constant"], ["stride", "global"], ["stride", "host"],
+                ["stride", "shared"]]'
         check "chase: global-cg skipped on OpenCL, in the table" \
             grep -qE "^random .* global-cg +skipped: OpenCL has no L1-bypassing load" "$T/out"
-        check "chase: global-cg skipped on OpenCL, in the record with its reason" test "$(json "$rec" \
-            "sum(s['space'] == 'global-cg' and 'ld.global.cg' in s['reason'] for s in r['results']['skipped'])")" = 4
-        check "chase: dsmem skipped on OpenCL, with its reason" test "$(json "$rec" \
-            "sum(s['space'] == 'dsmem' and 'OpenCL has no thread-block clusters' in s['reason'] for s in r['results']['skipped'])")" = 2
-        check "chase: no point of global-cg" test "$(json "$rec" \
-            "sum(p['params']['space'] == 'global-cg' for p in r['points'])")" = 0
-        check "chase: OpenCL cycles are marked derived" test "$(json "$rec" \
-            "r['results']['cycles']['source'], 'DERIVED' in r['metrics']['lat_cycles']['desc']")" = \
-            "derived from ns x max clock True"
-        check "chase: every point has latency in ns" test "$(json "$rec" \
-            "all(p['metrics']['lat_ns']['median'] > 0 for p in r['points'])")" = True
-        check "chase: levels of every curve in the record" test "$(json "$rec" \
-            "len(r['results']['levels'])")" = 16
+        check "chase: global-cg skipped on OpenCL, in the record with its reason" rec items-count \
+            "$rec" results.skipped 4 space=global-cg "reason~=ld.global.cg"
+        check "chase: dsmem skipped on OpenCL, with its reason" rec items-count "$rec" \
+            results.skipped 2 space=dsmem "reason~=OpenCL has no thread-block clusters"
+        check "chase: no point of global-cg" rec points-count "$rec" 0 params.space=global-cg
+        check "chase: OpenCL cycles are marked derived" rec fields "$rec" \
+            "results.cycles.source=derived from ns x max clock"
+        check "chase: OpenCL cycles are said derived" rec text-contains "$rec" \
+            metrics.lat_cycles.desc DERIVED
+        check "chase: every point has latency in ns" rec points-positive "$rec" \
+            metrics.lat_ns.median
+        check "chase: levels of every curve in the record" rec items-count "$rec" \
+            results.levels 16
         check "chase: peer skipped with its reason (one device, or OpenCL's lack of peer access)" \
             test "$(json "$rec" "sum(s['space'] == 'peer' and ('needs a second opencl device' in \
             s['reason'] or 'OpenCL has no peer access' in s['reason']) for s in r['results']['skipped'])")" = 4
@@ -64,8 +67,8 @@ else
     if expect "chase 4 KiB and 64 MiB" 0 "$C" "${FAST[@]}" --sizes 4KiB,64MiB --mode random \
         --spaces global --min-sample-us 2000 --min-samples 5 --max-samples 9 --out "$T/big"; then
         rec=$(ls "$T"/big/*.json)
-        check "chase: latency at 64 MiB is over twice that at 4 KiB" test "$(json "$rec" \
-            "r['points'][1]['metrics']['lat_ns']['median'] > 2 * r['points'][0]['metrics']['lat_ns']['median']")" = True
+        check "chase: latency at 64 MiB is over twice that at 4 KiB" rec point-above "$rec" \
+            metrics.lat_ns.median 1 0 2
     fi
     # the in-launch warm-up: a whole traversal of up to 4096 elements; 1024 loads for a set
     # whose lines outgrow the last-level cache (512 MiB here: more than the LLC PoCL reports
@@ -73,10 +76,8 @@ else
     if expect "chase 4 KiB and 512 MiB" 0 "$C" "${FAST[@]}" --sizes 4KiB,512MiB --mode random \
         --spaces global --max-samples 3 --out "$T/warm"; then
         check "chase: warm-up loads by the set's size against the LLC, timed loads at least twice" \
-            test "$(json "$(ls "$T"/warm/*.json)" "[(lambda n, llc: (p['extra']['loads_warmup'] == \
-            (min(n, 1024) if llc and n * 128 > llc else min(n, 4096)), p['extra']['loads_timed'] >= 2 * p['extra']['loads_warmup'])) \
-            (p['params']['size_bytes'] // 128, r['device']['llc_bytes']) for p in r['points']]")" = \
-            "[(True, True), (True, True)]"
+            rec chase-warmup "$(ls "$T"/warm/*.json)" 128
+        check "chase: both sizes measured" rec points-count "$(ls "$T"/warm/*.json)" 2
     fi
     if expect "chase dense sweep for levels" 0 "$C" "${FAST[@]}" --sizes 1KiB:8MiB:4/oct \
         --mode random --spaces global --out "$T/lev"; then
@@ -86,8 +87,7 @@ else
             "r['results']['levels'][0]['verdict'] in ('levels', 'no clear level')")" = True
         check "chase: no GPU structure claimed on a CPU" bash -c \
             "! grep -E '^# levels' '$T/out' | grep -qE 'L1|L2|DRAM|TLB|shared memory'"
-        check "chase: level names are generic" test "$(json "$rec" \
-            "all(l['name'].startswith('level ') or l['name'] == 'memory' for c in r['results']['levels'] for l in c['levels'])")" = True
+        check "chase: level names are generic" rec chase-generic-names "$rec"
     fi
 
     # --- the table's TLB rows: GPU levels of the 2 MiB page-stride chase only (a CPU's are
@@ -105,9 +105,11 @@ else
     if expect "chase host memory" 0 "$C" "${FAST[@]}" --spaces host --mode random,page \
         --page-sizes 64KiB --sizes 16KiB:4MiB:x4 --out "$T/host"; then
         rec=$(ls "$T"/host/*-chase.json)
-        check "chase host: 5 random + 4 page points, verified" test "$(json "$rec" \
-            "sorted(__import__('collections').Counter((p['params']['mode'], p['params']['space'], p['extra']['verified']) for p in r['points']).items())")" = \
-            "[(('page', 'host', 'full'), 4), (('random', 'host', 'full'), 5)]"
+        check "chase host: 5 random points, verified" rec points-count "$rec" 5 \
+            params.mode=random params.space=host extra.verified=full
+        check "chase host: 4 page points, verified" rec points-count "$rec" 4 params.mode=page \
+            params.space=host extra.verified=full
+        check "chase host: no other point" test "$(json "$rec" "len(r['points'])")" = 9
         check "chase host: record validates" "$VALIDATE" "$SCHEMA" "$rec"
         check "chase host: the summary names the space" grep -q "^# levels: host, random: " "$T/out"
         # the table's row reads the last level of the host curve when it is host memory (a
@@ -175,8 +177,10 @@ PY
     # element is checked after each; adding anything else runs off the chain)
     expect "chase atomic, random then stride" 0 "$C" "${FAST[@]}" --sizes 4KiB,64KiB \
         --mode random,stride --spaces atomic --out "$T/atomic" &&
-        check "chase atomic: 4 points, verified" test "$(json "$(ls "$T"/atomic/*-chase.json)" \
-            "[p['extra']['verified'] for p in r['points']]")" = "['full', 'full', 'full', 'full']"
+        check "chase atomic: 4 points, verified" rec points-count \
+            "$(ls "$T"/atomic/*-chase.json)" 4 extra.verified=full
+        check "chase atomic: no other point" rec points-count "$(ls "$T"/atomic/*-chase.json)" 0 \
+            extra.verified!=full
     # the table's row: the atomic curve's L2 level (a GPU's name; renamed so here)
     mkdir -p "$T/atgpu"
     /usr/bin/python3 - "$(ls "$T"/atomic/*-chase.json)" "$T/atgpu/x-chase.json" <<'PY'
@@ -199,12 +203,14 @@ PY
     if with_images expect "chase texture, every mode" 0 "$C" "${FAST[@]}" --sizes 4KiB,64KiB,1MiB \
         --mode all --page-sizes 4KiB --spaces texture,global --out "$T/tex"; then
         rec=$(ls "$T"/tex/*-chase.json)
-        check "chase texture: 9 texture points, verified" test "$(json "$rec" \
-            "[p['extra']['verified'] for p in r['points'] if p['params']['space'] == 'texture']")" = \
-            "['full', 'full', 'full', 'full', 'full', 'full', 'full', 'full', 'full']"
-        check "chase texture: its levels in the record" test "$(json "$rec" \
-            "sorted(l['mode'] for l in r['results']['levels'] if l['space'] == 'texture')")" = \
-            "['page', 'random', 'stride']"
+        check "chase texture: 9 texture points, verified" rec points-count "$rec" 9 \
+            params.space=texture extra.verified=full
+        check "chase texture: no other texture point" rec points-count "$rec" 9 \
+            params.space=texture
+        check "chase texture: its levels in the record" rec items-set "$rec" results.levels mode \
+            '["page", "random", "stride"]' space=texture
+        check "chase texture: a curve per mode" rec items-count "$rec" results.levels 3 \
+            space=texture
         check "chase texture: the record validates" "$VALIDATE" "$SCHEMA" "$rec"
         check "chase texture: in the summary" grep -q "^# levels: .*texture, random: " "$T/out"
     fi
@@ -314,11 +320,12 @@ PY
     if expect "chase --pointers, every mode" 0 "$C" "${FAST[@]}" --pointers --mode random,stride,page \
         --page-sizes 4KiB --spaces global,shared,constant --sizes 4KiB:256KiB:x4 --out "$T/ptr"; then
         rec=$(ls "$T"/ptr/*-chase.json)
-        check "chase --pointers: global points chase addresses, verified" test "$(json "$rec" \
-            "sorted(set((p['params']['space'], p['extra']['chain'], p['extra']['verified']) for p in r['points']))")" = \
-            "[('constant', 'word indices (p = a[p])', 'full'), ('global', 'addresses (p = *p)', 'full'), ('shared', 'word indices (p = a[p])', 'full')]"
-        check "chase --pointers: every mode measured" test "$(json "$rec" \
-            "sorted(set(p['params']['mode'] for p in r['points']))")" = "['page', 'random', 'stride']"
+        check "chase --pointers: global points chase addresses, verified" rec points-set "$rec" \
+            params.space,extra.chain,extra.verified \
+            '[["constant", "word indices (p = a[p])", "full"], ["global", "addresses (p = *p)",
+              "full"], ["shared", "word indices (p = a[p])", "full"]]'
+        check "chase --pointers: every mode measured" rec points-set "$rec" params.mode \
+            '["page", "random", "stride"]'
         check "chase --pointers record validates" "$VALIDATE" "$SCHEMA" "$rec"
     fi
     expect "chase --pointers: planted wrong final element exits 1" 1 "$C" "${FAST[@]}" --pointers \

@@ -78,8 +78,16 @@ def get(obj, path):
 def matches(p, filters):
     """Whether point (or item) p has every PATH=VALUE of filters (a dict; a key ending in '!'
     is PATH!=VALUE: another value, or none; one ending in '?' is PATH?=true|false: whether p
-    has PATH at all)."""
+    has PATH at all; one ending in '~' is PATH~=TEXT: a text containing TEXT)."""
     for k, v in filters.items():
+        if k.endswith("~"):
+            try:
+                got = get(p, k[:-1])
+            except (KeyError, IndexError, TypeError):
+                return False
+            if not (isinstance(got, str) and str(v) in got):
+                return False
+            continue
         if k.endswith("?"):
             try:
                 get(p, k[:-1])
@@ -171,9 +179,11 @@ def points_tuples(r, paths, want, *args):
 @predicate
 def points_set(r, path, want, *args):
     """The values at PATH of the points with every PATH=VALUE (or !=) of ARG... are, as a set,
-    exactly WANT (a JSON list)."""
-    filt = pairs(args)
-    got = {json.dumps(get(p, path)) for p in r["points"] if matches(p, filt)}
+    exactly WANT (a JSON list; PATH comma-separated paths: lists of their values)."""
+    filt, ks = pairs(args), path.split(",")
+    one = len(ks) == 1
+    got = {json.dumps(get(p, ks[0]) if one else [get(p, k) for k in ks])
+           for p in r["points"] if matches(p, filt)}
     need(got == {json.dumps(v) for v in json.loads(want)}, f"{path}: {sorted(got)}")
 
 
@@ -192,6 +202,30 @@ def points_positive(r, path, *args):
         if matches(p, filt):
             v = get(p, path)
             need(isinstance(v, (int, float)) and v > 0, f"{path} is {v!r} at {p['params']}")
+
+
+@predicate
+def items_count(r, path, n, *args):
+    """N items of the array at PATH have every PATH=VALUE (!=, ?=, ~=) of ARG..."""
+    filt = pairs(args)
+    got = sum(matches(it, filt) for it in get(r, path))
+    need(got == int(n), f"{got} items of {path} with {filt}")
+
+
+@predicate
+def items_set(r, path, key, want, *args):
+    """The values at KEY of the items at PATH with every PATH=VALUE of ARG... are, as a set,
+    exactly WANT (a JSON list)."""
+    filt = pairs(args)
+    got = {json.dumps(get(it, key)) for it in get(r, path) if matches(it, filt)}
+    need(got == {json.dumps(v) for v in json.loads(want)}, f"{path} {key}: {sorted(got)}")
+
+
+@predicate
+def point_above(r, path, i, j, factor):
+    """Point I's value at PATH is over FACTOR times point J's."""
+    a, b = get(r["points"][int(i)], path), get(r["points"][int(j)], path)
+    need(a > float(factor) * b, f"{a} against {b}")
 
 
 # ---- headline figures ---------------------------------------------------------------------
@@ -583,6 +617,26 @@ def l2_l1_bytes(r):
         got = p["metrics"]["bw_GBps"]["median"] * p["time_ns"]["median"]
         want = pa["groups"] * pa["reps"] * pa["size_bytes"]
         need(abs(got / want - 1) < 1e-6, f"{pa['size_bytes']}: {got} B, want {want}")
+
+
+@predicate
+def chase_warmup(r, stride):
+    """gmb-chase: each point warms up with a whole traversal of up to 4096 elements, 1024 where
+    its lines (of STRIDE bytes) outgrow the LLC; its timed loads at least twice that."""
+    llc = r["device"]["llc_bytes"]
+    for p in r["points"]:
+        n, x = p["params"]["size_bytes"] // int(stride), p["extra"]
+        want = min(n, 1024) if llc and n * int(stride) > llc else min(n, 4096)
+        need(x["loads_warmup"] == want and x["loads_timed"] >= 2 * x["loads_warmup"],
+             f"{n} elements: {x['loads_warmup']} warm-up, {x['loads_timed']} timed loads")
+
+
+@predicate
+def chase_generic_names(r):
+    """gmb-chase: every level of every curve is numbered or 'memory' (a CPU's)."""
+    for c in r["results"]["levels"]:
+        for l in c["levels"]:
+            need(l["name"].startswith("level ") or l["name"] == "memory", f"level {l['name']}")
 
 
 # ---- the record's facts -------------------------------------------------------------------
