@@ -24,32 +24,44 @@ else
         check "copy: the summary recorded as printed" grep -qxF \
             "# copy: $(json "$rec" "r['results']['summary']")" "$T/out"
         check "copy record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
-        check "copy record: 42 points, all verified in full" test "$(json "$rec" \
-            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 42
-        check "copy record: every series present" test "$(json "$rec" \
-            "' '.join(sorted(set(p['params']['direction']+'/'+p['params']['kind']+'/'+p['params']['engine'] for p in r['points'])))")" = \
-            "bidir/mapped/ce bidir/mapped/sm bidir/pageable/ce bidir/pinned/ce d2d/device/ce d2d/device/sm d2h/mapped/ce d2h/mapped/sm d2h/pageable/ce d2h/pinned/ce h2d/mapped/ce h2d/mapped/sm h2d/pageable/ce h2d/pinned/ce"
-        check "copy record: copy-engine bidir points carry both directions" test "$(json "$rec" \
-            "all('h2d_bw_GBps' in p['metrics'] and 'd2h_bw_GBps' in p['metrics'] and p['params']['streams'] == 2 for p in r['points'] if p['params']['direction'] == 'bidir' and p['params']['engine'] == 'ce')")" = True
+        check "copy record: 42 points, all verified in full" rec points-count "$rec" 42 \
+            extra.verified=full
+        check "copy record: every series present" rec points-set "$rec" \
+            params.direction,params.kind,params.engine \
+            '[["bidir", "mapped", "ce"], ["bidir", "mapped", "sm"], ["bidir", "pageable", "ce"],
+              ["bidir", "pinned", "ce"], ["d2d", "device", "ce"], ["d2d", "device", "sm"],
+              ["d2h", "mapped", "ce"], ["d2h", "mapped", "sm"], ["d2h", "pageable", "ce"],
+              ["d2h", "pinned", "ce"], ["h2d", "mapped", "ce"], ["h2d", "mapped", "sm"],
+              ["h2d", "pageable", "ce"], ["h2d", "pinned", "ce"]]'
+        for m in h2d_bw_GBps d2h_bw_GBps; do
+            check "copy record: copy-engine bidir points carry $m" rec points-count "$rec" 0 \
+                params.direction=bidir params.engine=ce "metrics.$m?=false"
+        done
+        check "copy record: copy-engine bidir points run two streams" rec points-count "$rec" 0 \
+            params.direction=bidir params.engine=ce params.streams!=2
         # SM bidir by default: nvbandwidth's split-warp copy, one kernel, its figure half the sum
-        check "copy record: SM bidir is one split kernel, per direction half the sum" test "$(json "$rec" \
-            "[(p['params']['sm_bidir'], p['params']['streams'], abs(p['metrics']['per_direction_GBps']['median'] * 2 / p['metrics']['bw_GBps']['median'] - 1) < 1e-9, 'h2d_bw_GBps' in p['metrics']) for p in r['points'] if p['params']['direction'] == 'bidir' and p['params']['engine'] == 'sm']")" = \
-            "[('split', 1, True, False), ('split', 1, True, False), ('split', 1, True, False)]"
+        check "copy record: SM bidir is one split kernel, per direction half the sum" \
+            rec copy-sm-bidir-split "$rec" 3
         check "copy record: every copy kernel a work-item per element (split bidir too)" \
-            test "$(json "$rec" "sorted(set((p['params']['direction'], p['params']['groups'] == -(-p['params']['size_bytes'] // 16 // 256)) for p in r['points'] if p['params']['engine'] == 'sm'))")" = \
-            "[('bidir', True), ('d2d', True), ('d2h', True), ('h2d', True)]"
-        check "copy record: bandwidth and latency positive" test "$(json "$rec" \
-            "all(p['metrics']['bw_GBps']['median'] > 0 and p['metrics']['lat_us']['median'] > 0 for p in r['points'])")" = True
-        check "copy record: p2p skipped with a reason on one device" test "$(json "$rec" \
-            "sorted(s['engine'] for s in r['results']['skipped'] if s['direction'] == 'p2p' and 'needs two' in s['reason'])")" = "['ce', 'sm']"
-        check "copy record: no p2p point (never a fake number)" test "$(json "$rec" \
-            "sum(p['params']['direction'].startswith('p2p') for p in r['points'])")" = 0
-        check "copy record: SM with pageable/pinned skipped with a reason" test "$(json "$rec" \
-            "sum(s['engine'] == 'sm' and s['kind'] in ('pageable','pinned') and 'mapping' in s['reason'] for s in r['results']['skipped'])")" = 6
-        check "copy record: link unknown on a CPU, with the reason" test "$(json "$rec" \
-            "r['results']['link']['available'], 'NVIDIA' in r['results']['link']['why']")" = "False True"
-        check "copy: no % of link without a link" test "$(json "$rec" \
-            "sum('pct_link' in p['metrics'] for p in r['points'])")" = 0
+            rec copy-sm-one-pass "$rec"
+        check "copy record: SM copies in every direction" rec points-set "$rec" params.direction \
+            '["bidir", "d2d", "d2h", "h2d"]' params.engine=sm
+        check "copy record: bandwidth positive" rec points-positive "$rec" metrics.bw_GBps.median
+        check "copy record: latency positive" rec points-positive "$rec" metrics.lat_us.median
+        check "copy record: p2p skipped with a reason on one device" rec items-set "$rec" \
+            results.skipped engine '["ce", "sm"]' direction=p2p "reason~=needs two"
+        check "copy record: no p2p point (never a fake number)" rec points-count "$rec" 0 \
+            "params.direction~=p2p"
+        for k in pageable pinned; do
+            check "copy record: SM with $k memory skipped with a reason" rec items-count "$rec" \
+                results.skipped 3 engine=sm kind="$k" "reason~=mapping"
+        done
+        check "copy record: link unknown on a CPU, with the reason" rec fields "$rec" \
+            results.link.available=false
+        check "copy record: the link's reason names NVIDIA" rec text-contains "$rec" \
+            results.link.why NVIDIA
+        check "copy: no % of link without a link" rec points-count "$rec" 0 \
+            metrics.pct_link?=true
         check "copy: table says the link is unknown" grep -q "^# PCIe link: unknown" "$T/out"
         # the figure of a record with peer series (kind peerN: a dash per peer), made from
         # this record's d2d points (gnuplot must take the peer names)
@@ -72,17 +84,16 @@ PY
             expect "copy: figure of peer series" 0 "$G" plot "$T/peerfig" --out "$T/peerfig/out" &&
                 check "copy: peer figure drawn" test -s "$T/peerfig/out/copy-bw.png"
         fi
-        check "copy record: largest pinned h2d at the largest size" test "$(json "$rec" \
-            "r['results']['largest']['h2d_pinned_ce']['size_bytes']")" = 262144
-        check "copy record: latency at the smallest size" test "$(json "$rec" \
-            "r['results']['latency_us']['d2h_pinned_ce']['size_bytes']")" = 4096
+        check "copy record: largest pinned h2d at the largest size, latency at the smallest" \
+            rec fields "$rec" results.largest.h2d_pinned_ce.size_bytes=262144 \
+            results.latency_us.d2h_pinned_ce.size_bytes=4096
         check "copy record has locality" test "$(json "$rec" "r['locality']['source']")" != ""
         check "copy record: every host point says what was bound and where its pages are" \
             test "$(json "$rec" "all(p['extra']['host_binding'] and p['extra']['host_pages_numa'] for p in r['points'] if p['params']['direction'] in ('h2d','d2h','bidir'))")" = True
         check "copy record: default placement carries no host_node (points keep their identity)" \
-            test "$(json "$rec" "sum('host_node' in p['params'] for p in r['points'])")" = 0
-        check "copy record: host placement per kind" test "$(json "$rec" \
-            "sorted(r['results']['host_placement'])")" = "['mapped', 'pageable', 'pinned']"
+            rec points-count "$rec" 0 params.host_node?=true
+        check "copy record: host placement per kind" rec keys "$rec" results.host_placement \
+            mapped pageable pinned
         check "copy csv: header + 42 rows" test "$(wc -l <"$csv")" = 43
         check "copy csv: bidir's own rates have columns" grep -q "h2d_bw_GBps,.*d2h_bw_GBps" "$csv"
         check "copy csv header" grep -q "^direction,kind,engine,size_bytes,.*bw_GBps" "$csv"

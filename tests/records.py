@@ -639,6 +639,29 @@ def chase_generic_names(r):
             need(l["name"].startswith("level ") or l["name"] == "memory", f"level {l['name']}")
 
 
+@predicate
+def copy_sm_bidir_split(r, n):
+    """gmb-copy: N SM bidir points, each one split kernel (one stream) whose per-direction
+    figure is half the sum, none with per-direction rates of its own."""
+    pts = [p for p in r["points"] if p["params"]["direction"] == "bidir"
+           and p["params"]["engine"] == "sm"]
+    need(len(pts) == int(n), f"{len(pts)} SM bidir points")
+    for p in pts:
+        m = p["metrics"]
+        need(p["params"]["sm_bidir"] == "split" and p["params"]["streams"] == 1
+             and abs(m["per_direction_GBps"]["median"] * 2 / m["bw_GBps"]["median"] - 1) < 1e-9
+             and "h2d_bw_GBps" not in m, f"{p['params']}")
+
+
+@predicate
+def copy_sm_one_pass(r):
+    """gmb-copy: an SM copy's grid is one pass of 16-byte work-items in groups of 256."""
+    for p in r["points"]:
+        pa = p["params"]
+        if pa["engine"] == "sm":
+            need(pa["groups"] == -(-pa["size_bytes"] // 16 // 256), f"{pa}")
+
+
 # ---- the record's facts -------------------------------------------------------------------
 
 
