@@ -114,10 +114,15 @@ def matches(p, filters):
 
 @predicate
 def fields(r, *args):
-    """Each PATH=VALUE: the record's value at dotted PATH is VALUE."""
+    """Each PATH=VALUE (or PATH!=, PATH?=, PATH~=, as points' filters): the record's value at
+    dotted PATH is VALUE."""
     for k, v in pairs(args).items():
-        got = get(r, k)
-        need(got == v, f"{k} is {got!r}, not {v!r}")
+        if not matches(r, {k: v}):
+            try:
+                got = repr(get(r, k.rstrip("!?~")))
+            except (KeyError, IndexError, TypeError):
+                got = "absent"
+            fail(f"{k} is {got}, not {v!r}")
 
 
 @predicate
@@ -660,6 +665,45 @@ def copy_sm_one_pass(r):
         pa = p["params"]
         if pa["engine"] == "sm":
             need(pa["groups"] == -(-pa["size_bytes"] // 16 // 256), f"{pa}")
+
+
+@predicate
+def samples_kept(r):
+    """Every point keeps its raw samples: as many as its time statistics count."""
+    for p in r["points"]:
+        need(len(p["samples_ns"]) == p["time_ns"]["n"],
+             f"{len(p['samples_ns'])} samples of {p['time_ns']['n']} at {p['params']}")
+
+
+@predicate
+def pct_is_bw(r):
+    """gmb-stream --peak-bw 100: each point's % of peak is its GB/s."""
+    for p in r["points"]:
+        pct, bw = p["metrics"]["pct_peak"]["median"], p["metrics"]["bw_GBps"]["median"]
+        need(abs(pct - bw) < 1e-6 * bw, f"{pct} % at {bw} GB/s")
+
+
+@predicate
+def clocks_steady(r, sm_mhz):
+    """Every point has NVML clocks at SM_MHZ, none capped, each under 5 s, all counted."""
+    for p in r["points"]:
+        k = p["clocks"]
+        need(k["sm_MHz"] == int(sm_mhz) and k["capped_share"] == 0 and k["power_capped_ms"] == 0
+             and 0 < k["wall_s"] < 5, f"clocks {k}")
+    d = r["clocks"]["during"]
+    need(d["points_clocked"] == len(r["points"]) and d["points_capped"] == 0, f"during {d}")
+
+
+@predicate
+def clocks_capped_half(r, n):
+    """N points each power-capped about half of their time (none thermal), all counted."""
+    for p in r["points"]:
+        k = p["clocks"]
+        need(0.3 < k["capped_share"] < 0.7 and k["thermal_capped_ms"] == 0
+             and abs(k["power_capped_ms"] - k["capped_share"] * k["wall_s"] * 1e3) < 1e-6,
+             f"clocks {k}")
+    d = r["clocks"]["during"]
+    need(d["points_capped"] == len(r["points"]) == int(n), f"{len(r['points'])} points, {d}")
 
 
 # ---- the record's facts -------------------------------------------------------------------
