@@ -29,19 +29,19 @@ else
         rec=$(ls "$T"/acc/*-access.json)
         check "access: 36 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 36
         check "access: record validates" "$VALIDATE" "$SCHEMA" "$rec"
-        check "access: random-write is not in the default patterns (no write point, an empty entry)" test "$(json "$rec" \
-            "r['options']['patterns'], [p for p in r['points'] if p['params']['pattern'] == 'random-write'], r['results']['random_write']")" = \
-            "['stride', 'offset', 'random'] [] []"
-        check "access: 36 points, every one verified in full (confirmations too), step 1" test "$(json "$rec" \
-            "sum(p['extra']['verified'] == 'full' and p['extra']['verify_step'] == 1 for p in r['points'])")" = 36
-        check "access: reads counted as the pattern makes them" test "$(json "$rec" \
-            "all(p['params']['reads'] == ((p['params']['size_bytes'] - p['params']['offset_bytes']) // p['params']['stride_bytes'] if p['params']['pattern'] != 'random' else p['params']['size_bytes'] // p['params']['block_bytes'] * (p['params']['block_bytes'] // 4)) for p in r['points'])")" = True
-        check "access: bandwidth = 4 B per read / median time" test "$(json "$rec" \
-            "all(abs(p['metrics']['bw_GBps']['median'] - 4 * p['params']['reads'] * p['params']['reps'] / p['time_ns']['median']) < 1e-6 * p['metrics']['bw_GBps']['median'] for p in r['points'])")" = True
-        check "access: an odd number of passes a launch (an even one could hide a wrong sum)" \
-            test "$(json "$rec" "all(p['params']['reps'] % 2 == 1 for p in r['points'])")" = True
+        check "access: random-write is not in the default patterns (no write point, an empty entry)" \
+            rec fields "$rec" 'options.patterns=["stride", "offset", "random"]' \
+            results.random_write=[]
+        check "access: no random-write point by default" rec points-count "$rec" 0 \
+            params.pattern=random-write
+        check "access: 36 points, every one verified in full (confirmations too), step 1" \
+            rec points-count "$rec" 36 extra.verified=full extra.verify_step=1
+        check "access: reads counted as the pattern makes them, bandwidth 4 B a read / median \
+time, an odd number of passes a launch (an even one could hide a wrong sum)" \
+            rec access-reads "$rec"
         check "access: each granularity entry counts the points it used and left out" \
-            test "$(json "$rec" "[g['points_used'] + g['points_left_out'] for g in r['results']['granularity']]")" = "[6, 6]"
+            test "$(json "$rec" "[g['points_used'] + g['points_left_out'] \
+for g in r['results']['granularity']]")" = "[6, 6]"
         check "access: a granularity verdict per buffer" test "$(json "$rec" \
             "[g['verdict'] in ('granularity', 'none') for g in r['results']['granularity']]")" = "[True, True]"
         # the sweep selects: its aligned and lowest misaligned bandwidths, as its points have them
@@ -186,8 +186,9 @@ PY
         --strides 4,8 --offsets 0,4 --blocks 4,32,256,4096 --patterns all --out "$T/rw"; then
         rec=$(ls "$T"/rw/*-access.json)
         check "access random-write: record validates" "$VALIDATE" "$SCHEMA" "$rec"
-        check "access random-write: 36 points, every one verified in full" test "$(json "$rec" \
-            "len(r['points']), sum(p['extra']['verified'] == 'full' for p in r['points'])")" = "36 36"
+        check "access random-write: 36 points, every one verified in full" rec points-count "$rec" \
+            36 extra.verified=full
+        check "access random-write: no other point" test "$(json "$rec" "len(r['points'])")" = 36
         check "access random-write: per buffer the in-order references first (4 B, 16 B), then each block, after the reads" test "$(json "$rec" \
             "all([(p['params']['pattern'], p['params'].get('placement'), p['params'].get('block_bytes'), p['extra'].get('vector_bytes')) for p in r['points'] if p['params']['size_bytes'] == s][-6:] == [('random-write', 'in-order', 4, 4), ('random-write', 'in-order', 32, 16)] + [('random-write', 'random', b, 4 if b == 4 else 16) for b in (4, 32, 256, 4096)] for s in (262144, 4194304))")" = True
         check "access random-write: the second buffer's reads (after the first's writes) verified" test "$(json "$rec" \
@@ -287,20 +288,26 @@ PY
     # the last word unwritten, and it is checked too. A buffer over one read-back chunk (64 MiB)
     expect "access random-write: words past the last whole block kept and checked" 0 "$AC" "${FAST[@]}" \
         --sizes 65540 --patterns random-write --blocks 4,64 --out "$T/rwodd" &&
-        check "access random-write: 16385 words checked (the in-order ones: all written, or all but the last)" test "$(json "$(ls "$T"/rwodd/*-access.json)" \
-            "[(p['params']['placement'], p['params']['writes'], p['extra']['words_written'] + p['extra']['words_kept'], p['extra']['words_kept'] if p['params']['placement'] == 'in-order' else p['extra']['words_kept'] >= 1) for p in r['points']]")" = \
-            "[('in-order', 16385, 16385, 0), ('in-order', 16384, 16385, 1), ('random', 16385, 16385, True), ('random', 16384, 16385, True)]"
+        odd=$(ls "$T"/rwodd/*-access.json)
+        check "access random-write: 16385 words checked (the in-order ones: all written, or all \
+but the last)" test "$(json "$odd" "[(p['params']['placement'], p['params']['writes'], \
+p['extra']['words_written'] + p['extra']['words_kept'], p['extra']['words_kept'] if \
+p['params']['placement'] == 'in-order' else p['extra']['words_kept'] >= 1) for p in r['points']]")" \
+            = "[('in-order', 16385, 16385, 0), ('in-order', 16384, 16385, 1), \
+('random', 16385, 16385, True), ('random', 16384, 16385, True)]"
     expect "access random-write: 72 MiB (two read-back chunks), every word" 0 "$AC" "${FAST[@]}" \
         --sizes 72MiB --patterns random-write --blocks 4096 --out "$T/rwbig" &&
-        check "access random-write: 72 MiB verified in full, every word counted" test "$(json "$(ls "$T"/rwbig/*-access.json)" \
-            "[(p['extra']['verified'], p['extra']['words_written'] + p['extra']['words_kept']) for p in r['points']]")" = \
+        check "access random-write: 72 MiB verified in full, every word counted" test "$(json \
+            "$(ls "$T"/rwbig/*-access.json)" "[(p['extra']['verified'], \
+p['extra']['words_written'] + p['extra']['words_kept']) for p in r['points']]")" = \
             "[('full', 18874368), ('full', 18874368)]"
     # one block of the whole buffer (every read of it, placed at the only place)
     expect "access random: a 64 KiB block in a 64 KiB buffer, verified" 0 "$AC" "${FAST[@]}" \
         --sizes 64KiB --patterns random --blocks 4,64KiB --out "$T/rnd1" &&
-        check "access random: one block, all its reads, verified in full" test "$(json "$(ls "$T"/rnd1/*-access.json)" \
-            "[(p['params']['block_bytes'], p['params']['reads'], p['extra']['verified']) for p in r['points']]")" = \
-            "[(4, 16384, 'full'), (65536, 16384, 'full'), (4, 16384, 'full'), (65536, 16384, 'full')]"
+        check "access random: one block, all its reads, verified in full" rec points-list \
+            "$(ls "$T"/rnd1/*-access.json)" params.block_bytes,params.reads,extra.verified \
+            '[[4, 16384, "full"], [65536, 16384, "full"], [4, 16384, "full"],
+              [65536, 16384, "full"]]'
     # --- the three vector widths: 4-byte blocks read (written) as words, 8-byte as uint2, 16
     # bytes and more as uint4, each block's share against the in-order reference of its own
     # width (one per width, the smallest block of it); the summary's contiguous bandwidth the
@@ -336,20 +343,24 @@ PY
     # --- reads beyond 32 Mi: sums of a sample of the work-items recomputed -----------------
     if expect "access: a buffer of 160 MiB, sampled check" 0 "$AC" "${FAST[@]}" --sizes 160MiB \
         --strides 4 --patterns stride --out "$T/big"; then
-        check "access: verified by a sample" test "$(json "$(ls "$T"/big/*-access.json)" \
-            "r['points'][0]['extra']['verified']")" = sampled
+        check "access: verified by a sample" rec fields "$(ls "$T"/big/*-access.json)" \
+            points.0.extra.verified=sampled
         # an odd step: the work-items checked fall in every residue mod any power of two (an
         # even one would leave out every odd work-item's reads)
-        check "access: the sample's step is odd and above 1" test "$(json "$(ls "$T"/big/*-access.json)" \
-            "[(p['extra']['verify_step'] % 2, p['extra']['verify_step'] > 1) for p in r['points']]")" = "[(1, True)]"
+        check "access: the sample's step is odd and above 1" test "$(json \
+            "$(ls "$T"/big/*-access.json)" "[(p['extra']['verify_step'] % 2, \
+p['extra']['verify_step'] > 1) for p in r['points']]")" = "[(1, True)]"
     fi
     expect "access: planted error, sampled check, exits 1" 1 "$AC" "${FAST[@]}" --sizes 160MiB \
         --strides 4 --patterns stride --inject-error --out "$T/big-inj"
     if expect "access: random blocks in a buffer of 160 MiB, sampled check" 0 "$AC" "${FAST[@]}" \
         --sizes 160MiB --patterns random --blocks 64 --out "$T/bigr"; then
-        check "access random: verified by a sample (both points)" test "$(json "$(ls "$T"/bigr/*-access.json)" \
-            "[(p['params']['placement'], p['params']['reads'], p['extra']['verified'], p['extra']['verify_step'] % 2) for p in r['points']]")" = \
-            "[('in-order', 41943040, 'sampled', 1), ('random', 41943040, 'sampled', 1)]"
+        check "access random: verified by a sample (both points)" rec points-list \
+            "$(ls "$T"/bigr/*-access.json)" params.placement,params.reads,extra.verified \
+            '[["in-order", 41943040, "sampled"], ["random", 41943040, "sampled"]]'
+        check "access random: both samples' steps odd" test "$(json \
+            "$(ls "$T"/bigr/*-access.json)" "[p['extra']['verify_step'] % 2 for p in r['points']]")" \
+            = "[1, 1]"
     fi
     # --- the table reads the granularity of the largest buffer by where it lives (renamed so
     # here: a CPU's buffer and verdict are whatever they are; the reader of records without

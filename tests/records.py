@@ -233,6 +233,16 @@ def point_above(r, path, i, j, factor):
     need(a > float(factor) * b, f"{a} against {b}")
 
 
+@predicate
+def points_list(r, paths, want, *args):
+    """In record order, the values at PATHS (comma-separated: lists of them) of the points with
+    every PATH=VALUE (!=, ?=, ~=) of ARG... are WANT (a JSON list)."""
+    ks, filt = paths.split(","), pairs(args)
+    got = [get(p, ks[0]) if len(ks) == 1 else [get(p, k) for k in ks]
+           for p in r["points"] if matches(p, filt)]
+    need(got == json.loads(want), f"{paths}: {json.dumps(got)}")
+
+
 # ---- headline figures ---------------------------------------------------------------------
 
 
@@ -704,6 +714,23 @@ def clocks_capped_half(r, n):
              f"clocks {k}")
     d = r["clocks"]["during"]
     need(d["points_capped"] == len(r["points"]) == int(n), f"{len(r['points'])} points, {d}")
+
+
+@predicate
+def access_reads(r):
+    """gmb-access: each point's reads as its pattern makes them (stride: the words from its
+    offset at its stride; random: every word of the buffer's whole blocks), its bandwidth
+    4 B a read / median time, an odd number of passes a launch."""
+    for p in r["points"]:
+        pa = p["params"]
+        want = pa["size_bytes"] // pa["block_bytes"] * (pa["block_bytes"] // 4) \
+            if pa["pattern"] == "random" else \
+            (pa["size_bytes"] - pa["offset_bytes"]) // pa["stride_bytes"]
+        need(pa["reads"] == want, f"{pa}: {pa['reads']} reads, want {want}")
+        bw = p["metrics"]["bw_GBps"]["median"]
+        need(abs(bw - 4 * pa["reads"] * pa["reps"] / p["time_ns"]["median"]) < 1e-6 * bw,
+             f"{pa}: {bw} GB/s")
+        need(pa["reps"] % 2 == 1, f"{pa}: {pa['reps']} passes")
 
 
 # ---- the record's facts -------------------------------------------------------------------
