@@ -784,6 +784,16 @@ for d in "$OUTDIR"/*/ "$OUTDIR"/suite/*/*/; do
         printf '%s\n' "$lost" | head -20
     fi
     comm -23 "$OUTDIR/hl-new.txt" "$OUTDIR/hl-old.txt" | sed 's/^/  only from the figures: /'
+    # the level view: every level the mapping gave, the same (the figures' levels)
+    bin/gmb table --levels "$d" 2>/dev/null | grep '^|' | sed 's/ † |$/ |/' | sort >"$OUTDIR/hl-new.txt"
+    GMB_TABLE_READER=legacy bin/gmb table --levels "$d" 2>/dev/null | grep '^|' |
+        sed 's/ † |$/ |/' | sort >"$OUTDIR/hl-old.txt"
+    lost=$(comm -13 "$OUTDIR/hl-new.txt" "$OUTDIR/hl-old.txt")
+    if [ -n "$lost" ]; then
+        status=1
+        echo "  $(basename "$d"): the level view's rows the figures lack or change:"
+        printf '%s\n' "$lost" | head -10
+    fi
 done
 rm -f "$OUTDIR/hl-new.txt" "$OUTDIR/hl-old.txt"
 printf 'total wall time %s s; status %d\n' "$(since "$t_start")" "$status"
