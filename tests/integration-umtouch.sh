@@ -21,20 +21,22 @@ else
         --sizes 64KiB,1MiB,4100KiB --tests fault-d2h --host-threads 2 --out "$T/touch"; then
         rec=$(ls "$T"/touch/*-um.json)
         check "umtouch: the record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
-        check "umtouch: every point says the host timed one load a 4 KiB page" test "$(json "$rec" \
-            "sorted((p['params']['size_bytes'], p['params']['host_touch_bytes'], p['params']['timer'], p['params']['host_threads']) for p in r['points'])")" = \
-            "[(65536, 4096, 'host monotonic clock', 2), (1048576, 4096, 'host monotonic clock', 2), (4198400, 4096, 'host monotonic clock', 2)]"
-        check "umtouch: every point verified in full (the check after the touches)" test "$(json "$rec" \
-            "[p['extra']['verified'] for p in r['points']]")" = "['full', 'full', 'full']"
-        check "umtouch: the rate of the touches and of the check, both per sample" test "$(json "$rec" \
-            "all(sorted(p['metrics']) == ['bw_GBps', 'host_resident_GBps'] and len(p['samples_ns']) == p['time_ns']['n'] for p in r['points'])")" = True
-        check "umtouch: the check's metric says it follows the touches" grep -q \
-            "after the timed touches" <(json "$rec" "r['metrics']['host_resident_GBps']['desc']")
+        check "umtouch: every point says the host timed one load a 4 KiB page" rec points-tuples \
+            "$rec" params.size_bytes,params.host_touch_bytes,params.timer,params.host_threads \
+            '[[65536, 4096, "host monotonic clock", 2], [1048576, 4096, "host monotonic clock", 2],
+              [4198400, 4096, "host monotonic clock", 2]]'
+        check "umtouch: every point verified in full (the check after the touches)" \
+            rec points-list "$rec" extra.verified '["full", "full", "full"]'
+        check "umtouch: the rate of the touches and of the check" rec metric-names "$rec" \
+            bw_GBps host_resident_GBps
+        check "umtouch: both per sample" rec samples-kept "$rec"
+        check "umtouch: the check's metric says it follows the touches" rec text-contains \
+            "$rec" metrics.host_resident_GBps.desc "after the timed touches"
         check "umtouch: the summary names the touches" grep -q \
             "the host faults device-written data over (one load a 4 KiB page) [0-9.]* GB/s at 4 MiB" \
             <(json "$rec" "r['results']['summary']")
-        check "umtouch: results.largest from the largest size" test "$(json "$rec" \
-            "r['results']['largest']['fault-d2h']['size_bytes']")" = 4198400
+        check "umtouch: results.largest from the largest size" rec fields "$rec" \
+            results.largest.fault-d2h.size_bytes=4198400
         # gmb table: the touches' figure in its own row, the old method's row absent
         if expect "umtouch: gmb table of the record" 0 "$G" table "$T/touch"; then
             check "umtouch: table: the migration row" grep -qF "$NEW_ROW" "$T/out"
@@ -61,7 +63,8 @@ sys.exit(0 if len(rows) == 1 and abs(float(rows[0][2]) - want) <= 1e-5 * want el
             check "umtouch: planted error, $th host thread(s): the one word counted once" \
                 grep -q "verification failed: fault-d2h: 1 of 262144 words differ" "$T/err"
     done
-    check "umtouch: the failed run's record says so" test "$(json "$(ls "$T"/inj1/*-um.json)" \
-        "(r['status'], [p['extra']['verified'] for p in r['points']])")" = \
-        "('verification_failed', ['FAILED'])"
+    check "umtouch: the failed run's record says so" rec fields "$(ls "$T"/inj1/*-um.json)" \
+        status=verification_failed
+    check "umtouch: the failed run's one point marked" rec points-list \
+        "$(ls "$T"/inj1/*-um.json)" extra.verified '["FAILED"]'
 fi
