@@ -1052,16 +1052,16 @@ static int offset_sweep(state_t *s, uint64_t size, const long *offs, size_t noff
     return failed ? GMB_EVERIFY : GMB_OK;
 }
 
-/* The last entry of the results array arr (buffers in ascending size) whose buffer lives in
- * DRAM; NULL: none. */
-static const json_t *dram_entry(const json_t *arr)
+/* The last entry of the results array arr (buffers in ascending size) whose buffer lives
+ * where ("dram", "cache"); NULL: none. */
+static const json_t *last_where(const json_t *arr, const char *where)
 {
     const json_t *found = NULL, *e;
     size_t i;
     json_array_foreach(arr, i, e)
     {
         const char *w = json_string_value(json_object_get(e, "where"));
-        if (w && !strcmp(w, "dram"))
+        if (w && !strcmp(w, where))
             found = e;
     }
     return found;
@@ -1073,7 +1073,7 @@ static const json_t *dram_entry(const json_t *arr)
 static void random_headlines(gmb_ctx_t *c, const json_t *res, int pat)
 {
     const int wr = pat == P_RANDOM_WRITE;
-    const json_t *e = dram_entry(json_object_get(res, wr ? "random_write" : "random")), *b;
+    const json_t *e = last_where(json_object_get(res, wr ? "random_write" : "random"), "dram"), *b;
     if (!e)
         return;
     const char *pn = pattern_names[pat];
@@ -1158,14 +1158,7 @@ static void headlines(gmb_ctx_t *c)
                                          "Access granularity (stride curve, cache-resident "
                                          "buffer)"};
     for (int k = 0; k < 2; k++) {
-        const json_t *found = NULL;
-        size_t i;
-        json_array_foreach(json_object_get(res, "granularity"), i, e)
-        {
-            const char *w = json_string_value(json_object_get(e, "where"));
-            if (w && !strcmp(w, where[k]))
-                found = e;
-        }
+        const json_t *found = last_where(json_object_get(res, "granularity"), where[k]);
         if (!found)
             continue;
         size_t n = gmb_points_where(c, pts, max, "{s:s, s:O}", "pattern", "stride", "size_bytes",
@@ -1186,7 +1179,7 @@ static void headlines(gmb_ctx_t *c)
                                               .points = pts,
                                               .npoints = n});
     }
-    if ((e = dram_entry(json_object_get(res, "misalignment"))))
+    if ((e = last_where(json_object_get(res, "misalignment"), "dram")))
         gmb_headline(
             c, &(gmb_headline_t){.label = "Misaligned contiguous reads, worst offset, of aligned "
                                           "(DRAM)",
