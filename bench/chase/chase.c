@@ -1066,6 +1066,23 @@ static uint64_t host_cap(const gmb_ctx_t *c, uint64_t top)
     return cap < top ? cap : top;
 }
 
+/* Declare the SM clock figure label (MHz) of value mhz from points pts (n): a measurement of
+ * the SM clock the cross-checks set beside the other (source). */
+static void clock_headline(gmb_ctx_t *c, const char *label, const char *source, double mhz,
+                           const json_t **pts, size_t n)
+{
+    gmb_headline(c, &(gmb_headline_t){.label = label,
+                                      .unit = "MHz",
+                                      .higher = 1,
+                                      .value = mhz,
+                                      .ci_lo = NAN,
+                                      .ci_hi = NAN,
+                                      .points = pts,
+                                      .npoints = n,
+                                      .quantity = GMB_Q_SM_CLOCK,
+                                      .source = source});
+}
+
 /* The SM clock the chase ran at, two ways, under results.cycles: measured_MHz, the median
  * over its verified points of their cycles (clock64) over their nanoseconds (events), and
  * nvml_MHz, the median of the SM clock NVML gave at each point's end (when it did). */
@@ -1096,33 +1113,17 @@ static void clock_results(gmb_ctx_t *c)
     if (nm) {
         qsort(m, nm, sizeof *m, gmb_cmp_double);
         json_object_set_new(cy, "measured_MHz", json_real(gmb_median_sorted(m, nm)));
-        gmb_headline(c, &(gmb_headline_t){
-                            .label = "SM clock during the chase (clock64 over events)",
-                            .unit = "MHz",
-                            .higher = 1,
-                            .value = gmb_median_sorted(m, nm),
-                            .ci_lo = NAN,
-                            .ci_hi = NAN,
-                            .points = pm,
-                            .npoints = nm,
-                            .quantity = GMB_Q_SM_CLOCK,
-                            .source = "chase: its cycles (clock64) over its nanoseconds (events), "
-                                      "median of its points"});
+        clock_headline(c, "SM clock during the chase (clock64 over events)",
+                       "chase: its cycles (clock64) over its nanoseconds (events), median of its "
+                       "points",
+                       gmb_median_sorted(m, nm), pm, nm);
     }
     if (nn) {
         qsort(v, nn, sizeof *v, gmb_cmp_double);
         json_object_set_new(cy, "nvml_MHz", json_real(gmb_median_sorted(v, nn)));
-        gmb_headline(c, &(gmb_headline_t){.label = "SM clock during the chase (NVML)",
-                                          .unit = "MHz",
-                                          .higher = 1,
-                                          .value = gmb_median_sorted(v, nn),
-                                          .ci_lo = NAN,
-                                          .ci_hi = NAN,
-                                          .points = pv,
-                                          .npoints = nn,
-                                          .quantity = GMB_Q_SM_CLOCK,
-                                          .source = "NVML: the SM clock at its points' ends, "
-                                                    "median"});
+        clock_headline(c, "SM clock during the chase (NVML)",
+                       "NVML: the SM clock at its points' ends, median", gmb_median_sorted(v, nn),
+                       pv, nn);
     }
     free(m);
     free(v);
