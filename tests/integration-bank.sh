@@ -22,8 +22,8 @@ else
         check "bank record covers 5 patterns x 3 widths x 2 modes" rec points-distinct "$rec" 30 \
             params.mode params.pattern params.width_bytes
         check "bank record: status ok, benchmark bank" rec fields "$rec" status=ok benchmark=bank
-        check "bank: cycles on OpenCL are marked derived" rec points-values "$rec" \
-            extra.cycles_source "derived: ns x maximum clock"
+        check "bank: cycles on OpenCL are marked derived" rec points-set "$rec" \
+            extra.cycles_source '["derived: ns x maximum clock"]'
         # the model column: stride 32 of 4-byte words 32-way, the tile 32-way unpadded (param
         # 0), conflict-free padded (param 1)
         for w in stride:32:32 tile:0:32 tile:1:1; do

@@ -148,14 +148,6 @@ def points_distinct(r, n, *paths):
 
 
 @predicate
-def points_values(r, path, *values):
-    """The points' values at PATH are, as a set, exactly VALUE..."""
-    got = {json.dumps(get(p, path)) if not isinstance(get(p, path), str) else get(p, path)
-           for p in r["points"]}
-    need(got == set(values), f"{path}: {sorted(got)}")
-
-
-@predicate
 def point_value(r, path, val, *args):
     """The one point with every PATH=VALUE of ARG... has VAL at PATH."""
     want = pairs(args)
