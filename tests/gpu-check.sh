@@ -772,8 +772,8 @@ fi
 echo "== table: from the headline figures against the extractors (each record directory)"
 for d in "$OUTDIR"/*/ "$OUTDIR"/suite/*/*/; do
     ls "$d"*.json >/dev/null 2>&1 || continue
-    bin/gmb table "$d" 2>/dev/null | grep '^|' | sed 's/ † |$/ |/' | sort >"$OUTDIR/hl-new.txt"
-    GMB_TABLE_READER=legacy bin/gmb table "$d" 2>/dev/null | grep '^|' | sed 's/ † |$/ |/' |
+    bin/gmb table "$d" 2>/dev/null | grep '^|' | sed 's/ †//g' | sort >"$OUTDIR/hl-new.txt"
+    GMB_TABLE_READER=legacy bin/gmb table "$d" 2>/dev/null | grep '^|' | sed 's/ †//g' |
         sort >"$OUTDIR/hl-old.txt"
     lost=$(comm -13 "$OUTDIR/hl-new.txt" "$OUTDIR/hl-old.txt")
     if [ -z "$lost" ]; then
@@ -785,9 +785,9 @@ for d in "$OUTDIR"/*/ "$OUTDIR"/suite/*/*/; do
     fi
     comm -23 "$OUTDIR/hl-new.txt" "$OUTDIR/hl-old.txt" | sed 's/^/  only from the figures: /'
     # the level view: every level the mapping gave, the same (the figures' levels)
-    bin/gmb table --levels "$d" 2>/dev/null | grep '^|' | sed 's/ † |$/ |/' | sort >"$OUTDIR/hl-new.txt"
+    bin/gmb table --levels "$d" 2>/dev/null | grep '^|' | sed 's/ †//g' | sort >"$OUTDIR/hl-new.txt"
     GMB_TABLE_READER=legacy bin/gmb table --levels "$d" 2>/dev/null | grep '^|' |
-        sed 's/ † |$/ |/' | sort >"$OUTDIR/hl-old.txt"
+        sed 's/ †//g' | sort >"$OUTDIR/hl-old.txt"
     lost=$(comm -13 "$OUTDIR/hl-new.txt" "$OUTDIR/hl-old.txt")
     if [ -n "$lost" ]; then
         status=1
