@@ -169,7 +169,8 @@ $(LIB): $(LIB_OBJ)
 	$(Q)$(call say,AR,$@)ar rcs $@ $^
 
 # Per benchmark: OpenCL sources embedded (the shared preludes, then its kernels), CUDA objects
-# (one build serves both SAN=0 and SAN=1), the program.
+# (one build serves both SAN=0 and SAN=1), the program from every bench/<name>/*.c (a long
+# program may be split into files; headers of its own beside them).
 define BENCH_RULES
 $(BUILD)/gen/$(1)_cl.c: common/gmb_kernels.h common/gmb_chain_kernels.h bench/$(1)/$(1).cl
 	@mkdir -p $$(@D)
@@ -181,10 +182,10 @@ build/cu/$(1).o: bench/$(1)/$(1).cu bench/$(1)/$(1).cl common/gmb_kernels.h comm
                   common/backend.h build/cu/config
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,NVCC,$$@ ($(words $(CUDA_ARCHS)) architectures))$$(NVCC) $$(NVFLAGS) $$(GENCODE) -Icommon -Ibench/$(1) -c -o $$@ $$<
-$(BUILD)/bench/$(1)/$(1).o: bench/$(1)/$(1).c $(wildcard common/*.h) $(BUILD)/gen/config
+$(BUILD)/bench/$(1)/%.o: bench/$(1)/%.c $(wildcard common/*.h bench/$(1)/*.h) $(BUILD)/gen/config
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,CC,$$@)$$(CC) $$(CFLAGS) $$(GMB_CFLAGS) -Ibench/$(1) -c -o $$@ $$<
-$(BIN)/gmb-$(1): $(BUILD)/bench/$(1)/$(1).o $(BUILD)/gen/$(1)_cl.o \
+$(BIN)/gmb-$(1): $(patsubst %.c,$(BUILD)/%.o,$(wildcard bench/$(1)/*.c)) $(BUILD)/gen/$(1)_cl.o \
                  $(if $(filter 1,$(CUDA)),$(if $(wildcard bench/$(1)/$(1).cu),build/cu/$(1).o)) $(LIB)
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,LD,$$@)$$(CC) $$(CFLAGS) $(SANFLAGS) -o $$@ $$^ $$(LDLIBS)

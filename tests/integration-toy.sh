@@ -1,7 +1,7 @@
 # integration-toy.sh - a new program needs no file outside its directory: a copy of the tree
-# with tests/fixtures/toy/ as bench/toy/ (and nothing else edited) builds gmb-toy, which gmb
-# list names, gmb run runs, gmb table shows (its headline figure) and gmb plot draws (its
-# headline figures, with plots/headlines.gp).
+# with tests/fixtures/toy/ (two .c files and a header) as bench/toy/ (and nothing else edited)
+# builds gmb-toy, which gmb list names, gmb run runs, gmb table shows (its headline figure)
+# and gmb plot draws (its headline figures, with plots/headlines.gp).
 TOY="$T/tree"
 BUILT=build
 [ "$TAG" = san ] && BUILT=build/san
@@ -15,7 +15,7 @@ else
     find "$BUILT" -mindepth 1 -maxdepth 1 ! -name san ! -name fuzz ! -name bin \
         -exec cp -a {} "$TOY/$BUILT/" \;
     [ -d build/cu ] && [ ! -d "$TOY/build/cu" ] && cp -a build/cu "$TOY/build/"
-    cp tests/fixtures/toy/toy.c tests/fixtures/toy/toy.cl "$TOY/bench/toy/"
+    cp tests/fixtures/toy/* "$TOY/bench/toy/"
     TB="$TOY/$BIN"
     if expect "toy: make builds gmb-toy" 0 make -C "$TOY" --no-print-directory \
         SAN=$([ "$TAG" = san ] && echo 1 || echo 0) "$BIN/gmb" "$BIN/gmb-toy"; then
