@@ -102,14 +102,18 @@ endif
 GIT_REV := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 
 # ---- sources -------------------------------------------------------------------------------
-# every common/*.c is libgmb, except the driver's main and the backends (chosen below)
-LIB_SRC := $(filter-out common/driver.c common/backend_%.c,$(wildcard common/*.c))
+# libgmb: the harness and records (common/*.c), the pure models (common/model/), bin/gmb's
+# tools but for its main (common/tools/), the backend table and the backends built here
+# (common/backend/); the dialect headers (common/kernels/) are compiled into each program
+LIB_SRC := $(wildcard common/*.c common/model/*.c) \
+           $(filter-out common/tools/driver.c,$(wildcard common/tools/*.c)) common/backend/backend.c
 ifeq ($(OPENCL),1)
-LIB_SRC += common/backend_opencl.c
+LIB_SRC += common/backend/opencl.c
 endif
 ifeq ($(CUDA),1)
-LIB_SRC += common/backend_cuda.c
+LIB_SRC += common/backend/cuda.c
 endif
+HDRS    := $(wildcard common/*.h common/*/*.h)
 LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
 LIB     := $(BUILD)/libgmb.a
 
@@ -160,7 +164,7 @@ build/cu/config: FORCE
 $(BUILD)/common/host.o: $(BUILD)/gen/gitrev
 $(BUILD)/common/host.o: GMB_CFLAGS += -DGMB_GIT_REV='"$(GIT_REV)"'
 
-$(BUILD)/%.o: %.c $(wildcard common/*.h) $(BUILD)/gen/config
+$(BUILD)/%.o: %.c $(HDRS) $(BUILD)/gen/config
 	@mkdir -p $(@D)
 	$(Q)$(call say,CC,$@)$(CC) $(CFLAGS) $(GMB_CFLAGS) -c -o $@ $<
 
@@ -172,17 +176,17 @@ $(LIB): $(LIB_OBJ)
 # (one build serves both SAN=0 and SAN=1), the program from every bench/<name>/*.c (a long
 # program may be split into files; headers of its own beside them).
 define BENCH_RULES
-$(BUILD)/gen/$(1)_cl.c: common/gmb_kernels.h common/gmb_chain_kernels.h bench/$(1)/$(1).cl
+$(BUILD)/gen/$(1)_cl.c: common/kernels/gmb_kernels.h common/kernels/gmb_chain_kernels.h bench/$(1)/$(1).cl
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,GEN,$$@){ echo '/* generated from $$^ */'; echo 'const char gmb_bench_cl_source[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$$$/\\n"/' $$^; echo ';'; } > $$@
 $(BUILD)/gen/$(1)_cl.o: $(BUILD)/gen/$(1)_cl.c
 	$(Q)$$(call say,CC,$$@)$$(CC) $$(CFLAGS) $$(GMB_CFLAGS) -c -o $$@ $$<
-build/cu/$(1).o: bench/$(1)/$(1).cu bench/$(1)/$(1).cl common/gmb_kernels.h common/gmb_chain_kernels.h \
-                  common/backend.h build/cu/config
+build/cu/$(1).o: bench/$(1)/$(1).cu bench/$(1)/$(1).cl common/kernels/gmb_kernels.h \
+                  common/kernels/gmb_chain_kernels.h common/backend/backend.h build/cu/config
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,NVCC,$$@ ($(words $(CUDA_ARCHS)) architectures))$$(NVCC) $$(NVFLAGS) $$(GENCODE) -Icommon -Ibench/$(1) -c -o $$@ $$<
-$(BUILD)/bench/$(1)/%.o: bench/$(1)/%.c $(wildcard common/*.h bench/$(1)/*.h) $(BUILD)/gen/config
+$(BUILD)/bench/$(1)/%.o: bench/$(1)/%.c $(HDRS) $(wildcard bench/$(1)/*.h) $(BUILD)/gen/config
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,CC,$$@)$$(CC) $$(CFLAGS) $$(GMB_CFLAGS) -Ibench/$(1) -c -o $$@ $$<
 $(BIN)/gmb-$(1): $(patsubst %.c,$(BUILD)/%.o,$(wildcard bench/$(1)/*.c)) $(BUILD)/gen/$(1)_cl.o \
@@ -200,7 +204,7 @@ $(MANDIR)/gmb.1: bin/gmb $(addprefix bin/gmb-,$(BENCHES))
 	@mkdir -p $(@D)
 	$(Q)$(call say,MAN,$@)$< --man >$@.tmp && mv $@.tmp $@
 
-$(BIN)/gmb: $(BUILD)/common/driver.o $(LIB)
+$(BIN)/gmb: $(BUILD)/common/tools/driver.o $(LIB)
 	@mkdir -p $(@D)
 	$(Q)$(call say,LD,$@)$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -285,7 +289,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(PREFIX)/share/gmb/plots \
 	  $(DESTDIR)$(PREFIX)/share/gmb 2>/dev/null
 
-FORMAT_FILES = $(shell git ls-files '*.c' '*.h' '*.cu' '*.cl' 2>/dev/null || ls common/*.[ch] bench/*/*.[ch] bench/*/*.cu bench/*/*.cl tests/unit/*.c)
+FORMAT_FILES = $(shell git ls-files '*.c' '*.h' '*.cu' '*.cl' 2>/dev/null || ls common/*.[ch] common/*/*.[ch] bench/*/*.[ch] bench/*/*.cu bench/*/*.cl tests/unit/*.c)
 format:
 	clang-format -i $(FORMAT_FILES)
 format-check:

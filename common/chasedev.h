@@ -4,8 +4,8 @@
 #ifndef GMB_CHASEDEV_H
 #define GMB_CHASEDEV_H
 
-#include "chain.h"
-#include "gmb_kernels.h"
+#include "model/chain.h"
+#include "kernels/gmb_kernels.h"
 #include "harness.h"
 
 /* The grid of the kernels that make and check a chain of n elements: one element a

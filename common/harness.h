@@ -4,12 +4,12 @@
 
 #include <jansson.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "gmb.h"
 #include "meta.h"
 #include "opts.h"
 #include "record.h"
-#include "stats.h"
+#include "model/stats.h"
 
 /* Options every program takes (filled from gmb_common_opts). */
 typedef struct gmb_common {

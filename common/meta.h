@@ -2,7 +2,7 @@
 #ifndef GMB_META_H
 #define GMB_META_H
 
-#include "backend.h"
+#include "backend/backend.h"
 
 /* Clocks and limits of an NVIDIA GPU at one moment (NVML). A value NVML did not give is
  * GMB_UNKNOWN (power: < 0; throttle: throttle_known 0), and null in the record. */

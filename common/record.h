@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "stats.h"
+#include "model/stats.h"
 
 #define GMB_RECORD_SCHEMA "gmb-record"
 /* The layout this gmb writes: tests/schema/record-v<N>.schema.json. A new required field or a

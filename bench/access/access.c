@@ -3,10 +3,10 @@
  * used), the misalignment of contiguous reads, and blocks of B bytes read (or written) at
  * random places (how much of the memory's bandwidth a random access of B bytes gets); the
  * memory system's access granularity inferred from the stride curve. */
-#include "curves.h"
-#include "gmb_kernels.h"
+#include "model/curves.h"
+#include "kernels/gmb_kernels.h"
 #include "harness.h"
-#include "tools.h"
+#include "tools/tools.h"
 
 #include <math.h>
 #include <stdlib.h>

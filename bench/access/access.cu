@@ -1,6 +1,6 @@
 /* access.cu - the CUDA build of access.cl. */
-#include "backend.h"
-#include "gmb_kernels.h"
+#include "backend/backend.h"
+#include "kernels/gmb_kernels.h"
 
 #include "access.cl"
 

@@ -2,7 +2,7 @@
  * one address), in global memory (a GPU's L2 atomic units) and in shared/local memory (the
  * SM), without (red) and with (atom) the old value returned; every counter and checksum
  * checked after every launch. */
-#include "gmb_kernels.h"
+#include "kernels/gmb_kernels.h"
 #include "harness.h"
 
 #include <math.h>

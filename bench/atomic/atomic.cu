@@ -1,6 +1,6 @@
 /* atomic.cu - the CUDA build of atomic.cl. */
-#include "backend.h"
-#include "gmb_kernels.h"
+#include "backend/backend.h"
+#include "kernels/gmb_kernels.h"
 
 #include "atomic.cl"
 

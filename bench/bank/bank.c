@@ -1,8 +1,8 @@
 /* bank.c - gmb-bank: shared-memory (OpenCL: local-memory) bank conflicts: stride, broadcast,
  * permutation, random and padded-tile patterns of 4/8/16-byte accesses, measured for latency
  * and throughput, every checksum verified, the bank structure inferred from the stride curve. */
-#include "bankmodel.h"
-#include "gmb_kernels.h"
+#include "model/bankmodel.h"
+#include "kernels/gmb_kernels.h"
 #include "harness.h"
 
 #include <math.h>

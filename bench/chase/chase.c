@@ -4,9 +4,9 @@
  * memory), working sets from 1 KiB to DRAM, with cache and TLB levels detected from the
  * curve. */
 #include "chasedev.h"
-#include "gmb_kernels.h"
+#include "kernels/gmb_kernels.h"
 #include "harness.h"
-#include "levels.h"
+#include "model/levels.h"
 
 #include <math.h>
 #include <stdarg.h>

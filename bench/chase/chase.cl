@@ -2,7 +2,7 @@
  * A chain is a buffer of 4-byte words in which the word of each element holds the word offset
  * of the next: p = a[p], every load depends on the one before. One work-item chases; the
  * others only help copy a chain into shared/local memory. chase_word, chase_build and
- * chase_check (laying a chain out and checking it) are in common/gmb_chain_kernels.h. */
+ * chase_check (laying a chain out and checking it) are in common/kernels/gmb_chain_kernels.h. */
 
 /* The chase: warm untimed loads, then steps timed ones (cycles from the SM clock where the
  * dialect has one). Storing p before each clock read makes the read wait for the last load:

@@ -1,12 +1,12 @@
 /* chase.cu - the CUDA build of chase.cl, plus the constant-memory chain and its upload. */
-#include "backend.h"
-#include "gmb_kernels.h"
+#include "backend/backend.h"
+#include "kernels/gmb_kernels.h"
 #include "gmb.h"
 
 #define CHASE_CMEM_WORDS 16384 /* 64 KiB: all the constant memory a CUDA program may declare */
 __constant__ gmb_u32 chase_cmem[CHASE_CMEM_WORDS];
 
-#include "gmb_chain_kernels.h"
+#include "kernels/gmb_chain_kernels.h"
 #include "chase.cl"
 
 #define CHASE_FNS(v)                                                                               \

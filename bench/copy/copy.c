@@ -1,9 +1,9 @@
 /* copy.c - gmb-copy: host<->device, device<->device and peer copies by the copy engine and by
  * an SM copy kernel, pageable, pinned and mapped host memory, bandwidth and small-copy latency
  * over sizes, every copy verified; the PCIe link's nominal bandwidth when NVML knows it. */
-#include "gmb_kernels.h"
+#include "kernels/gmb_kernels.h"
 #include "harness.h"
-#include "xfer.h"
+#include "model/xfer.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* copy.cu - the CUDA build of copy.cl: the same kernels. */
-#include "backend.h"
-#include "gmb_kernels.h"
+#include "backend/backend.h"
+#include "kernels/gmb_kernels.h"
 
 #include "copy.cl"
 

@@ -1,10 +1,10 @@
 /* l2.c - gmb-l2: what the L2 (on a CPU device: the last-level cache) does for a workload:
  * bandwidth against the working set with L1 bypassed (plateaus, capacity, ratio, hit-rate
  * model), near and far partitions, persisting access-policy windows, cold against warm. */
-#include "curves.h"
-#include "gmb_kernels.h"
+#include "model/curves.h"
+#include "kernels/gmb_kernels.h"
 #include "harness.h"
-#include "levels.h"
+#include "model/levels.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -1,14 +1,14 @@
 /* l2.cu - the CUDA build of l2.cl, plus what the backend table cannot say: L2 latency from a
  * chosen SM (partitions) and persisting access-policy windows (persistence). */
-#include "backend.h"
+#include "backend/backend.h"
 #include "gmb.h"
-#include "gmb_kernels.h"
+#include "kernels/gmb_kernels.h"
 
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_try.h"
+#include "backend/cuda_try.h"
 
 #include "l2.cl"
 

@@ -3,8 +3,8 @@
  * the same launch: the latency-bandwidth curve, from the idle latency to the latency at the
  * most bandwidth the device gives, and the bandwidth at which the latency doubles. */
 #include "chasedev.h"
-#include "curves.h"
-#include "gmb_kernels.h"
+#include "model/curves.h"
+#include "kernels/gmb_kernels.h"
 #include "harness.h"
 
 #include <math.h>

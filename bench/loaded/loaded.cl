@@ -1,10 +1,10 @@
 /* loaded.cl - latency under load (OpenCL C and, through gmb_kernels.h, CUDA): one source.
  * One launch: the first work-item of group 0 chases a random cycle through a DRAM-sized chain
- * (laid out by common/gmb_chain_kernels.h) while every work-item of groups 1.. streams reads
- * through (or writes) a second buffer until the chase is done. Nobody waits for ever: the chaser
- * raises a flag when its timed loads are done, the streamers poll it, a cap on their iterations
- * ends them whatever the scheduling (a work-group may run after another has finished, on a CPU),
- * and the chaser's wait for the streamers to start is bounded, so a launch always ends. The
+ * (laid out by common/kernels/gmb_chain_kernels.h) while every work-item of groups 1.. streams
+ * reads through (or writes) a second buffer until the chase is done. Nobody waits for ever: the
+ * chaser raises a flag when its timed loads are done, the streamers poll it, a cap on their
+ * iterations ends them whatever the scheduling (a work-group may run after another has finished, on
+ * a CPU), and the chaser's wait for the streamers to start is bounded, so a launch always ends. The
  * streamers note how far the chase was when they started and stopped, so the host knows
  * which of them ran beside it.
  *

@@ -1,7 +1,7 @@
 /* loaded.cu - the CUDA build of loaded.cl (and of the chain kernels it shares with gmb-chase). */
-#include "backend.h"
-#include "gmb_kernels.h"
-#include "gmb_chain_kernels.h"
+#include "backend/backend.h"
+#include "kernels/gmb_kernels.h"
+#include "kernels/gmb_chain_kernels.h"
 #include "loaded.cl"
 
 extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {

@@ -1,8 +1,8 @@
 /* stream.c - gmb-stream: streaming bandwidth (read, fill, copy, scale, add, triad, dot)
  * over array sizes from cache-resident to DRAM, 4/8/16-byte accesses, every result verified. */
-#include "gmb_kernels.h"
+#include "kernels/gmb_kernels.h"
 #include "harness.h"
-#include "tools.h"
+#include "tools/tools.h"
 
 #include <errno.h>
 #include <math.h>

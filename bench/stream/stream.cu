@@ -1,6 +1,6 @@
 /* stream.cu - the CUDA build of stream.cl: the same kernels, once per element width. */
-#include "backend.h"
-#include "gmb_kernels.h"
+#include "backend/backend.h"
+#include "kernels/gmb_kernels.h"
 
 namespace w4
 {

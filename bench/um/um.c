@@ -1,10 +1,10 @@
 /* um.c - gmb-um: unified (managed) memory: on-demand migration both ways, prefetch both ways,
  * reads of data that stays on the host (advice), read-mostly duplication, and the cost of one
  * page fault by a one-thread chase through pages; every sample on fresh data, verified. */
-#include "chain.h"
-#include "gmb_kernels.h"
+#include "model/chain.h"
+#include "kernels/gmb_kernels.h"
 #include "harness.h"
-#include "xfer.h"
+#include "model/xfer.h"
 
 #include <math.h>
 #include <pthread.h>

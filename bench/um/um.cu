@@ -1,6 +1,6 @@
 /* um.cu - the CUDA build of um.cl: the same kernels. */
-#include "backend.h"
-#include "gmb_kernels.h"
+#include "backend/backend.h"
+#include "kernels/gmb_kernels.h"
 
 #include "um.cl"
 

@@ -6,7 +6,7 @@
  * a leak is a failure. Run from the repository root (plots/ is read). */
 #include "gmb.h"
 #include "record.h"
-#include "tools.h"
+#include "tools/tools.h"
 
 #include <dirent.h>
 #include <fcntl.h>

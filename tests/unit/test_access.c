@@ -1,4 +1,4 @@
-/* test_access.c - unit tests of gmb-access's random blocks (common/gmb_kernels.h, the one
+/* test_access.c - unit tests of gmb-access's random blocks (common/kernels/gmb_kernels.h, the one
  * source the kernels and the host's verification share): the block picked is the hash scaled
  * by a multiply-high into [0, nb), uniform and with replacement (about 1 - 1/e of the blocks
  * read in a pass), independent of its neighbour's; a read keeps its word in the block, and in
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curves.h"
-#include "gmb_kernels.h"
+#include "model/curves.h"
+#include "kernels/gmb_kernels.h"
 
 /* The word that word w of a pass reads: gmb_block_vec with a word a vector (lbv = lb). */
 static uint64_t gmb_block_word(uint64_t w, uint32_t lb, uint32_t key, uint32_t nb, uint32_t order)

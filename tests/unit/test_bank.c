@@ -10,9 +10,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "bankmodel.h"
+#include "model/bankmodel.h"
 #include "gmb.h"
-#include "gmb_kernels.h"
+#include "kernels/gmb_kernels.h"
 
 #define assert_near(a, b, tol)                                                                     \
     do {                                                                                           \

@@ -15,7 +15,7 @@
 
 #include "gmb.h"
 #include "harness.h"
-#include "tools.h"
+#include "tools/tools.h"
 
 static void results_path(char *out, size_t len, const char *run)
 {

@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "gmb.h"
-#include "levels.h"
-#include "tools.h"
+#include "model/levels.h"
+#include "tools/tools.h"
 
 #define MAXP 4096
 

@@ -1,4 +1,4 @@
-/* test_copy.c - unit tests of common/xfer.c: PCIe nominal bandwidth, the chunks verification
+/* test_copy.c - unit tests of common/model/xfer.c: PCIe nominal bandwidth, the chunks verification
  * reads, the default size cap. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "xfer.h"
+#include "model/xfer.h"
 
 #define MiB (1024ull * 1024ull)
 #define GiB (1024ull * MiB)

@@ -14,7 +14,7 @@
 
 #include "gmb.h"
 #include "meta.h"
-#include "tools.h"
+#include "tools/tools.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 

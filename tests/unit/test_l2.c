@@ -1,4 +1,4 @@
-/* test_l2.c - unit tests of common/curves.c: cache and memory plateaus, capacity and hit rate
+/* test_l2.c - unit tests of common/model/curves.c: cache and memory plateaus, capacity and hit rate
  * on synthetic bandwidth curves (clean, noisy, gradual, flat, a slope), and two-mode splits of
  * latency samples (near/far partitions, one mode, a skewed tail, too few samples). */
 #include <stdarg.h>
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curves.h"
+#include "model/curves.h"
 #include "gmb.h"
 
 /* the committed records (results/ of the tree; GMB_RESULTS overrides) */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "gmb.h"
-#include "levels.h"
+#include "model/levels.h"
 
 #define KiB    1024.0
 #define MiB    (1024.0 * KiB)

@@ -19,7 +19,7 @@
 
 #include "gmb.h"
 #include "record.h"
-#include "stats.h"
+#include "model/stats.h"
 
 /* |a - b| <= tol, doubles (cmocka 1.1 only compares floats) */
 #define assert_near(a, b, tol)                                                                     \

@@ -14,7 +14,7 @@
 
 #include "gmb.h"
 #include "harness.h"
-#include "tools.h"
+#include "tools/tools.h"
 
 #define assert_near(a, b, tol)                                                                     \
     do {                                                                                           \

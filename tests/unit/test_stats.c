@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "gmb.h"
-#include "stats.h"
+#include "model/stats.h"
 
 #define TOL 1e-12
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "gmb.h"
-#include "tools.h"
+#include "tools/tools.h"
 
 static char dir[64];
 

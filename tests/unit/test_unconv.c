@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "gmb.h"
-#include "tools.h"
+#include "tools/tools.h"
 
 /* the committed quick-profile run of the H200 (tests run from the repository root) */
 #ifndef GMB_H200_QUICK

@@ -4,7 +4,7 @@
 #include "gmb.h"
 #include "meta.h"
 #include "record.h"
-#include "tools.h"
+#include "tools/tools.h"
 
 #include <dirent.h>
 #include <errno.h>

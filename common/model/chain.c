@@ -1,5 +1,5 @@
 /* chain.c - pointer-chase chain builders and checkers (see chain.h). */
-#include "chain.h"
+#include "model/chain.h"
 
 #include "gmb.h"
 

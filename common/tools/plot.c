@@ -4,7 +4,7 @@
  * of the table (every benchmark's) side by side, one bar per run. */
 #include "gmb.h"
 #include "record.h"
-#include "tools.h"
+#include "tools/tools.h"
 
 #include <dirent.h>
 #include <errno.h>

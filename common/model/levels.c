@@ -1,8 +1,8 @@
 /* levels.c - plateau and step detection on latency curves (see levels.h). */
-#include "levels.h"
+#include "model/levels.h"
 
 #include "gmb.h"
-#include "stats.h"
+#include "model/stats.h"
 
 #include <math.h>
 #include <stdio.h>

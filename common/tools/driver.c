@@ -2,7 +2,7 @@
  * plot, tabulate and compare their records. */
 #include "gmb.h"
 #include "harness.h"
-#include "tools.h"
+#include "tools/tools.h"
 
 #include <dirent.h>
 #include <errno.h>

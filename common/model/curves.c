@@ -1,9 +1,9 @@
 /* curves.c - bandwidth plateaus, capacity, hit-rate model and two-mode splits (see curves.h). */
-#include "curves.h"
+#include "model/curves.h"
 
 #include "gmb.h"
-#include "levels.h"
-#include "stats.h"
+#include "model/levels.h"
+#include "model/stats.h"
 
 #include <math.h>
 #include <stdint.h>

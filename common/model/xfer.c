@@ -1,6 +1,6 @@
 /* xfer.c - pure helpers of transfer benchmarks (see xfer.h). */
-#include "xfer.h"
-#include "gmb_kernels.h"
+#include "model/xfer.h"
+#include "kernels/gmb_kernels.h"
 
 #include <unistd.h>
 

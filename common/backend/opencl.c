@@ -3,7 +3,7 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "gmb.h"
 #include "meta.h"
 

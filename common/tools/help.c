@@ -1,6 +1,6 @@
 /* help.c - the help of bin/gmb's subcommands: one table (tools.h: gmb_cmd_help) that gmb
  * --help, gmb CMD --help and gmb help CMD print, and that a man page can be made from. */
-#include "tools.h"
+#include "tools/tools.h"
 
 #include <string.h>
 

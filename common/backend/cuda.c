@@ -2,8 +2,8 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
-#include "backend.h"
-#include "cuda_try.h"
+#include "backend/backend.h"
+#include "backend/cuda_try.h"
 #include "gmb.h"
 #include "meta.h"
 

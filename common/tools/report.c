@@ -1,12 +1,12 @@
 /* report.c - records read back for gmb plot/table/compare: run sets, the table of row
  * extractors and its Markdown/LaTeX/CSV rendering, and the per-point comparison. */
-#include "curves.h"
+#include "model/curves.h"
 #include "gmb.h"
-#include "levels.h"
+#include "model/levels.h"
 #include "meta.h"
 #include "record.h"
-#include "stats.h"
-#include "tools.h"
+#include "model/stats.h"
+#include "tools/tools.h"
 
 #include <ctype.h>
 #include <stdarg.h>

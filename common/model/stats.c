@@ -1,5 +1,5 @@
 /* stats.c - median, order-statistic confidence interval, moments, rank test. */
-#include "stats.h"
+#include "model/stats.h"
 #include "gmb.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /* bankmodel.c - bank conflict degree of warp accesses, the cost line, and bank inference. */
-#include "bankmodel.h"
-#include "stats.h"
+#include "model/bankmodel.h"
+#include "model/stats.h"
 #include "gmb.h"
 #include "opts.h"
 

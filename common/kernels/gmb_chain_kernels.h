@@ -2,7 +2,7 @@
  * it there (gmb-chase, gmb-loaded): OpenCL gets this file after gmb_kernels.h in front of every
  * benchmark's .cl; a .cu includes it before its .cl. A chain is a buffer of 4-byte words in
  * which the word of each element holds the word offset of the next. Word offsets as in
- * common/chain.h: element e sits at e * sw, or with pages (pw > 0) at
+ * common/model/chain.h: element e sits at e * sw, or with pages (pw > 0) at
  * e * pw + (e mod (pw / sw)) * sw. */
 #ifndef GMB_CHAIN_KERNELS_H
 #define GMB_CHAIN_KERNELS_H

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "levels.h"
+#include "model/levels.h"
 
 /* What a bandwidth-versus-working-set curve says about one cache in front of memory. */
 typedef struct gmb_bw_fit {

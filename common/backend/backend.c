@@ -1,5 +1,5 @@
 /* backend.c - the list of compiled-in backends and fields derived from device facts. */
-#include "backend.h"
+#include "backend/backend.h"
 #include "gmb.h"
 
 #include <stdio.h>
