@@ -1,5 +1,6 @@
 /* harness.c - gmb_main(): options -> device -> sweep -> verified points -> record. */
 #include "harness.h"
+#include "host.h"
 
 #include <getopt.h>
 #include <stdarg.h>

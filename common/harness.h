@@ -6,7 +6,8 @@
 
 #include "backend/backend.h"
 #include "gmb.h"
-#include "meta.h"
+#include "nvml.h"
+#include "topo.h"
 #include "opts.h"
 #include "record.h"
 #include "model/stats.h"
@@ -189,7 +190,7 @@ void gmb_grid_pass(const gmb_ctx_t *ctx, long group_size, uint64_t per_item, uin
 
 /* JSON of a device description. */
 json_t *gmb_json_device(const gmb_dev_info_t *d);
-/* clocks.during from two NVML snapshots (meta.h) around a run of wall_s seconds: the time
+/* clocks.during from two NVML snapshots (nvml.h) around a run of wall_s seconds: the time
  * the GPU was held below its application clocks by each limit; nothing when NVML was not. */
 void gmb_json_clocks_during(json_t *clocks, const gmb_clocks_t *a, const gmb_clocks_t *b,
                             double wall_s);

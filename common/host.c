@@ -1,6 +1,6 @@
 /* host.c - facts about the host and the time of a run. */
 #include "gmb.h"
-#include "meta.h"
+#include "host.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -68,4 +68,10 @@ void gmb_utc_now(char *iso, size_t isolen, char *stamp, size_t stamplen)
         strftime(iso, isolen, "%Y-%m-%dT%H:%M:%SZ", &tm);
     if (stamp)
         strftime(stamp, stamplen, "%Y%m%dT%H%M%SZ", &tm);
+}
+
+uint64_t gmb_host_ram_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    return pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0;
 }

@@ -1,6 +1,6 @@
 /* nvml.c - NVIDIA Management Library loaded at run time (no nvml.h needed; works without). */
 #include "gmb.h"
-#include "meta.h"
+#include "nvml.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* topo.c - device locality through hwloc: the NUMA nodes and CPUs next to a device. */
 #include "gmb.h"
-#include "meta.h"
+#include "topo.h"
 
 #include <errno.h>
 #include <sched.h>

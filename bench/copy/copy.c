@@ -3,6 +3,7 @@
  * over sizes, every copy verified; the PCIe link's nominal bandwidth when NVML knows it. */
 #include "kernels/gmb_kernels.h"
 #include "harness.h"
+#include "host.h"
 #include "model/xfer.h"
 
 #include <math.h>

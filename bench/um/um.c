@@ -4,6 +4,7 @@
 #include "model/chain.h"
 #include "kernels/gmb_kernels.h"
 #include "harness.h"
+#include "host.h"
 #include "model/xfer.h"
 
 #include <math.h>

@@ -5,7 +5,7 @@
 #include "backend/backend.h"
 #include "backend/cuda_try.h"
 #include "gmb.h"
-#include "meta.h"
+#include "nvml.h"
 
 #include <dlfcn.h>
 #include <stdatomic.h>

@@ -5,7 +5,7 @@
 
 #include "backend/backend.h"
 #include "gmb.h"
-#include "meta.h"
+#include "nvml.h"
 
 #include <dirent.h>
 #include <dlfcn.h>

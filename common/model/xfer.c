@@ -2,8 +2,6 @@
 #include "model/xfer.h"
 #include "kernels/gmb_kernels.h"
 
-#include <unistd.h>
-
 double gmb_pcie_lane_gbps(int gen)
 {
     switch (gen) {
@@ -79,10 +77,4 @@ uint64_t gmb_xfer_top(uint64_t want, uint64_t dev_mem, uint64_t host_ram, uint64
     if (align)
         top &= ~(align - 1);
     return top;
-}
-
-uint64_t gmb_host_ram_bytes(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    return pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0;
 }

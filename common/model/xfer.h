@@ -34,7 +34,4 @@ size_t gmb_verify_spans(uint64_t bytes, uint64_t full_bytes, uint64_t chunk_byte
 uint64_t gmb_xfer_top(uint64_t want, uint64_t dev_mem, uint64_t host_ram, uint64_t max_alloc,
                       uint64_t align);
 
-/* The host's physical memory in bytes (0 unknown). */
-uint64_t gmb_host_ram_bytes(void);
-
 #endif

@@ -2,6 +2,7 @@
  * plot, tabulate and compare their records. */
 #include "gmb.h"
 #include "harness.h"
+#include "host.h"
 #include "tools/tools.h"
 
 #include <dirent.h>

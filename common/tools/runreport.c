@@ -2,7 +2,7 @@
  * records only: the device and host, each program's status and summary, the table, the
  * cross-checks (one quantity measured by several programs), the figures gmb plot drew. */
 #include "gmb.h"
-#include "meta.h"
+#include "nvml.h"
 #include "record.h"
 #include "tools/tools.h"
 

@@ -2,7 +2,8 @@
  * progress on stderr, one run directory with every record and a run.json manifest. */
 #include "gmb.h"
 #include "harness.h"
-#include "meta.h"
+#include "host.h"
+#include "nvml.h"
 #include "record.h"
 #include "tools/tools.h"
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "gmb.h"
-#include "meta.h"
+#include "host.h"
 #include "tools/tools.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "meta.h"
+#include "nvml.h"
 
 struct nvml_stub { /* as in nvml_stub.c */
     int fail_clock, fail_temp, fail_reasons, fail_viol, fail_bus, fail_energy;

@@ -15,7 +15,7 @@
 #endif
 
 #include "gmb.h"
-#include "meta.h"
+#include "topo.h"
 
 /* two packages, one NUMA node each (CPUs 0-3, 4-7), a GPU at 0000:65:00.0 under package 1 */
 #define FIXTURE "tests/fixtures/topo-2numa-gpu.xml"
