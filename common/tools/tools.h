@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* ---- help of bin/gmb (help.c) ------------------------------------------------------------ */
+/* ---- help of bin/gmb (help.c) ---------------------------------------------------------------- */
 
 /* One subcommand's help, plain text (gmb --help, gmb CMD --help and the man page are made
  * from it). */
@@ -29,7 +29,7 @@ void gmb_cmd_print_help(FILE *f, const gmb_cmd_help_t *h);
  * benches (gmb-NAME(1) each), environment, exit status, files. */
 void gmb_cmd_man(FILE *f, char *const *benches, int nbenches);
 
-/* ---- records read back (report.c) ------------------------------------------------------- */
+/* ---- records read back (json.c, runset.c) ---------------------------------------------------- */
 
 /* One record read from disk. */
 typedef struct gmb_rec {
@@ -83,7 +83,7 @@ int gmb_rec_busy(const json_t *rec);
 /* Short device label: "Intel Xeon Processor (PoCL CPU)", "NVIDIA H200 (CUDA)". */
 void gmb_device_label(const json_t *device, const char *backend, char *out, size_t len);
 
-/* ---- the report of a run (runreport.c) ------------------------------------------------------ */
+/* ---- the report of a run (runreport.c) ------------------------------------------------------- */
 
 /* Write the Markdown report of run directory dir (its run.json and records) to f: device and
  * host, each program's status and summary, the table, the figures under dir/figures, linked
@@ -91,7 +91,7 @@ void gmb_device_label(const json_t *device, const char *backend, char *out, size
  * (no gmb-run manifest: one line said) or GMB_ERUNTIME (a write failed). */
 int gmb_run_report(const char *dir, const char *figs, FILE *f);
 
-/* ---- table (report.c) ------------------------------------------------------------------- */
+/* ---- table (table.c, legacy.c, render*.c) ---------------------------------------------------- */
 
 /* One cell of the table. */
 typedef struct gmb_cell {
@@ -177,7 +177,7 @@ char *gmb_table_render(const gmb_table_t *t, const char *format);
 /* Format a number with 4 significant digits, no exponent ("3912", "180.6", "0.01940"). */
 void gmb_fmt_num(double v, char *buf, size_t len);
 
-/* ---- cross-checks (report.c) ------------------------------------------------------------ */
+/* ---- cross-checks (crosscheck.c) ------------------------------------------------------------- */
 
 /* One quantity that several programs of a run measure, each its own way: their values and
  * whether they agree. */
@@ -203,7 +203,7 @@ size_t gmb_crosscheck(const gmb_runset_t *rs, size_t run, gmb_xcheck_t *out, siz
  * had two measurements). malloc'd, NULL when out of memory. */
 char *gmb_crosscheck_md(const gmb_xcheck_t *x, size_t n);
 
-/* ---- compare (report.c) ----------------------------------------------------------------- */
+/* ---- compare (compare.c) --------------------------------------------------------------------- */
 
 /* One compared metric of one point. */
 typedef struct gmb_cmp {
@@ -243,7 +243,7 @@ void gmb_text_plain(char *s);
  * start rows of its own). */
 const char *gmb_md_esc(unsigned char c);
 
-/* ---- plot (plot.c) ---------------------------------------------------------------------- */
+/* ---- plot (plot.c) --------------------------------------------------------------------------- */
 
 /* Plot options. */
 typedef struct gmb_plot_opts {
@@ -262,7 +262,7 @@ typedef struct gmb_plot_opts {
  * when a file could not be written (or no figure at all was drawn nor named). */
 int gmb_plot(const gmb_runset_t *rs, const gmb_plot_opts_t *o);
 
-/* ---- run (suite.c) ---------------------------------------------------------------------- */
+/* ---- run (suite.c) --------------------------------------------------------------------------- */
 
 /* The options of one benchmark for one profile and device type. */
 typedef struct gmb_profile {

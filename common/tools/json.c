@@ -1,0 +1,104 @@
+/* json.c - what the record readers of bin/gmb share: JSON paths into a record, a growable
+ * string (see reader.h). */
+#include "gmb.h"
+#include "model/curves.h"
+#include "model/levels.h"
+#include "model/stats.h"
+#include "nvml.h"
+#include "record.h"
+#include "tools/reader.h"
+#include "tools/tools.h"
+#include "topo.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- JSON helpers ----------------------------------------------------------------------- */
+
+const json_t *gmb_jpath(const json_t *j, const char *path)
+{
+    char key[128];
+    while (j && path && *path) {
+        const char *dot = strchr(path, '.');
+        size_t l = dot ? (size_t)(dot - path) : strlen(path);
+        if (l >= sizeof key)
+            return NULL;
+        memcpy(key, path, l);
+        key[l] = '\0';
+        char *end;
+        long idx = strtol(key, &end, 10);
+        if (json_is_array(j) && key[0] && !*end) /* "sizes.0": an array element */
+            j = idx >= 0 ? json_array_get(j, (size_t)idx) : NULL;
+        else
+            j = json_object_get(j, key);
+        path = dot ? dot + 1 : NULL;
+    }
+    return j;
+}
+
+double gmb_jnum(const json_t *j, const char *path)
+{
+    const json_t *v = gmb_jpath(j, path);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+int gmb_rec_busy(const json_t *rec)
+{
+    const json_t *b = json_object_get(rec, "busy_before");
+    return json_is_true(json_object_get(b, "available")) &&
+           gmb_busy_in_use(gmb_jnum(b, "compute_processes"), gmb_jnum(b, "gpu_util_pct"),
+                           json_is_string(json_object_get(b, "after_gmb_program")));
+}
+
+const char *gmb_jstr(const json_t *j, const char *path)
+{
+    const char *s = json_string_value(gmb_jpath(j, path));
+    return s ? s : "";
+}
+
+/* ---- growable string -------------------------------------------------------------------- */
+
+void gmb_str_put(gmb_str_t *b, const char *fmt, ...)
+{
+    va_list ap;
+    if (b->bad)
+        return;
+    for (;;) {
+        va_start(ap, fmt);
+        int l = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (l < 0) {
+            b->bad = 1;
+            return;
+        }
+        if (b->s && b->n + (size_t)l < b->cap) {
+            b->n += (size_t)l;
+            return;
+        }
+        size_t cap = (b->cap ? 2 * b->cap : 1024) + (size_t)l;
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            b->bad = 1;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+}
+
+char *gmb_str_done(gmb_str_t *b)
+{
+    if (b->bad) {
+        free(b->s);
+        return NULL;
+    }
+    if (!b->s)
+        return strdup("");
+    return b->s;
+}
