@@ -1,23 +1,11 @@
 /* compare.c - gmb compare: two records' points matched by their parameters, each metric's
  * change with a rank test. */
 #include "gmb.h"
-#include "model/curves.h"
-#include "model/levels.h"
-#include "model/stats.h"
-#include "nvml.h"
 #include "record.h"
 #include "tools/reader.h"
-#include "tools/tools.h"
-#include "topo.h"
 
-#include <ctype.h>
-#include <dirent.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* ---- compare ---------------------------------------------------------------------------- */
 

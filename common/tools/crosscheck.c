@@ -1,23 +1,10 @@
 /* crosscheck.c - the cross-checks: one quantity (memory read bandwidth, the LLC capacity, ...)
  * as several programs of a run measured it, and whether they agree. */
-#include "gmb.h"
-#include "model/curves.h"
-#include "model/levels.h"
-#include "model/stats.h"
-#include "nvml.h"
 #include "record.h"
 #include "tools/reader.h"
-#include "tools/tools.h"
-#include "topo.h"
 
-#include <ctype.h>
-#include <dirent.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* ---- cross-checks ----------------------------------------------------------------------- */
 

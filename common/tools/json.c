@@ -1,23 +1,10 @@
 /* json.c - what the record readers of bin/gmb share: JSON paths into a record, a growable
  * string (see reader.h). */
-#include "gmb.h"
-#include "model/curves.h"
-#include "model/levels.h"
-#include "model/stats.h"
 #include "nvml.h"
-#include "record.h"
 #include "tools/reader.h"
-#include "tools/tools.h"
-#include "topo.h"
 
-#include <ctype.h>
-#include <dirent.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* ---- JSON helpers ----------------------------------------------------------------------- */
 

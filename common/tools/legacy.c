@@ -2,22 +2,12 @@
  * "headlines" key): the table's rows and their extractors, the level view's mapping. */
 #include "gmb.h"
 #include "model/curves.h"
-#include "model/levels.h"
-#include "model/stats.h"
-#include "nvml.h"
 #include "record.h"
 #include "tools/reader.h"
-#include "tools/tools.h"
 #include "topo.h"
 
-#include <ctype.h>
-#include <dirent.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* ---- row extractors --------------------------------------------------------------------- */
 

@@ -66,6 +66,15 @@ void gmb_csv_text(gmb_str_t *b, const char *s);
 const char *gmb_tex_unit(const char *u);
 /* Cell c as Markdown (tex 0) or LaTeX (tex 1): its value, CI in brackets, marks. */
 void gmb_cell_text(gmb_str_t *b, const gmb_cell_t *c, int tex);
+/* What a mark of the table's cells (a GMB_NOTE_* bit) says under it: text, then tail where
+ * it has one; a table of them ends with bit 0. */
+typedef struct {
+    int bit;          /* the mark's bit of gmb_cell_t.note */
+    const char *text; /* what it says */
+    const char *tail; /* more of it (a legend shared with other pages), or NULL */
+} gmb_note_text_t;
+/* The notes of n whose bits are set in notes, in n's order. */
+void gmb_notes_put(gmb_str_t *b, int notes, const gmb_note_text_t *n);
 /* The table in one format (render_md.c, render_tex.c, render_csv.c): the caller's to free;
  * NULL when out of memory. */
 char *gmb_render_md(const gmb_table_t *t);

@@ -1,23 +1,10 @@
 /* render.c - the table's text: numbers, escapes per format, a cell with its CI and marks,
  * and the one renderer a format names (render_md.c, render_tex.c, render_csv.c). */
-#include "gmb.h"
-#include "model/curves.h"
-#include "model/levels.h"
-#include "model/stats.h"
-#include "nvml.h"
 #include "record.h"
 #include "tools/reader.h"
-#include "tools/tools.h"
-#include "topo.h"
 
-#include <ctype.h>
-#include <dirent.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 void gmb_fmt_num(double v, char *buf, size_t len)
 {
@@ -186,6 +173,13 @@ void gmb_cell_text(gmb_str_t *b, const gmb_cell_t *c, int tex)
         gmb_str_put(b, tex ? "\\textsuperscript{\\dag}" : " †");
     if (c->note & GMB_NOTE_PAST_LLC)
         gmb_str_put(b, tex ? "\\textsuperscript{l}" : " ˡ");
+}
+
+void gmb_notes_put(gmb_str_t *b, int notes, const gmb_note_text_t *n)
+{
+    for (; n->bit; n++)
+        if (notes & n->bit)
+            gmb_str_put(b, "%s%s", n->text, n->tail ? n->tail : "");
 }
 
 /* The renderers, one a format: gmb table --format NAME */

@@ -1,23 +1,6 @@
 /* render_csv.c - gmb table --format csv: a row per figure, four columns a run (value, the CI's
  * ends, unconverged/points). */
-#include "gmb.h"
-#include "model/curves.h"
-#include "model/levels.h"
-#include "model/stats.h"
-#include "nvml.h"
-#include "record.h"
 #include "tools/reader.h"
-#include "tools/tools.h"
-#include "topo.h"
-
-#include <ctype.h>
-#include <dirent.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 
 char *gmb_render_csv(const gmb_table_t *t)
 {

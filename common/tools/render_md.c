@@ -1,23 +1,27 @@
 /* render_md.c - gmb table --format md: a Markdown table, then one paragraph on the medians'
  * CIs and on each mark its cells carry. */
-#include "gmb.h"
-#include "model/curves.h"
-#include "model/levels.h"
-#include "model/stats.h"
-#include "nvml.h"
-#include "record.h"
 #include "tools/reader.h"
-#include "tools/tools.h"
-#include "topo.h"
 
-#include <ctype.h>
-#include <dirent.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
+/* What each mark of the cells says, in the paragraph under the Markdown table */
+static const gmb_note_text_t md_notes[] = {
+    {1, " ᶜ: no DRAM-sized point was measured; the best cache-resident point.", NULL},
+    {2,
+     " ᵗ: the largest sets were 4 to 16 times the last-level cache (DRAM points, but a "
+     "repetition may still find part of its set in the cache).",
+     NULL},
+    {4, " ᵍ: given with --peak-bw, not the driver's figure (the % of peak rows use it).", NULL},
+    {8, " ⁱ: from a program stopped before its end (the points it finished).", NULL},
+    {16,
+     " ᵖ: from a program with points that NVML saw held below the application clocks (power, "
+     "thermal or board limit) for over 1% of their time (the record's points say which).",
+     NULL},
+    {GMB_NOTE_UNCONVERGED, " ", GMB_UNCONV_LEGEND},
+    {GMB_NOTE_PAST_LLC,
+     " ˡ: past the cache size the device reports: where the bandwidth plateau ended (the sets "
+     "there still hit in part), not the cache's size.",
+     NULL},
+    {0, NULL, NULL},
+};
 
 char *gmb_render_md(const gmb_table_t *t)
 {
@@ -51,26 +55,7 @@ char *gmb_render_md(const gmb_table_t *t)
         gmb_str_put(&b, "\n");
     }
     gmb_str_put(&b, "\nMedians with their 95%% confidence interval in brackets.");
-    if (t->notes & 1)
-        gmb_str_put(&b, " ᶜ: no DRAM-sized point was measured; the best cache-resident point.");
-    if (t->notes & 2)
-        gmb_str_put(&b,
-                    " ᵗ: the largest sets were 4 to 16 times the last-level cache (DRAM points, "
-                    "but a repetition may still find part of its set in the cache).");
-    if (t->notes & 4)
-        gmb_str_put(&b, " ᵍ: given with --peak-bw, not the driver's figure (the %% of peak rows "
-                        "use it).");
-    if (t->notes & 8)
-        gmb_str_put(&b, " ⁱ: from a program stopped before its end (the points it finished).");
-    if (t->notes & 16)
-        gmb_str_put(&b, " ᵖ: from a program with points that NVML saw held below the application "
-                        "clocks (power, thermal or board limit) for over 1%% of their time (the "
-                        "record's points say which).");
-    if (t->notes & GMB_NOTE_UNCONVERGED)
-        gmb_str_put(&b, " %s", GMB_UNCONV_LEGEND);
-    if (t->notes & GMB_NOTE_PAST_LLC)
-        gmb_str_put(&b, " ˡ: past the cache size the device reports: where the bandwidth plateau "
-                        "ended (the sets there still hit in part), not the cache's size.");
+    gmb_notes_put(&b, t->notes, md_notes);
     gmb_str_put(&b, "\n");
     return gmb_str_done(&b);
 }

@@ -1,23 +1,24 @@
 /* render_tex.c - gmb table --format tex: a LaTeX tabular as wide as the text (the array
  * package), the marks explained in a comment line. */
-#include "gmb.h"
-#include "model/curves.h"
-#include "model/levels.h"
-#include "model/stats.h"
-#include "nvml.h"
-#include "record.h"
 #include "tools/reader.h"
-#include "tools/tools.h"
-#include "topo.h"
 
-#include <ctype.h>
-#include <dirent.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
+/* What each mark of the cells says, in the comment line under the LaTeX table */
+static const gmb_note_text_t tex_notes[] = {
+    {1, "; c: no DRAM-sized point was measured, the best cache-resident point", NULL},
+    {2, "; t: the largest sets were 4 to 16 times the last-level cache", NULL},
+    {4, "; g: given with --peak-bw, not the driver's figure (the % of peak rows use it)", NULL},
+    {8, "; i: from a program stopped before its end (the points it finished)", NULL},
+    {16,
+     "; p: from a program with points held below the application clocks for over 1% of their "
+     "time (NVML)",
+     NULL},
+    {GMB_NOTE_UNCONVERGED, "; dagger: ", GMB_UNCONV_LEGEND + sizeof "†: " - 1},
+    {GMB_NOTE_PAST_LLC,
+     "; l: past the cache size the device reports, where the bandwidth plateau ended, not the "
+     "cache's size",
+     NULL},
+    {0, NULL, NULL},
+};
 
 char *gmb_render_tex(const gmb_table_t *t)
 {
@@ -65,23 +66,7 @@ char *gmb_render_tex(const gmb_table_t *t)
     }
     gmb_str_put(&b, "\\hline\n\\end{tabular}\\par}\n");
     gmb_str_put(&b, "%% medians with their 95%% confidence interval in brackets");
-    if (t->notes & 1)
-        gmb_str_put(&b, "; c: no DRAM-sized point was measured, the best cache-resident point");
-    if (t->notes & 2)
-        gmb_str_put(&b, "; t: the largest sets were 4 to 16 times the last-level cache");
-    if (t->notes & 4)
-        gmb_str_put(&b, "; g: given with --peak-bw, not the driver's figure (the %% of peak rows "
-                        "use it)");
-    if (t->notes & 8)
-        gmb_str_put(&b, "; i: from a program stopped before its end (the points it finished)");
-    if (t->notes & 16)
-        gmb_str_put(&b, "; p: from a program with points held below the application clocks for "
-                        "over 1%% of their time (NVML)");
-    if (t->notes & GMB_NOTE_UNCONVERGED)
-        gmb_str_put(&b, "; dagger: %s", &GMB_UNCONV_LEGEND[strlen("†: ")]);
-    if (t->notes & GMB_NOTE_PAST_LLC)
-        gmb_str_put(&b, "; l: past the cache size the device reports, where the bandwidth plateau "
-                        "ended, not the cache's size");
+    gmb_notes_put(&b, t->notes, tex_notes);
     gmb_str_put(&b, "\n");
     return gmb_str_done(&b);
 }

@@ -1,21 +1,12 @@
 /* runset.c - run sets: the records of the directories and files gmb plot, table, report and
  * compare were given, grouped into runs and labelled. */
 #include "gmb.h"
-#include "model/curves.h"
-#include "model/levels.h"
-#include "model/stats.h"
-#include "nvml.h"
 #include "record.h"
 #include "tools/reader.h"
-#include "tools/tools.h"
 #include "topo.h"
 
 #include <ctype.h>
 #include <dirent.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 

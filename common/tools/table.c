@@ -1,23 +1,11 @@
 /* table.c - gmb table's table: a row per headline figure (or, for older records, per
  * extractor row), a column per run; the level view of the same figures. */
 #include "gmb.h"
-#include "model/curves.h"
-#include "model/levels.h"
-#include "model/stats.h"
-#include "nvml.h"
 #include "record.h"
 #include "tools/reader.h"
-#include "tools/tools.h"
-#include "topo.h"
 
-#include <ctype.h>
-#include <dirent.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 const char *gmb_run_board(const gmb_runset_t *rs, size_t r)
 {
