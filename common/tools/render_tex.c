@@ -12,7 +12,7 @@ static const gmb_note_text_t tex_notes[] = {
      "; p: from a program with points held below the application clocks for over 1% of their "
      "time (NVML)",
      NULL},
-    {GMB_NOTE_UNCONVERGED, "; dagger: ", GMB_UNCONV_LEGEND + sizeof "†: " - 1},
+    {GMB_NOTE_UNCONVERGED, "; dagger: ", &GMB_UNCONV_LEGEND[sizeof "†: " - 1]},
     {GMB_NOTE_PAST_LLC,
      "; l: past the cache size the device reports, where the bandwidth plateau ended, not the "
      "cache's size",
