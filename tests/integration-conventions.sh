@@ -18,9 +18,11 @@ for p in $(ls bench); do
         # man renders it, with no warning from groff (bad escapes, a line read as a macro)
         MANWIDTH=100 man --warnings -l "$T/$p.1" >"$T/man.txt" 2>"$T/man.err"
         check "man -l renders gmb-$p(1) without warnings" \
-            bash -c "[ ! -s '$T/man.err' ] && grep -q '^NAME' '$T/man.txt' && grep -q 'EXIT STATUS' '$T/man.txt'"
+            bash -c "[ ! -s '$T/man.err' ] && grep -q '^NAME' '$T/man.txt' &&
+                grep -q 'EXIT STATUS' '$T/man.txt'"
         if [ "$TAG" = normal ]; then
-            check "build/man/gmb-$p.1 is the program's own page" cmp -s "$T/$p.1" "build/man/gmb-$p.1"
+            check "build/man/gmb-$p.1 is the program's own page" cmp -s "$T/$p.1" \
+                "build/man/gmb-$p.1"
         fi
     fi
 done
@@ -33,20 +35,24 @@ if expect "gmb --man" 0 "$G" --man; then
         bash -c "[ ! -s '$T/man.err' ] && grep -q '^COMMANDS' '$T/man.txt'"
     for c in list devices run plot table report compare; do
         check "gmb(1) documents gmb $c and its options as gmb $c --help does" bash -c \
-            "grep -q '^   $c\$' '$T/man.txt' && for o in \$('$G' $c --help | sed -nE 's/^  (--[a-z-]+).*/\1/p'); do
+            "grep -q '^   $c\$' '$T/man.txt' &&
+             for o in \$('$G' $c --help | sed -nE 's/^  (--[a-z-]+).*/\1/p'); do
                 grep -q -- \"\$o\" '$T/man.txt' || exit 1; done"
     done
     check "gmb(1) names every program's page" bash -c \
         "for p in \$(ls bench); do grep -q \"gmb-\$p(1)\" '$T/man.txt' || exit 1; done"
-    [ "$TAG" = normal ] && check "build/man/gmb.1 is gmb's own page" cmp -s "$T/gmb.1" build/man/gmb.1
+    [ "$TAG" = normal ] && check "build/man/gmb.1 is gmb's own page" cmp -s "$T/gmb.1" \
+        build/man/gmb.1
 fi
 expect "gmb --version" 0 "$G" --version &&
-    check "gmb --version names version and commit" grep -qE "^gmb [0-9]+\.[0-9]+\.[0-9]+ \(git " "$T/out"
+    check "gmb --version names version and commit" grep -qE \
+        "^gmb [0-9]+\.[0-9]+\.[0-9]+ \(git " "$T/out"
 
 if have_opencl; then
     # --out -: the record alone on standard output, valid, and no directory named '-'
     S="$PWD/$BIN/gmb-stream"
-    (cd "$T" && "$S" "${FAST[@]}" --sizes 64KiB --kernels copy,dot --out - >"$T/rec.json" 2>"$T/rec.err")
+    (cd "$T" && "$S" "${FAST[@]}" --sizes 64KiB --kernels copy,dot --out - >"$T/rec.json" \
+        2>"$T/rec.err")
     rc=$?
     check "stream --out -: exit 0" test "$rc" = 0
     check "stream --out -: standard output is one valid record" "$VALIDATE" "$SCHEMA" "$T/rec.json"
@@ -72,7 +78,8 @@ if [ "$TAG" = normal ]; then
     mkdir -p "$D/usr/bin" && echo keep >"$D/usr/bin/other"
     if make --no-print-directory -s install DESTDIR="$D" PREFIX=/usr >"$T/inst.log" 2>&1; then
         pass "$TAG make install"
-        check "make install: every program and its man page" bash -c "for p in gmb \$(ls bench | sed 's/^/gmb-/'); do
+        check "make install: every program and its man page" bash -c \
+            "for p in gmb \$(ls bench | sed 's/^/gmb-/'); do
             [ -x '$D'/usr/bin/\$p ] || exit 1; done; for p in \$(ls bench); do
             [ -f '$D'/usr/share/man/man1/gmb-\$p.1 ] || exit 1; done"
         check "make install: the plots and profiles" test -f "$D/usr/share/gmb/plots/profiles.conf"
@@ -114,7 +121,8 @@ if have_opencl; then
     check "stream --out too long: no directory made" bash -c "! ls -d '$T'/ddd* 2>/dev/null"
     expect "stream --out a new deep path: made, the record in it" 0 "$S" "${FAST[@]}" --sizes 4KiB \
         --kernels copy --out "$T/new/deep/er"
-    check "stream --out a new deep path: the record in it" bash -c "ls '$T'/new/deep/er/*-stream.json >/dev/null"
+    check "stream --out a new deep path: the record in it" bash -c \
+        "ls '$T'/new/deep/er/*-stream.json >/dev/null"
 fi
 
 # gmb run --out: the results root is checked before a device is opened or a directory made (a
@@ -139,9 +147,10 @@ if have_opencl; then
     expect "gmb run -- --frobnicate: usage error" 2 "$G" run --backend opencl --results "$T/frob" \
         -- --frobnicate
     check "gmb run -- --frobnicate: one line naming the option, no run directory" bash -c \
-        "[ \$(wc -l <'$T/err') = 1 ] && grep -q \"refused by gmb-.*unknown option '--frobnicate'\" '$T/err' && [ ! -e '$T/frob' ]"
-    expect "gmb run -- --time-cap 0: a value out of range, usage error" 2 "$G" run --backend opencl \
-        --results "$T/frob" -- --time-cap 0
+        "[ \$(wc -l <'$T/err') = 1 ] &&
+         grep -q \"refused by gmb-.*unknown option '--frobnicate'\" '$T/err' && [ ! -e '$T/frob' ]"
+    expect "gmb run -- --time-cap 0: a value out of range, usage error" 2 "$G" run \
+        --backend opencl --results "$T/frob" -- --time-cap 0
     check "gmb run -- --time-cap 0: nothing made" test ! -e "$T/frob"
 fi
 
@@ -163,7 +172,8 @@ if have_opencl; then
         expect "gmb run --profiles ${c%%:*}: usage error" 2 timeout 30 "$G" run --backend opencl \
             --results "$T/prof" --profiles "${c#*:}"
         check "gmb run --profiles ${c%%:*}: one line, nothing made" bash -c \
-            "[ \$(wc -l <'$T/err') = 1 ] && grep -q 'not a regular file' '$T/err' && [ ! -e '$T/prof' ]"
+            "[ \$(wc -l <'$T/err') = 1 ] && grep -q 'not a regular file' '$T/err' &&
+             [ ! -e '$T/prof' ]"
     done
 fi
 
@@ -171,7 +181,8 @@ fi
 (cd "$T" && "$G" run --out - >"$T/out" 2>"$T/err")
 rc=$?
 check "gmb run --out -: usage error (exit $rc), one line, no directory named '-'" bash -c \
-    "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q 'give a directory' '$T/err' && [ ! -e '$T/-' ]"
+    "[ $rc = 2 ] && [ \$(wc -l <'$T/err') = 1 ] && grep -q 'give a directory' '$T/err' &&
+     [ ! -e '$T/-' ]"
 
 # --- the vendor seam: code outside the backends reads traits and text, never a backend's name
 check "no backend name compared outside common/backend/" bash -c \
