@@ -725,6 +725,15 @@ def access_reads(r):
         need(pa["reps"] % 2 == 1, f"{pa}: {pa['reps']} passes")
 
 
+# ---- gmb-access and the harness (integration-access.sh, integration-harness.sh) -------------
+
+
+# ---- gmb-stream, gmb-atomic, gmb-copy, gmb-loaded (their integration files) -----------------
+
+
+# ---- gmb-um, gmb-l2, gmb-chase, the tools and the rest (their integration files) ------------
+
+
 # ---- the record's facts -------------------------------------------------------------------
 
 
