@@ -2,7 +2,6 @@
 #include "harness.h"
 #include "host.h"
 
-#include <getopt.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <libgen.h>
@@ -848,79 +847,12 @@ static json_t *record_new(gmb_ctx_t *c, const char *iso)
 
 static int parse_args(gmb_ctx_t *c, int argc, char **argv)
 {
-    const gmb_bench_t *b = c->bench;
-    size_t nb = gmb_opt_count(b->opts), nc = gmb_opt_count(common_opts);
-    struct option *lo = calloc(nb + nc + 1, sizeof *lo);
-    const gmb_opt_t **map = calloc(nb + nc, sizeof *map);
-    if (!lo || !map) {
-        free(lo);
-        free(map);
-        return GMB_ERUNTIME;
-    }
-    for (size_t i = 0; i < nb + nc; i++) {
-        map[i] = i < nb ? &b->opts[i] : &common_opts[i - nb];
-        lo[i].name = map[i]->name;
-        lo[i].has_arg = map[i]->type == GMB_OPT_FLAG ? no_argument : required_argument;
-        lo[i].val = 1000 + (int)i;
-    }
-    int rc = GMB_OK, ch;
-    char err[768];
-    /* a hidden option (a test aid) is spelled in full: getopt_long's abbreviations must not
-     * let --inj reach --inject-error */
-    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-        if (strncmp(argv[i], "--", 2) || !argv[i][2])
-            continue;
-        size_t l = strcspn(argv[i] + 2, "=");
-        int exact = 0, hidden_prefix = 0;
-        for (size_t k = 0; k < nb + nc; k++) {
-            exact |= strlen(map[k]->name) == l && !strncmp(map[k]->name, argv[i] + 2, l);
-            hidden_prefix |= map[k]->hidden && strlen(map[k]->name) > l &&
-                             !strncmp(map[k]->name, argv[i] + 2, l);
-        }
-        if (!exact && hidden_prefix) {
-            gmb_error("unknown option '--%.*s' (see --help)", (int)(l > 64 ? 64 : l), argv[i] + 2);
-            free(lo);
-            free(map);
-            return GMB_EUSAGE;
-        }
-    }
-    opterr = 0;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
-        if (ch == 'h') {
-            c->o.help = 1;
-        } else if (ch == '?' && optopt >= 1000 && (size_t)(optopt - 1000) < nb + nc) {
-            /* --flag=VALUE: getopt puts the flag's code in optopt, not a character */
-            gmb_error("option '--%s' takes no value (see --help)", map[optopt - 1000]->name);
-            rc = GMB_EUSAGE;
-            break;
-        } else if (ch == '?') {
-            if (optopt > ' ' && optopt < 127)
-                gmb_error("unknown option '-%c' (see --help)", optopt);
-            else
-                gmb_error("unknown option '%s' (see --help)", argv[optind - 1]);
-            rc = GMB_EUSAGE;
-            break;
-        } else if (ch == ':') {
-            gmb_error("option '%s' needs a value (see --help)", argv[optind - 1]);
-            rc = GMB_EUSAGE;
-            break;
-        } else {
-            const gmb_opt_t *o = map[ch - 1000];
-            void *dst = (size_t)(ch - 1000) < nb ? c->cfg : (void *)&c->o;
-            if (gmb_opt_apply(o, optarg, dst, err, sizeof err)) {
-                gmb_error("%s", err);
-                rc = GMB_EUSAGE;
-                break;
-            }
-        }
-    }
-    if (!rc && optind < argc) {
-        gmb_error("unexpected argument '%s' (see --help)", argv[optind]);
+    const gmb_opt_set_t sets[] = {{c->bench->opts, c->cfg}, {common_opts, &c->o}};
+    int first, rc = gmb_opt_parse(sets, 2, argc, argv, "--help", &first);
+    if (!rc && first < argc) {
+        gmb_error("unexpected argument '%s' (see --help)", argv[first]);
         rc = GMB_EUSAGE;
     }
-    free(lo);
-    free(map);
     return rc;
 }
 

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -477,6 +478,82 @@ int gmb_opt_apply(const gmb_opt_t *o, const char *arg, void *cfg, char *err, siz
     }
     snprintf(err, errlen, "--%s: bad option type", o->name);
     return GMB_EUSAGE;
+}
+
+int gmb_opt_parse(const gmb_opt_set_t *sets, size_t nsets, int argc, char **argv, const char *see,
+                  int *first)
+{
+    size_t n = 0;
+    for (size_t s = 0; s < nsets; s++)
+        n += gmb_opt_count(sets[s].table);
+    struct option *lo = calloc(n + 1, sizeof *lo);
+    const gmb_opt_t **map = calloc(n + 1, sizeof *map);
+    void **dst = calloc(n + 1, sizeof *dst);
+    if (!lo || !map || !dst) {
+        free(lo);
+        free(map);
+        free(dst);
+        return GMB_ERUNTIME;
+    }
+    int help = -1; /* the entry -h stands for */
+    for (size_t s = 0, i = 0; s < nsets; s++)
+        for (const gmb_opt_t *o = sets[s].table; o && o->name; o++, i++) {
+            map[i] = o;
+            dst[i] = sets[s].cfg;
+            lo[i].name = o->name;
+            lo[i].has_arg = o->type == GMB_OPT_FLAG ? no_argument : required_argument;
+            lo[i].val = 1000 + (int)i;
+            if (!strcmp(o->name, "help") && o->type == GMB_OPT_FLAG)
+                help = (int)i;
+        }
+    int rc = GMB_OK, ch;
+    /* a hidden option (a test aid) is spelled in full: getopt_long's abbreviations must not
+     * let --inj reach --inject-error */
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+        if (strncmp(argv[i], "--", 2) || !argv[i][2])
+            continue;
+        size_t l = strcspn(argv[i] + 2, "=");
+        int exact = 0, hidden_prefix = 0;
+        for (size_t k = 0; k < n; k++) {
+            exact |= strlen(map[k]->name) == l && !strncmp(map[k]->name, argv[i] + 2, l);
+            hidden_prefix |= map[k]->hidden && strlen(map[k]->name) > l &&
+                             !strncmp(map[k]->name, argv[i] + 2, l);
+        }
+        if (!exact && hidden_prefix) {
+            gmb_error("unknown option '--%.*s' (see %s)", (int)(l > 64 ? 64 : l), argv[i] + 2, see);
+            rc = GMB_EUSAGE;
+            break;
+        }
+    }
+    char err[768];
+    opterr = 0;
+    optind = 0; /* glibc: start afresh (also after an earlier parse) */
+    while (!rc && (ch = getopt_long(argc, argv, help >= 0 ? ":h" : ":", lo, NULL)) != -1) {
+        if (ch == 'h') {
+            *(int *)((char *)dst[help] + map[help]->offset) = 1;
+        } else if (ch == '?' && optopt >= 1000 && (size_t)(optopt - 1000) < n) {
+            /* --flag=VALUE: getopt puts the flag's code in optopt, not a character */
+            gmb_error("option '--%s' takes no value (see %s)", map[optopt - 1000]->name, see);
+            rc = GMB_EUSAGE;
+        } else if (ch == '?') {
+            if (optopt > ' ' && optopt < 127)
+                gmb_error("unknown option '-%c' (see %s)", optopt, see);
+            else
+                gmb_error("unknown option '%s' (see %s)", argv[optind - 1], see);
+            rc = GMB_EUSAGE;
+        } else if (ch == ':') {
+            gmb_error("option '%s' needs a value (see %s)", argv[optind - 1], see);
+            rc = GMB_EUSAGE;
+        } else if (gmb_opt_apply(map[ch - 1000], optarg, dst[ch - 1000], err, sizeof err)) {
+            gmb_error("%s", err);
+            rc = GMB_EUSAGE;
+        }
+    }
+    *first = optind;
+    free(lo);
+    free(map);
+    free(dst);
+    return rc;
 }
 
 int gmb_opt_defaults(const gmb_opt_t *table, void *cfg, char *err, size_t errlen)

@@ -87,6 +87,20 @@ int gmb_parse_ints(const char *s, double min, double max, const char *const *wor
 /* Apply one option's text value into cfg (range and choice checks included).
  * 0 or GMB_EUSAGE with a one-line reason in err. */
 int gmb_opt_apply(const gmb_opt_t *o, const char *arg, void *cfg, char *err, size_t errlen);
+/* One option table and the struct its offsets point into. */
+typedef struct gmb_opt_set {
+    const gmb_opt_t *table;
+    void *cfg;
+} gmb_opt_set_t;
+
+/* Parse the options of argv[1..argc-1] (argv[0] names the command) against the tables of
+ * sets, as getopt_long does: long names or their unique abbreviations (a hidden option only
+ * spelled in full), "--name VALUE" or "--name=VALUE", -h as --help where a table has "help",
+ * options and operands in any order, "--" ending the options. The operands are moved to
+ * argv[*first..argc-1] in their order. An error is one line on stderr naming the option,
+ * with "(see SEE)" after it. 0, GMB_EUSAGE, or GMB_ERUNTIME (no memory). */
+int gmb_opt_parse(const gmb_opt_set_t *sets, size_t nsets, int argc, char **argv, const char *see,
+                  int *first);
 /* Set every option's default into cfg. 0 or GMB_EUSAGE (a broken table). */
 int gmb_opt_defaults(const gmb_opt_t *table, void *cfg, char *err, size_t errlen);
 /* Print the help lines of a table (NULL name ends it). */

@@ -545,6 +545,78 @@ static void test_opt_apply_other(void **state)
     assert_int_equal(gmb_opt_apply(&table[6], "512,1K", &cfg, err, sizeof err), GMB_EUSAGE);
 }
 
+/* ---- gmb_opt_parse ------------------------------------------------------------------------- */
+
+typedef struct {
+    long n;
+    const char *name;
+    int help, aid;
+} pcfg_t;
+typedef struct {
+    int quiet;
+} qcfg_t;
+static const gmb_opt_t ptable[] = {
+    {"count", GMB_OPT_INT, offsetof(pcfg_t, n), "N", NULL, 1, 100, NULL, "n", 0},
+    {"name", GMB_OPT_STR, offsetof(pcfg_t, name), "S", NULL, 1, 0, NULL, "s", 0},
+    {"help", GMB_OPT_FLAG, offsetof(pcfg_t, help), NULL, NULL, 1, 0, NULL, "help", 0},
+    {"inject-aid", GMB_OPT_FLAG, offsetof(pcfg_t, aid), NULL, NULL, 1, 0, NULL, "aid", 1},
+    {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
+};
+static const gmb_opt_t qtable[] = {
+    {"quiet", GMB_OPT_FLAG, offsetof(qcfg_t, quiet), NULL, NULL, 1, 0, NULL, "q", 0},
+    {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
+};
+
+/* Parse the NULL-terminated words into p and q; the parser's return, first operand in *first. */
+static int parse_words(pcfg_t *p, qcfg_t *q, int *first, char **words)
+{
+    int argc = 0;
+    while (words[argc])
+        argc++;
+    memset(p, 0, sizeof *p);
+    memset(q, 0, sizeof *q);
+    const gmb_opt_set_t sets[] = {{ptable, p}, {qtable, q}};
+    return gmb_opt_parse(sets, 2, argc, words, "--help", first);
+}
+
+static void test_opt_parse(void **state)
+{
+    (void)state;
+    pcfg_t p;
+    qcfg_t q;
+    int first = -1;
+    /* options of both tables among operands; --name=VALUE; an abbreviation; "--" ends them */
+    char *w1[] = {"cmd", "A", "--count", "7", "B", "--name=x y", "--qui", "--", "--count", NULL};
+    assert_int_equal(parse_words(&p, &q, &first, w1), GMB_OK);
+    assert_int_equal(p.n, 7);
+    assert_string_equal(p.name, "x y");
+    assert_int_equal(q.quiet, 1);
+    assert_int_equal(first, 6); /* the operands moved last, in their order */
+    assert_string_equal(w1[6], "A");
+    assert_string_equal(w1[7], "B");
+    assert_string_equal(w1[8], "--count");
+    /* -h stands for --help where a table has it */
+    char *w2[] = {"cmd", "-h", NULL};
+    assert_int_equal(parse_words(&p, &q, &first, w2), GMB_OK);
+    assert_int_equal(p.help, 1);
+    assert_int_equal(first, 2);
+    /* a hidden option spelled in full only */
+    char *w3[] = {"cmd", "--inject-aid", NULL};
+    assert_int_equal(parse_words(&p, &q, &first, w3), GMB_OK);
+    assert_int_equal(p.aid, 1);
+    char *bad[][4] = {
+        {"cmd", "--inj", NULL},          {"cmd", "--count", NULL},   /* no value */
+        {"cmd", "--count", "101", NULL}, {"cmd", "--quiet=1", NULL}, /* flag with a value */
+        {"cmd", "--frobnicate", NULL},   {"cmd", "-x", NULL},        {"cmd", "--count", "1x", NULL},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (parse_words(&p, &q, &first, bad[i]) != GMB_EUSAGE)
+            fail_msg("gmb_opt_parse of '%s %s' is not a usage error", bad[i][1],
+                     bad[i][2] ? bad[i][2] : "");
+        assert_int_equal(p.aid, 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -558,6 +630,7 @@ int main(void)
         cmocka_unit_test(test_parse_long),    cmocka_unit_test(test_parse_double),
         cmocka_unit_test(test_opt_defaults),  cmocka_unit_test(test_opt_apply_int),
         cmocka_unit_test(test_opt_apply_str), cmocka_unit_test(test_opt_apply_other),
+        cmocka_unit_test(test_opt_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
