@@ -157,7 +157,7 @@ fi
 # the driver's options go through the programs' strict parsers
 for v in inf 1e999 0x10 nan; do
     expect "gmb compare --fail-below $v: usage error" 2 "$G" compare "$T" "$T" --fail-below "$v"
-    check "gmb compare --fail-below $v: says the option" grep -q -- "--fail-below '$v'" "$T/err"
+    check "gmb compare --fail-below $v: says the option" grep -q -- "--fail-below: '$v'" "$T/err"
 done
 expect "gmb plot --size 200x150junk: usage error" 2 "$G" plot "$T" --size 200x150junk
 expect "gmb list extra: usage error" 2 "$G" list extra

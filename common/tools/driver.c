@@ -127,14 +127,14 @@ static int cmd_help(const char *cmd)
     return 0;
 }
 
-/* Value of option argv[*i] (advancing *i), or NULL with an error. */
-static const char *optval(int argc, char **argv, int *i)
+/* Parse gmb CMD's options into cfg: 0, 2 or 3 as gmb_cmd_parse, or -1 after printing its
+ * help (-h, --help). */
+static int parse(const char *cmd, void *cfg, int argc, char **argv, int *first)
 {
-    if (*i + 1 >= argc) {
-        gmb_error("option '%s' needs a value (see gmb %s --help)", argv[*i], argv[1]);
-        return NULL;
-    }
-    return argv[++*i];
+    int help, rc = gmb_cmd_parse(gmb_cmd_help_find(cmd), cfg, argc, argv, first, &help);
+    if (!rc && help)
+        return cmd_help(cmd) ? 2 : -1;
+    return rc;
 }
 
 static int cmd_suite(int argc, char **argv)
@@ -142,93 +142,59 @@ static int cmd_suite(int argc, char **argv)
     gmb_suite_opts_t o;
     memset(&o, 0, sizeof o);
     char plots[PATH_MAX], profiles[PATH_MAX + 32];
-    find_plots(plots, sizeof plots);
-    snprintf(profiles, sizeof profiles, "%s/profiles.conf", plots);
-    o.bindir = bindir;
-    o.profiles = profiles;
-    o.profile = "quick";
-    o.backend = "auto";
-    o.results = "results";
-    o.argc = argc;
-    o.argv = argv;
-    const char *chosen = NULL; /* --full or --quick, once */
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (!strcmp(a, "--")) {
-            o.extra = argv + i + 1;
-            o.nextra = argc - i - 1;
-            break;
-        } else if (!strcmp(a, "--full") || !strcmp(a, "--quick")) {
-            if (chosen && strcmp(chosen, a)) {
-                gmb_error("%s and %s: choose one profile", chosen, a);
-                return 2;
-            }
-            chosen = a;
-            o.profile = a + 2;
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            return cmd_help("run");
-        } else if (!strcmp(a, "--backend") || !strcmp(a, "--device") || !strcmp(a, "--results") ||
-                   !strcmp(a, "--out") || !strcmp(a, "--only") || !strcmp(a, "--skip") ||
-                   !strcmp(a, "--profiles") || !strcmp(a, "--timeout")) {
-            if (!(v = optval(argc, argv, &i)))
-                return 2;
-            if (!strcmp(a, "--backend"))
-                o.backend = v;
-            else if (!strcmp(a, "--results") || !strcmp(a, "--out")) { /* one option, two names */
-                if (!strcmp(v, "-") || !*v) { /* '-' is a program's stdout, not a run's root */
-                    gmb_error("%s '%s': a run is a directory of records; give a directory (a "
-                              "program's --out - writes one record to standard output)",
-                              a, v);
-                    return 2;
-                }
-                o.results = v;
-            } else if (!strcmp(a, "--only"))
-                o.only = v;
-            else if (!strcmp(a, "--skip"))
-                o.skip = v;
-            else if (!strcmp(a, "--profiles")) {
-                o.profiles = v;
-                o.profiles_given = 1;
-            } else if (!strcmp(a, "--timeout")) {
-                if (gmb_parse_double(v, &o.timeout_s) || !(o.timeout_s > 0)) {
-                    gmb_error("--timeout '%s': need seconds > 0", v);
-                    return 2;
-                }
-            } else {
-                if (gmb_parse_long(v, &o.device) || o.device < 0) { /* as the programs parse it */
-                    gmb_error("--device '%s': need a device index (see gmb devices)", v);
-                    return 2;
-                }
-            }
-        } else {
-            gmb_error("unknown option '%s' for gmb run (options for every benchmark go after "
-                      "'--')",
-                      a);
-            return 2;
-        }
-    }
-    if (strcmp(o.backend, "auto") && !gmb_backend_kind(o.backend)) {
-        gmb_error("unknown backend '%s' (choose from %s)", o.backend, gmb_backend_choices());
+    /* the benchmarks' options after '--' are theirs: gmb run parses what comes before */
+    int dd = 2;
+    while (dd < argc && strcmp(argv[dd], "--"))
+        dd++;
+    int first, rc = parse("run", &o, dd, argv, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (first < dd) {
+        gmb_error("unexpected argument '%s' for gmb run (options for every benchmark go after "
+                  "'--')",
+                  argv[first]);
         return 2;
     }
-    int rc = gmb_suite_run(&o);
+    if (dd < argc) {
+        o.extra = argv + dd + 1;
+        o.nextra = argc - dd - 1;
+    }
+    if (o.full && o.quick) {
+        gmb_error("--full and --quick: choose one profile");
+        return 2;
+    }
+    o.profile = o.full ? "full" : "quick";
+    if (!strcmp(o.results, "-") || !*o.results) { /* '-' is a program's stdout, not a root */
+        gmb_error("--out '%s': a run is a directory of records; give a directory (a program's "
+                  "--out - writes one record to standard output)",
+                  o.results);
+        return 2;
+    }
+    if (o.profiles) {
+        o.profiles_given = 1;
+    } else {
+        find_plots(plots, sizeof plots);
+        snprintf(profiles, sizeof profiles, "%s/profiles.conf", plots);
+        o.profiles = profiles;
+    }
+    o.bindir = bindir;
+    o.argc = argc;
+    o.argv = argv;
+    rc = gmb_suite_run(&o);
     if (o.rundir[0])
         printf("%s\n", o.rundir);
     return rc;
 }
 
-/* Split arguments into RUN operands and options (name, value) of a command. */
-static int load_runs(int argc, char **argv, int first, char **runs, int *nruns, gmb_runset_t *rs)
+/* Load the run set of the RUN operands of a command: 0, or 2 after one line. */
+static int load_runs(char **runs, int nruns, gmb_runset_t *rs)
 {
-    (void)argc;
-    (void)argv;
-    (void)first;
     memset(rs, 0, sizeof *rs);
-    if (!*nruns) {
+    if (!nruns) {
         gmb_error("no RUN given (a run directory or record files)");
         return 2;
     }
-    if (gmb_runset_load(rs, runs, *nruns, stderr)) {
+    if (gmb_runset_load(rs, runs, nruns, stderr)) {
         gmb_error("no readable record in the arguments");
         gmb_runset_free(rs);
         return 2;
@@ -238,48 +204,26 @@ static int load_runs(int argc, char **argv, int first, char **runs, int *nruns, 
 
 static int cmd_plot(int argc, char **argv)
 {
-    gmb_plot_opts_t o = {NULL, NULL, 0, 960, 600, 0};
+    gmb_plot_opts_t o;
+    memset(&o, 0, sizeof o);
     char plots[PATH_MAX], out[PATH_MAX + 16];
-    find_plots(plots, sizeof plots);
-    o.plots = plots;
-    char **runs = calloc((size_t)argc, sizeof *runs);
-    int nruns = 0;
-    if (!runs)
-        return 3;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v;
-        int nsz = 0;
-        if (!strcmp(a, "--pdf")) {
-            o.pdf = 1;
-        } else if (!strcmp(a, "--out") || !strcmp(a, "--size") || !strcmp(a, "--plots")) {
-            if (!(v = optval(argc, argv, &i))) {
-                free(runs);
-                return 2;
-            }
-            if (!strcmp(a, "--out"))
-                o.out = v;
-            else if (!strcmp(a, "--plots"))
-                o.plots = v;
-            else if ((sscanf(v, "%dx%d%n", &o.width, &o.height, &nsz) != 2 || v[nsz]) ||
-                     o.width < 200 || o.height < 150 || o.width > 10000 || o.height > 10000) {
-                gmb_error("--size '%s': need WxH in pixels, e.g. 960x600", v);
-                free(runs);
-                return 2;
-            }
-        } else if (a[0] == '-' && a[1]) {
-            gmb_error("unknown option '%s' for gmb plot", a);
-            free(runs);
-            return 2;
-        } else {
-            runs[nruns++] = argv[i];
-        }
+    int first, nsz = 0, rc = parse("plot", &o, argc, argv, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if ((sscanf(o.size, "%dx%d%n", &o.width, &o.height, &nsz) != 2 || o.size[nsz]) ||
+        o.width < 200 || o.height < 150 || o.width > 10000 || o.height > 10000) {
+        gmb_error("--size '%s': need WxH in pixels, e.g. 960x600", o.size);
+        return 2;
     }
+    if (!o.plots) {
+        find_plots(plots, sizeof plots);
+        o.plots = plots;
+    }
+    char **runs = argv + first;
+    int nruns = argc - first;
     gmb_runset_t rs;
-    int rc = load_runs(argc, argv, 2, runs, &nruns, &rs);
-    if (rc) {
-        free(runs);
+    if ((rc = load_runs(runs, nruns, &rs)))
         return rc;
-    }
     if (!o.out) { /* one run: its figures/ ; several: ./figures */
         struct stat st;
         if (rs.nruns == 1 && !stat(runs[0], &st) && S_ISDIR(st.st_mode))
@@ -292,12 +236,10 @@ static int cmd_plot(int argc, char **argv)
     }
     if (gmb_mkdirs(o.out)) {
         gmb_runset_free(&rs);
-        free(runs);
         return 3;
     }
     rc = gmb_plot(&rs, &o) ? 3 : 0;
     gmb_runset_free(&rs);
-    free(runs);
     return rc;
 }
 
@@ -385,43 +327,12 @@ static int put_file(const char *path, const char *data, size_t len)
 
 static int cmd_table(int argc, char **argv)
 {
-    const char *fmt = "md", *outf = NULL, *rows = NULL;
-    char **runs = calloc((size_t)argc, sizeof *runs);
-    int nruns = 0, levels = 0;
-    if (!runs)
-        return 3;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (!strcmp(a, "--format") || !strcmp(a, "--out") || !strcmp(a, "--rows")) {
-            if (!(v = optval(argc, argv, &i))) {
-                free(runs);
-                return 2;
-            }
-            if (!strcmp(a, "--format"))
-                fmt = v;
-            else if (!strcmp(a, "--rows"))
-                rows = v;
-            else
-                outf = v;
-        } else if (!strcmp(a, "--levels")) {
-            levels = 1;
-        } else if (a[0] == '-' && a[1]) {
-            gmb_error("unknown option '%s' for gmb table", a);
-            free(runs);
-            return 2;
-        } else {
-            runs[nruns++] = argv[i];
-        }
-    }
-    if (strcmp(fmt, "md") && strcmp(fmt, "tex") && strcmp(fmt, "csv")) {
-        gmb_error("--format '%s': choose md, tex or csv", fmt);
-        free(runs);
-        return 2;
-    }
-    gmb_runset_t rs;
-    int rc = load_runs(argc, argv, 2, runs, &nruns, &rs);
-    free(runs);
+    gmb_table_opts_t o = {0};
+    int first, rc = parse("table", &o, argc, argv, &first);
     if (rc)
+        return rc < 0 ? 0 : rc;
+    gmb_runset_t rs;
+    if ((rc = load_runs(argv + first, argc - first, &rs)))
         return rc;
     gmb_table_t t;
     char *s = NULL;
@@ -430,22 +341,22 @@ static int cmd_table(int argc, char **argv)
         gmb_runset_free(&rs);
         return 3;
     }
-    if (levels && gmb_table_levels(&t)) {
+    if (o.levels && gmb_table_levels(&t)) {
         gmb_table_free(&t);
         gmb_runset_free(&rs);
         return 3;
     }
-    if (rows && (rc = select_rows(&t, rows))) {
+    if (o.rows && (rc = select_rows(&t, o.rows))) {
         gmb_table_free(&t);
         gmb_runset_free(&rs);
         return rc;
     }
-    if (!(s = gmb_table_render(&t, fmt))) {
+    if (!(s = gmb_table_render(&t, o.format))) {
         gmb_error("cannot build the table");
         rc = 3;
-    } else if (outf) {
-        if (!(rc = put_file(outf, s, strlen(s))))
-            printf("%s\n", outf);
+    } else if (o.out) {
+        if (!(rc = put_file(o.out, s, strlen(s))))
+            printf("%s\n", o.out);
     } else {
         fputs(s, stdout);
     }
@@ -457,25 +368,19 @@ static int cmd_table(int argc, char **argv)
 
 static int cmd_report(int argc, char **argv)
 {
-    const char *dir = NULL, *outf = NULL;
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--out")) {
-            if (!(outf = optval(argc, argv, &i)))
-                return 2;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            gmb_error("unknown option '%s' for gmb report", argv[i]);
-            return 2;
-        } else if (dir) {
-            gmb_error("gmb report takes one RUN directory");
-            return 2;
-        } else {
-            dir = argv[i];
-        }
-    }
-    if (!dir) {
+    gmb_report_opts_t o = {0};
+    int first, rc = parse("report", &o, argc, argv, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (first == argc) {
         gmb_error("no RUN given (a run directory of gmb run)");
         return 2;
     }
+    if (argc - first > 1) {
+        gmb_error("gmb report takes one RUN directory");
+        return 2;
+    }
+    const char *dir = argv[first], *outf = o.out;
     /* the figures' links: relative for a page in RUN, else RUN's own path */
     char def[PATH_MAX + 16], rdir[PATH_MAX], odir[PATH_MAX], figs[PATH_MAX + 16] = "figures";
     if (!outf) {
@@ -494,7 +399,7 @@ static int cmd_report(int argc, char **argv)
     FILE *mf = open_memstream(&page, &len);
     if (!mf)
         return 3;
-    int rc = gmb_run_report(dir, figs, mf);
+    rc = gmb_run_report(dir, figs, mf);
     if (fclose(mf) && !rc)
         rc = GMB_ERUNTIME;
     if (rc) {
@@ -669,41 +574,25 @@ static int print_headline(const gmb_runset_t *ra, const gmb_runset_t *rb)
 
 static int cmd_compare(int argc, char **argv)
 {
-    double fail_below = -1, alpha = 0.05;
-    char *args[2];
-    int nargs = 0, headline_only = 0;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (!strcmp(a, "--headline")) {
-            headline_only = 1;
-        } else if (!strcmp(a, "--fail-below") || !strcmp(a, "--alpha")) {
-            if (!(v = optval(argc, argv, &i)))
-                return 2;
-            double x = -1; /* the programs' parser: decimal, finite (no inf, 1e999, 0x10) */
-            if (gmb_parse_double(v, &x) || !(x >= 0) ||
-                (!strcmp(a, "--alpha") && !(x > 0 && x < 1))) {
-                gmb_error("%s '%s': need a number%s", a, v,
-                          !strcmp(a, "--alpha") ? " in (0, 1)" : " >= 0 (percent)");
-                return 2;
-            }
-            if (!strcmp(a, "--alpha"))
-                alpha = x;
-            else
-                fail_below = x;
-        } else if (a[0] == '-' && a[1]) {
-            gmb_error("unknown option '%s' for gmb compare", a);
-            return 2;
-        } else if (nargs < 2) {
-            args[nargs++] = argv[i];
-        } else {
-            gmb_error("gmb compare takes two runs (A B), not '%s'", a);
-            return 2;
-        }
+    gmb_compare_opts_t o = {.fail_below = -1}; /* no --fail-below: never */
+    int first, rc = parse("compare", &o, argc, argv, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (!(o.alpha > 0 && o.alpha < 1)) {
+        gmb_error("--alpha: %g is outside (0, 1)", o.alpha);
+        return 2;
     }
-    if (nargs != 2) {
+    if (argc - first > 2) {
+        gmb_error("gmb compare takes two runs (A B), not '%s'", argv[first + 2]);
+        return 2;
+    }
+    if (argc - first != 2) {
         gmb_error("gmb compare needs two runs: A B (run directories or record files)");
         return 2;
     }
+    char **args = argv + first;
+    double fail_below = o.fail_below, alpha = o.alpha;
+    int headline_only = o.headline;
     gmb_runset_t ra, rb;
     memset(&ra, 0, sizeof ra);
     memset(&rb, 0, sizeof rb);
@@ -882,7 +771,7 @@ static int cmd_compare(int argc, char **argv)
     printf("%zu metrics of %d benchmark%s: %d better in B, %d worse (p < %g, Mann-Whitney), %d "
            "not significant, %d without raw samples\n",
            n, benches, benches == 1 ? "" : "s", better, worse, alpha, ns, nop);
-    int rc = 0;
+    rc = 0;
     if (fail_below >= 0) {
         printf("regression check (--fail-below %g%%): %d metric%s worse by more than %g%%, "
                "significant: %s\n",
@@ -952,22 +841,27 @@ static int dispatch(int argc, char **argv)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
             return cmd_help(cmd);
     if (!strcmp(cmd, "devices")) {
-        int json = argc == 3 && !strcmp(argv[2], "--json");
-        if (argc > 2 && !json) {
-            gmb_error("'gmb devices' takes only --json, not '%s'", argv[2]);
+        gmb_devices_opts_t o = {0};
+        int first, rc = parse("devices", &o, argc, argv, &first);
+        if (rc)
+            return rc < 0 ? 0 : rc;
+        if (first < argc) {
+            gmb_error("'gmb devices' takes only --json, not '%s'", argv[first]);
             return 2;
         }
-        if (json)
+        if (o.json)
             return gmb_print_devices_json(stdout, stderr) ? 77 : 0;
         return gmb_print_devices(stdout) ? 77 : 0;
     }
     if (!strcmp(cmd, "list")) {
-        if (argc > 2) {
+        int first, rc = parse("list", NULL, argc, argv, &first);
+        if (rc)
+            return rc < 0 ? 0 : rc;
+        if (first < argc) {
             gmb_error("'gmb list' takes no argument");
             return 2;
         }
         int n = find_benches(names, MAX_PROGS);
-        int rc = 0;
         for (int i = 0; i < n; i++) {
             char *a[] = {"--summary"};
             if (run_prog(names[i], a, 1))

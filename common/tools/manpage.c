@@ -5,29 +5,6 @@
 
 #include <string.h>
 
-/* One subcommand's option lines ("--out DIR" TAB "description") as .TP paragraphs. */
-static void man_options(const char *opts, FILE *f)
-{
-    while (opts && *opts) {
-        const char *nl = strchr(opts, '\n');
-        size_t n = nl ? (size_t)(nl - opts) : strlen(opts);
-        char line[1024];
-        if (n >= sizeof line)
-            n = sizeof line - 1;
-        memcpy(line, opts, n);
-        line[n] = '\0';
-        char *tab = strchr(line, '\t');
-        if (tab)
-            *tab++ = '\0';
-        fputs(".TP\n.B ", f);
-        gmb_man_text(line, f);
-        fputc('\n', f);
-        gmb_man_text(tab ? tab : "", f);
-        fputc('\n', f);
-        opts += n + (nl ? 1 : 0);
-    }
-}
-
 void gmb_cmd_man(FILE *f, char *const *benches, int nbenches)
 {
     fprintf(f, ".TH GMB 1 \"\" \"gmb %s\" \"gmb manual\"\n.ad l\n.SH NAME\n", GMB_VERSION);
@@ -53,7 +30,7 @@ void gmb_cmd_man(FILE *f, char *const *benches, int nbenches)
         fputs("\n.fi\n.PP\n", f);
         gmb_man_text(h->summary, f);
         fputc('\n', f);
-        man_options(h->options, f);
+        gmb_opt_man(h->opts, f);
     }
     fputs(".SH PROGRAMS\n", f);
     for (int i = 0; i < nbenches; i++) {
