@@ -55,6 +55,7 @@ typedef struct cfg {
     uint64_t part_bytes;  /* partitions: buffer bytes; 0: 3/4 of the LLC */
     long part_reps;       /* partitions: timed walks over the lines */
     uint64_t hot_bytes;   /* persistence: hot buffer; 0: the device's largest set-aside */
+    uint64_t data_bytes;  /* l2_check: the data buffer, the largest set any part reads */
 } cfg_t;
 
 #define O(field) offsetof(cfg_t, field)
@@ -296,6 +297,18 @@ static int check_options(gmb_ctx_t *c, cfg_t *cfg, uint64_t *data_bytes, uint64_
     *data_bytes = top;
     *flush_bytes = fl;
     return GMB_OK;
+}
+
+/* The options against the device (check_options), completed in cfg: the data buffer's size
+ * and the flush stream's. */
+static int l2_check(gmb_ctx_t *c)
+{
+    cfg_t *cfg = c->cfg;
+    uint64_t flush_bytes = 0;
+    int rc = check_options(c, cfg, &cfg->data_bytes, &flush_bytes);
+    if (!rc && flush_bytes)
+        cfg->flush = flush_bytes;
+    return rc;
 }
 
 /* ---- bandwidth -------------------------------------------------------------------------- */
@@ -1401,11 +1414,8 @@ static int l2_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
     const gmb_backend_t *be = c->be;
-    uint64_t data_bytes = 0, flush_bytes = 0;
-    int rc = check_options(c, cfg, &data_bytes, &flush_bytes);
-    if (rc)
-        return rc;
-    cfg->flush = flush_bytes ? flush_bytes : cfg->flush;
+    uint64_t data_bytes = cfg->data_bytes;
+    int rc = GMB_OK;
     /* PTX: L1-bypassing loads (ld.global.cg) and %smid; linked: the partition and persistence
      * host code of l2.cu */
     int ptx = (be->kind->traits & GMB_BE_PTX) && (be->kind->traits & GMB_BE_LINKED);
@@ -1576,6 +1586,7 @@ static const gmb_bench_t bench = {
     .cfg_size = sizeof(cfg_t),
     .kernels = &kernels,
     .run = l2_run,
+    .check = l2_check,
 };
 
 int main(int argc, char **argv)
