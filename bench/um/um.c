@@ -43,6 +43,7 @@ typedef struct cfg {
     gmb_sweep_t strides; /* latency: bytes from one touched page to the next */
     long pages;          /* latency: pages touched per chase */
     long host_threads;   /* host threads of the timed host reads */
+    uint64_t top;        /* um_check: the largest buffer (sizes or latency region) */
 } cfg_t;
 
 #define O(field) offsetof(cfg_t, field)
@@ -772,9 +773,10 @@ static int run_latency(state_t *s)
     return rc;
 }
 
-static int pick_sizes(state_t *s)
+/* The sizes against the device and the host (never oversubscribed), the largest buffer into
+ * cfg->top; a device without managed memory skips. */
+static int um_check(gmb_ctx_t *c)
 {
-    gmb_ctx_t *c = s->c;
     cfg_t *cfg = c->cfg;
     uint64_t ram = gmb_host_ram_bytes();
     char a[32], b[32];
@@ -807,31 +809,36 @@ static int pick_sizes(state_t *s)
     int lat = 0;
     for (size_t i = 0; i < cfg->tests.n; i++)
         lat |= cfg->tests.idx[i] == T_LATENCY;
-    s->top = k ? cfg->sizes.v[k - 1] : 0;
+    cfg->top = k ? cfg->sizes.v[k - 1] : 0;
     uint64_t region = (uint64_t)cfg->pages * cfg->strides.v[cfg->strides.n - 1];
-    if (lat && region > s->top)
-        s->top = region;
+    if (lat && region > cfg->top)
+        cfg->top = region;
     if (lat && region / 4 > UINT32_MAX) {
         gmb_error("--pages x --strides: %s is more than a 32-bit word index reaches",
                   gmb_fmt_size(region, a, sizeof a));
         return GMB_EUSAGE;
     }
-    if (!s->top) {
+    if (!cfg->top) {
         gmb_error("--sizes: the buffer needs at least one 4 KiB page");
         return GMB_EUSAGE;
     }
-    if (s->top > avail / 2 || (c->info.max_alloc_bytes && s->top > c->info.max_alloc_bytes)) {
+    if (cfg->top > avail / 2 || (c->info.max_alloc_bytes && cfg->top > c->info.max_alloc_bytes)) {
         gmb_error("%s: %s of managed memory is more than half of the device's %s%s (gmb-um never "
                   "oversubscribes)",
-                  lat && s->top == region ? "--pages x --strides" : "--sizes",
-                  gmb_fmt_size(s->top, a, sizeof a), gmb_fmt_size(avail, b, sizeof b),
+                  lat && cfg->top == region ? "--pages x --strides" : "--sizes",
+                  gmb_fmt_size(cfg->top, a, sizeof a), gmb_fmt_size(avail, b, sizeof b),
                   have_free ? " free now" : "");
         return GMB_EUSAGE;
     }
-    if (ram && s->top > ram / 4) {
+    if (ram && cfg->top > ram / 4) {
         gmb_error("--sizes: %s of managed memory would take more than a quarter of the host's %s",
-                  gmb_fmt_size(s->top, a, sizeof a), gmb_fmt_size(ram, b, sizeof b));
+                  gmb_fmt_size(cfg->top, a, sizeof a), gmb_fmt_size(ram, b, sizeof b));
         return GMB_EUSAGE;
+    }
+    if (!(c->info.caps & GMB_CAP_MANAGED)) {
+        gmb_skip("%s device %d has no managed memory (%s)", c->be->kind->name, c->info.index,
+                 c->be->lacks(GMB_CAP_MANAGED));
+        return GMB_ESKIP;
     }
     return GMB_OK;
 }
@@ -992,14 +999,8 @@ static int um_run(gmb_ctx_t *c)
                  .fill_threads = ncpu < 1    ? 1
                                  : ncpu > 16 ? 16
                                              : (int)ncpu};
-    int rc = pick_sizes(&s);
-    if (rc)
-        return rc;
-    if (!(c->info.caps & GMB_CAP_MANAGED)) {
-        gmb_skip("%s device %d has no managed memory (%s)", be->kind->name, c->info.index,
-                 be->lacks(GMB_CAP_MANAGED));
-        return GMB_ESKIP;
-    }
+    s.top = cfg->top;
+    int rc = GMB_OK;
     s.largest = json_object();
     s.fault_us = json_object();
     s.skipped = json_array();
@@ -1090,6 +1091,7 @@ static const gmb_bench_t bench = {
     .cfg_size = sizeof(cfg_t),
     .kernels = &kernels,
     .run = um_run,
+    .check = um_check,
 };
 
 int main(int argc, char **argv)
