@@ -34,6 +34,10 @@ typedef struct cfg {
     gmb_ints_t nodes;     /* host memory placement: near, os, all or NUMA node indices */
     const char *sm_grid;  /* the copy kernel's grid: one-pass or resident */
     const char *sm_bidir; /* SM bidir: split (one kernel) or streams (two kernels) */
+    /* completed by copy_check */
+    uint64_t top;                          /* the largest copy */
+    int peer[GMB_MAX_LIST], npeer;         /* p2p peers (peer_list) */
+    int place[GMB_MAX_LIST], nplace, host; /* host placements (host_places); host memory asked */
 } cfg_t;
 
 static const char *const sm_grid_choices[] = {"one-pass", "resident", NULL};
@@ -1067,20 +1071,33 @@ static void headlines(gmb_ctx_t *c, const state_t *s)
     }
 }
 
+/* The sizes against the device and the host, the peers and the host placements, into cfg
+ * (checked even when p2p or host memory is not asked for). */
+static int copy_check(gmb_ctx_t *c)
+{
+    cfg_t *cfg = c->cfg;
+    state_t s = {.c = c};
+    s.numa = c->numa;
+    cfg->host = 0;
+    for (size_t i = 0; i < cfg->dirs.n; i++)
+        cfg->host |= cfg->dirs.idx[i] != D_D2D && cfg->dirs.idx[i] != D_P2P;
+    int rc = pick_sizes(&s);
+    if (rc || (rc = peer_list(c, cfg->peer, &cfg->npeer)) ||
+        (rc = host_places(&s, cfg->host, cfg->place, &cfg->nplace)))
+        return rc;
+    cfg->top = s.top;
+    return GMB_OK;
+}
+
 static int copy_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
     const gmb_backend_t *be = c->be;
     state_t s = {.c = c};
-    int peer[GMB_MAX_LIST], npeer = 0, place[GMB_MAX_LIST], nplace = 0;
     s.numa = c->numa;
-    int rc = pick_sizes(&s);
-    /* checked even when p2p or host memory is not asked for */
-    int host = 0;
-    for (size_t i = 0; i < cfg->dirs.n; i++)
-        host |= cfg->dirs.idx[i] != D_D2D && cfg->dirs.idx[i] != D_P2P;
-    if (rc || (rc = peer_list(c, peer, &npeer)) || (rc = host_places(&s, host, place, &nplace)))
-        return rc;
+    s.top = cfg->top;
+    const int *peer = cfg->peer, *place = cfg->place;
+    int npeer = cfg->npeer, nplace = cfg->nplace, host = cfg->host, rc = GMB_OK;
     s.largest = json_object();
     s.latency = json_object();
     s.skipped = json_array();
@@ -1190,6 +1207,7 @@ static const gmb_bench_t bench = {
     .cfg_size = sizeof(cfg_t),
     .kernels = &kernels,
     .run = copy_run,
+    .check = copy_check,
 };
 
 int main(int argc, char **argv)
