@@ -70,6 +70,8 @@ double gmb_now_ns(void);
 
 /* Format a byte count with a binary suffix ("4 KiB", "1.5 GiB") into buf; returns buf. */
 char *gmb_fmt_size(uint64_t bytes, char *buf, size_t len);
+/* Format a number with 4 significant digits, no exponent ("3912", "180.6", "0.01940"). */
+void gmb_fmt_num(double v, char *buf, size_t len);
 
 /* Copy src into dst of size len, always NUL-terminated. */
 void gmb_strlcpy(char *dst, const char *src, size_t len);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <string.h>
@@ -256,4 +257,21 @@ int gmb_stdout_done(int rc)
         return rc ? rc : 128 + SIGPIPE;
     gmb_error("cannot write to standard output: %s", strerror(e));
     return rc ? rc : 3;
+}
+
+void gmb_fmt_num(double v, char *buf, size_t len)
+{
+    if (v != v || isinf(v)) { /* (int)log10(inf) would not fit */
+        snprintf(buf, len, "%s", v != v ? "nan" : v > 0 ? "inf" : "-inf");
+        return;
+    }
+    double a = fabs(v);
+    int dec = a > 0 ? 3 - (int)floor(log10(a)) : 0;
+    if (dec < 0)
+        dec = 0;
+    if (dec > 6)
+        dec = 6;
+    snprintf(buf, len, "%.*f", dec, v);
+    if (!strcmp(buf, "-0") || !strncmp(buf, "-0.000000", 10))
+        snprintf(buf, len, "%.*f", dec, 0.0);
 }

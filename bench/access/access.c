@@ -6,7 +6,7 @@
 #include "model/curves.h"
 #include "kernels/gmb_kernels.h"
 #include "harness.h"
-#include "tools/tools.h"
+#include "json.h"
 
 #include <math.h>
 #include <stdlib.h>

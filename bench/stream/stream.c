@@ -2,7 +2,7 @@
  * over array sizes from cache-resident to DRAM, 4/8/16-byte accesses, every result verified. */
 #include "kernels/gmb_kernels.h"
 #include "harness.h"
-#include "tools/tools.h"
+#include "json.h"
 
 #include <errno.h>
 #include <math.h>

@@ -3,6 +3,7 @@
 #include "gmb.h"
 #include "record.h"
 #include "tools/reader.h"
+#include "tools/compare.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,7 +1,9 @@
 /* crosscheck.c - the cross-checks: one quantity (memory read bandwidth, the LLC capacity, ...)
  * as several programs of a run measured it, and whether they agree. */
+#include "gmb.h"
 #include "record.h"
 #include "tools/reader.h"
+#include "tools/crosscheck.h"
 
 #include <math.h>
 #include <string.h>

@@ -3,7 +3,14 @@
 #include "gmb.h"
 #include "harness.h"
 #include "host.h"
-#include "tools/tools.h"
+#include "json.h"
+#include "tools/help.h"
+#include "tools/runset.h"
+#include "tools/runreport.h"
+#include "tools/table.h"
+#include "tools/compare.h"
+#include "tools/plot.h"
+#include "tools/suite.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,6 +1,8 @@
-/* help.c - the help of bin/gmb's subcommands: one table (tools.h: gmb_cmd_help) that gmb
+/* help.c - the help of bin/gmb's subcommands: one table (help.h: gmb_cmd_help) that gmb
  * --help, gmb CMD --help and gmb help CMD print, and that a man page can be made from. */
-#include "tools/tools.h"
+#include "tools/help.h"
+#include "tools/plot.h"
+#include "tools/suite.h"
 #include "gmb.h"
 
 #include <stddef.h>
@@ -9,7 +11,8 @@
 static const char *const backends[] = {"auto", "cuda", "opencl", NULL};
 static const char *const formats[] = {"md", "tex", "csv", NULL};
 
-/* Each command's options: a table as a program's (opts.h), into its struct (tools.h). */
+/* Each command's options: a table as a program's (opts.h), into its struct (help.h, plot.h,
+ * suite.h). */
 #define O(type, field) offsetof(type, field)
 static const gmb_opt_t devices_opts[] = {
     {"json", GMB_OPT_FLAG, O(gmb_devices_opts_t, json), NULL, NULL, 1, 0, NULL,

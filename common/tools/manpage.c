@@ -1,7 +1,7 @@
 /* manpage.c - gmb(1), made from the subcommands' help table (gmb --man; make builds it). */
 #include "gmb.h"
 #include "opts.h"
-#include "tools/tools.h"
+#include "tools/help.h"
 
 #include <string.h>
 

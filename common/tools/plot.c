@@ -4,7 +4,10 @@
  * of the table (every benchmark's) side by side, one bar per run. */
 #include "gmb.h"
 #include "record.h"
-#include "tools/tools.h"
+#include "json.h"
+#include "tools/runset.h"
+#include "tools/table.h"
+#include "tools/plot.h"
 
 #include <dirent.h>
 #include <errno.h>

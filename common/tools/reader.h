@@ -1,26 +1,15 @@
-/* reader.h - what the record readers of bin/gmb share inside common/tools/ (json.c, runset.c,
- * legacy.c, table.c, render*.c, crosscheck.c, compare.c); tools.h is what they export. */
+/* reader.h - what the record readers of bin/gmb share inside common/tools/ (runset.c,
+ * legacy.c, table.c, render*.c, crosscheck.c, compare.c); each file's own header is what it
+ * exports. */
 #ifndef GMB_TOOLS_READER_H
 #define GMB_TOOLS_READER_H
 
-#include "tools/tools.h"
+#include "json.h"
+#include "tools/runset.h"
+#include "tools/table.h"
 
 #include <jansson.h>
 #include <stddef.h>
-
-/* ---- json.c ---- */
-/* A growable string: zero it, add with gmb_str_put, take it with gmb_str_done. */
-typedef struct {
-    char *s;       /* the text (NULL until the first put) */
-    size_t n, cap; /* its length, its allocation */
-    int bad;       /* an allocation or format failed: gmb_str_done returns NULL */
-} gmb_str_t;
-/* Append printf-formatted text (nothing once bad). */
-void gmb_str_put(gmb_str_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The text, the caller's to free ("" when nothing was put); NULL (freed) when bad. */
-char *gmb_str_done(gmb_str_t *b);
-/* The string at dotted path in j; "" when absent or not a string. */
-const char *gmb_jstr(const json_t *j, const char *path);
 
 /* ---- runset.c ---- */
 /* The record of bench in run r of rs; bench "" (device facts): the first record of the run

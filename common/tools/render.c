@@ -1,27 +1,11 @@
 /* render.c - the table's text: numbers, escapes per format, a cell with its CI and marks,
  * and the one renderer a format names (render_md.c, render_tex.c, render_csv.c). */
+#include "gmb.h"
 #include "record.h"
 #include "tools/reader.h"
 
 #include <math.h>
 #include <string.h>
-
-void gmb_fmt_num(double v, char *buf, size_t len)
-{
-    if (v != v || isinf(v)) { /* (int)log10(inf) would not fit */
-        snprintf(buf, len, "%s", v != v ? "nan" : v > 0 ? "inf" : "-inf");
-        return;
-    }
-    double a = fabs(v);
-    int dec = a > 0 ? 3 - (int)floor(log10(a)) : 0;
-    if (dec < 0)
-        dec = 0;
-    if (dec > 6)
-        dec = 6;
-    snprintf(buf, len, "%.*f", dec, v);
-    if (!strcmp(buf, "-0") || !strncmp(buf, "-0.000000", 10))
-        snprintf(buf, len, "%.*f", dec, 0.0);
-}
 
 /* LaTeX-escape text */
 void gmb_tex_text(gmb_str_t *b, const char *s)

@@ -4,7 +4,11 @@
 #include "gmb.h"
 #include "nvml.h"
 #include "record.h"
-#include "tools/tools.h"
+#include "json.h"
+#include "tools/runset.h"
+#include "tools/runreport.h"
+#include "tools/table.h"
+#include "tools/crosscheck.h"
 
 #include <dirent.h>
 #include <errno.h>

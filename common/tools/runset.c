@@ -1,6 +1,7 @@
 /* runset.c - run sets: the records of the directories and files gmb plot, table, report and
  * compare were given, grouped into runs and labelled. */
 #include "gmb.h"
+#include "nvml.h"
 #include "record.h"
 #include "tools/reader.h"
 #include "topo.h"
@@ -264,4 +265,12 @@ const gmb_rec_t *gmb_runset_rec(const gmb_runset_t *rs, size_t r, const char *be
         if (rs->recs[k].run == r && json_object_size(json_object_get(rs->recs[k].j, "device")))
             return &rs->recs[k];
     return NULL;
+}
+
+int gmb_rec_busy(const json_t *rec)
+{
+    const json_t *b = json_object_get(rec, "busy_before");
+    return json_is_true(json_object_get(b, "available")) &&
+           gmb_busy_in_use(gmb_jnum(b, "compute_processes"), gmb_jnum(b, "gpu_util_pct"),
+                           json_is_string(json_object_get(b, "after_gmb_program")));
 }

@@ -5,7 +5,8 @@
 #include "host.h"
 #include "nvml.h"
 #include "record.h"
-#include "tools/tools.h"
+#include "tools/runset.h"
+#include "tools/suite.h"
 
 #include <dirent.h>
 #include <errno.h>

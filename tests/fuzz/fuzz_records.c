@@ -6,7 +6,12 @@
  * a leak is a failure. Run from the repository root (plots/ is read). */
 #include "gmb.h"
 #include "record.h"
-#include "tools/tools.h"
+#include "tools/runset.h"
+#include "tools/runreport.h"
+#include "tools/table.h"
+#include "tools/crosscheck.h"
+#include "tools/compare.h"
+#include "tools/plot.h"
 
 #include <dirent.h>
 #include <fcntl.h>

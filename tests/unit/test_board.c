@@ -15,7 +15,8 @@
 
 #include "gmb.h"
 #include "harness.h"
-#include "tools/tools.h"
+#include "tools/runset.h"
+#include "tools/table.h"
 
 static void results_path(char *out, size_t len, const char *run)
 {

@@ -18,7 +18,9 @@
 
 #include "gmb.h"
 #include "model/levels.h"
-#include "tools/tools.h"
+#include "tools/runset.h"
+#include "tools/table.h"
+#include "tools/crosscheck.h"
 
 #define MAXP 4096
 

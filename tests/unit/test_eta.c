@@ -14,7 +14,7 @@
 
 #include "gmb.h"
 #include "host.h"
-#include "tools/tools.h"
+#include "tools/suite.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 

@@ -14,7 +14,11 @@
 
 #include "gmb.h"
 #include "harness.h"
-#include "tools/tools.h"
+#include "json.h"
+#include "tools/runset.h"
+#include "tools/table.h"
+#include "tools/crosscheck.h"
+#include "tools/compare.h"
 
 #define assert_near(a, b, tol)                                                                     \
     do {                                                                                           \

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "gmb.h"
-#include "tools/tools.h"
+#include "tools/suite.h"
 
 static char dir[64];
 

@@ -14,7 +14,9 @@
 #include <sys/stat.h>
 
 #include "gmb.h"
-#include "tools/tools.h"
+#include "tools/runset.h"
+#include "tools/table.h"
+#include "tools/crosscheck.h"
 
 /* the committed quick-profile run of the H200 (tests run from the repository root) */
 #ifndef GMB_H200_QUICK

@@ -1,7 +1,9 @@
-/* json.c - what the record readers of bin/gmb share: JSON paths into a record, a growable
- * string (see reader.h). */
-#include "nvml.h"
-#include "tools/reader.h"
+/* json.c - JSON paths into a record and a growable string (json.h). */
+#include "json.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include <math.h>
 #include <string.h>
@@ -33,14 +35,6 @@ double gmb_jnum(const json_t *j, const char *path)
 {
     const json_t *v = gmb_jpath(j, path);
     return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-int gmb_rec_busy(const json_t *rec)
-{
-    const json_t *b = json_object_get(rec, "busy_before");
-    return json_is_true(json_object_get(b, "available")) &&
-           gmb_busy_in_use(gmb_jnum(b, "compute_processes"), gmb_jnum(b, "gpu_util_pct"),
-                           json_is_string(json_object_get(b, "after_gmb_program")));
 }
 
 const char *gmb_jstr(const json_t *j, const char *path)
