@@ -291,6 +291,16 @@ int gmb_print_devices_json(FILE *f, FILE *err)
     return found ? GMB_OK : GMB_ESKIP;
 }
 
+int gmb_check_group_size(const gmb_ctx_t *c, long L)
+{
+    if (L && ((L & (L - 1)) || L > c->info.max_group_size)) {
+        gmb_error("--group-size %ld: need a power of two <= %d (the device's maximum)", L,
+                  c->info.max_group_size);
+        return GMB_EUSAGE;
+    }
+    return GMB_OK;
+}
+
 void gmb_grid(const gmb_ctx_t *c, gmb_kern_t *k, long group_size, long groups_per_cu, uint64_t n,
               gmb_launch_t *g)
 {

@@ -188,6 +188,10 @@ void gmb_grid(const gmb_ctx_t *ctx, gmb_kern_t *k, long group_size, long groups_
 void gmb_grid_pass(const gmb_ctx_t *ctx, long group_size, uint64_t per_item, uint64_t n,
                    gmb_launch_t *g);
 
+/* A --group-size the device can run: 0 (the default) or a power of two at most its maximum.
+ * 0, or GMB_EUSAGE after one line (a check hook's rule). */
+int gmb_check_group_size(const gmb_ctx_t *ctx, long group_size);
+
 /* JSON of a device description. */
 json_t *gmb_json_device(const gmb_dev_info_t *d);
 /* clocks.during from two NVML snapshots (nvml.h) around a run of wall_s seconds: the time

@@ -489,12 +489,8 @@ static int atomic_check(gmb_ctx_t *c)
                       (unsigned long long)cfg->spacing.v[i]);
             return GMB_EUSAGE;
         }
-    long L = cfg->group_size;
-    if (L && ((L & (L - 1)) || L > c->info.max_group_size)) {
-        gmb_error("--group-size %ld: need a power of two <= %d (the device's maximum)", L,
-                  c->info.max_group_size);
+    if (gmb_check_group_size(c, cfg->group_size))
         return GMB_EUSAGE;
-    }
     if (cfg->inject_last && !c->o.inject_error) {
         gmb_error("--inject-error-last: a test aid of --inject-error, which is not given");
         return GMB_EUSAGE;

@@ -228,12 +228,8 @@ static int check_options(gmb_ctx_t *c, cfg_t *cfg, uint64_t *data_bytes, uint64_
     if (d->max_alloc_bytes && d->max_alloc_bytes < cap)
         cap = d->max_alloc_bytes;
     cap &= ~(uint64_t)15;
-    long L = cfg->group_size;
-    if (L && (L & (L - 1) || L > d->max_group_size)) {
-        gmb_error("--group-size %ld: need a power of two <= %d (the device's maximum)", L,
-                  d->max_group_size);
+    if (gmb_check_group_size(c, cfg->group_size))
         return GMB_EUSAGE;
-    }
     int rc = GMB_OK;
     if (!cfg->sizes.set) {
         /* 1 MiB .. 16 x LLC, 4 points per octave (LLC unknown: 256 MiB): on the H200 the read
