@@ -1396,6 +1396,18 @@ static void headlines(gmb_ctx_t *c, const json_t *best)
     }
 }
 
+/* --evict-first: 0 none, 1 stores, 2 all accesses. */
+static int evict_mode(const cfg_t *cfg)
+{
+    return !cfg->evict ? 0 : !strcmp(cfg->evict, "stores") ? 1 : 2;
+}
+
+/* Whether a layout was asked for (--tiled, --dynamic, --lockstep, --flat). */
+static int layout_given(const cfg_t *cfg)
+{
+    return cfg->tiled || cfg->dynamic || cfg->lockstep || cfg->flat;
+}
+
 /* The options against each other and the device (the sizes: their defaults and limits; one
  * layout or cache hint at a time, each of 16-byte accesses; the hints' CUDA and sm_80 needs). */
 static int stream_check(gmb_ctx_t *c)
@@ -1405,14 +1417,9 @@ static int stream_check(gmb_ctx_t *c)
     int rc = cfg->sizes.set ? GMB_OK : default_sizes(c, cfg);
     if (rc || (rc = check_sizes(c, cfg)))
         return rc;
-    long L = cfg->group_size;
-    if (L && (L & (L - 1) || L > c->info.max_group_size)) {
-        gmb_error("--group-size %ld: need a power of two <= %d (the device's maximum)", L,
-                  c->info.max_group_size);
+    if (gmb_check_group_size(c, cfg->group_size))
         return GMB_EUSAGE;
-    }
-    int evict = !cfg->evict ? 0 : !strcmp(cfg->evict, "stores") ? 1 : 2;
-    int layout_opt = cfg->tiled || cfg->dynamic || cfg->lockstep || cfg->flat;
+    int evict = evict_mode(cfg), layout_opt = layout_given(cfg);
     if (cfg->tune && (cfg->no_tune || layout_opt || cfg->group_size || cfg->groups_per_cu ||
                       cfg->l2_prefetch || cfg->asm_loads || evict)) {
         gmb_error("--tune chooses the layout and the groups itself: not with --no-tune, --tiled, "
@@ -1472,8 +1479,7 @@ static int stream_run(gmb_ctx_t *c)
 {
     cfg_t *cfg = c->cfg;
     const gmb_backend_t *be = c->be;
-    int evict = !cfg->evict ? 0 : !strcmp(cfg->evict, "stores") ? 1 : 2;
-    int layout_opt = cfg->tiled || cfg->dynamic || cfg->lockstep || cfg->flat;
+    int evict = evict_mode(cfg), layout_opt = layout_given(cfg);
     int rc = GMB_OK;
     uint64_t top = cfg->sizes.v[cfg->sizes.n - 1];
     state_t s = {.c = c, .per_cu = cfg->groups_per_cu};
