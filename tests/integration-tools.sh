@@ -4,6 +4,7 @@
 # LaTeX table that fits the page (pdflatex, when installed).
 H200="$PWD/results/nvidia-h200/20261130T230403Z"
 py() { /usr/bin/python3 -c "$@"; }
+RECS="$PWD/tests/records.py"
 
 # --- help: one table, each subcommand its own -----------------------------------------------
 declare -A OPT=([list]="" [devices]="--json" [run]="--out DIR" [plot]="--size WxH"
@@ -19,7 +20,8 @@ for sub in list devices run plot table report compare; do
             check "gmb help $sub = gmb $sub --help" cmp -s "$T/out" "$T/help-$sub"
     fi
 done
-check "gmb table --help is not gmb compare's" bash -c "! cmp -s '$T/help-table' '$T/help-compare'"
+check "gmb table --help is not gmb compare's" bash -c \
+    "! cmp -s '$T/help-table' '$T/help-compare'"
 if expect "gmb --help" 0 "$G" --help; then
     for sub in list devices run plot table report compare help; do
         check "gmb --help: a synopsis of $sub" grep -qE "^(usage:| {6}) gmb $sub( |$)" "$T/out"
@@ -27,19 +29,19 @@ if expect "gmb --help" 0 "$G" --help; then
 fi
 expect "gmb help of no command" 2 "$G" help nosuch
 expect "gmb run stream --help goes to the program" 0 "$G" run stream --help &&
-    check "gmb run stream --help: the program's help" bash -c "! grep -q '^usage: gmb run' '$T/out' && grep -q -- '--kernels' '$T/out'"
+    check "gmb run stream --help: the program's help" bash -c \
+        "! grep -q '^usage: gmb run' '$T/out' && grep -q -- '--kernels' '$T/out'"
 
 # --- gmb devices --json ----------------------------------------------------------------------
 if expect "devices --json" 0 "$G" devices --json; then
-    check "devices --json: an array of devices with the table's fields" py "import json, sys
-d = json.load(open(sys.argv[1]))
-need = ['backend', 'index', 'name', 'vendor', 'type', 'mem_bytes', 'compute_units',
-        'driver_version', 'pci_bus_id', 'serial', 'board_part_number', 'near']
-sys.exit(0 if isinstance(d, list) and d and all(k in o for o in d for k in need) else 1)" "$T/out"
+    check "devices --json: an array of devices with the table's fields" rec devices-json \
+        "$T/out" backend index name vendor type mem_bytes compute_units driver_version \
+        pci_bus_id serial board_part_number near
 fi
-if expect "devices --json, no device: exit 77" 77 env OCL_ICD_VENDORS=/nonexistent "$G" devices --json; then
+if expect "devices --json, no device: exit 77" 77 env OCL_ICD_VENDORS=/nonexistent \
+    "$G" devices --json; then
     check "devices --json, no device: [] on stdout, the reason on stderr" bash -c \
-        "py() { /usr/bin/python3 -c \"\$@\"; }; py 'import json,sys; sys.exit(json.load(open(sys.argv[1])) != [])' '$T/out' && grep -q 'no device' '$T/err'"
+        "/usr/bin/python3 '$RECS' empty-array '$T/out' && grep -q 'no device' '$T/err'"
 fi
 expect "devices --bogus" 2 "$G" devices --bogus
 
@@ -48,7 +50,8 @@ expect "devices --bogus" 2 "$G" devices --bogus
 if expect "run --out" 0 "$G" run --backend opencl --only stream --out "$T/res" -- "${FAST[@]:2}" \
     --sizes 4KiB:1MiB:x4; then
     RUN=$(tail -1 "$T/out")
-    check "run --out: the run directory is under DIR" bash -c "case '$RUN' in '$T/res/'*/*) test -s '$RUN/run.json';; *) false;; esac"
+    check "run --out: the run directory is under DIR" bash -c \
+        "case '$RUN' in '$T/res/'*/*) test -s '$RUN/run.json';; *) false;; esac"
     if (umask 022 && expect "report of the run" 0 "$G" report "$RUN"); then
         check "report.md is 0644 under umask 022" test "$(stat -c %a "$RUN/report.md")" = 644
     fi
@@ -56,57 +59,53 @@ if expect "run --out" 0 "$G" run --backend opencl --only stream --out "$T/res" -
     check "report --out under umask 027 is 0640" test "$(stat -c %a "$T/rep027.md")" = 640
     # the record CSV: RFC 4180, every row the header's width, values those of the JSON
     rec=$(ls "$RUN"/*-stream.json)
-    check "record csv: read back with python's csv, values of the JSON" py "import csv, json, sys
-r = json.load(open(sys.argv[1])); rows = list(csv.reader(open(sys.argv[2], newline='')))
-h = rows[0]; k = h.index('bw_GBps')
-ok = len(rows) == len(r['points']) + 1 and all(len(x) == len(h) for x in rows)
-ok = ok and all(abs(float(x[k]) - p['metrics']['bw_GBps']['median']) <= 1e-5 * p['metrics']['bw_GBps']['median'] for x, p in zip(rows[1:], r['points']))
-sys.exit(0 if ok else 1)" "$rec" "${rec%.json}.csv"
+    check "record csv: read back with python's csv, values of the JSON" \
+        rec csv-is-record "$rec" "${rec%.json}.csv" bw_GBps
     # a device name with a comma and a quote, through gmb table --format csv
     mkdir -p "$T/crafted"
     py "import json, sys
 r = json.load(open(sys.argv[1])); r['device']['name'] = 'Board, \"rev B\"'
 json.dump(r, open(sys.argv[2], 'w'))" "$rec" "$T/crafted/stream.json"
-    if expect "table csv of a name with a comma and a quote" 0 "$G" table "$T/crafted" --format csv; then
-        check "table csv: the name and a label with a comma read back whole" py "import csv, sys
-rows = list(csv.reader(open(sys.argv[1], newline='')))
-ok = rows[0][2].startswith('Board, \"rev B\"') and any(x[0] == 'Read, of nominal peak' or x[0] == 'Memory type, bus width' for x in rows)
-ok = ok and all(len(x) == len(rows[0]) for x in rows) and open(sys.argv[1], 'rb').read().count(b'\r') == 0
-sys.exit(0 if ok else 1)" "$T/out"
+    if expect "table csv of a name with a comma and a quote" 0 "$G" table "$T/crafted" \
+        --format csv; then
+        check "table csv: the name and a label with a comma read back whole" \
+            rec table-csv-whole "$T/out" 'Board, "rev B"' 'Read, of nominal peak' \
+            'Memory type, bus width'
     fi
 
     # --- gmb compare: the H200 against PoCL ------------------------------------------------------
     if [ -d "$H200" ] && expect "compare H200 with PoCL" 0 "$G" compare "$H200" "$RUN"; then
         cp "$T/out" "$T/cmp" && cp "$T/err" "$T/cmp.err"
         check "compare: says the devices differ" grep -q '^A and B are different devices' "$T/cmp"
-        check "compare: the headline before the full rows" py "import sys
-t = open(sys.argv[1]).read(); h = t.find('headline'); f = t.find('every metric of every point')
-sys.exit(0 if 0 < h < f and '\nRead bandwidth ' in t[h:f] else 1)" "$T/cmp"
+        check "compare: the headline before the full rows" \
+            rec compare-headline-first "$T/cmp" 'Read bandwidth'
         check "compare: the headline's read bandwidth has a B/A and a verdict" \
             grep -qE '^Read bandwidth +GB/s .* [0-9.e+-]+  B worse \(CIs apart\)$' "$T/cmp"
         check "compare: no ratio printed as 0.000" bash -c "! grep -qE ' 0\.000 ' '$T/cmp'"
         # (PoCL streams at 2-8% of the H200 since tuning runs on CPUs: ratios of 1e-3 to 1e-2)
         check "compare: a ratio below 1e-2 in 3 digits" \
             grep -qE ' 0\.00[0-9]?[1-9][0-9]{1,2} | [1-9]\.[0-9]{2}e-0[3-9] ' "$T/cmp"
-        check "compare: the longest label whole" grep -qF 'Misaligned contiguous reads, worst offset, of aligned (DRAM)' "$T/cmp"
-        check "compare: every full row has all its columns (no label cut into the next)" py "import re, sys
-rows = open(sys.argv[1]).read().split('every metric of every point')[1].splitlines()[2:-1]
-sys.exit(0 if rows and all(len(re.split(r'  +', l.strip())) >= 10 for l in rows) else 1)" "$T/cmp"
-        check "compare: one few-samples warning on stderr" test "$(grep -cE '^gmb: warning: [0-9]+ points? ha(s|ve) fewer than 9 samples: (its|their) verdicts are weak' "$T/cmp.err")" = 1
-        check "compare: weak rows marked" grep -qE ' [0-9]\*  (B worse|B better|not significant)' "$T/cmp"
+        check "compare: the longest label whole" grep -qF \
+            'Misaligned contiguous reads, worst offset, of aligned (DRAM)' "$T/cmp"
+        check "compare: every full row has all its columns (no label cut into the next)" \
+            rec compare-rows-whole "$T/cmp" 10
+        few='^gmb: warning: [0-9]+ points? ha(s|ve) fewer than 9 samples: (its|their) verdicts'
+        check "compare: one few-samples warning on stderr" \
+            test "$(grep -cE "$few are weak" "$T/cmp.err")" = 1
+        check "compare: weak rows marked" \
+            grep -qE ' [0-9]\*  (B worse|B better|not significant)' "$T/cmp"
         expect "compare --headline" 0 "$G" compare "$H200" "$RUN" --headline &&
-            check "compare --headline: no full rows" bash -c "grep -q '^Read bandwidth' '$T/out' && ! grep -q 'every metric of every point' '$T/out'"
+            check "compare --headline: no full rows" bash -c "grep -q '^Read bandwidth' '$T/out' &&
+                ! grep -q 'every metric of every point' '$T/out'"
         expect "compare --fail-below 10: PoCL is slower, exit 1" 1 "$G" compare "$H200" "$RUN" \
-            --fail-below 10 && check "compare --fail-below: REGRESSION rows" grep -q 'REGRESSION$' "$T/out"
+            --fail-below 10 &&
+            check "compare --fail-below: REGRESSION rows" grep -q 'REGRESSION$' "$T/out"
     fi
 
     # --- gmb table --rows ------------------------------------------------------------------------
-    if expect "table --rows" 0 "$G" table "$H200" "$RUN" --rows 'Read bandwidth,2,dram latency'; then
-        check "table --rows: exactly the rows named" py "import sys
-rows = [l.split(' | ')[0][2:] for l in open(sys.argv[1]) if l.startswith('| ') and not l.startswith('| Metric')]
-dram = [r for r in rows if r.startswith('DRAM latency')]
-print(rows)
-sys.exit(0 if rows == ['Memory size', 'Read bandwidth'] + dram + ['Block size for full random-read bandwidth (DRAM)'] and dram.count('DRAM latency (pointer chase)') == 2 and all(r in ('DRAM latency (pointer chase)', 'DRAM latency (index chase)') for r in dram) else 1)" "$T/out"
+    if expect "table --rows" 0 "$G" table "$H200" "$RUN" --rows 'Read bandwidth,2,dram latency'
+    then
+        check "table --rows: exactly the rows named" rec table-md-rows-selected "$T/out"
     fi
     expect "table --rows 3-4 --format csv" 0 "$G" table "$H200" "$RUN" --rows 3-4 --format csv &&
         check "table --rows 3-4: two rows under the header" test "$(wc -l <"$T/out")" = 3
@@ -117,15 +116,9 @@ sys.exit(0 if rows == ['Memory size', 'Read bandwidth'] + dram + ['Block size fo
     if expect "table --levels --format csv" 0 "$G" table "$H200" "$RUN" --levels --format csv; then
         cp "$T/out" "$T/levels.csv"
         "$G" table "$H200" "$RUN" --format csv >"$T/full.csv" 2>/dev/null
-        check "table --levels: the H200's levels in order, each the full table's figure" py "import csv, sys
-lv = list(csv.reader(open(sys.argv[1], newline=''))); full = list(csv.reader(open(sys.argv[2], newline='')))
-byrow = {r[0]: r[2:] for r in full[1:]}
-names = [r[0] for r in lv[1:]]
-print(names)
-ok = lv[0][:4] == ['level', 'measured_by', 'metric', 'unit'] and all(r[3] == 'GB/s' and r[1].startswith('gmb-') for r in lv[1:])
-ok = ok and names[:2] == ['Shared memory, aggregate', 'DRAM (memory)'] and 'Host link, host to device' in names
-ok = ok and all(byrow.get(r[2]) == r[4:] for r in lv[1:])
-sys.exit(0 if ok else 1)" "$T/levels.csv" "$T/full.csv"
+        check "table --levels: the H200's levels in order, each the full table's figure" \
+            rec table-levels-csv "$T/levels.csv" "$T/full.csv" 'Shared memory, aggregate' \
+            'DRAM (memory)'
     fi
     # a split L2 (two read plateaus before DRAM, as gmb-l2 names them on CUDA): a row each,
     # between the L2's and DRAM's, with their CIs; the committed run's other rows unchanged
@@ -133,20 +126,16 @@ sys.exit(0 if ok else 1)" "$T/levels.csv" "$T/full.csv"
         py "import json, sys
 p = sys.argv[1]; r = json.load(open(p))
 r['results']['bandwidth']['read']['levels'] = [
-    {'name': 'L2 near', 'GBps': 9000.0, 'ci': [8900.0, 9100.0], 'from_bytes': 4194304, 'to_bytes': 25165824, 'points': 7},
-    {'name': 'L2 far', 'GBps': 6000.0, 'ci': [5900.0, 6150.0], 'from_bytes': 33554432, 'to_bytes': 50331648, 'points': 3},
-    {'name': 'DRAM', 'GBps': 4400.0, 'ci': None, 'from_bytes': 268435456, 'to_bytes': 2147483648, 'points': 8}]
+    {'name': 'L2 near', 'GBps': 9000.0, 'ci': [8900.0, 9100.0], 'from_bytes': 4194304,
+     'to_bytes': 25165824, 'points': 7},
+    {'name': 'L2 far', 'GBps': 6000.0, 'ci': [5900.0, 6150.0], 'from_bytes': 33554432,
+     'to_bytes': 50331648, 'points': 3},
+    {'name': 'DRAM', 'GBps': 4400.0, 'ci': None, 'from_bytes': 268435456,
+     'to_bytes': 2147483648, 'points': 8}]
 json.dump(r, open(p, 'w'))" "$(ls "$T"/split/*-l2.json)"
     if expect "table --levels of a split L2" 0 "$G" table "$T/split" --levels --format csv; then
-        check "table --levels: L2 near and far rows, with CIs, before DRAM" py "import csv, sys
-lv = list(csv.reader(open(sys.argv[1], newline='')))
-names = [r[0] for r in lv[1:]]
-print(names, lv)
-near = [r for r in lv if r[0] == 'L2 near']; far = [r for r in lv if r[0] == 'L2 far']
-ok = len(near) == 1 and len(far) == 1 and names.index('L2 near') + 1 == names.index('L2 far') < names.index('DRAM (memory)')
-ok = ok and near[0][4:7] == ['9000', '8900', '9100'] and far[0][4:7] == ['6000', '5900', '6150']
-ok = ok and near[0][1].startswith('gmb-l2 read') and 'second L2 plateau' in far[0][1]
-sys.exit(0 if ok else 1)" "$T/out"
+        check "table --levels: L2 near and far rows, with CIs, before DRAM" \
+            rec table-levels-split-l2 "$T/out"
         check "table --levels: the split adds exactly two rows" test \
             "$(($(wc -l <"$T/out") - 2))" = "$("$G" table "$H200" --levels --format csv | wc -l)"
     fi
@@ -154,19 +143,19 @@ sys.exit(0 if ok else 1)" "$T/out"
         check "table --levels tex: the level and its program in the first column" \
             grep -qF 'DRAM (memory) --- gmb-stream read' "$T/out"
     if expect "report of the run: a bandwidth-by-level section" 0 "$G" report "$RUN" --out -; then
-        check "report: the level table after the table" py "import sys
-t = open(sys.argv[1]).read(); a = t.find('## Table'); b = t.find('## Bandwidth by level'); c = t.find('## Cross-checks')
-sys.exit(0 if 0 < a < b < c and '| DRAM (memory) | gmb-stream read' in t[b:c] else 1)" "$T/out"
+        check "report: the level table after the table" rec report-levels-section "$T/out"
     fi
 
-    # --- the LaTeX table of two devices fits the text width ----------------------------------------
+    # --- the LaTeX table of two devices fits the text width -------------------------------------
     if command -v pdflatex >/dev/null; then
         mkdir -p "$T/tex"
         "$G" table "$H200" "$RUN" --format tex --out "$T/tex/t.tex" >/dev/null
-        printf '\\documentclass{article}\n\\usepackage{array}\n\\begin{document}\n\\input{t.tex}\n\\end{document}\n' >"$T/tex/m.tex"
+        printf '%s\n' '\documentclass{article}' '\usepackage{array}' '\begin{document}' \
+            '\input{t.tex}' '\end{document}' >"$T/tex/m.tex"
         (cd "$T/tex" && pdflatex -interaction=nonstopmode -halt-on-error m.tex >/dev/null 2>&1)
         check "tex: compiles" test -s "$T/tex/m.pdf"
-        check "tex: no Overfull \\hbox" bash -c "test -s '$T/tex/m.log' && ! grep -q 'Overfull \\\\hbox' '$T/tex/m.log'"
+        check "tex: no Overfull \\hbox" bash -c \
+            "test -s '$T/tex/m.log' && ! grep -q 'Overfull \\\\hbox' '$T/tex/m.log'"
     else
         skip "$TAG tex: pdflatex not installed"
     fi

@@ -8,7 +8,9 @@ runs predicate NAME on the record file RECORD and exits 0 when it holds, 1 when 
 reads VALUE as JSON where it parses (4, true, "x") and as text otherwise. `records.py list`
 names the predicates. The tests call it through lib.sh's `rec NAME RECORD ARG...`.
 """
+import csv
 import json
+import re
 import sys
 
 PREDICATES = {}
@@ -18,6 +20,13 @@ def predicate(fn):
     """Register fn under its name (dashes for underscores)."""
     PREDICATES[fn.__name__.replace("_", "-")] = fn
     return fn
+
+
+def on_files(fn):
+    """Register fn as a predicate on files as they are (gmb's printed tables, CSV, text): it
+    gets the path of its first file, not a parsed record."""
+    fn.on_files = True
+    return predicate(fn)
 
 
 def value(text):
@@ -368,6 +377,137 @@ def figure_param_values(r, label, key, *values):
     """The points figure LABEL rests on have params KEY of exactly VALUE... (sorted)."""
     got = sorted(str(p["params"].get(key)) for p in points_of(r, figure(r, label)))
     need(got == sorted(values), f"'{label}' rests on {key} {got}")
+
+
+# ---- gmb's printed outputs: devices, tables, CSV, compare (integration-tools.sh) --------------
+
+
+def csv_rows(path):
+    with open(path, newline="") as f:
+        return list(csv.reader(f))
+
+
+@predicate
+def devices_json(r, *keys):
+    """gmb devices --json: a non-empty array, every object of which has every KEY."""
+    need(isinstance(r, list) and r, f"not a non-empty array: {str(r)[:80]}")
+    for o in r:
+        need(all(k in o for k in keys), f"{o.get('name')}: lacks {[k for k in keys if k not in o]}")
+
+
+@predicate
+def empty_array(r):
+    """The JSON is an empty array."""
+    need(r == [], f"not []: {str(r)[:80]}")
+
+
+@predicate
+def csv_is_record(r, path, metric):
+    """A record's CSV at PATH (RFC 4180) has the header and a row per point, each as wide as
+    the header, its METRIC column the point's median (within 1e-5 of it)."""
+    rows = csv_rows(path)
+    h = rows[0]
+    k = h.index(metric)
+    need(len(rows) == len(r["points"]) + 1, f"{len(rows)} rows for {len(r['points'])} points")
+    need(all(len(x) == len(h) for x in rows), "a row not the header's width")
+    for x, p in zip(rows[1:], r["points"]):
+        m = p["metrics"][metric]["median"]
+        need(abs(float(x[k]) - m) <= 1e-5 * m, f"{x[k]} against {m}")
+
+
+@on_files
+def table_csv_whole(path, head, *labels):
+    """gmb table --format csv: every row as wide as the header, no CR (rows end in LF), the
+    first run's column head (the third) starting with HEAD, some row's label one of LABEL..."""
+    rows = csv_rows(path)
+    need(rows[0][2].startswith(head), f"head {rows[0][2]!r}")
+    need(any(x[0] in labels for x in rows), f"no row of {labels}")
+    need(all(len(x) == len(rows[0]) for x in rows), "a row not the header's width")
+    with open(path, "rb") as f:
+        need(f.read().count(b"\r") == 0, "a CR")
+
+
+@on_files
+def compare_headline_first(path, row):
+    """gmb compare: its headline before 'every metric of every point', with a row starting
+    with ROW."""
+    t = open(path).read()
+    h, f = t.find("headline"), t.find("every metric of every point")
+    need(0 < h < f, f"headline at {h}, the full rows at {f}")
+    need("\n" + row + " " in t[h:f], f"no headline row {row!r}")
+
+
+@on_files
+def compare_rows_whole(path, ncols):
+    """gmb compare: every full row (past 'every metric of every point' and its two heading
+    lines, before the last line) has at least NCOLS columns (apart by two spaces or more),
+    and there is one or more."""
+    rows = open(path).read().split("every metric of every point")[1].splitlines()[2:-1]
+    need(rows, "no full row")
+    for x in rows:
+        n = len(re.split(r"  +", x.strip()))
+        need(n >= int(ncols), f"{n} columns: {x!r}")
+
+
+@on_files
+def table_md_rows_selected(path):
+    """gmb table --rows 'Read bandwidth,2,dram latency' of the H200 and a PoCL run: exactly
+    Memory size (row 2), Read bandwidth, the DRAM latency rows (twice the pointer chase's, any
+    of the index chase's, nothing else) and the random-read block size (DRAM), in order."""
+    rows = [x.split(" | ")[0][2:] for x in open(path)
+            if x.startswith("| ") and not x.startswith("| Metric")]
+    dram = [x for x in rows if x.startswith("DRAM latency")]
+    want = ["Memory size", "Read bandwidth"] + dram \
+        + ["Block size for full random-read bandwidth (DRAM)"]
+    need(rows == want, f"rows {rows}")
+    need(dram.count("DRAM latency (pointer chase)") == 2
+         and all(x in ("DRAM latency (pointer chase)", "DRAM latency (index chase)")
+                 for x in dram), f"DRAM rows {dram}")
+
+
+@on_files
+def table_levels_csv(path, full, *first):
+    """gmb table --levels --format csv: the columns level, measured_by, metric, unit first;
+    every row in GB/s, measured by a gmb- program; the first levels FIRST..., a host-to-device
+    link; each row's values those of its metric's row in the full table's CSV FULL."""
+    lv, fl = csv_rows(path), csv_rows(full)
+    byrow = {x[0]: x[2:] for x in fl[1:]}
+    names = [x[0] for x in lv[1:]]
+    need(lv[0][:4] == ["level", "measured_by", "metric", "unit"], f"header {lv[0][:4]}")
+    need(all(x[3] == "GB/s" and x[1].startswith("gmb-") for x in lv[1:]), "a unit or program")
+    need(names[:len(first)] == list(first) and "Host link, host to device" in names,
+         f"levels {names}")
+    for x in lv[1:]:
+        need(byrow.get(x[2]) == x[4:], f"{x[0]}: {x[4:]}, the full table {byrow.get(x[2])}")
+
+
+@on_files
+def table_levels_split_l2(path):
+    """gmb table --levels --format csv of a split L2 (the H200 run, its l2 record given read
+    plateaus L2 near 9000 [8900, 9100] and L2 far 6000 [5900, 6150] GB/s): one row each, far
+    right after near, both before DRAM, with their CIs, measured by gmb-l2 read (far: its
+    second L2 plateau)."""
+    lv = csv_rows(path)
+    names = [x[0] for x in lv[1:]]
+    near = [x for x in lv if x[0] == "L2 near"]
+    far = [x for x in lv if x[0] == "L2 far"]
+    need(len(near) == 1 and len(far) == 1, f"levels {names}")
+    need(names.index("L2 near") + 1 == names.index("L2 far") < names.index("DRAM (memory)"),
+         f"levels {names}")
+    need(near[0][4:7] == ["9000", "8900", "9100"] and far[0][4:7] == ["6000", "5900", "6150"],
+         f"near {near[0][4:7]}, far {far[0][4:7]}")
+    need(near[0][1].startswith("gmb-l2 read") and "second L2 plateau" in far[0][1],
+         f"by {near[0][1]!r}, {far[0][1]!r}")
+
+
+@on_files
+def report_levels_section(path):
+    """gmb report: the section Bandwidth by level between the Table and the Cross-checks, with
+    the DRAM row of gmb-stream read."""
+    t = open(path).read()
+    a, b, c = t.find("## Table"), t.find("## Bandwidth by level"), t.find("## Cross-checks")
+    need(0 < a < b < c, f"sections at {a}, {b}, {c}")
+    need("| DRAM (memory) | gmb-stream read" in t[b:c], "no DRAM row of gmb-stream read")
 
 
 # ---- programs' own figures ----------------------------------------------------------------
@@ -752,13 +892,14 @@ def main(argv):
     if len(argv) < 3 or argv[1] not in PREDICATES:
         print("usage: records.py NAME RECORD [ARG...] (records.py list)", file=sys.stderr)
         return 2
-    r = json.load(open(argv[2]))
+    fn = PREDICATES[argv[1]]
     try:
-        PREDICATES[argv[1]](r, *argv[3:])
+        r = argv[2] if getattr(fn, "on_files", False) else json.load(open(argv[2]))
+        fn(r, *argv[3:])
     except Fail as e:
         print(f"records.py {argv[1]}: {e}", file=sys.stderr)
         return 1
-    except (KeyError, IndexError, TypeError, ValueError) as e:
+    except (KeyError, IndexError, TypeError, ValueError, OSError) as e:
         print(f"records.py {argv[1]}: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
     return 0
