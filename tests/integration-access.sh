@@ -13,12 +13,16 @@ if ! have_opencl; then
 else
     expect "gmb-access --help" 0 "$AC" --help && check "access help explains the granularity" \
         grep -q "the granularity the memory system fetches" "$T/out" &&
-        check "access help explains random blocks" grep -q "the blocks land at random, with replacement" "$T/out" &&
+        check "access help explains random blocks" grep -q \
+            "the blocks land at random, with replacement" "$T/out" &&
         check "access help explains random writes and their read-back" bash -c \
-            "grep -q '^random-write (not run by default' '$T/out' && grep -q 'buffer back after the timed launches, once per point, every word' '$T/out'"
+            "grep -q '^random-write (not run by default' '$T/out' &&
+             grep -q 'buffer back after the timed launches, once per point, every word' '$T/out'"
     check "access help: bandwidth counts every pass's bytes (reads and writes)" bash -c \
-        "test \$(grep -c '4 bytes x \(reads\|writes\) x passes' '$T/out') = 3 && ! grep -q '4 bytes per \(read\|write\) /' '$T/out'"
-    expect "gmb list (access)" 0 "$G" list && check "gmb list names access" grep -q "^access " "$T/out"
+        "test \$(grep -c '4 bytes x \(reads\|writes\) x passes' '$T/out') = 3 &&
+         ! grep -q '4 bytes per \(read\|write\) /' '$T/out'"
+    expect "gmb list (access)" 0 "$G" list &&
+        check "gmb list names access" grep -q "^access " "$T/out"
 
     # --- every pattern, two buffers: 6 strides + 4 offsets each and 2 confirmations, the
     # contiguous references (words for 4-byte blocks, uint4 for the rest) and 4 random block
@@ -29,8 +33,8 @@ else
         rec=$(ls "$T"/acc/*-access.json)
         check "access: 36 verified rows" test "$(grep -cE ' full *$' "$T/out")" = 36
         check "access: record validates" "$VALIDATE" "$SCHEMA" "$rec"
-        check "access: random-write is not in the default patterns (no write point, an empty entry)" \
-            rec fields "$rec" 'options.patterns=["stride", "offset", "random"]' \
+        check "access: random-write is not in the default patterns (no write point, an empty \
+entry)" rec fields "$rec" 'options.patterns=["stride", "offset", "random"]' \
             results.random_write=[]
         check "access: no random-write point by default" rec points-count "$rec" 0 \
             params.pattern=random-write
@@ -40,119 +44,56 @@ else
 time, an odd number of passes a launch (an even one could hide a wrong sum)" \
             rec access-reads "$rec"
         check "access: each granularity entry counts the points it used and left out" \
-            test "$(json "$rec" "[g['points_used'] + g['points_left_out'] \
-for g in r['results']['granularity']]")" = "[6, 6]"
-        check "access: a granularity verdict per buffer" test "$(json "$rec" \
-            "[g['verdict'] in ('granularity', 'none') for g in r['results']['granularity']]")" = "[True, True]"
-        # the sweep selects: its aligned and lowest misaligned bandwidths, as its points have them
-        check "access: misalignment per buffer, the sweep's worst offset and figures" test "$(json "$rec" \
-            "[(m['worst_offset_bytes'] in (4, 32, 124), m['aligned_GBps'] == [p['metrics']['bw_GBps']['median'] for p in r['points'] if p['params']['pattern'] == 'offset' and 'pass' not in p['params'] and p['params']['size_bytes'] == m['size_bytes'] and p['params']['offset_bytes'] == 0][0], sorted((p['metrics']['bw_GBps']['median'], p['params']['offset_bytes']) for p in r['points'] if p['params']['pattern'] == 'offset' and 'pass' not in p['params'] and p['params']['size_bytes'] == m['size_bytes'] and p['params']['offset_bytes'])[0] == (m['worst_GBps'], m['worst_offset_bytes'])) for m in r['results']['misalignment']]")" = \
-            "[(True, True, True), (True, True, True)]"
+            rec access-granularity-points "$rec" 6 6
+        check "access: a granularity verdict per buffer" rec access-granularity-verdicts "$rec" 2
+        # the sweep selects: its aligned and lowest misaligned bandwidths, as its points have
+        # them
+        check "access: misalignment per buffer, the sweep's worst offset and figures" \
+            rec access-misalignment-sweep "$rec" 2 4,32,124
         # the confirmation estimates: two points of its own per buffer (aligned, then the worst
         # offset), keyed apart from the sweep's, and the ratio and medians are theirs
-        check "access: confirmation points, aligned then worst, pass confirm" test "$(json "$rec" \
-            "[[p['params']['offset_bytes'] for p in r['points'] if p['params'].get('pass') == 'confirm' and p['params']['size_bytes'] == m['size_bytes']] == [0, m['worst_offset_bytes']] for m in r['results']['misalignment']]")" = "[True, True]"
+        check "access: confirmation points, aligned then worst, pass confirm" \
+            rec access-confirm-points "$rec" 2
         # the two confirmations measured against each other, their samples in turn (a drift
         # falls on both alike): each sample's index among the pair's launches, recorded
-        check "access: the confirmations' samples interleaved (aligned, worst, aligned, ...), the sweep's not" \
-            test "$(/usr/bin/python3 - "$rec" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-ok = [all("measured_with" not in p["extra"] for p in r["points"] if p["params"].get("pass") != "confirm")]
-for m in r["results"]["misalignment"]:
-    a, w = [p for p in r["points"] if p["params"].get("pass") == "confirm" and p["params"]["size_bytes"] == m["size_bytes"]]
-    ia, iw = a["extra"]["launch_index"], w["extra"]["launch_index"]
-    k = min(len(ia), len(iw))
-    seq = [q for _, q in sorted([(i, "a") for i in ia] + [(i, "w") for i in iw])]
-    ok.append(a["extra"]["measured_with"] == w["extra"]["measured_with"] == "interleaved" and
-              (len(ia), len(iw)) == (len(a["samples_ns"]), len(w["samples_ns"])) and k >= 2 and
-              seq[:2 * k] == ["a", "w"] * k and len(set(seq[2 * k:])) <= 1)
-print(ok)
-PY
-)" = "[True, True, True]"
-        check "access: every point's params (less reads, reps) unique" test "$(json "$rec" \
-            "len(r['points']) == len({tuple(sorted((k, v) for k, v in p['params'].items() if k not in ('reads', 'reps'))) for p in r['points']})")" = True
-        check "access: confirm medians are the confirmation points'" test "$(json "$rec" \
-            "[[m['confirm'][k + '_GBps'] for k in ('aligned', 'worst')] == [p['metrics']['bw_GBps']['median'] for p in r['points'] if p['params'].get('pass') == 'confirm' and p['params']['size_bytes'] == m['size_bytes']] for m in r['results']['misalignment']]")" = "[True, True]"
-        check "access: sweep_worst_over_aligned = the sweep's worst / aligned, apart from the confirmation's" test "$(json "$rec" \
-            "[abs(m['sweep_worst_over_aligned'] - m['worst_GBps'] / m['aligned_GBps']) < 1e-9 for m in r['results']['misalignment']]")" = "[True, True]"
-        check "access: worst_over_aligned = confirm worst / aligned" test "$(json "$rec" \
-            "[abs(m['worst_over_aligned'] - m['confirm']['worst_GBps'] / m['confirm']['aligned_GBps']) < 1e-9 for m in r['results']['misalignment']]")" = "[True, True]"
-        check "access: p_value in [0, 1], significant = p < 0.05 and the CIs disjoint" test "$(json "$rec" \
-            "[(0 <= c['p_value'] <= 1, c['significant'] is (c['p_value'] < 0.05 and (c['worst_ci_hi_GBps'] < c['aligned_ci_lo_GBps'] or c['aligned_ci_hi_GBps'] < c['worst_ci_lo_GBps']))) for c in (m['confirm'] for m in r['results']['misalignment'])]")" = \
-            "[(True, True), (True, True)]"
-        check "access: the p-value is the Mann-Whitney test of the confirmations' sample bandwidths" \
-            test "$(/usr/bin/python3 - "$rec" <<'PY'
-import json, math, sys
-r = json.load(open(sys.argv[1]))
-def rates(p):
-    return [4 * p["params"]["reads"] * p["params"]["reps"] / t for t in p["samples_ns"]]
-def mw(a, b):  # two-sided, normal approximation, tie and continuity corrections
-    t = sorted([(v, 0) for v in a] + [(v, 1) for v in b])
-    n, ra, tie, i = len(t), 0.0, 0.0, 0
-    while i < n:
-        j = i
-        while j + 1 < n and t[j + 1][0] == t[i][0]:
-            j += 1
-        c = j - i + 1
-        ra += sum((i + j) / 2 + 1 for q in range(i, j + 1) if t[q][1] == 0)
-        tie += c**3 - c
-        i = j + 1
-    u, mu = ra - len(a) * (len(a) + 1) / 2, len(a) * len(b) / 2
-    var = len(a) * len(b) / 12 * (n + 1 - tie / (n * (n - 1)))
-    return 1.0 if var <= 0 else math.erfc(max(0, abs(u - mu) - 0.5) / math.sqrt(var) / math.sqrt(2))
-ok = []
-for m in r["results"]["misalignment"]:
-    a, w = [p for p in r["points"] if p["params"].get("pass") == "confirm" and p["params"]["size_bytes"] == m["size_bytes"]]
-    ok.append(abs(mw(rates(a), rates(w)) - m["confirm"]["p_value"]) < 1e-9)
-print(ok)
-PY
-)" = "[True, True]"
+        check "access: the confirmations' samples interleaved (aligned, worst, aligned, ...), \
+the sweep's not" rec access-confirm-interleaved "$rec" 2
+        check "access: every point's params (less reads, reps) unique" \
+            rec access-params-unique "$rec" reads reps
+        check "access: confirm medians are the confirmation points'" \
+            rec access-confirm-medians "$rec" 2
+        check "access: sweep_worst_over_aligned = the sweep's worst / aligned, apart from the \
+confirmation's" rec access-sweep-ratio "$rec" 2
+        check "access: worst_over_aligned = confirm worst / aligned" \
+            rec access-confirm-ratio "$rec" 2
+        check "access: p_value in [0, 1], significant = p < 0.05 and the CIs disjoint" \
+            rec access-confirm-significance "$rec" 2
+        check "access: the p-value is the Mann-Whitney test of the confirmations' sample \
+bandwidths" rec access-confirm-mann-whitney "$rec" 2
         check "access: the summary printed and recorded" grep -qF \
             "# access: $(json "$rec" "r['results']['summary']")" "$T/out"
-        check "access: the summary gives each confirmed ratio and whether it is significant" test "$(json "$rec" \
-            "[('misaligned by %d B, %.0f%% of the aligned bandwidth (%s, p ' % (m['worst_offset_bytes'], 100 * m['worst_over_aligned'], 'significant' if m['confirm']['significant'] else 'not significant')) in r['results']['summary'] for m in r['results']['misalignment']]")" = "[True, True]"
+        check "access: the summary gives each confirmed ratio and whether it is significant" \
+            rec access-summary-misalignment "$rec" 2
         # random blocks: per buffer the contiguous reference (the same kernel, blocks in
         # order) first, then each block size; the results entry is made of these points
-        check "access: random points per buffer, the contiguous references first (one a width: 4 B words, 16 B uint4 from 32-byte blocks)" test "$(json "$rec" \
-            "sorted({p['params']['size_bytes'] for p in r['points']}) == [262144, 4194304] and all([(p['params']['placement'], p['params']['block_bytes'], p['extra']['vector_bytes']) for p in r['points'] if p['params']['pattern'] == 'random' and p['params']['size_bytes'] == s] == [('in-order', 4, 4), ('in-order', 32, 16), ('random', 4, 4), ('random', 32, 16), ('random', 256, 16), ('random', 4096, 16)] for s in (262144, 4194304))")" = True
-        check "access: random blocks a second = bandwidth / block size" test "$(json "$rec" \
-            "all(abs(p['metrics']['blocks_G_per_s']['median'] - p['metrics']['bw_GBps']['median'] / p['params']['block_bytes']) < 1e-9 * p['metrics']['blocks_G_per_s']['median'] for p in r['points'] if p['params']['pattern'] == 'random') and r['metrics']['blocks_G_per_s']['unit'] == 'G/s'")" = True
-        check "access: random pass touches the sectors of the blocks it is expected to read" test "$(json "$rec" \
-            "all(p['extra']['touched_bytes'] == (4 * p['params']['reads'] if p['params']['placement'] == 'in-order' else (lambda B, nb: (lambda u: round(nb * B // u * u * (1 - (0 if u // B >= nb else (1 - u // B / nb) ** nb))))(max(B, 32)))(p['params']['block_bytes'], p['params']['size_bytes'] // p['params']['block_bytes'])) for p in r['points'] if p['params']['pattern'] == 'random')")" = True
-        check "access: results.random per buffer: the points' medians, shares of contiguous, stride 4 beside" \
-            test "$(/usr/bin/python3 - "$rec" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-ok = []
-for e in r["results"]["random"]:
-    pts = [p for p in r["points"] if p["params"]["pattern"] == "random" and p["params"]["size_bytes"] == e["size_bytes"]]
-    med = lambda p: p["metrics"]["bw_GBps"]["median"]
-    refs = {p["extra"]["vector_bytes"]: p for p in pts if p["params"]["placement"] == "in-order"}
-    ref = refs[16]  # contiguous_GBps: the widest reference's
-    rnd = [p for p in pts if p["params"]["placement"] == "random"]
-    s4 = [med(p) for p in r["points"] if p["params"]["pattern"] == "stride" and p["params"]["size_bytes"] == e["size_bytes"] and p["params"]["stride_bytes"] == 4]
-    wh = {p["extra"]["where"] for p in pts}
-    ok.append(e["contiguous_GBps"] == med(ref) and e["stride4_GBps"] == s4[0] and
-              e["references"] == [{"width_bytes": w, "block_bytes": refs[w]["params"]["block_bytes"], "contiguous_GBps": med(refs[w])} for w in (4, 16)] and
-              [b["block_bytes"] for b in e["blocks"]] == [p["params"]["block_bytes"] for p in rnd] and
-              all(b["bw_GBps"] == med(p) and b["bw_ci_lo_GBps"] <= b["bw_GBps"] <= b["bw_ci_hi_GBps"] and
-                  b["reference_width_bytes"] == p["extra"]["vector_bytes"] == (4 if b["block_bytes"] == 4 else 16) and
-                  abs(b["of_contiguous"] - med(p) / med(refs[b["reference_width_bytes"]])) < 1e-12 and
-                  abs(b["blocks_G_per_s"] - med(p) / b["block_bytes"]) < 1e-12 and b["where"] == p["extra"]["where"]
-                  for b, p in zip(e["blocks"], rnd)) and
-              e["where"] == (wh.pop() if len(wh) == 1 else "mixed"))
-print(ok)
-PY
-)" = "[True, True]"
+        check "access: random points per buffer, the contiguous references first (one a width: \
+4 B words, 16 B uint4 from 32-byte blocks)" rec access-random-points "$rec" \
+            '[["in-order", 4, 4], ["in-order", 32, 16], ["random", 4, 4], ["random", 32, 16],
+              ["random", 256, 16], ["random", 4096, 16]]' 262144 4194304
+        check "access: random blocks a second = bandwidth / block size" \
+            rec access-blocks-rate "$rec"
+        check "access: random pass touches the sectors of the blocks it is expected to read" \
+            rec access-random-touched "$rec"
+        check "access: results.random per buffer: the points' medians, shares of contiguous, \
+stride 4 beside" rec access-random-results "$rec" 2
         check "access: full bandwidth from the first block every larger one keeps within 10%" \
-            test "$(json "$rec" \
-            "[e['full_bw_block_bytes'] == next((e['blocks'][i]['block_bytes'] for i in range(len(e['blocks'])) if all(b['of_contiguous'] >= 0.9 for b in e['blocks'][i:])), None) for e in r['results']['random']]")" = "[True, True]"
-        check "access: the summary gives each buffer's random shares and full-bandwidth block" test "$(json "$rec" \
-            "[('random 4-byte blocks ' in r['results']['summary'] and ('(%.1f%% of contiguous)' % p if p < 9.95 else '(%.0f%% of contiguous)' % p) in r['results']['summary'] and (('from %d-byte blocks.' % e['full_bw_block_bytes']) if e['full_bw_block_bytes'] else 'no block up to 4096 bytes within 10% of contiguous') in r['results']['summary']) for e, p in ((e, 100 * e['blocks'][0]['of_contiguous']) for e in r['results']['random'])]")" = "[True, True]"
+            rec access-full-bw-block "$rec" random 2
+        check "access: the summary gives each buffer's random shares and full-bandwidth block" \
+            rec access-summary-random "$rec" 2
         if command -v gnuplot >/dev/null; then
             expect "access: figures" 0 "$G" plot "$T/acc" --out "$T/accfig" &&
-                check "access: stride, offset and random figures" test -s "$T/accfig/access-stride.png" -a \
+                check "access: stride, offset and random figures" \
+                    test -s "$T/accfig/access-stride.png" -a \
                     -s "$T/accfig/access-offset.png" -a -s "$T/accfig/access-random.png"
         fi
     fi
@@ -162,19 +103,21 @@ PY
         --sizes 64KiB,1MiB --patterns random --out "$T/rnd"; then
         rec=$(ls "$T"/rnd/*-access.json)
         check "access random: record validates" "$VALIDATE" "$SCHEMA" "$rec"
-        check "access random: 2 x 14 points (3 references, 11 blocks), each verified in full, the default blocks" test "$(json "$rec" \
-            "len(r['points']), all(p['extra']['verified'] == 'full' and p['params']['pattern'] == 'random' for p in r['points']), [b['block_bytes'] for b in r['results']['random'][1]['blocks']]")" = \
-            "28 True [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]"
-        check "access random: no stride pattern, no stride-4 figure in the entry" test "$(json "$rec" \
-            "[('stride4_GBps' in e, e['contiguous_GBps'] > 0) for e in r['results']['random']], r['results']['granularity'], r['results']['misalignment']")" = \
-            "[(False, True), (False, True)] [] []"
+        check "access random: 2 x 14 points (3 references, 11 blocks), each verified in full, \
+the default blocks" rec access-random-alone "$rec" 28 4,8,16,32,64,128,256,512,1024,2048,4096
+        check "access random: no stride pattern, no stride-4 figure in the entry" \
+            rec access-random-no-stride "$rec" 2
         if command -v gnuplot >/dev/null; then
             rm -rf "$T/rndfig"
-            expect "access random: figures, one run and two" 0 "$G" plot "$T/rnd" "$T/acc" --out "$T/rndfig" &&
-                check "access random: the random figure drawn" test -s "$T/rndfig/access-random.png"
+            expect "access random: figures, one run and two" 0 "$G" plot "$T/rnd" "$T/acc" \
+                --out "$T/rndfig" &&
+                check "access random: the random figure drawn" \
+                    test -s "$T/rndfig/access-random.png"
             rm -rf "$T/rndfig1"
-            expect "access random: figure of a random-only record" 0 "$G" plot "$T/rnd" --out "$T/rndfig1" &&
-                check "access random: random figure only (no stride, no offset, no writes)" test -s "$T/rndfig1/access-random.png" \
+            expect "access random: figure of a random-only record" 0 "$G" plot "$T/rnd" \
+                --out "$T/rndfig1" &&
+                check "access random: random figure only (no stride, no offset, no writes)" \
+                    test -s "$T/rndfig1/access-random.png" \
                     -a ! -e "$T/rndfig1/access-stride.png" -a ! -e "$T/rndfig1/access-offset.png" \
                     -a ! -e "$T/rndfig1/access-random-write.png"
         fi
@@ -182,82 +125,51 @@ PY
     # --- random-write: every pattern over two buffers (all), the writes last in each; every
     # word of each write point read back and checked, the buffer filled anew before the next
     # point (the next write point, the second buffer's reads) -----------------------------
-    if expect "access random-write: all patterns, two buffers" 0 "$AC" "${FAST[@]}" --sizes 256KiB,4MiB \
-        --strides 4,8 --offsets 0,4 --blocks 4,32,256,4096 --patterns all --out "$T/rw"; then
+    if expect "access random-write: all patterns, two buffers" 0 "$AC" "${FAST[@]}" \
+        --sizes 256KiB,4MiB --strides 4,8 --offsets 0,4 --blocks 4,32,256,4096 --patterns all \
+        --out "$T/rw"; then
         rec=$(ls "$T"/rw/*-access.json)
         check "access random-write: record validates" "$VALIDATE" "$SCHEMA" "$rec"
         check "access random-write: 36 points, every one verified in full" rec points-count "$rec" \
             36 extra.verified=full
-        check "access random-write: no other point" test "$(json "$rec" "len(r['points'])")" = 36
-        check "access random-write: per buffer the in-order references first (4 B, 16 B), then each block, after the reads" test "$(json "$rec" \
-            "all([(p['params']['pattern'], p['params'].get('placement'), p['params'].get('block_bytes'), p['extra'].get('vector_bytes')) for p in r['points'] if p['params']['size_bytes'] == s][-6:] == [('random-write', 'in-order', 4, 4), ('random-write', 'in-order', 32, 16)] + [('random-write', 'random', b, 4 if b == 4 else 16) for b in (4, 32, 256, 4096)] for s in (262144, 4194304))")" = True
-        check "access random-write: the second buffer's reads (after the first's writes) verified" test "$(json "$rec" \
-            "[(p['params']['pattern'], p['extra']['verified']) for p in r['points'] if p['params']['size_bytes'] == 4194304 and p['params']['pattern'] != 'random-write'] == [(q, 'full') for q in ['stride'] * 2 + ['offset'] * 4 + ['random'] * 6]")" = True
-        check "access random-write: writes = the whole blocks' words, bandwidth = 4 B per write / median time, blocks/s = bw / B" test "$(json "$rec" \
-            "all(p['params']['writes'] == p['params']['size_bytes'] // p['params']['block_bytes'] * (p['params']['block_bytes'] // 4) and 'reads' not in p['params'] and abs(p['metrics']['bw_GBps']['median'] - 4 * p['params']['writes'] * p['params']['reps'] / p['time_ns']['median']) < 1e-6 * p['metrics']['bw_GBps']['median'] and abs(p['metrics']['blocks_G_per_s']['median'] - p['metrics']['bw_GBps']['median'] / p['params']['block_bytes']) < 1e-9 * p['metrics']['blocks_G_per_s']['median'] for p in r['points'] if p['params']['pattern'] == 'random-write')")" = True
+        check "access random-write: no other point" rec points-count "$rec" 36
+        check "access random-write: per buffer the in-order references first (4 B, 16 B), then \
+each block, after the reads" rec access-last-points "$rec" \
+            params.pattern,params.placement,params.block_bytes,extra.vector_bytes \
+            '[["random-write", "in-order", 4, 4], ["random-write", "in-order", 32, 16],
+              ["random-write", "random", 4, 4], ["random-write", "random", 32, 16],
+              ["random-write", "random", 256, 16], ["random-write", "random", 4096, 16]]' \
+            262144 4194304
+        check "access random-write: the second buffer's reads (after the first's writes) \
+verified" rec points-list "$rec" params.pattern,extra.verified \
+            '[["stride", "full"], ["stride", "full"], ["offset", "full"], ["offset", "full"],
+              ["offset", "full"], ["offset", "full"], ["random", "full"], ["random", "full"],
+              ["random", "full"], ["random", "full"], ["random", "full"], ["random", "full"]]' \
+            params.size_bytes=4194304 params.pattern!=random-write
+        check "access random-write: writes = the whole blocks' words, bandwidth = 4 B per write \
+/ median time, blocks/s = bw / B" rec access-write-rates "$rec"
         # the words written: the blocks the pass picks, recomputed here from the hash (a port
         # of gmb_hash and gmb_block_pick, the run's seed 1); every other word of the buffer kept
-        check "access random-write: every word checked: the picked blocks' words written, the rest kept" \
-            test "$(/usr/bin/python3 - "$rec" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-M = 0xFFFFFFFF
-def h(seed, i):
-    x = (i & M) ^ (((i >> 32) * 0x9E3779B9) & M) ^ ((seed * 0x85EBCA6B) & M)
-    x ^= x >> 16
-    x = (x * 0x7FEB352D) & M
-    x ^= x >> 15
-    x = (x * 0x846CA68B) & M
-    return x ^ (x >> 16)
-seed = (1 * 2654435761 + 7) & M
-key = h(seed, 0x6A09E667)
-ok = []
-for p in r["points"]:
-    q = p["params"]
-    if q["pattern"] != "random-write":
-        continue
-    nb, words = q["size_bytes"] // q["block_bytes"], q["block_bytes"] // 4
-    picked = nb if q["placement"] == "in-order" else len({(h(key, b) * nb) >> 32 for b in range(nb)})
-    ok.append((p["extra"]["words_written"], p["extra"]["words_kept"]) == (picked * words, q["size_bytes"] // 4 - picked * words))
-print(len(ok), all(ok))
-PY
-)" = "12 True"
-        check "access random-write: results.random_write per buffer: the points' medians, shares of contiguous writes" \
-            test "$(/usr/bin/python3 - "$rec" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-ok = []
-for e in r["results"]["random_write"]:
-    pts = [p for p in r["points"] if p["params"]["pattern"] == "random-write" and p["params"]["size_bytes"] == e["size_bytes"]]
-    med = lambda p: p["metrics"]["bw_GBps"]["median"]
-    refs = {p["extra"]["vector_bytes"]: p for p in pts if p["params"]["placement"] == "in-order"}
-    ref = refs[16]
-    rnd = [p for p in pts if p["params"]["placement"] == "random"]
-    wh = {p["extra"]["where"] for p in pts}
-    ok.append(e["contiguous_GBps"] == med(ref) and "stride4_GBps" not in e and
-              [x["width_bytes"] for x in e["references"]] == [4, 16] and
-              [b["block_bytes"] for b in e["blocks"]] == [4, 32, 256, 4096] and
-              all(b["bw_GBps"] == med(p) and b["bw_ci_lo_GBps"] <= b["bw_GBps"] <= b["bw_ci_hi_GBps"] and
-                  abs(b["of_contiguous"] - med(p) / med(refs[b["reference_width_bytes"]])) < 1e-12 and
-                  abs(b["blocks_G_per_s"] - med(p) / b["block_bytes"]) < 1e-12 and b["where"] == p["extra"]["where"]
-                  for b, p in zip(e["blocks"], rnd)) and
-              e["where"] == (wh.pop() if len(wh) == 1 else "mixed") and
-              e["full_bw_block_bytes"] == next((e["blocks"][i]["block_bytes"] for i in range(4) if all(b["of_contiguous"] >= 0.9 for b in e["blocks"][i:])), None))
-print([e["size_bytes"] for e in r["results"]["random_write"]], ok, len(r["results"]["random"]))
-PY
-)" = "[262144, 4194304] [True, True] 2"
-        check "access random-write: the summary gives each buffer's write shares and full-bandwidth block" test "$(json "$rec" \
-            "[('%s (%s): random writes of 4-byte blocks ' % ({262144: '256 KiB', 4194304: '4 MiB'}[e['size_bytes']], e['where']) in r['results']['summary'] and ('(%.1f%% of contiguous)' % p if p < 9.95 else '(%.0f%% of contiguous)' % p) in r['results']['summary'] and (('from %d-byte blocks.' % e['full_bw_block_bytes']) if e['full_bw_block_bytes'] else 'no block up to 4096 bytes within 10% of contiguous') in r['results']['summary']) for e, p in ((e, 100 * e['blocks'][0]['of_contiguous']) for e in r['results']['random_write'])]")" = "[True, True]"
+        check "access random-write: every word checked: the picked blocks' words written, the \
+rest kept" rec access-write-words "$rec" 12
+        check "access random-write: results.random_write per buffer: the points' medians, \
+shares of contiguous writes" rec access-write-results "$rec" 262144,4194304 4,32,256,4096 2
+        check "access random-write: the summary gives each buffer's write shares and \
+full-bandwidth block" rec access-summary-writes "$rec" 2 "262144=256 KiB" "4194304=4 MiB"
         check "access random-write: rows printed as in-order-write and random-write" test \
             "$(grep -cE '^(in-order-write|random-write) ' "$T/out")" = 12
         if command -v gnuplot >/dev/null; then
             rm -rf "$T/rwfig"
-            expect "access random-write: figures, this run and two runs" 0 "$G" plot "$T/rw" --out "$T/rwfig" &&
-                check "access random-write: the write figure beside the others" test -s "$T/rwfig/access-random-write.png" \
+            expect "access random-write: figures, this run and two runs" 0 "$G" plot "$T/rw" \
+                --out "$T/rwfig" &&
+                check "access random-write: the write figure beside the others" \
+                    test -s "$T/rwfig/access-random-write.png" \
                     -a -s "$T/rwfig/access-random.png" -a -s "$T/rwfig/access-stride.png"
             rm -rf "$T/rwfig2"
-            expect "access random-write: figures of two runs" 0 "$G" plot "$T/rw" "$T/acc" --out "$T/rwfig2" &&
-                check "access random-write: the write figure of two runs" test -s "$T/rwfig2/access-random-write.png"
+            expect "access random-write: figures of two runs" 0 "$G" plot "$T/rw" "$T/acc" \
+                --out "$T/rwfig2" &&
+                check "access random-write: the write figure of two runs" \
+                    test -s "$T/rwfig2/access-random-write.png"
         fi
         # the table: random 32-byte writes of the largest DRAM buffer (renamed so: a CPU's
         # buffers are cache-resident); none from a buffer that is not DRAM
@@ -277,30 +189,28 @@ w[0]["where"] = "cache"
 json.dump(r, open(sys.argv[3], "w"))
 PY
         expect "access random-write: table" 0 "$G" table "$T/rwt" &&
-            check "access random-write: table rows (the larger DRAM buffer's: 345 GB/s, 12%)" bash -c \
-                "grep -q '^| Random 32-byte writes (DRAM) | GB/s | 345.0 \\[344.0, 346.0\\] |' '$T/out' &&
+            check "access random-write: table rows (the larger DRAM buffer's: 345 GB/s, 12%)" \
+                bash -c "grep -q \
+'^| Random 32-byte writes (DRAM) | GB/s | 345.0 \\[344.0, 346.0\\] |' '$T/out' &&
                  grep -q '^| Random 32-byte writes, of contiguous (DRAM) | % | 12.00 |' '$T/out'"
         expect "access random-write: table of writes in no DRAM buffer" 0 "$G" table "$T/rwc" &&
-            check "access random-write: no write row from a buffer that is not DRAM" bash -c "! grep -q 'writes' '$T/out'"
+            check "access random-write: no write row from a buffer that is not DRAM" \
+                bash -c "! grep -q 'writes' '$T/out'"
     fi
     # a buffer of 16 Ki + 1 words: 4-byte blocks make 16385 writes, not a whole number of
     # rounds of eight per work-item (the kernel's last loop writes some); 64-byte blocks leave
     # the last word unwritten, and it is checked too. A buffer over one read-back chunk (64 MiB)
-    expect "access random-write: words past the last whole block kept and checked" 0 "$AC" "${FAST[@]}" \
-        --sizes 65540 --patterns random-write --blocks 4,64 --out "$T/rwodd" &&
+    expect "access random-write: words past the last whole block kept and checked" 0 "$AC" \
+        "${FAST[@]}" --sizes 65540 --patterns random-write --blocks 4,64 --out "$T/rwodd" &&
         odd=$(ls "$T"/rwodd/*-access.json)
         check "access random-write: 16385 words checked (the in-order ones: all written, or all \
-but the last)" test "$(json "$odd" "[(p['params']['placement'], p['params']['writes'], \
-p['extra']['words_written'] + p['extra']['words_kept'], p['extra']['words_kept'] if \
-p['params']['placement'] == 'in-order' else p['extra']['words_kept'] >= 1) for p in r['points']]")" \
-            = "[('in-order', 16385, 16385, 0), ('in-order', 16384, 16385, 1), \
-('random', 16385, 16385, True), ('random', 16384, 16385, True)]"
+but the last)" rec access-write-words-checked "$odd" \
+            '[["in-order", 16385, 16385, 0], ["in-order", 16384, 16385, 1],
+              ["random", 16385, 16385, true], ["random", 16384, 16385, true]]'
     expect "access random-write: 72 MiB (two read-back chunks), every word" 0 "$AC" "${FAST[@]}" \
         --sizes 72MiB --patterns random-write --blocks 4096 --out "$T/rwbig" &&
-        check "access random-write: 72 MiB verified in full, every word counted" test "$(json \
-            "$(ls "$T"/rwbig/*-access.json)" "[(p['extra']['verified'], \
-p['extra']['words_written'] + p['extra']['words_kept']) for p in r['points']]")" = \
-            "[('full', 18874368), ('full', 18874368)]"
+        check "access random-write: 72 MiB verified in full, every word counted" \
+            rec access-words-verified "$(ls "$T"/rwbig/*-access.json)" 2 18874368
     # one block of the whole buffer (every read of it, placed at the only place)
     expect "access random: a 64 KiB block in a 64 KiB buffer, verified" 0 "$AC" "${FAST[@]}" \
         --sizes 64KiB --patterns random --blocks 4,64KiB --out "$T/rnd1" &&
@@ -314,31 +224,8 @@ p['extra']['words_written'] + p['extra']['words_kept']) for p in r['points']]")"
     # full block's width's; every point verified (the writes' values read back) -------------
     if expect "access random: three vector widths, reads and writes" 0 "$AC" "${FAST[@]}" \
         --sizes 64KiB --patterns random,random-write --blocks 4,8,16,64 --out "$T/vw"; then
-        check "access random: one reference a width, each block's share against its own width's" test "$(/usr/bin/python3 - "$(ls "$T"/vw/*-access.json)" <<'PY'
-import json, math, sys
-r = json.load(open(sys.argv[1]))
-med = lambda p: p["metrics"]["bw_GBps"]["median"]
-def fmt(v):  # gmb_fmt_num: 4 significant digits, no exponent
-    d = min(6, max(0, 3 - math.floor(math.log10(abs(v)))))
-    return "%.*f" % (d, v)
-out = []
-for pat, key in (("random", "random"), ("random-write", "random_write")):
-    pts = [p for p in r["points"] if p["params"]["pattern"] == pat]
-    refs = {p["extra"]["vector_bytes"]: p for p in pts if p["params"]["placement"] == "in-order"}
-    e = r["results"][key][0]
-    out.append([(p["params"]["placement"], p["params"]["block_bytes"], p["extra"]["vector_bytes"], p["extra"]["verified"]) for p in pts] ==
-               [("in-order", w, w, "full") for w in (4, 8, 16)] + [("random", b, min(b, 16), "full") for b in (4, 8, 16, 64)])
-    out.append(e["contiguous_GBps"] == med(refs[16]) and
-               e["references"] == [{"width_bytes": w, "block_bytes": w, "contiguous_GBps": med(refs[w])} for w in (4, 8, 16)])
-    out.append(all(b["reference_width_bytes"] == min(b["block_bytes"], 16) and
-                   abs(b["of_contiguous"] - b["bw_GBps"] / med(refs[b["reference_width_bytes"]])) < 1e-12 for b in e["blocks"]))
-    full = e["full_bw_block_bytes"]
-    ref = refs[min(full, 16)] if full else refs[16]
-    out.append(("within 10%% of contiguous, %s GB/s) from %d-byte blocks." % (fmt(med(ref)), full) if full else
-                "no block up to 64 bytes within 10%% of contiguous (%s GB/s)." % fmt(med(ref))) in r["results"]["summary"])
-print(out)
-PY
-)" = "[True, True, True, True, True, True, True, True]"
+        check "access random: one reference a width, each block's share against its own \
+width's" rec access-random-widths "$(ls "$T"/vw/*-access.json)" 4,8,16 4,8,16,64
     fi
     # --- reads beyond 32 Mi: sums of a sample of the work-items recomputed -----------------
     if expect "access: a buffer of 160 MiB, sampled check" 0 "$AC" "${FAST[@]}" --sizes 160MiB \
@@ -347,9 +234,8 @@ PY
             points.0.extra.verified=sampled
         # an odd step: the work-items checked fall in every residue mod any power of two (an
         # even one would leave out every odd work-item's reads)
-        check "access: the sample's step is odd and above 1" test "$(json \
-            "$(ls "$T"/big/*-access.json)" "[(p['extra']['verify_step'] % 2, \
-p['extra']['verify_step'] > 1) for p in r['points']]")" = "[(1, True)]"
+        check "access: the sample's step is odd and above 1" \
+            rec access-steps-odd "$(ls "$T"/big/*-access.json)" 1 above=1
     fi
     expect "access: planted error, sampled check, exits 1" 1 "$AC" "${FAST[@]}" --sizes 160MiB \
         --strides 4 --patterns stride --inject-error --out "$T/big-inj"
@@ -358,16 +244,15 @@ p['extra']['verify_step'] > 1) for p in r['points']]")" = "[(1, True)]"
         check "access random: verified by a sample (both points)" rec points-list \
             "$(ls "$T"/bigr/*-access.json)" params.placement,params.reads,extra.verified \
             '[["in-order", 41943040, "sampled"], ["random", 41943040, "sampled"]]'
-        check "access random: both samples' steps odd" test "$(json \
-            "$(ls "$T"/bigr/*-access.json)" "[p['extra']['verify_step'] % 2 for p in r['points']]")" \
-            = "[1, 1]"
+        check "access random: both samples' steps odd" \
+            rec access-steps-odd "$(ls "$T"/bigr/*-access.json)" 2
     fi
     # --- the table reads the granularity of the largest buffer by where it lives (renamed so
     # here: a CPU's buffer and verdict are whatever they are; the reader of records without
     # headline figures, which integration-headlines.sh holds to gmb-access's own) ---------
     mkdir -p "$T/accg" "$T/accn" "$T/accc" "$T/accf"
-    /usr/bin/python3 - "$(ls "$T"/acc/*-access.json)" "$T/accg/x-access.json" "$T/accn/x-access.json" \
-        "$T/accc/x-access.json" "$T/accf/x-access.json" <<'PY'
+    /usr/bin/python3 - "$(ls "$T"/acc/*-access.json)" "$T/accg/x-access.json" \
+        "$T/accn/x-access.json" "$T/accc/x-access.json" "$T/accf/x-access.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 r.pop("headlines", None)  # a record of before them: the extractors read these edits
@@ -379,7 +264,8 @@ r["results"]["misalignment"][1].update(where="dram", worst_over_aligned=0.8)
 # random: the 4 MiB buffer read from DRAM (its 32-byte blocks and full-bandwidth block set),
 # the 256 KiB one left in the cache with other figures (no row from it)
 rnd = r["results"]["random"]
-for e, where, bw, share, full in ((rnd[0], "cache", 999.0, 0.99, 32), (rnd[1], "dram", 812.0, 0.21, 1024)):
+for e, where, bw, share, full in ((rnd[0], "cache", 999.0, 0.99, 32),
+                                  (rnd[1], "dram", 812.0, 0.21, 1024)):
     e.update(where=where, full_bw_block_bytes=full)
     b32 = [b for b in e["blocks"] if b["block_bytes"] == 32][0]
     b32.update(bw_GBps=bw, bw_ci_lo_GBps=bw - 1, bw_ci_hi_GBps=bw + 1, of_contiguous=share)
@@ -397,21 +283,28 @@ json.dump(r, open(sys.argv[5], "w"))
 PY
     expect "access: table" 0 "$G" table "$T/accg" &&
         check "access: table rows (DRAM none, cache 32 B, misaligned 80%)" bash -c \
-            "grep -q '^| Access granularity (stride curve, DRAM buffer) | B | none claimed |' '$T/out' &&
-             grep -q '^| Access granularity (stride curve, cache-resident buffer) | B | 32' '$T/out' &&
-             grep -q '^| Misaligned contiguous reads, worst offset, of aligned (DRAM) | % | 80' '$T/out'" &&
-        check "access: table rows (random 32-byte reads 812 GB/s, 21%, full from 1024 B: the DRAM buffer's)" bash -c \
-            "grep -q '^| Random 32-byte reads (DRAM) | GB/s | 812.0 \\[811.0, 813.0\\] |' '$T/out' &&
+            "grep -q '^| Access granularity (stride curve, DRAM buffer) | B | none claimed |' \
+'$T/out' &&
+             grep -q '^| Access granularity (stride curve, cache-resident buffer) | B | 32' \
+'$T/out' &&
+             grep -q \
+'^| Misaligned contiguous reads, worst offset, of aligned (DRAM) | % | 80' '$T/out'" &&
+        check "access: table rows (random 32-byte reads 812 GB/s, 21%, full from 1024 B: the \
+DRAM buffer's)" bash -c \
+            "grep -q '^| Random 32-byte reads (DRAM) | GB/s | 812.0 \\[811.0, 813.0\\] |' \
+'$T/out' &&
              grep -q '^| Random 32-byte reads, of contiguous (DRAM) | % | 21.00 |' '$T/out' &&
              grep -q '^| Block size for full random-read bandwidth (DRAM) | B | 1024 |' '$T/out'"
     expect "access: table, no random block of full bandwidth" 0 "$G" table "$T/accn" &&
         check "access: table row says none up to the largest block" grep -q \
             '^| Block size for full random-read bandwidth (DRAM) | B | none up to 4096 B |' "$T/out"
-    expect "access: table, no random block of full bandwidth, the largest one failed" 0 "$G" table "$T/accf" &&
+    expect "access: table, no random block of full bandwidth, the largest one failed" 0 \
+        "$G" table "$T/accf" &&
         check "access: table row says none up to the largest block measured" grep -q \
             '^| Block size for full random-read bandwidth (DRAM) | B | none up to 256 B |' "$T/out"
     expect "access: table of random blocks in no DRAM buffer" 0 "$G" table "$T/accc" &&
-        check "access: no random row from a buffer that is not DRAM" bash -c "! grep -q 'Random\|random-read' '$T/out'"
+        check "access: no random row from a buffer that is not DRAM" \
+            bash -c "! grep -q 'Random\|random-read' '$T/out'"
 
     # --- a planted wrong sum in a confirmation launch (the second one planted; the first lands
     # in the stride point): verified like the sweep's, no ratio from it ---------------------
@@ -420,11 +313,13 @@ PY
         rec=$(ls "$T"/inj-confirm/*.json)
         check "access: planted error in a confirmation reported" grep -q \
             "verification failed: offset, 256 KiB, stride 4, offset 0 (confirmation)" "$T/err"
-        check "access: planted error in a confirmation: its point marked, no ratio" test "$(json "$rec" \
-            "r['status'], [(p['params'].get('pass'), p['params']['offset_bytes'], p['extra']['verified']) for p in r['points'] if p['params']['pattern'] == 'offset'], r['results']['misalignment'][0]['confirm'], 'worst_over_aligned' in r['results']['misalignment'][0]")" = \
-            "verification_failed [(None, 0, 'full'), (None, 4, 'full'), ('confirm', 0, 'FAILED'), ('confirm', 4, 'full')] None False"
+        check "access: planted error in a confirmation: its point marked, no ratio" \
+            rec access-confirm-failed "$rec" \
+            '[[null, 0, "full"], [null, 4, "full"], ["confirm", 0, "FAILED"],
+              ["confirm", 4, "full"]]'
         check "access: planted error in a confirmation: the summary says no ratio" grep -qF \
-            "256 KiB: misaligned by 4 B, no ratio (a confirmation launch failed verification)." "$T/out"
+            "256 KiB: misaligned by 4 B, no ratio (a confirmation launch failed verification)." \
+            "$T/out"
     fi
     # --- the sums are poisoned before each point's timed launches: with --offsets 4,0 the
     # aligned confirmation follows the sweep's aligned point, whose sums are the same (one pass
@@ -433,9 +328,11 @@ PY
     if expect "access: aligned confirmation right after the sweep's aligned point, verified" 0 \
         "$AC" "${FAST[@]}" --min-sample-us 1 --sizes 256KiB --patterns offset --offsets 4,0 \
         --out "$T/poison"; then
-        check "access: the confirmation after the same point: order, passes and checks as meant" test "$(json "$(ls "$T"/poison/*.json)" \
-            "[(p['params'].get('pass'), p['params']['offset_bytes'], p['params']['reps'], p['extra']['verified']) for p in r['points']]")" = \
-            "[(None, 4, 1, 'full'), (None, 0, 1, 'full'), ('confirm', 0, 1, 'full'), ('confirm', 4, 1, 'full')]"
+        check "access: the confirmation after the same point: order, passes and checks as meant" \
+            rec access-points-list "$(ls "$T"/poison/*.json)" \
+            params.pass,params.offset_bytes,params.reps,extra.verified \
+            '[[null, 4, 1, "full"], [null, 0, 1, "full"], ["confirm", 0, 1, "full"],
+              ["confirm", 4, 1, "full"]]'
     fi
     # --- a planted wrong sum in the random pattern (its first launch: the contiguous
     # reference): exit 1, the point marked, no share of contiguous from it -----------------
@@ -444,9 +341,8 @@ PY
         rec=$(ls "$T"/inj-random/*.json)
         check "access: planted error (random) reported" grep -q \
             "verification failed: random, 256 KiB, 32-byte blocks in order: work-item" "$T/err"
-        check "access: planted error (random): record marked, no share of contiguous" test "$(json "$rec" \
-            "r['status'], [(p['params']['placement'], p['extra']['verified']) for p in r['points']], r['results']['random'][0]['contiguous_GBps'], 'of_contiguous' in r['results']['random'][0]['blocks'][0], r['results']['random'][0]['full_bw_block_bytes']")" = \
-            "verification_failed [('in-order', 'FAILED'), ('random', 'full')] None False None"
+        check "access: planted error (random): record marked, no share of contiguous" \
+            rec access-random-failed "$rec" random '[["in-order", "FAILED"], ["random", "full"]]'
         check "access: planted error (random): the summary says no share" grep -qF \
             "no share of contiguous (its reads failed verification)." "$T/out"
     fi
@@ -457,24 +353,28 @@ PY
         --patterns random-write --blocks 32 --inject-error --out "$T/inj-rw"; then
         rec=$(ls "$T"/inj-rw/*.json)
         check "access: planted error (random-write) reported" grep -q \
-            "verification failed: random-write, 256 KiB, 32-byte blocks in order: 1 of 65536 words wrong; the first, word 65535 (written)" "$T/err"
-        check "access: planted error (random-write): record marked, no share of contiguous" test "$(json "$rec" \
-            "r['status'], [(p['params']['placement'], p['extra']['verified']) for p in r['points']], r['results']['random_write'][0]['contiguous_GBps'], 'of_contiguous' in r['results']['random_write'][0]['blocks'][0], r['results']['random_write'][0]['full_bw_block_bytes']")" = \
-            "verification_failed [('in-order', 'FAILED'), ('random', 'full')] None False None"
+            "verification failed: random-write, 256 KiB, 32-byte blocks in order: 1 of 65536 \
+words wrong; the first, word 65535 (written)" "$T/err"
+        check "access: planted error (random-write): record marked, no share of contiguous" \
+            rec access-random-failed "$rec" random_write \
+            '[["in-order", "FAILED"], ["random", "full"]]'
         check "access: planted error (random-write): the summary says no share" grep -qF \
             "no share of contiguous (its writes failed verification)." "$T/out"
     fi
-    expect "access: planted error in a word random-write leaves alone exits 1" 1 "$AC" "${FAST[@]}" \
-        --sizes 65540 --patterns random-write --blocks 64 --inject-error --out "$T/inj-rw-kept" &&
+    expect "access: planted error in a word random-write leaves alone exits 1" 1 "$AC" \
+        "${FAST[@]}" --sizes 65540 --patterns random-write --blocks 64 --inject-error \
+        --out "$T/inj-rw-kept" &&
         check "access: planted error in a kept word reported" grep -q \
-            "verification failed: random-write, 64 KiB, 64-byte blocks in order: 1 of 16385 words wrong; the first, word 16384 (not written)" "$T/err"
+            "verification failed: random-write, 64 KiB, 64-byte blocks in order: 1 of 16385 \
+words wrong; the first, word 16384 (not written)" "$T/err"
     # --- a planted wrong sum fails verification --------------------------------------------
     for p in stride offset; do
         if expect "access: planted error ($p) exits 1" 1 "$AC" "${FAST[@]}" --sizes 256KiB \
             --strides 8 --offsets 0 --patterns "$p" --inject-error --out "$T/inj-$p"; then
             check "access: planted error ($p) reported" grep -q "verification failed: $p" "$T/err"
-            check "access: planted error ($p): record marked" test "$(json "$(ls "$T"/inj-$p/*.json)" \
-                "r['status'], r['points'][0]['extra']['verified']")" = "verification_failed FAILED"
+            check "access: planted error ($p): record marked" rec fields \
+                "$(ls "$T"/inj-$p/*.json)" status=verification_failed \
+                points.0.extra.verified=FAILED
         fi
     done
 
@@ -507,7 +407,8 @@ PY
     bada "--blocks garbage" --sizes 64KiB --blocks 4,x
     bada "a block above the smallest buffer" --sizes 4KiB,1MiB --blocks 8KiB
     bada "random-write, --blocks 12" --sizes 64KiB --patterns random-write --blocks 12
-    bada "random-write, a block above the smallest buffer" --sizes 4KiB --patterns random-write --blocks 8KiB
+    bada "random-write, a block above the smallest buffer" --sizes 4KiB --patterns random-write \
+        --blocks 8KiB
 
     # --- CUDA without a GPU: skipped with the reason ---------------------------------------
     if expect "access --backend cuda without a GPU exits 77" 77 "$AC" --backend cuda \

@@ -868,6 +868,581 @@ def access_reads(r):
 # ---- gmb-access and the harness (integration-access.sh, integration-harness.sh) -------------
 
 
+def acc_med(p):
+    """A point's median bandwidth (bw_GBps)."""
+    return p["metrics"]["bw_GBps"]["median"]
+
+
+def acc_entries(r, key, n):
+    """results.KEY, which must have N entries."""
+    es = r["results"][key]
+    need(len(es) == int(n), f"{len(es)} entries in results.{key}")
+    return es
+
+
+def acc_confirms(r, m):
+    """The confirmation points of misalignment entry m's buffer, in record order."""
+    return [p for p in r["points"] if p["params"].get("pass") == "confirm"
+            and p["params"]["size_bytes"] == m["size_bytes"]]
+
+
+def acc_sweep_offsets(r, m):
+    """The sweep's offset points (no pass) of misalignment entry m's buffer."""
+    return [p for p in r["points"] if p["params"]["pattern"] == "offset"
+            and "pass" not in p["params"] and p["params"]["size_bytes"] == m["size_bytes"]]
+
+
+@predicate
+def access_granularity_points(r, *counts):
+    """gmb-access: results.granularity's entries, in order, used and left out COUNT... points
+    all together (points_used + points_left_out)."""
+    got = [g["points_used"] + g["points_left_out"] for g in r["results"]["granularity"]]
+    need(got == [int(c) for c in counts], f"points used and left out {got}")
+
+
+@predicate
+def access_granularity_verdicts(r, n):
+    """gmb-access: results.granularity has N entries, each of verdict 'granularity' or
+    'none'."""
+    for g in acc_entries(r, "granularity", n):
+        need(g["verdict"] in ("granularity", "none"), f"verdict {g['verdict']!r}")
+
+
+@predicate
+def access_misalignment_sweep(r, n, offsets):
+    """gmb-access: results.misalignment has N entries, each with a worst offset among OFFSETS
+    (comma-separated), aligned_GBps the median of its buffer's first aligned sweep point, and
+    (worst_GBps, worst_offset_bytes) the lowest (median, offset) of its misaligned sweep
+    points."""
+    offs = [int(o) for o in offsets.split(",")]
+    for m in acc_entries(r, "misalignment", n):
+        sw = acc_sweep_offsets(r, m)
+        aligned = [acc_med(p) for p in sw if p["params"]["offset_bytes"] == 0][0]
+        low = sorted((acc_med(p), p["params"]["offset_bytes"]) for p in sw
+                     if p["params"]["offset_bytes"])[0]
+        need(m["worst_offset_bytes"] in offs and m["aligned_GBps"] == aligned
+             and low == (m["worst_GBps"], m["worst_offset_bytes"]),
+             f"{m['size_bytes']}: worst {m['worst_offset_bytes']} at {m['worst_GBps']}, "
+             f"aligned {m['aligned_GBps']}; the sweep's aligned {aligned}, lowest {low}")
+
+
+@predicate
+def access_confirm_points(r, n):
+    """gmb-access: results.misalignment has N entries, each buffer's confirmation points (pass
+    confirm) exactly its aligned one, then its worst offset's."""
+    for m in acc_entries(r, "misalignment", n):
+        got = [p["params"]["offset_bytes"] for p in acc_confirms(r, m)]
+        need(got == [0, m["worst_offset_bytes"]],
+             f"{m['size_bytes']}: confirmation offsets {got}, worst {m['worst_offset_bytes']}")
+
+
+@predicate
+def access_confirm_interleaved(r, n):
+    """gmb-access: no point but a confirmation says how it was measured; results.misalignment
+    has N entries, each buffer's two confirmation points (aligned a, worst w) measured
+    interleaved, a launch index per sample, at least 2 each, in turn (a, w, a, w, ...) for as
+    long as both have samples, the rest of one alone."""
+    other = [p["params"] for p in r["points"] if p["params"].get("pass") != "confirm"
+             and "measured_with" in p["extra"]]
+    need(not other, f"measured_with at {other[:1]}")
+    for m in acc_entries(r, "misalignment", n):
+        a, w = acc_confirms(r, m)
+        ia, iw = a["extra"]["launch_index"], w["extra"]["launch_index"]
+        k = min(len(ia), len(iw))
+        seq = [q for _, q in sorted([(i, "a") for i in ia] + [(i, "w") for i in iw])]
+        need(a["extra"]["measured_with"] == w["extra"]["measured_with"] == "interleaved",
+             f"{m['size_bytes']}: measured with {a['extra']['measured_with']!r}, "
+             f"{w['extra']['measured_with']!r}")
+        need((len(ia), len(iw)) == (len(a["samples_ns"]), len(w["samples_ns"])) and k >= 2,
+             f"{m['size_bytes']}: {len(ia)}, {len(iw)} launch indices for "
+             f"{len(a['samples_ns'])}, {len(w['samples_ns'])} samples")
+        need(seq[:2 * k] == ["a", "w"] * k and len(set(seq[2 * k:])) <= 1,
+             f"{m['size_bytes']}: launches in the order {''.join(seq)}")
+
+
+@predicate
+def access_params_unique(r, *leave_out):
+    """gmb-access: no two points have the same params, leaving out the keys LEAVE_OUT..."""
+    seen = {tuple(sorted((k, v) for k, v in p["params"].items() if k not in leave_out))
+            for p in r["points"]}
+    need(len(seen) == len(r["points"]), f"{len(seen)} distinct of {len(r['points'])} points")
+
+
+@predicate
+def access_confirm_medians(r, n):
+    """gmb-access: results.misalignment has N entries, each confirm's aligned_GBps and
+    worst_GBps the medians of its buffer's confirmation points, in that order (the only
+    two)."""
+    for m in acc_entries(r, "misalignment", n):
+        got = [m["confirm"][k + "_GBps"] for k in ("aligned", "worst")]
+        want = [acc_med(p) for p in acc_confirms(r, m)]
+        need(got == want, f"{m['size_bytes']}: confirm {got}, the points' {want}")
+
+
+@predicate
+def access_sweep_ratio(r, n):
+    """gmb-access: results.misalignment has N entries, each sweep_worst_over_aligned
+    worst_GBps / aligned_GBps (within 1e-9)."""
+    for m in acc_entries(r, "misalignment", n):
+        want = m["worst_GBps"] / m["aligned_GBps"]
+        need(abs(m["sweep_worst_over_aligned"] - want) < 1e-9,
+             f"{m['size_bytes']}: {m['sweep_worst_over_aligned']}, want {want}")
+
+
+@predicate
+def access_confirm_ratio(r, n):
+    """gmb-access: results.misalignment has N entries, each worst_over_aligned its confirm's
+    worst_GBps / aligned_GBps (within 1e-9)."""
+    for m in acc_entries(r, "misalignment", n):
+        want = m["confirm"]["worst_GBps"] / m["confirm"]["aligned_GBps"]
+        need(abs(m["worst_over_aligned"] - want) < 1e-9,
+             f"{m['size_bytes']}: {m['worst_over_aligned']}, want {want}")
+
+
+@predicate
+def access_confirm_significance(r, n):
+    """gmb-access: results.misalignment has N entries, each confirm's p_value in [0, 1] and
+    significant (a boolean) exactly where p < 0.05 and the two CIs are disjoint."""
+    for m in acc_entries(r, "misalignment", n):
+        c = m["confirm"]
+        want = c["p_value"] < 0.05 and (c["worst_ci_hi_GBps"] < c["aligned_ci_lo_GBps"]
+                                        or c["aligned_ci_hi_GBps"] < c["worst_ci_lo_GBps"])
+        need(0 <= c["p_value"] <= 1 and c["significant"] is want,
+             f"{m['size_bytes']}: p {c['p_value']}, significant {c['significant']!r}")
+
+
+def acc_mann_whitney(a, b):
+    """Two-sided p of the Mann-Whitney U test, normal approximation, tie and continuity
+    corrections."""
+    import math
+    t = sorted([(v, 0) for v in a] + [(v, 1) for v in b])
+    n, ra, tie, i = len(t), 0.0, 0.0, 0
+    while i < n:
+        j = i
+        while j + 1 < n and t[j + 1][0] == t[i][0]:
+            j += 1
+        c = j - i + 1
+        ra += sum((i + j) / 2 + 1 for q in range(i, j + 1) if t[q][1] == 0)
+        tie += c**3 - c
+        i = j + 1
+    u, mu = ra - len(a) * (len(a) + 1) / 2, len(a) * len(b) / 2
+    var = len(a) * len(b) / 12 * (n + 1 - tie / (n * (n - 1)))
+    return 1.0 if var <= 0 else math.erfc(max(0, abs(u - mu) - 0.5) / math.sqrt(var)
+                                          / math.sqrt(2))
+
+
+@predicate
+def access_confirm_mann_whitney(r, n):
+    """gmb-access: results.misalignment has N entries, each confirm's p_value (within 1e-9)
+    the Mann-Whitney test of its two confirmation points' sample bandwidths (4 B x reads x
+    passes / sample), aligned against worst."""
+    def rates(p):
+        return [4 * p["params"]["reads"] * p["params"]["reps"] / t for t in p["samples_ns"]]
+    for m in acc_entries(r, "misalignment", n):
+        a, w = acc_confirms(r, m)
+        want = acc_mann_whitney(rates(a), rates(w))
+        need(abs(want - m["confirm"]["p_value"]) < 1e-9,
+             f"{m['size_bytes']}: p {m['confirm']['p_value']}, the test's {want}")
+
+
+@predicate
+def access_summary_misalignment(r, n):
+    """gmb-access: results.misalignment has N entries, the summary giving each one's worst
+    offset, its confirmed ratio (a whole percent) and whether it is significant."""
+    for m in acc_entries(r, "misalignment", n):
+        part = "misaligned by %d B, %.0f%% of the aligned bandwidth (%s, p " % (
+            m["worst_offset_bytes"], 100 * m["worst_over_aligned"],
+            "significant" if m["confirm"]["significant"] else "not significant")
+        need(part in r["results"]["summary"], f"no '{part}' in the summary")
+
+
+@predicate
+def access_random_points(r, want, *sizes):
+    """gmb-access: the points' buffers are exactly SIZE..., and each one's random points hold,
+    in record order, exactly the (params.placement, params.block_bytes, extra.vector_bytes)
+    of WANT (a JSON list of lists)."""
+    got = sorted({p["params"]["size_bytes"] for p in r["points"]})
+    need(got == sorted(int(s) for s in sizes), f"buffers {got}")
+    for s in got:
+        tup = [[p["params"]["placement"], p["params"]["block_bytes"], p["extra"]["vector_bytes"]]
+               for p in r["points"] if p["params"]["pattern"] == "random"
+               and p["params"]["size_bytes"] == s]
+        need(tup == json.loads(want), f"{s}: {json.dumps(tup)}")
+
+
+@predicate
+def access_blocks_rate(r, pattern="random"):
+    """gmb-access: every PATTERN point's (random: without PATTERN) blocks_G_per_s is its
+    bandwidth / its block size (within 1e-9 of it); the record's metric blocks_G_per_s in
+    G/s."""
+    for p in r["points"]:
+        if p["params"]["pattern"] == pattern:
+            g = p["metrics"]["blocks_G_per_s"]["median"]
+            need(abs(g - acc_med(p) / p["params"]["block_bytes"]) < 1e-9 * g,
+                 f"{p['params']}: {g} G/s at {acc_med(p)} GB/s")
+    unit = r["metrics"]["blocks_G_per_s"]["unit"]
+    need(unit == "G/s", f"blocks_G_per_s in {unit!r}")
+
+
+@predicate
+def access_random_touched(r):
+    """gmb-access: every random point's touched_bytes: an in-order one's 4 B x reads; a
+    random one's, of nb blocks of B bytes in units u = max(B, 32) (whole sectors), the
+    expected bytes of the units nb picks with replacement land in: round(nb B / u u (1 - (1 -
+    (u / B) / nb)^nb)), all of them where a unit holds every block."""
+    for p in r["points"]:
+        pa = p["params"]
+        if pa["pattern"] != "random":
+            continue
+        if pa["placement"] == "in-order":
+            want = 4 * pa["reads"]
+        else:
+            b, nb = pa["block_bytes"], pa["size_bytes"] // pa["block_bytes"]
+            u = max(b, 32)
+            want = round(nb * b // u * u * (1 - (0 if u // b >= nb else (1 - u // b / nb) ** nb)))
+        need(p["extra"]["touched_bytes"] == want,
+             f"{pa}: touched {p['extra']['touched_bytes']}, want {want}")
+
+
+def acc_random_parts(r, pattern, e):
+    """The PATTERN points of results entry e's buffer: all, by vector width the in-order
+    references, and the random ones."""
+    pts = [p for p in r["points"] if p["params"]["pattern"] == pattern
+           and p["params"]["size_bytes"] == e["size_bytes"]]
+    refs = {p["extra"]["vector_bytes"]: p for p in pts if p["params"]["placement"] == "in-order"}
+    return pts, refs, [p for p in pts if p["params"]["placement"] == "random"]
+
+
+def acc_blocks_hold(e, rnd, refs):
+    """Each block of entry e is its random point's (zip order): its median, within its CI, its
+    where, its share of its reference width's contiguous median, its blocks a second."""
+    for b, p in zip(e["blocks"], rnd):
+        m, ref = acc_med(p), acc_med(refs[b["reference_width_bytes"]])
+        need(b["bw_GBps"] == m and b["bw_ci_lo_GBps"] <= b["bw_GBps"] <= b["bw_ci_hi_GBps"],
+             f"{e['size_bytes']}, {b['block_bytes']} B: {b['bw_GBps']}, the point's {m}")
+        need(abs(b["of_contiguous"] - m / ref) < 1e-12
+             and abs(b["blocks_G_per_s"] - acc_med(p) / b["block_bytes"]) < 1e-12
+             and b["where"] == p["extra"]["where"],
+             f"{e['size_bytes']}, {b['block_bytes']} B: {b}")
+
+
+def acc_where(pts):
+    wh = {p["extra"]["where"] for p in pts}
+    return wh.pop() if len(wh) == 1 else "mixed"
+
+
+@predicate
+def access_random_results(r, n):
+    """gmb-access: results.random has N entries, each of its buffer's random points:
+    contiguous_GBps the 16-byte in-order reference's median, stride4_GBps the stride-4
+    point's, references the 4 and 16-byte widths' (block, median), its blocks those of the
+    random points in order, each with the point's median within its CI, reference width (4 B
+    for 4-byte blocks, else 16, the point's vector), share of that reference, blocks a second
+    (within 1e-12) and where; where the points' one where or 'mixed'."""
+    for e in acc_entries(r, "random", n):
+        pts, refs, rnd = acc_random_parts(r, "random", e)
+        s4 = [acc_med(p) for p in r["points"] if p["params"]["pattern"] == "stride"
+              and p["params"]["size_bytes"] == e["size_bytes"] and p["params"]["stride_bytes"] == 4]
+        want_refs = [{"width_bytes": w, "block_bytes": refs[w]["params"]["block_bytes"],
+                      "contiguous_GBps": acc_med(refs[w])} for w in (4, 16)]
+        need(e["contiguous_GBps"] == acc_med(refs[16]) and e["stride4_GBps"] == s4[0]
+             and e["references"] == want_refs,
+             f"{e['size_bytes']}: contiguous {e['contiguous_GBps']}, stride 4 "
+             f"{e['stride4_GBps']}, references {e['references']}")
+        need([b["block_bytes"] for b in e["blocks"]] == [p["params"]["block_bytes"] for p in rnd],
+             f"{e['size_bytes']}: blocks {[b['block_bytes'] for b in e['blocks']]}")
+        for b, p in zip(e["blocks"], rnd):
+            need(b["reference_width_bytes"] == p["extra"]["vector_bytes"]
+                 == (4 if b["block_bytes"] == 4 else 16),
+                 f"{e['size_bytes']}, {b['block_bytes']} B: width {b['reference_width_bytes']}")
+        acc_blocks_hold(e, rnd, refs)
+        need(e["where"] == acc_where(pts), f"{e['size_bytes']}: where {e['where']}")
+
+
+def acc_full_block(e):
+    """The first block of entry e that every larger one keeps within 10% of contiguous."""
+    bs = e["blocks"]
+    return next((bs[i]["block_bytes"] for i in range(len(bs))
+                 if all(b["of_contiguous"] >= 0.9 for b in bs[i:])), None)
+
+
+@predicate
+def access_full_bw_block(r, key, n):
+    """gmb-access: results.KEY has N entries, each full_bw_block_bytes its first block that
+    every larger one keeps at 0.9 of contiguous or more (null where none)."""
+    for e in acc_entries(r, key, n):
+        need(e["full_bw_block_bytes"] == acc_full_block(e),
+             f"{e['size_bytes']}: {e['full_bw_block_bytes']}, want {acc_full_block(e)}")
+
+
+def acc_share_said(e):
+    """What a summary says of entry e's 4-byte blocks' share and its full-bandwidth block."""
+    p = 100 * e["blocks"][0]["of_contiguous"]
+    share = "(%.1f%% of contiguous)" % p if p < 9.95 else "(%.0f%% of contiguous)" % p
+    full = "from %d-byte blocks." % e["full_bw_block_bytes"] if e["full_bw_block_bytes"] \
+        else "no block up to 4096 bytes within 10% of contiguous"
+    return share, full
+
+
+@predicate
+def access_summary_random(r, n):
+    """gmb-access: results.random has N entries, the summary saying 'random 4-byte blocks ' and
+    each one's 4-byte share of contiguous (one decimal under 9.95%) and its full-bandwidth
+    block (or no block up to 4096 bytes)."""
+    s = r["results"]["summary"]
+    for e in acc_entries(r, "random", n):
+        parts = ("random 4-byte blocks ",) + acc_share_said(e)
+        need(all(x in s for x in parts), f"{e['size_bytes']}: not all of {parts} in the summary")
+
+
+@predicate
+def access_random_alone(r, n, blocks):
+    """gmb-access: N points, each random and verified in full; the second buffer's
+    results.random entry of the blocks BLOCKS (comma-separated), in order."""
+    need(len(r["points"]) == int(n), f"{len(r['points'])} points")
+    for p in r["points"]:
+        need(p["extra"]["verified"] == "full" and p["params"]["pattern"] == "random",
+             f"{p['params']} verified {p['extra']['verified']}")
+    got = [b["block_bytes"] for b in r["results"]["random"][1]["blocks"]]
+    need(got == [int(b) for b in blocks.split(",")], f"blocks {got}")
+
+
+@predicate
+def access_random_no_stride(r, n):
+    """gmb-access: results.random has N entries, each without stride4_GBps and with a positive
+    contiguous_GBps; results.granularity and results.misalignment empty."""
+    for e in acc_entries(r, "random", n):
+        need("stride4_GBps" not in e and e["contiguous_GBps"] > 0,
+             f"{e['size_bytes']}: stride4 {e.get('stride4_GBps')}, contiguous "
+             f"{e['contiguous_GBps']}")
+    g, m = r["results"]["granularity"], r["results"]["misalignment"]
+    need(g == [] and m == [], f"granularity {g}, misalignment {m}")
+
+
+@predicate
+def access_last_points(r, paths, want, *sizes):
+    """gmb-access: for each buffer SIZE..., its last points (as many as WANT has) hold, in
+    record order, WANT (a JSON list of lists) of the values at the comma-separated PATHS
+    (null where a point has none)."""
+    ks, want = paths.split(","), json.loads(want)
+
+    def at(p, k):
+        try:
+            return get(p, k)
+        except (KeyError, IndexError):
+            return None
+    for s in sizes:
+        got = [[at(p, k) for k in ks] for p in r["points"] if p["params"]["size_bytes"] == int(s)]
+        got = got[-len(want):]
+        need(got == want, f"{s}: {json.dumps(got)}")
+
+
+@predicate
+def access_write_rates(r):
+    """gmb-access: every random-write point writes (no reads) the words of the buffer's whole
+    blocks, its bandwidth 4 B x writes x passes / median time (within 1e-6), its blocks a
+    second bandwidth / block size (within 1e-9)."""
+    for p in r["points"]:
+        pa = p["params"]
+        if pa["pattern"] != "random-write":
+            continue
+        want = pa["size_bytes"] // pa["block_bytes"] * (pa["block_bytes"] // 4)
+        need(pa["writes"] == want and "reads" not in pa, f"{pa}: {pa['writes']}, want {want}")
+        bw, g = acc_med(p), p["metrics"]["blocks_G_per_s"]["median"]
+        need(abs(bw - 4 * pa["writes"] * pa["reps"] / p["time_ns"]["median"]) < 1e-6 * bw,
+             f"{pa}: {bw} GB/s")
+        need(abs(g - bw / pa["block_bytes"]) < 1e-9 * g, f"{pa}: {g} G/s")
+
+
+def acc_hash(seed, i):
+    """A port of gmb_hash (32-bit)."""
+    m = 0xFFFFFFFF
+    x = (i & m) ^ (((i >> 32) * 0x9E3779B9) & m) ^ ((seed * 0x85EBCA6B) & m)
+    x ^= x >> 16
+    x = (x * 0x7FEB352D) & m
+    x ^= x >> 15
+    x = (x * 0x846CA68B) & m
+    return x ^ (x >> 16)
+
+
+@predicate
+def access_write_words(r, n):
+    """gmb-access: N random-write points, each writing the words of the blocks its pass picks
+    (every block in order; at random, the distinct blocks of gmb_block_pick's hash at the
+    run's seed 1) and keeping every other word of the buffer."""
+    key = acc_hash((1 * 2654435761 + 7) & 0xFFFFFFFF, 0x6A09E667)
+    pts = [p for p in r["points"] if p["params"]["pattern"] == "random-write"]
+    need(len(pts) == int(n), f"{len(pts)} random-write points")
+    for p in pts:
+        q = p["params"]
+        nb, words = q["size_bytes"] // q["block_bytes"], q["block_bytes"] // 4
+        picked = nb if q["placement"] == "in-order" else \
+            len({(acc_hash(key, b) * nb) >> 32 for b in range(nb)})
+        got = (p["extra"]["words_written"], p["extra"]["words_kept"])
+        want = (picked * words, q["size_bytes"] // 4 - picked * words)
+        need(got == want, f"{q}: written, kept {got}, want {want}")
+
+
+@predicate
+def access_write_results(r, sizes, blocks, n_random):
+    """gmb-access: results.random_write has entries of exactly the buffers SIZES
+    (comma-separated), in order, each of its buffer's random-write points: contiguous_GBps the
+    16-byte in-order reference's median, no stride4_GBps, references of widths 4 and 16, the
+    blocks BLOCKS (comma-separated) those of the random points in order, each with the point's
+    median within its CI, share of its reference width's median, blocks a second (within
+    1e-12) and where; where the points' one where or 'mixed'; full_bw_block_bytes its first
+    block every larger one keeps at 0.9 of contiguous; and results.random N_RANDOM entries."""
+    es = r["results"]["random_write"]
+    got = [e["size_bytes"] for e in es]
+    need(got == [int(s) for s in sizes.split(",")], f"random_write buffers {got}")
+    for e in es:
+        pts, refs, rnd = acc_random_parts(r, "random-write", e)
+        need(e["contiguous_GBps"] == acc_med(refs[16]) and "stride4_GBps" not in e
+             and [x["width_bytes"] for x in e["references"]] == [4, 16],
+             f"{e['size_bytes']}: contiguous {e['contiguous_GBps']}, references "
+             f"{e['references']}")
+        got = [b["block_bytes"] for b in e["blocks"]]
+        need(got == [int(b) for b in blocks.split(",")], f"{e['size_bytes']}: blocks {got}")
+        acc_blocks_hold(e, rnd, refs)
+        need(e["where"] == acc_where(pts), f"{e['size_bytes']}: where {e['where']}")
+        need(e["full_bw_block_bytes"] == acc_full_block(e),
+             f"{e['size_bytes']}: full at {e['full_bw_block_bytes']}, want {acc_full_block(e)}")
+    got = len(r["results"]["random"])
+    need(got == int(n_random), f"{got} entries in results.random")
+
+
+@predicate
+def access_summary_writes(r, n, *names):
+    """gmb-access: results.random_write has N entries, the summary saying of each '<name>
+    (<where>): random writes of 4-byte blocks ' (NAMES: SIZE=NAME, e.g. 262144='256 KiB'),
+    its 4-byte share of contiguous (one decimal under 9.95%) and its full-bandwidth block (or
+    no block up to 4096 bytes)."""
+    s, name = r["results"]["summary"], pairs(names)
+    for e in acc_entries(r, "random_write", n):
+        head = "%s (%s): random writes of 4-byte blocks " % (name[str(e["size_bytes"])], e["where"])
+        parts = (head,) + acc_share_said(e)
+        need(all(x in s for x in parts), f"{e['size_bytes']}: not all of {parts} in the summary")
+
+
+@predicate
+def access_write_words_checked(r, want):
+    """gmb-access: the points hold, in record order, WANT (a JSON list of lists): placement,
+    writes, words checked (written + kept), and the words kept (in-order) or whether one is
+    kept at least (random)."""
+    got = [[p["params"]["placement"], p["params"]["writes"],
+            p["extra"]["words_written"] + p["extra"]["words_kept"],
+            p["extra"]["words_kept"] if p["params"]["placement"] == "in-order"
+            else p["extra"]["words_kept"] >= 1] for p in r["points"]]
+    need(json.dumps(got) == json.dumps(json.loads(want)), f"{json.dumps(got)}")
+
+
+@predicate
+def access_words_verified(r, n, words):
+    """gmb-access: N points, each verified in full and checking WORDS words (written + kept)."""
+    got = [(p["extra"]["verified"], p["extra"]["words_written"] + p["extra"]["words_kept"])
+           for p in r["points"]]
+    need(got == [("full", int(words))] * int(n), f"verified, words {got}")
+
+
+@predicate
+def access_steps_odd(r, n, *args):
+    """gmb-access: N points, each of an odd verify_step (with above=M: above M too)."""
+    above = pairs(args).get("above")
+    got = [p["extra"]["verify_step"] for p in r["points"]]
+    need(len(got) == int(n) and all(s % 2 == 1 and (above is None or s > int(above))
+                                    for s in got), f"steps {got}")
+
+
+@predicate
+def access_points_list(r, paths, want, *args):
+    """gmb-access: as points-list, a path a point lacks reading null: in record order, the
+    values at PATHS (comma-separated) of the points with every PATH=VALUE of ARG... are WANT
+    (a JSON list of lists)."""
+    ks, filt = paths.split(","), pairs(args)
+
+    def at(p, k):
+        try:
+            return get(p, k)
+        except (KeyError, IndexError):
+            return None
+    got = [[at(p, k) for k in ks] for p in r["points"] if matches(p, filt)]
+    need(got == json.loads(want), f"{paths}: {json.dumps(got)}")
+
+
+@predicate
+def access_confirm_failed(r, want):
+    """gmb-access: status verification_failed; the offset points hold, in record order, WANT
+    (a JSON list of [params.pass or null, params.offset_bytes, extra.verified]); the first
+    misalignment entry's confirm null, no worst_over_aligned in it."""
+    need(r["status"] == "verification_failed", f"status {r['status']}")
+    access_points_list(r, "params.pass,params.offset_bytes,extra.verified", want,
+                       "params.pattern=offset")
+    m = r["results"]["misalignment"][0]
+    need(m["confirm"] is None and "worst_over_aligned" not in m,
+         f"confirm {m['confirm']}, worst_over_aligned {m.get('worst_over_aligned')}")
+
+
+@predicate
+def access_random_failed(r, key, want):
+    """gmb-access: status verification_failed; the points hold, in record order, WANT (a JSON
+    list of [params.placement, extra.verified]); the first entry of results.KEY with a null
+    contiguous_GBps and full_bw_block_bytes, its first block no of_contiguous."""
+    need(r["status"] == "verification_failed", f"status {r['status']}")
+    got = [[p["params"]["placement"], p["extra"]["verified"]] for p in r["points"]]
+    need(got == json.loads(want), f"placement, verified: {json.dumps(got)}")
+    e = r["results"][key][0]
+    need(e["contiguous_GBps"] is None and "of_contiguous" not in e["blocks"][0]
+         and e["full_bw_block_bytes"] is None,
+         f"contiguous {e['contiguous_GBps']}, full {e['full_bw_block_bytes']}, first block "
+         f"{e['blocks'][0]}")
+
+
+def acc_fmt_num(v):
+    """gmb_fmt_num: 4 significant digits, no exponent."""
+    import math
+    d = min(6, max(0, 3 - math.floor(math.log10(abs(v)))))
+    return "%.*f" % (d, v)
+
+
+@predicate
+def access_random_widths(r, widths, blocks):
+    """gmb-access: for random and random-write each: its points in record order one in-order
+    reference a width of WIDTHS (comma-separated: its block that width), then one random point
+    a block of BLOCKS (comma-separated; its vector min(block, 16)), every one verified in
+    full; its results entry's contiguous_GBps the 16-byte reference's median, references each
+    width's (block, median); each block's share against the reference of its own width
+    min(block, 16) (within 1e-12); and the summary saying of its full-bandwidth block 'within
+    10% of contiguous, <the reference of its width's median> GB/s) from <B>-byte blocks.'
+    (none: 'no block up to <the largest of BLOCKS> bytes ...', the 16-byte reference's)."""
+    ws, bs = [int(w) for w in widths.split(",")], [int(b) for b in blocks.split(",")]
+    for pat, key in (("random", "random"), ("random-write", "random_write")):
+        pts = [p for p in r["points"] if p["params"]["pattern"] == pat]
+        refs = {p["extra"]["vector_bytes"]: p for p in pts
+                if p["params"]["placement"] == "in-order"}
+        e = r["results"][key][0]
+        got = [[p["params"]["placement"], p["params"]["block_bytes"], p["extra"]["vector_bytes"],
+                p["extra"]["verified"]] for p in pts]
+        want = [["in-order", w, w, "full"] for w in ws] + \
+            [["random", b, min(b, 16), "full"] for b in bs]
+        need(got == want, f"{pat}: {json.dumps(got)}")
+        want = [{"width_bytes": w, "block_bytes": w, "contiguous_GBps": acc_med(refs[w])}
+                for w in ws]
+        need(e["contiguous_GBps"] == acc_med(refs[16]) and e["references"] == want,
+             f"{key}: contiguous {e['contiguous_GBps']}, references {e['references']}")
+        for b in e["blocks"]:
+            w = b["reference_width_bytes"]
+            need(w == min(b["block_bytes"], 16)
+                 and abs(b["of_contiguous"] - b["bw_GBps"] / acc_med(refs[w])) < 1e-12,
+                 f"{key}, {b['block_bytes']} B: {b}")
+        full = e["full_bw_block_bytes"]
+        ref = refs[min(full, 16)] if full else refs[16]
+        said = "within 10%% of contiguous, %s GB/s) from %d-byte blocks." % (
+            acc_fmt_num(acc_med(ref)), full) if full else \
+            "no block up to %d bytes within 10%% of contiguous (%s GB/s)." % (
+                max(bs), acc_fmt_num(acc_med(ref)))
+        need(said in r["results"]["summary"], f"{key}: no '{said}' in the summary")
+
+
 # ---- gmb-stream, gmb-atomic, gmb-copy, gmb-loaded (their integration files) -----------------
 
 
