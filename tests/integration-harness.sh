@@ -5,10 +5,13 @@
 FX="$PWD/tests/fixtures/records"
 GOLD="$PWD/tests/fixtures/golden"
 # manifest FILE EXPR: a Python expression over the manifest m
-manifest() { /usr/bin/python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print($2)" "$1"; }
+manifest() {
+    /usr/bin/python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print($2)" "$1"
+}
 # png_size FILE: "WxH" from the IHDR chunk of a PNG (bytes 16..23, big-endian)
 png_size() { /usr/bin/python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); \
-    print('%dx%d' % struct.unpack('>II', d[16:24]) if d[:8] == b'\x89PNG\r\n\x1a\n' else 'not-png')" "$1"; }
+    print('%dx%d' % struct.unpack('>II', d[16:24]) if d[:8] == b'\x89PNG\r\n\x1a\n' \
+    else 'not-png')" "$1"; }
 FASTC=(--warmup 0 --min-samples 2 --max-samples 3 --time-cap 0.02)
 # rectangular FILE: every line of a CSV gmb wrote for gnuplot has the header's columns; no
 # quote, no control byte but the line ends, no line gnuplot takes for a comment ('#' first)
@@ -25,11 +28,16 @@ for f in md tex csv; do
         cmp -s "$T/out" "$GOLD/table.$f" || diff "$GOLD/table.$f" "$T/out" | head -5
     fi
 done
-check "older schema: one line says so" test "$(grep -c 'v0/chase.json: schema version 0 is older' "$T/err")" = 1
-check "newer schema: one line says so" test "$(grep -c 'v3/stream.json: schema version 3 is newer' "$T/err")" = 1
+check "older schema: one line says so" \
+    test "$(grep -c 'v0/chase.json: schema version 0 is older' "$T/err")" = 1
+check "newer schema: one line says so" \
+    test "$(grep -c 'v3/stream.json: schema version 3 is newer' "$T/err")" = 1
 check "table: no other message" test "$(wc -l <"$T/err")" = 2
-check "md table has booktabs-free pipes and a CI" grep -q '^| Read bandwidth | GB/s | [0-9.]* \[[0-9.]*, [0-9.]*\]' "$GOLD/table.md"
-check "tex table: p columns as wide as the text, plain numbers" bash -c "grep -q 'p{\\\\dimexpr0.34\\\\linewidth' '$GOLD/table.tex' && ! grep -q '\\\\num{' '$GOLD/table.tex'"
+check "md table has booktabs-free pipes and a CI" \
+    grep -q '^| Read bandwidth | GB/s | [0-9.]* \[[0-9.]*, [0-9.]*\]' "$GOLD/table.md"
+check "tex table: p columns as wide as the text, plain numbers" bash -c \
+    "grep -q 'p{\\\\dimexpr0.34\\\\linewidth' '$GOLD/table.tex' &&
+     ! grep -q '\\\\num{' '$GOLD/table.tex'"
 expect "table --format bad" 2 "$G" table "$FX/pocl" --format html
 expect "table without RUN" 2 "$G" table
 for sub in table plot compare devices list; do
@@ -66,22 +74,27 @@ mkdir "$T/special/zz-dir.json"
 if expect "table: a FIFO and a directory named *.json are skipped" 0 timeout 20 "$G" table \
     "$T/special" /dev/null; then
     check "table: one line per non-regular file" test "$(wc -l <"$T/err")" = 3
-    check "table: the FIFO named" grep -q 'special/zz-fifo.json: not a regular file (a FIFO); skipped$' "$T/err"
-    check "table: the directory named" grep -q 'special/zz-dir.json: not a regular file (a directory); skipped$' "$T/err"
-    check "table: the device named" grep -q '/dev/null: not a regular file (a character device); skipped$' "$T/err"
+    check "table: the FIFO named" \
+        grep -q 'special/zz-fifo.json: not a regular file (a FIFO); skipped$' "$T/err"
+    check "table: the directory named" \
+        grep -q 'special/zz-dir.json: not a regular file (a directory); skipped$' "$T/err"
+    check "table: the device named" \
+        grep -q '/dev/null: not a regular file (a character device); skipped$' "$T/err"
     check "table: the records next to them tabulated" grep -q '^| Read bandwidth' "$T/out"
 fi
 expect "table: only a FIFO: exit 2 as for a corrupt record" 2 timeout 20 "$G" table \
     "$T/special/zz-fifo.json"
 if expect "compare: a FIFO among the records is skipped" 0 timeout 20 "$G" compare \
     "$T/special-b" "$FX/compare/same"; then
-    check "compare: one line naming the FIFO" test "$(grep -c 'special-b/fifo.json: not a regular file (a FIFO); skipped' "$T/err")" = 1
+    check "compare: one line naming the FIFO" test "$(grep -c \
+        'special-b/fifo.json: not a regular file (a FIFO); skipped' "$T/err")" = 1
 fi
 if command -v gnuplot >/dev/null; then
     expect "plot: a FIFO and a directory among the records are skipped" 0 timeout 60 "$G" plot \
         "$T/special" --out "$T/special-fig" &&
         check "plot: one line per non-regular file, the figures made" bash -c \
-            "test \$(grep -c 'not a regular file' '$T/err') = 2 && test -s '$T/special-fig/stream-bw.png'"
+            "test \$(grep -c 'not a regular file' '$T/err') = 2 &&
+             test -s '$T/special-fig/stream-bw.png'"
 fi
 
 # --- stream's best DRAM point between 4x and 16x the LLC: marked, with its footnote ----------
@@ -96,23 +109,28 @@ PY
 if expect "table: a tier-1 DRAM point" 0 "$G" table "$T/tier"; then
     check "table: the tier-1 copy row is marked" grep -q "^| Copy bandwidth .* ᵗ |" "$T/out"
     check "table: the tier-1 footnote" grep -q "ᵗ: the largest sets were 4 to 16 times" "$T/out"
-    check "table: read (a cache point) keeps its own mark" grep -q "^| Read bandwidth .* ᶜ\( †\)\{0,1\} |" "$T/out"
+    check "table: read (a cache point) keeps its own mark" \
+        grep -q "^| Read bandwidth .* ᶜ\( †\)\{0,1\} |" "$T/out"
 fi
 
 # --- tests/gpu-import.sh: a gpu-check tarball (here: the PoCL fixtures in its layout) ---------
 mkdir -p "$T/gc/suite/some-gpu/20261130T000000Z" "$T/gc/cuda"
 cp "$FX"/pocl/*.json "$T/gc/suite/some-gpu/20261130T000000Z/"
-printf '{"schema": "gmb-run", "schema_version": 1, "profile": "quick", "wall_s": 12.5, "programs": [%s]}\n' \
-    '{"name": "stream", "status": "ok", "wall_s": 12.5, "estimate_s": 10}' \
+printf '{"schema": "gmb-run", "schema_version": 1, "profile": "quick", "wall_s": 12.5, %s}\n' \
+    '"programs": [{"name": "stream", "status": "ok", "wall_s": 12.5, "estimate_s": 10}]' \
     >"$T/gc/suite/some-gpu/20261130T000000Z/run.json"
 cp "$FX"/pocl/*-stream.json "$T/gc/cuda/"
 echo "a log" >"$T/gc/stream-cuda.txt"
 tar czf "$T/gc.tgz" -C "$T/gc" .
-if expect "gpu-import: the run and the check's records" 0 tests/gpu-import.sh "$T/gc.tgz" "$T/res"; then
+if expect "gpu-import: the run and the check's records" 0 tests/gpu-import.sh "$T/gc.tgz" \
+    "$T/res"; then
     check "gpu-import: the run's records, tables and report" test -s \
-        "$T/res/some-gpu/20261130T000000Z/table.tex" -a -s "$T/res/some-gpu/20261130T000000Z/report.md"
-    check "gpu-import: the check's records and logs" test -s "$T/res/some-gpu/20261130T000000Z-gpu-check/stream-cuda.txt"
-    check "gpu-import: says what to publish" grep -q "git add -f $T/res/some-gpu/20261130T000000Z" "$T/out"
+        "$T/res/some-gpu/20261130T000000Z/table.tex" -a \
+        -s "$T/res/some-gpu/20261130T000000Z/report.md"
+    check "gpu-import: the check's records and logs" \
+        test -s "$T/res/some-gpu/20261130T000000Z-gpu-check/stream-cuda.txt"
+    check "gpu-import: says what to publish" \
+        grep -q "git add -f $T/res/some-gpu/20261130T000000Z" "$T/out"
     check "gpu-import: each program's wall time beside its estimate" grep -q \
         "^  stream     12.5 s (estimate 10 s)  ok$" "$T/out"
     expect "gpu-import: never over an earlier import" 1 tests/gpu-import.sh "$T/gc.tgz" "$T/res" &&
@@ -122,30 +140,36 @@ rm -rf "$T/gc/suite"
 tar czf "$T/gc2.tgz" -C "$T/gc" .
 if expect "gpu-import: a check without a gmb run: its records alone" 0 tests/gpu-import.sh \
     "$T/gc2.tgz" "$T/res2"; then
-    slug=$(json "$(ls "$T"/gc/cuda/*-stream.json | head -1)" \
-        "__import__('re').sub('-+', '-', __import__('re').sub('[^a-z0-9]+', '-', r['device']['name'].lower())).strip('-')")
+    slug=$(json "$(ls "$T"/gc/cuda/*-stream.json | head -1)" "__import__('re').sub('-+', '-', \
+__import__('re').sub('[^a-z0-9]+', '-', r['device']['name'].lower())).strip('-')")
     stamp=$(basename "$(ls "$T"/gc/cuda/*-stream.json | head -1)")
     check "gpu-import: the records under the device's directory and the earliest record's time" \
         test -s "$T/res2/$slug/${stamp%%-*}-gpu-check/cuda/$stamp"
-    check "gpu-import: no run directory made" test "$(ls "$T/res2/$slug")" = "${stamp%%-*}-gpu-check"
+    check "gpu-import: no run directory made" \
+        test "$(ls "$T/res2/$slug")" = "${stamp%%-*}-gpu-check"
 fi
 rm -rf "$T/gc/cuda"
 tar czf "$T/gc3.tgz" -C "$T/gc" .
-expect "gpu-import: a tarball without a gmb run or a record" 1 tests/gpu-import.sh "$T/gc3.tgz" "$T/res3"
+expect "gpu-import: a tarball without a gmb run or a record" 1 tests/gpu-import.sh "$T/gc3.tgz" \
+    "$T/res3"
 
 # --- tests/gpu-check.sh itself, where it can run: no GPU (exit 1, said so), one OpenCL step on
 # PoCL, every summary (no Python traceback), the tarball and log in $OUT -----------------------
 if [ "$TAG" = normal ] && have_opencl; then
     mkdir -p "$T/gco"
     # (the Makefile's own architectures: the build is the one the tests use, not rebuilt)
-    if OUT="$T/gco" CUDA_ARCHS="$(sed -n 's/^CUDA_ARCHS *?= *//p' Makefile)" GMB_CHECK_ONLY=stream-opencl \
-        GMB_CHECK_SIZES=64KiB GMB_CHECK_BUDGET=60 expect "gpu-check without a GPU" 1 bash tests/gpu-check.sh; then
-        check "gpu-check: says CUDA is missing, runs the step asked for, ends with its status" bash -c \
-            "grep -q '^CUDA device 0 missing' '$T/out' && grep -qE '^stream-opencl +exit 0 ' '$T/out' &&
+    if OUT="$T/gco" CUDA_ARCHS="$(sed -n 's/^CUDA_ARCHS *?= *//p' Makefile)" \
+        GMB_CHECK_ONLY=stream-opencl GMB_CHECK_SIZES=64KiB GMB_CHECK_BUDGET=60 \
+        expect "gpu-check without a GPU" 1 bash tests/gpu-check.sh; then
+        check "gpu-check: says CUDA is missing, runs the step asked for, ends with its status" \
+            bash -c "grep -q '^CUDA device 0 missing' '$T/out' &&
+             grep -qE '^stream-opencl +exit 0 ' '$T/out' &&
              grep -qE '^total wall time [0-9.]+ s; status 1$' '$T/out'"
         check "gpu-check: the stream summary from the OpenCL record, no traceback" bash -c \
-            "grep -A1 '^== stream: best DRAM' '$T/out' | grep -q '^opencl: .*status ok' && ! grep -q Traceback '$T/out'"
-        check "gpu-check: its log and tarball in \$OUT" test -s "$T/gco/gmb-check.log" -a -s "$T/gco/gmb-check.tgz"
+            "grep -A1 '^== stream: best DRAM' '$T/out' | grep -q '^opencl: .*status ok' &&
+             ! grep -q Traceback '$T/out'"
+        check "gpu-check: its log and tarball in \$OUT" \
+            test -s "$T/gco/gmb-check.log" -a -s "$T/gco/gmb-check.tgz"
     fi
 fi
 
@@ -162,7 +186,8 @@ if expect "table --format csv of a crafted device name" 0 "$G" table "$FX/fuzz/c
 fi
 # a level's CI from a point whose median and CI ends are +-1.7e308: the CI overflows to inf
 if expect "table: a CI that overflows to inf" 0 "$G" table "$FX/fuzz/inf-ci"; then
-    check "table: the CI shown as inf" grep -q '^| Latency level 1 (chase not recorded) | ns | 1.500 \[inf, inf\] |$' "$T/out"
+    check "table: the CI shown as inf" grep -q \
+        '^| Latency level 1 (chase not recorded) | ns | 1.500 \[inf, inf\] |$' "$T/out"
 fi
 
 # --- gmb compare ------------------------------------------------------------------------------
@@ -177,9 +202,11 @@ expect "compare --fail-below 10 finds the regression" 1 "$G" compare "$A" "$FX/c
     --fail-below 10 && check "regression named" grep -q "REGRESSION" "$T/out"
 expect "compare --fail-below 40: a 23% drop passes" 0 "$G" compare "$A" "$FX/compare/slower" \
     --fail-below 40
-if expect "compare: same samples, reordered" 0 "$G" compare "$A" "$FX/compare/same" --fail-below 1; then
+if expect "compare: same samples, reordered" 0 "$G" compare "$A" "$FX/compare/same" \
+    --fail-below 1; then
     check "compare: nothing significant" test "$(grep -c ' B worse\| B better' "$T/out")" = 0
-    check "compare: summary counts all as not significant" grep -q ' 0 better in B, 0 worse' "$T/out"
+    check "compare: summary counts all as not significant" \
+        grep -q ' 0 better in B, 0 worse' "$T/out"
 fi
 # 20000 points a side, B shuffled: points are matched through sorted keys, never pair by pair
 # (that took minutes); timeout ends a quadratic gmb
@@ -209,9 +236,11 @@ for name, f, shuffle in (("a", 1.0, False), ("b", 1.3, True)):
 EOF
 if expect "compare: 20000 points a side within seconds" 0 timeout 20 "$G" compare "$T/big/a" \
     "$T/big/b"; then
-    check "compare: every point matched, one row each" test "$(sed -n '/^every metric/,$p' "$T/out" | wc -l)" = 20003 -a \
-        "$(grep -c '^stream  k[0-3] width=16 B size=.* bw_GBps  *GB/s .* 0\.769 *-23\.1%' "$T/out")" = 20000
-    check "compare: the summary counts them all" grep -q '^20000 metrics of 1 benchmark: .* 0 without raw samples$' "$T/out"
+    check "compare: every point matched, one row each" \
+        test "$(sed -n '/^every metric/,$p' "$T/out" | wc -l)" = 20003 -a "$(grep -c \
+        '^stream  k[0-3] width=16 B size=.* bw_GBps  *GB/s .* 0\.769 *-23\.1%' "$T/out")" = 20000
+    check "compare: the summary counts them all" \
+        grep -q '^20000 metrics of 1 benchmark: .* 0 without raw samples$' "$T/out"
 fi
 rm -rf "$T/big"
 expect "compare needs two runs" 2 "$G" compare "$A"
@@ -224,10 +253,12 @@ if command -v gnuplot >/dev/null; then
         --out "$T/fig" --size 640x400; then
         for f in stream-bw chase-latency bank-stride l2-bw hierarchy-levels; do
             check "plot: $f.png is a 640x400 PNG" test "$(png_size "$T/fig/$f.png")" = 640x400
-            check "plot: $f.svg is a 640x400 SVG" test "$(head -c 300 "$T/fig/$f.svg" | tr -d '\n' | \
-                grep -o '<svg *width="640" height="400" *viewBox="0 0 640 400"' | wc -l)" = 1
+            check "plot: $f.svg is a 640x400 SVG" test "$(head -c 300 "$T/fig/$f.svg" | \
+                tr -d '\n' | grep -o '<svg *width="640" height="400" *viewBox="0 0 640 400"' | \
+                wc -l)" = 1
         done
-        check "plot: two devices on the stream figure" grep -q '^NRUNS = 2$' "$T/fig/data/stream-vars.gp"
+        check "plot: two devices on the stream figure" \
+            grep -q '^NRUNS = 2$' "$T/fig/data/stream-vars.gp"
         check "plot: one line per figure made on stdout" test "$(wc -l <"$T/out")" = 10
         # the summary figure: the table's rows, one column per run, as the table has them;
         # stream's figures from cache-resident points (all of them in these records: ᶜ) left out
@@ -238,7 +269,8 @@ import csv, sys
 v = {r[0]: r[1:] for r in csv.reader(open(sys.argv[1])) if not r[0].startswith('#')}
 t = {r[0]: r[2:] for r in csv.reader(open(sys.argv[2]))}
 shared = t['Shared-memory bandwidth, no conflict'][0]
-print(len(v['shared/local memory']) == 6 and abs(float(v['shared/local memory'][0]) - float(shared)) < 1e-3 * float(shared)
+print(len(v['shared/local memory']) == 6
+      and abs(float(v['shared/local memory'][0]) - float(shared)) < 1e-3 * float(shared)
       and 'memory read' not in v and 'Read bandwidth' in t)
 " "$T/fig/data/hierarchy-bw.csv" "$T/fig/table.csv")" = True
         check "plot: hierarchy: the CPU's latency levels by number" grep -q '^level 1,' \
@@ -247,23 +279,26 @@ print(len(v['shared/local memory']) == 6 and abs(float(v['shared/local memory'][
     # an interrupted run's cache-resident stream figure (ᶜ ⁱ) is still no memory bandwidth; a
     # summary script whose group is no name is a note, and the other figures are made
     mkdir -p "$T/intr" "$T/plots"
-    /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['status']='interrupted'; \
-        json.dump(r, open(sys.argv[2], 'w'))" "$(ls "$FX"/pocl/*-stream.json)" "$T/intr/s-stream.json"
+    /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); \
+        r['status']='interrupted'; json.dump(r, open(sys.argv[2], 'w'))" \
+        "$(ls "$FX"/pocl/*-stream.json)" "$T/intr/s-stream.json"
     cp plots/*.gp "$T/plots/"
     printf '# gmb: tabrow my-grp | read | Read bandwidth | GB/s\n' >"$T/plots/zz-bad.gp"
     if GMB_PLOTS="$T/plots" expect "plot: an interrupted run, a summary script with a bad group" 0 \
         "$G" plot "$T/intr" --out "$T/intrfig"; then
         check "plot: interrupted cache-resident stream figures left out" bash -c \
             "! grep -q '^memory read' '$T/intrfig/data/hierarchy-bw.csv' 2>/dev/null"
-        check "plot: the bad group is a note naming the script" grep -q "zz-bad.gp: tabrow group 'my-grp'" "$T/err"
+        check "plot: the bad group is a note naming the script" \
+            grep -q "zz-bad.gp: tabrow group 'my-grp'" "$T/err"
         check "plot: the stream figure still made" test -s "$T/intrfig/stream-bw.png"
     fi
     expect "plot --pdf of one run" 0 "$G" plot "$FX/pocl" --out "$T/pdf" --pdf &&
         check "plot: PDF made" bash -c "head -c 5 '$T/pdf/stream-bw.pdf' | grep -q '%PDF-'"
     mkdir -p "$T/nos"
     cp "$FX/pocl"/*-stream.json "$T/nos/"
-    /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['benchmark']='noscript'; \
-        json.dump(r, open(sys.argv[2], 'w'))" "$(ls "$T"/nos/*-stream.json)" "$T/nos/x-noscript.json"
+    /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); \
+        r['benchmark']='noscript'; json.dump(r, open(sys.argv[2], 'w'))" \
+        "$(ls "$T"/nos/*-stream.json)" "$T/nos/x-noscript.json"
     expect "plot: a benchmark without a script is a note" 0 "$G" plot "$T/nos" --out "$T/nosfig" &&
         check "plot: the note names the script" grep -q "no plot script .*noscript.gp" "$T/err"
     expect "plot: only corrupt records" 2 "$G" plot "$FX/corrupt/garbage.json" --out "$T/x"
@@ -277,15 +312,20 @@ print(len(v['shared/local memory']) == 6 and abs(float(v['shared/local memory'][
     # the summary figure's only bar, without the CI
     if expect "plot: only a record with no positive latency" 0 "$G" plot "$FX/fuzz/inf-ci" \
         --out "$T/neg1"; then
-        check "plot: the note names that record" grep -q "inf-ci/chase.json: no point with a finite, positive 'lat_ns'" "$T/err"
-        check "plot: the level drawn in the summary, no infinite CI" grep -qx 'level 1,1.5,1.5,1.5' \
+        check "plot: the note names that record" \
+            grep -q "inf-ci/chase.json: no point with a finite, positive 'lat_ns'" "$T/err"
+        check "plot: the level drawn in the summary, no infinite CI" \
+            grep -qx 'level 1,1.5,1.5,1.5' \
             "$T/neg1/data/hierarchy-lat.csv"
     fi
     mkdir -p "$T/neg0" # without the level: nothing to draw at all
-    /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['results'].pop('levels', None); \
-        json.dump(r, open(sys.argv[2], 'w'))" "$FX/fuzz/inf-ci/chase.json" "$T/neg0/chase.json"
-    expect "plot: a record with nothing to draw: named, exit 0" 0 "$G" plot "$T/neg0" --out "$T/neg0f" &&
-        check "plot: no figure made, and said" grep -qx "chase	no point with a finite, positive 'lat_ns'" "$T/neg0f/not-drawn.tsv"
+    /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); \
+        r['results'].pop('levels', None); json.dump(r, open(sys.argv[2], 'w'))" \
+        "$FX/fuzz/inf-ci/chase.json" "$T/neg0/chase.json"
+    expect "plot: a record with nothing to draw: named, exit 0" 0 "$G" plot "$T/neg0" \
+        --out "$T/neg0f" &&
+        check "plot: no figure made, and said" grep -qx \
+            "chase	no point with a finite, positive 'lat_ns'" "$T/neg0f/not-drawn.tsv"
     if expect "plot: that record beside a good run" 0 "$G" plot "$FX/fuzz/inf-ci" "$FX/pocl" \
         --out "$T/neg2"; then
         check "plot: the good run's chase figure made" test -s "$T/neg2/chase-latency.png"
@@ -295,7 +335,8 @@ print(len(v['shared/local memory']) == 6 and abs(float(v['shared/local memory'][
     # crafted record: every data file keeps its columns (gnuplot reads no quotes)
     if expect "plot: a crafted record (separators, quotes, control bytes)" 0 "$G" plot \
         "$FX/fuzz/csv-cells" --out "$T/csvc"; then
-        check "plot: points and results data files written" test "$(ls "$T"/csvc/data/chase-r1-*.csv | wc -l)" = 2
+        check "plot: points and results data files written" \
+            test "$(ls "$T"/csvc/data/chase-r1-*.csv | wc -l)" = 2
         for f in "$T"/csvc/data/chase-r1-*.csv; do
             check "plot: $(basename "$f") rectangular" rectangular "$f"
         done
@@ -312,8 +353,10 @@ for b in ("chase", "l2"):
     r["results"].pop("cache_name", None)
     json.dump(r, open(f"{sys.argv[2]}/x-{b}.json", "w"))
 PY
-    if expect "plot: records without the optional strings" 0 "$G" plot "$T/nostr" --out "$T/nostrfig"; then
-        check "plot: chase drawn without results.cycles.source" test -s "$T/nostrfig/chase-latency.png"
+    if expect "plot: records without the optional strings" 0 "$G" plot "$T/nostr" \
+        --out "$T/nostrfig"; then
+        check "plot: chase drawn without results.cycles.source" \
+            test -s "$T/nostrfig/chase-latency.png"
         check "plot: l2 drawn without results.cache_name" test -s "$T/nostrfig/l2-bw.png"
     fi
     expect "plot --size bad" 2 "$G" plot "$FX/pocl" --size 12
@@ -336,20 +379,24 @@ else
         "$T/bin/gmb" run --backend opencl --results "$T/res" -- "${FASTC[@]}"; then
         dir=$(tail -1 "$T/out")
         m="$dir/run.json"
-        check "run: directory results/<slug>/<UTC>" bash -c "[[ '$dir' =~ /res/[a-z0-9-]+/[0-9]{8}T[0-9]{6}Z$ ]]"
-        check "run: manifest statuses" test "$(manifest "$m" "' '.join(p['name']+'='+p['status'] for p in m['programs'])")" = \
-            "aaa=error bank=ok zzz=skipped"
-        check "run: manifest complete, exit 3" test "$(manifest "$m" "m['status'], m['exit_status'], m['profile']")" = "complete 3 quick"
-        check "run: reasons kept" test "$(manifest "$m" "m['programs'][0]['reason'], m['programs'][2]['reason']")" = \
-            "gmb-aaa: error: planted failure gmb-zzz: skipped: planted skip"
-        check "run: bank's record listed and present" test -f "$dir/$(manifest "$m" "m['programs'][1]['records'][0]")"
-        check "run: bank got the quick profile and the extra options" test "$(manifest "$m" \
-            "'--strides 0:32' in m['programs'][1]['options']")" = True
-        check "run: bank's record has the profile's options" test "$(json "$(ls "$dir"/*-bank.json)" \
-            "r['options']['strides'] == list(range(33)), r['measurement']['max_samples']")" = \
-            "True 3"
-        check "run: device in the manifest" test "$(manifest "$m" "m['device']['backend'], m['device']['type']")" = "opencl cpu"
-        check "run: progress lines on stderr (not a terminal)" test "$(grep -c '^gmb: \[[1-3]/3\] ' "$T/err")" = 6
+        check "run: directory results/<slug>/<UTC>" \
+            bash -c "[[ '$dir' =~ /res/[a-z0-9-]+/[0-9]{8}T[0-9]{6}Z$ ]]"
+        check "run: manifest statuses" rec run-programs "$m" aaa=error bank=ok zzz=skipped
+        check "run: manifest complete, exit 3" \
+            rec fields "$m" status=complete exit_status=3 profile=quick
+        check "run: reasons kept" rec fields "$m" \
+            "programs.0.reason=gmb-aaa: error: planted failure" \
+            "programs.2.reason=gmb-zzz: skipped: planted skip"
+        check "run: bank's record listed and present" \
+            test -f "$dir/$(manifest "$m" "m['programs'][1]['records'][0]")"
+        check "run: bank got the quick profile and the extra options" \
+            rec fields "$m" "programs.1.options~=--strides 0:32"
+        check "run: bank's record has the profile's options" \
+            rec fields "$(ls "$dir"/*-bank.json)" "options.strides=[$(seq -s, 0 32)]" \
+            measurement.max_samples=3
+        check "run: device in the manifest" rec fields "$m" device.backend=opencl device.type=cpu
+        check "run: progress lines on stderr (not a terminal)" \
+            test "$(grep -c '^gmb: \[[1-3]/3\] ' "$T/err")" = 6
         check "run: no temporary file left" test -z "$(ls -A "$dir" | grep gmb-tmp)"
         # gmb report: one Markdown page of the run, from run.json and the records
         if expect "report of the run" 0 "$G" report "$dir"; then
@@ -364,9 +411,11 @@ else
                 "$("$G" table "$dir" | grep '^| Shared-memory banks')" "$rep"
             check "report: no figures yet, said so" grep -q "^No figures: \`gmb plot\`" "$rep"
             check "report: cross-checks, none with bank alone, said so" bash -c \
-                "grep -A4 '^## Cross-checks' '$rep' | grep -qx 'No quantity was measured by two programs in this run.'"
+                "grep -A4 '^## Cross-checks' '$rep' |
+                 grep -qx 'No quantity was measured by two programs in this run.'"
             check "report: conditions, none from NVML here, said so" bash -c \
-                "sed -n '/^## Conditions/,/^## Table/p' '$rep' | grep -q '^NVML gave nothing on this device'"
+                "sed -n '/^## Conditions/,/^## Table/p' '$rep' |
+                 grep -q '^NVML gave nothing on this device'"
         fi
         # the conditions from NVML (the stand-in): another process on the GPU before, every
         # point held below the clocks half its time
@@ -374,12 +423,15 @@ else
         [ "$TAG" = san ] && STUB="$PWD/build/san/tests/stub/libnvidia-ml.so.1"
         mkdir -p "$T/crun"
         cp "$m" "$T/crun/run.json"
-        if [ -f "$STUB" ] && GMB_NVML_LIB="$STUB" GMB_TEST_NVML_PCI=0000:01:00.0 GMB_STUB_PROCS=1 \
-            GMB_STUB_POWER_CAPPED=0.5 expect "report: a stream record with NVML" 0 "$PWD/$BIN/gmb-stream" \
-            --backend opencl --sizes 1MiB,2MiB --kernels read --warmup 0 --max-samples 3 --out "$T/crun" &&
+        if [ -f "$STUB" ] && GMB_NVML_LIB="$STUB" GMB_TEST_NVML_PCI=0000:01:00.0 \
+            GMB_STUB_PROCS=1 GMB_STUB_POWER_CAPPED=0.5 \
+            expect "report: a stream record with NVML" 0 "$PWD/$BIN/gmb-stream" \
+            --backend opencl --sizes 1MiB,2MiB --kernels read --warmup 0 --max-samples 3 \
+            --out "$T/crun" &&
             expect "report: a run with NVML's conditions" 0 "$G" report "$T/crun"; then
             check "report: the conditions, a row per record" grep -qx \
-                "| stream | 1 compute processes, kernels 0% busy | 2 of 2 | 1980 |" "$T/crun/report.md"
+                "| stream | 1 compute processes, kernels 0% busy | 2 of 2 | 1980 |" \
+                "$T/crun/report.md"
         fi
         # after another program of the same run: NVML's utilization is that program's
         mkdir -p "$T/arun"
@@ -397,19 +449,26 @@ else
         cp "$m" "$T/xrun/run.json"
         # (this record's curve found no capacity: one is set, as a GPU's would have it)
         /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); \
-            r['results']['bandwidth']['read']['capacity_bytes']=16777216; json.dump(r, open(sys.argv[2], 'w'))" \
+            r['results']['bandwidth']['read']['capacity_bytes']=16777216; \
+            json.dump(r, open(sys.argv[2], 'w'))" \
             tests/fixtures/records/pocl/*-l2.json "$T/xrun/20261130T062833Z-l2.json"
         if expect "report: a run with an l2 record" 0 "$G" report "$T/xrun"; then
-            want=$(json "$(ls "$T"/xrun/*-l2.json)" "'; l2: where the read bandwidth leaves the cache plateau: '.join('%.*f' % (max(0, min(6, 3 - __import__('math').floor(__import__('math').log10(v)))), v) for v in (r['device']['llc_bytes'] / 2**20, r['results']['bandwidth']['read']['capacity_bytes'] / 2**20))")
+            want=$(json "$(ls "$T"/xrun/*-l2.json)" "'; l2: where the read bandwidth leaves the \
+cache plateau: '.join('%.*f' % (max(0, min(6, 3 - __import__('math').floor(\
+__import__('math').log10(v)))), v) for v in (r['device']['llc_bytes'] / 2**20, \
+r['results']['bandwidth']['read']['capacity_bytes'] / 2**20))")
             check "report: the capacity cross-check, the driver's figure and l2's" grep -q \
-                "^| Last-level cache capacity | MiB | the driver's figure: ${want//./\\.} | [0-9.]*x | \(agree\|differ\) " \
+                "^| Last-level cache capacity | MiB | the driver's figure: ${want//./\\.} | \
+[0-9.]*x | \(agree\|differ\) " \
                 "$T/xrun/report.md"
         fi
         if GMB_PLOTS="$PWD/plots" expect "report after gmb plot" 0 "$G" plot "$dir" &&
             expect "report: again" 0 "$G" report "$dir" --out "$T/rep2.md"; then
             check "report: every figure drawn is shown, linked from where the page is" bash -c \
-                "n=\$(grep -c '^!\[' '$T/rep2.md'); [ \$n -ge 1 ] && [ \$n = \$(ls '$dir'/figures/*.png | wc -l) ] &&
-                 grep -o '(<[^>]*>)' '$T/rep2.md' | tr -d '()<>' | while read f; do [ -s \"\$f\" ] || exit 1; done"
+                "n=\$(grep -c '^!\[' '$T/rep2.md'); [ \$n -ge 1 ] &&
+                 [ \$n = \$(ls '$dir'/figures/*.png | wc -l) ] &&
+                 grep -o '(<[^>]*>)' '$T/rep2.md' | tr -d '()<>' |
+                 while read f; do [ -s \"\$f\" ] || exit 1; done"
             expect "report: in RUN again" 0 "$G" report "$dir" &&
                 check "report: in RUN, the figures linked relatively" bash -c \
                     "grep -o '(<[^>]*>)' '$dir/report.md' | tr -d '()<>' | while read f; do
@@ -420,12 +479,15 @@ else
         # a run cut short: nulls in run.json print as '–', never 'nan'
         mkdir -p "$T/cut"
         /usr/bin/python3 -c "import json,sys; m=json.load(open(sys.argv[1])); m['wall_s']=None; \
-            m['programs'][0]['wall_s']=None; del m['programs'][0]['points']; m['device']['name']='a|b\nc'; \
-            json.dump(m, open(sys.argv[2], 'w'))" "$m" "$T/cut/run.json"
+            m['programs'][0]['wall_s']=None; del m['programs'][0]['points']; \
+            m['device']['name']='a|b\nc'; json.dump(m, open(sys.argv[2], 'w'))" \
+            "$m" "$T/cut/run.json"
         if expect "report: a run cut short" 0 "$G" report "$T/cut"; then
             check "report: no nan, the program row whole" bash -c \
-                "! grep -qi nan '$T/cut/report.md' && grep -q '^| aaa | error | – | – | ' '$T/cut/report.md'"
-            check "report: a | in the device name escaped, no line break" grep -q '^a\\|b c through' \
+                "! grep -qi nan '$T/cut/report.md' &&
+                 grep -q '^| aaa | error | – | – | ' '$T/cut/report.md'"
+            check "report: a | in the device name escaped, no line break" \
+                grep -q '^a\\|b c through' \
                 "$T/cut/report.md"
         fi
         expect "report: a directory without run.json" 2 "$G" report "$T" &&
@@ -441,30 +503,30 @@ else
         --backend opencl --results "$T/hang" --only hang,zzz --timeout 1; then
         m="$(tail -1 "$T/out")/run.json"
         check "run --timeout: the hung program is an error, the next one ran" \
-            test "$(manifest "$m" "' '.join(p['name']+'='+p['status'] for p in m['programs'])")" = \
-            "hang=error zzz=skipped"
+            rec run-programs "$m" hang=error zzz=skipped
         check "run --timeout: the reason says so" grep -q "timed out after 1 s" "$m"
     fi
     rm -f "$T/bin/gmb-hang"
     # each program after the first is told the one before it (its kernels are NVML's recent load)
     STUB="$PWD/build/tests/stub/libnvidia-ml.so.1"
     [ "$TAG" = san ] && STUB="$PWD/build/san/tests/stub/libnvidia-ml.so.1"
-    if [ -f "$STUB" ] && GMB_NVML_LIB="$STUB" GMB_TEST_NVML_PCI=0000:01:00.0 GMB_PLOTS="$PWD/plots" \
+    if [ -f "$STUB" ] && GMB_NVML_LIB="$STUB" GMB_TEST_NVML_PCI=0000:01:00.0 \
+        GMB_PLOTS="$PWD/plots" \
         expect "run: two programs, NVML there" 0 "$G" run --backend opencl \
         --results "$T/after" --only bank,stream -- "${FASTC[@]}"; then
         dir=$(tail -1 "$T/out")
         check "run: the second program's busy_before names the first, the first's none" \
-            test "$(json "$(ls "$dir"/*-stream.json)" "r['busy_before'].get('after_gmb_program')")$(json \
-            "$(ls "$dir"/*-bank.json)" "r['busy_before'].get('after_gmb_program')")" = "bankNone"
+            eval 'rec run-after-program "$(ls "$dir"/*-stream.json)" bank &&
+                  rec run-after-program "$(ls "$dir"/*-bank.json)"'
     fi
     # a nominal peak given to every benchmark describes the device of the manifest too
     if GMB_PLOTS="$PWD/plots" expect "run -- --peak-bw" 0 "$T/bin/gmb" run --backend opencl \
         --results "$T/peak" --only bank -- "${FASTC[@]}" --peak-bw 100; then
         dir=$(tail -1 "$T/out")
-        check "run -- --peak-bw: manifest and record say it was given" test "$(manifest \
-            "$dir/run.json" "m['device']['peak_bw_GBps'], m['device']['peak_bw_given']")$(json \
-            "$(ls "$dir"/*-bank.json)" "r['device']['peak_bw_GBps'], r['device']['peak_bw_given']")" = \
-            "100.0 True100.0 True"
+        check "run -- --peak-bw: manifest and record say it was given" \
+            eval 'rec fields "$dir/run.json" device.peak_bw_GBps=100.0 device.peak_bw_given=true &&
+                  rec fields "$(ls "$dir"/*-bank.json)" device.peak_bw_GBps=100.0 \
+                      device.peak_bw_given=true'
     fi
     expect "run --timeout x" 2 "$G" run --timeout x --results "$T/res"
     expect "run --only nosuch" 2 "$T/bin/gmb" run --only nosuch --results "$T/res"
@@ -492,11 +554,13 @@ else
         done
     done <plots/profiles.conf
     check "profiles.conf: every line's options parse in its programs${bad:+:$bad}" test -z "$bad"
-    expect "run --backend cuda without a GPU skips" 77 "$G" run --backend cuda --results "$T/resc" &&
+    expect "run --backend cuda without a GPU skips" 77 "$G" run --backend cuda \
+        --results "$T/resc" &&
         check "run: a skipped suite writes nothing" test ! -e "$T/resc"
 
     # Ctrl-C in the middle: SIGINT once the first record exists, during the next program
-    "$G" run --backend opencl --results "$T/int" --only bank,chase,stream >"$T/int.out" 2>"$T/int.err" &
+    "$G" run --backend opencl --results "$T/int" --only bank,chase,stream \
+        >"$T/int.out" 2>"$T/int.err" &
     pid=$!
     for _ in $(seq 600); do
         ls "$T"/int/*/*/*-bank.json >/dev/null 2>&1 && break
@@ -508,17 +572,19 @@ else
     rc=$?
     check "SIGINT: exit 130" test "$rc" = 130
     m=$(ls "$T"/int/*/*/run.json)
-    check "SIGINT: the manifest is valid JSON, marked interrupted" test "$(manifest "$m" \
-        "m['status'], m['interrupted'] in ('chase', 'stream')")" = "interrupted True"
-    check "SIGINT: the finished program and its record kept" test "$(manifest "$m" \
-        "m['programs'][0]['status'], len(m['programs'][0]['records'])")" = "ok 1"
-    check "SIGINT: the finished record is there" test -s "$(dirname "$m")/$(manifest "$m" "m['programs'][0]['records'][0]")"
-    check "SIGINT: one interrupted, the rest not run" test "$(manifest "$m" \
-        "sorted(p['status'] for p in m['programs'][1:])")" = "['interrupted', 'not_run']"
+    check "SIGINT: the manifest is valid JSON, marked interrupted" \
+        rec run-interrupted-during "$m" chase stream
+    check "SIGINT: the finished program and its record kept" rec run-program-records "$m" 0 ok 1
+    check "SIGINT: the finished record is there" \
+        test -s "$(dirname "$m")/$(manifest "$m" "m['programs'][0]['records'][0]")"
+    check "SIGINT: one interrupted, the rest not run" \
+        rec run-later-statuses "$m" 1 interrupted not_run
     check "SIGINT: no temporary file left" test -z "$(ls -A "$(dirname "$m")" | grep gmb-tmp)"
-    check "SIGINT: says where the records are" grep -q "interrupted during .*: the finished records" "$T/int.err"
+    check "SIGINT: says where the records are" \
+        grep -q "interrupted during .*: the finished records" "$T/int.err"
     if command -v gnuplot >/dev/null; then
         expect "plot of the interrupted run" 0 "$G" plot "$(dirname "$m")"
-        check "plot: default output in the run's figures/" test -s "$(dirname "$m")/figures/bank-stride.png"
+        check "plot: default output in the run's figures/" \
+            test -s "$(dirname "$m")/figures/bank-stride.png"
     fi
 fi

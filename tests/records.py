@@ -1443,6 +1443,44 @@ def access_random_widths(r, widths, blocks):
         need(said in r["results"]["summary"], f"{key}: no '{said}' in the summary")
 
 
+@predicate
+def run_programs(r, *args):
+    """gmb run: the manifest's programs are, in order, exactly NAME=STATUS..."""
+    got = [f"{p['name']}={p['status']}" for p in r["programs"]]
+    need(got == list(args), f"programs {' '.join(got)}")
+
+
+@predicate
+def run_program_records(r, i, status, n):
+    """gmb run: the manifest's program I (0: the first) ended STATUS with N records."""
+    p = r["programs"][int(i)]
+    need(p["status"] == status and len(p["records"]) == int(n),
+         f"{p['name']}: {p['status']}, records {p['records']}")
+
+
+@predicate
+def run_later_statuses(r, first, *statuses):
+    """gmb run: the manifest's programs after the FIRST first ones have, sorted, exactly the
+    statuses STATUS..."""
+    got = sorted(p["status"] for p in r["programs"][int(first):])
+    need(got == sorted(statuses), f"statuses {got}")
+
+
+@predicate
+def run_interrupted_during(r, *names):
+    """gmb run: the manifest's status is interrupted, during one of the programs NAME..."""
+    need(r["status"] == "interrupted" and r["interrupted"] in names,
+         f"status {r['status']}, interrupted during {r['interrupted']!r}")
+
+
+@predicate
+def run_after_program(r, name=None):
+    """gmb run: the record's busy_before.after_gmb_program is NAME (without NAME: none, absent
+    or null)."""
+    got = r["busy_before"].get("after_gmb_program")
+    need(got == name, f"after_gmb_program {got!r}")
+
+
 # ---- gmb-stream, gmb-atomic, gmb-copy, gmb-loaded (their integration files) -----------------
 
 
