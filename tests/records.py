@@ -1481,6 +1481,28 @@ def run_after_program(r, name=None):
     need(got == name, f"after_gmb_program {got!r}")
 
 
+@predicate
+def schema_pct_peak_stats(r):
+    """gmb-stream, gmb-loaded (--peak-bw): every point of a positive median bandwidth (one at
+    least) has pct_peak, a statistics object (with ci_lo)."""
+    pts = [p for p in r["points"] if p["metrics"].get("bw_GBps", {}).get("median", 0) > 0]
+    need(pts, "no point of a positive bandwidth")
+    for p in pts:
+        pct = p["metrics"].get("pct_peak")
+        need(isinstance(pct, dict) and "ci_lo" in pct, f"pct_peak {pct!r} at {p['params']}")
+
+
+@predicate
+def schema_pct_peak_is_bw(r):
+    """gmb-loaded --peak-bw 100: every point with pct_peak has it its bandwidth (within 1e-6 of
+    it)."""
+    for p in r["points"]:
+        m = p["metrics"]
+        if "pct_peak" in m:
+            pct, bw = m["pct_peak"]["median"], m["bw_GBps"]["median"]
+            need(abs(pct - bw) <= 1e-6 * bw, f"{pct} % at {bw} GB/s")
+
+
 # ---- gmb-stream, gmb-atomic, gmb-copy, gmb-loaded (their integration files) -----------------
 
 
