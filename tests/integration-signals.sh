@@ -19,30 +19,32 @@ if have_opencl; then
     check "gmb run NAME, SIGTERM: no program left running" bash -c \
         "! pgrep -f 'gmb-strea[m].*$T/one' >/dev/null"
     rec=$(ls "$T"/one/*-stream.json 2>/dev/null)
-    check "gmb run NAME, SIGTERM: the record says interrupted by SIGTERM" test \
-        "$(json "$rec" "r['status'] + ' ' + r['interrupted_by']")" = "interrupted SIGTERM"
+    check "gmb run NAME, SIGTERM: the record says interrupted by SIGTERM" \
+        rec fields "$rec" status=interrupted interrupted_by=SIGTERM
 
     # the suite, SIGTERM during a program: forwarded as SIGTERM, exit 143, the record says so
     "$G" run --backend opencl --results "$T/suite" --only bank,stream -- --time-cap 0.2 \
         >"$T/s.out" 2>"$T/s.err" &
     pid=$!
     for _ in $(seq 900); do
-        [ "$(cat "$T"/suite/*/*/stream.log 2>/dev/null | grep -cE ' (full|sampled) *$')" -ge 2 ] && break
+        [ "$(cat "$T"/suite/*/*/stream.log 2>/dev/null | grep -cE ' (full|sampled) *$')" -ge 2 ] &&
+            break
         sleep 0.1
     done
     kill -TERM "$pid"
     wait "$pid"
     rc=$?
     check "gmb run, SIGTERM: exit 143 (got $rc)" test "$rc" = 143
-    check "gmb run, SIGTERM: no program left running" bash -c "! pgrep -f 'gm[b]-.*$T/suite' >/dev/null"
+    check "gmb run, SIGTERM: no program left running" \
+        bash -c "! pgrep -f 'gm[b]-.*$T/suite' >/dev/null"
     rec=$(ls "$T"/suite/*/*/*-stream.json 2>/dev/null)
     if [ -n "$rec" ]; then
-        check "gmb run, SIGTERM: stream's record says interrupted by SIGTERM" test \
-            "$(json "$rec" "r['status'] + ' ' + r['interrupted_by']")" = "interrupted SIGTERM"
+        check "gmb run, SIGTERM: stream's record says interrupted by SIGTERM" \
+            rec fields "$rec" status=interrupted interrupted_by=SIGTERM
     else
         fail "$TAG gmb run, SIGTERM: stream kept no record of its finished points"
     fi
     m=$(ls "$T"/suite/*/*/run.json)
-    check "gmb run, SIGTERM: the manifest says interrupted during stream" test \
-        "$(json "$m" "r['status'] + ' ' + r['interrupted']")" = "interrupted stream"
+    check "gmb run, SIGTERM: the manifest says interrupted during stream" \
+        rec fields "$m" status=interrupted interrupted=stream
 fi
