@@ -54,7 +54,8 @@ if command -v gnuplot >/dev/null; then
              [ ! -L "$0/figures/stream-bw.png" ] && [ ! -L "$0/figures/data/stream-vars.gp" ] &&
              [ ! -L "$0/figures/not-drawn.tsv" ]' "$P"
         check "plotsafe links: no temporary left" bash -c \
-            '! ls -a "$0/figures" "$0/figures/data" | grep -qE "gmb-plot|XXXXXX|\.[A-Za-z0-9]{6}$"' "$P"
+            '! ls -a "$0/figures" "$0/figures/data" |
+             grep -qE "gmb-plot|XXXXXX|\.[A-Za-z0-9]{6}$"' "$P"
     fi
     # the data directory itself a link: refused, nothing written through it
     Q="$T/dlink"
@@ -62,5 +63,6 @@ if command -v gnuplot >/dev/null; then
     cp results/nvidia-h200/20261130T232558Z/*-stream.json "$Q/"
     ln -s "$T/elsewhere" "$Q/figures/data"
     expect "plotsafe: figures/data a link: exit 3" 3 "$G" plot "$Q"
-    check "plotsafe: figures/data a link: nothing written through it" test -z "$(ls -A "$T/elsewhere")"
+    check "plotsafe: figures/data a link: nothing written through it" \
+        test -z "$(ls -A "$T/elsewhere")"
 fi
