@@ -47,7 +47,8 @@ PY
         b=$(basename "$d")
         want=$(cd "$PE_RUN/figures" && ls "$b"-*.png 2>/dev/null | sed 's/\.png$//' | tr '\n' ' ')
         check "plotedge $b: the H200 run has its figures" test -n "$want"
-        if expect "plotedge $b: no level: exit 0" 0 "$G" plot "$T/edge/nolevel/$b" --out "$T/nl-$b"; then
+        if expect "plotedge $b: no level: exit 0" 0 "$G" plot "$T/edge/nolevel/$b" \
+            --out "$T/nl-$b"; then
             for f in $want; do
                 check "plotedge $b: no level: $f.png drawn" is_png "$T/nl-$b/$f.png"
                 check "plotedge $b: no level: $f.svg drawn" is_svg "$T/nl-$b/$f.svg"
@@ -55,10 +56,12 @@ PY
             check "plotedge $b: no level: not-drawn.tsv empty" \
                 bash -c "[ -f '$T/nl-$b/not-drawn.tsv' ] && [ ! -s '$T/nl-$b/not-drawn.tsv' ]"
         fi
-        if expect "plotedge $b: no point: exit 0" 0 "$G" plot "$T/edge/zero/$b" --out "$T/z-$b"; then
+        if expect "plotedge $b: no point: exit 0" 0 "$G" plot "$T/edge/zero/$b" \
+            --out "$T/z-$b"; then
             check "plotedge $b: no point: named, with its reason" \
                 grep -qx "$b	no points" "$T/z-$b/not-drawn.tsv"
-            check "plotedge $b: no point: said on stderr" grep -q "^gmb: figure $b not drawn: no points" "$T/err"
+            check "plotedge $b: no point: said on stderr" \
+                grep -q "^gmb: figure $b not drawn: no points" "$T/err"
             check "plotedge $b: no point: no figure of it" bash -c "! ls '$T/z-$b/$b'-* 2>/dev/null"
         fi
     done
@@ -72,17 +75,23 @@ PY
     if have_opencl && expect "plotedge: a chase that finds no clear level" 0 "$BIN/gmb-chase" \
         "${FAST[@]}" --min-sample-us 300 --mode random --spaces global --sizes 4KiB:16KiB:x2 \
         --out "$T/flat"; then
-        check "plotedge: that chase says no clear level" grep -q '"no clear level"' "$T"/flat/*-chase.json
+        check "plotedge: that chase says no clear level" \
+            grep -q '"no clear level"' "$T"/flat/*-chase.json
         if expect "plotedge: H200 run and the flat chase together" 0 "$G" plot "$PE_RUN" "$T/flat" \
             --out "$T/two"; then
-            check "plotedge: two runs in the chase figure" grep -qx 'NRUNS = 2' "$T/two/data/chase-vars.gp"
+            check "plotedge: two runs in the chase figure" \
+                grep -qx 'NRUNS = 2' "$T/two/data/chase-vars.gp"
+            # the H200's levels of its random global curve
+            nlv=$(json "$(ls "$PE_RUN"/*-chase.json)" "sum(len(c['levels']) for c in \
+r['results']['levels'] if c['mode'] == 'random' and c['space'] == 'global')")
             check "plotedge: the H200's levels kept, none of the flat run's" grep -qx \
-                "array res_n_levels\[2\] = \[$(json "$(ls "$PE_RUN"/*-chase.json)" "sum(len(c['levels']) for c in r['results']['levels'] if c['mode'] == 'random' and c['space'] == 'global')"), 0\]" \
-                "$T/two/data/chase-vars.gp"
+                "array res_n_levels\[2\] = \[$nlv, 0\]" "$T/two/data/chase-vars.gp"
             check "plotedge: both runs' points written" bash -c \
-                "ls '$T'/two/data/chase-r1-s*.csv >/dev/null && ls '$T'/two/data/chase-r2-s*.csv >/dev/null"
+                "ls '$T'/two/data/chase-r1-s*.csv >/dev/null &&
+                 ls '$T'/two/data/chase-r2-s*.csv >/dev/null"
             check "plotedge: the chase figure drawn" is_png "$T/two/chase-latency.png"
-            check "plotedge: its key says no clear level" grep -q 'random global: no clear level' "$T/two/chase-latency.svg"
+            check "plotedge: its key says no clear level" \
+                grep -q 'random global: no clear level' "$T/two/chase-latency.svg"
             check "plotedge: H200 level names drawn" grep -q '>L2 near<' "$T/two/chase-latency.svg"
             check "plotedge: nothing not drawn" test ! -s "$T/two/not-drawn.tsv"
         fi
@@ -98,9 +107,11 @@ case "\$*" in *chase.gp*) echo "forced failure for the test" >&2; exit 1 ;; esac
 exec $(command -v gnuplot) "\$@"
 EOF
     chmod +x "$T/gp-fail"
-    if GMB_GNUPLOT="$T/gp-fail" expect "plotedge: gnuplot fails on chase: exit 0" 0 "$G" plot "$T/run"; then
+    if GMB_GNUPLOT="$T/gp-fail" expect "plotedge: gnuplot fails on chase: exit 0" 0 "$G" plot \
+        "$T/run"; then
         check "plotedge: chase named with gnuplot's complaint" grep -q \
-            "^chase	gnuplot failed (exit 1, png) on .*chase.gp: forced failure for the test$" "$T/run/figures/not-drawn.tsv"
+            "^chase	gnuplot failed (exit 1, png) on .*chase.gp: forced failure for the test$" \
+            "$T/run/figures/not-drawn.tsv"
         check "plotedge: only chase not drawn" test "$(wc -l <"$T/run/figures/not-drawn.tsv")" = 1
         check "plotedge: one stderr line for it" test "$(grep -c '^gmb: figure' "$T/err")" = 1
         check "plotedge: no chase figure left" bash -c "! ls '$T'/run/figures/chase-* 2>/dev/null"
@@ -109,30 +120,37 @@ EOF
         done
         if expect "plotedge: report after it" 0 "$G" report "$T/run"; then
             check "plotedge: report names chase not drawn, with the reason" grep -q \
-                "^- chase: gnuplot failed (exit 1, png) on .*: forced failure for the test$" "$T/run/report.md"
-            check "plotedge: report still shows the others" grep -q '^!\[stream-bw\]' "$T/run/report.md"
+                "^- chase: gnuplot failed (exit 1, png) on .*: forced failure for the test$" \
+                "$T/run/report.md"
+            check "plotedge: report still shows the others" \
+                grep -q '^!\[stream-bw\]' "$T/run/report.md"
         fi
     fi
     if expect "plotedge: plot again with gnuplot: exit 0" 0 "$G" plot "$T/run"; then
         check "plotedge: the stale entry gone" test ! -s "$T/run/figures/not-drawn.tsv"
         check "plotedge: chase drawn now" is_png "$T/run/figures/chase-latency.png"
         expect "plotedge: report again" 0 "$G" report "$T/run" &&
-            check "plotedge: report names nothing not drawn" bash -c "! grep -q '^Not drawn' '$T/run/report.md'"
+            check "plotedge: report names nothing not drawn" \
+                bash -c "! grep -q '^Not drawn' '$T/run/report.md'"
     fi
 
     # a broken script (a copy of plots/ with l2.gp corrupted): l2 named, the rest drawn
     mkdir -p "$T/plots"
     cp plots/*.gp plots/profiles.conf "$T/plots/"
     echo 'plot no_such_function(1)' >>"$T/plots/l2.gp"
-    if expect "plotedge: a corrupted l2.gp: exit 0" 0 "$G" plot "$T/edge/all" --plots "$T/plots" --out "$T/bad"; then
-        check "plotedge: l2 named with gnuplot's error" grep -q "^l2	gnuplot failed .*l2.gp: .*undefined function" "$T/bad/not-drawn.tsv"
+    if expect "plotedge: a corrupted l2.gp: exit 0" 0 "$G" plot "$T/edge/all" \
+        --plots "$T/plots" --out "$T/bad"; then
+        check "plotedge: l2 named with gnuplot's error" grep -q \
+            "^l2	gnuplot failed .*l2.gp: .*undefined function" "$T/bad/not-drawn.tsv"
         check "plotedge: the chase figure drawn" is_png "$T/bad/chase-latency.png"
     fi
     # no gnuplot at all: no figure could be drawn, a runtime error (exit 3, said once); every
     # figure still named in not-drawn.tsv
     if GMB_GNUPLOT="$T/no-such-gnuplot" expect "plotedge: no gnuplot: exit 3" 3 "$G" plot \
         "$T/edge/all" --out "$T/nogp"; then
-        check "plotedge: no gnuplot: every program's figure and the summary named" test "$(grep -c '	gnuplot not found' "$T/nogp/not-drawn.tsv")" = "$(($(ls -d bench/*/ | wc -l) + 1))"
+        check "plotedge: no gnuplot: every program's figure and the summary named" \
+            test "$(grep -c '	gnuplot not found' "$T/nogp/not-drawn.tsv")" = \
+            "$(($(ls -d bench/*/ | wc -l) + 1))"
     fi
     # a real I/O failure (the output directory cannot be made): exit 3
     : >"$T/afile"
