@@ -18,7 +18,8 @@ if sys.argv[3] == '-':
     r['device'].pop('board_part_number', None)
 else:
     r['device']['board_part_number'] = sys.argv[3]
-json.dump(r, open(sys.argv[2], 'w'), indent=1)" "$(ls "$1"/*-copy.json)" "$2/$(basename "$(ls "$1"/*-copy.json)")" "$3"
+json.dump(r, open(sys.argv[2], 'w'), indent=1)" "$(ls "$1"/*-copy.json)" \
+        "$2/$(basename "$(ls "$1"/*-copy.json)")" "$3"
 }
 # bd_warns NAME A B WANT: gmb compare A B warns exactly WANT times about boards (stderr) and
 # says it as often in its output; WANT 1: the line names both sides (BD_A, BD_B)
@@ -44,7 +45,8 @@ else
     bd_board "$BD_000" "$T/bunk" unknown
     bd_board "$BD_000" "$T/bnone" -
     bd_board "$BD_000" "$T/bnone2" -
-    BD_A=692-2G520-0282-000 BD_B=692-2G520-0282-001 bd_warns "two part numbers" "$T/b000" "$T/b001" 1
+    BD_A=692-2G520-0282-000 BD_B=692-2G520-0282-001 \
+        bd_warns "two part numbers" "$T/b000" "$T/b001" 1
     BD_A=692-2G520-0282-000 BD_B="part number not recorded" \
         bd_warns "a board against 'unknown' (no NVML)" "$T/b000" "$T/bunk" 1
     BD_A="part number not recorded" BD_B=692-2G520-0282-001 \
@@ -68,7 +70,8 @@ else
     if expect "board: table of the committed -000 run" 0 "$G" table "$BD_000" "$BD_001"; then
         check "board: the -000 run's head names it, the -001 run's (no field) names none" \
             test "$(head -1 "$T/out")" = \
-            "| Metric | Unit | NVIDIA H200 (CUDA), 2026-11-30 23:44, board 692-2G520-0282-000 | NVIDIA H200 (CUDA), 2026-11-30 22:52 |"
+            "| Metric | Unit | NVIDIA H200 (CUDA), 2026-11-30 23:44, board 692-2G520-0282-000 \
+| NVIDIA H200 (CUDA), 2026-11-30 22:52 |"
     fi
 fi
 
@@ -83,21 +86,24 @@ else
     bd_ok=1
     for p in 000 001; do
         expect "board: stream on a stand-in -$p board" 0 env GMB_NVML_LIB="$BD_STUB" \
-            GMB_TEST_NVML_PCI=0000:01:00.0 GMB_STUB_BOARD_PART=692-2G520-0282-$p "$PWD/$BIN/gmb-stream" \
-            "${FAST[@]}" --sizes 64KiB,256KiB --kernels read --out "$T/p$p" || bd_ok=0
+            GMB_TEST_NVML_PCI=0000:01:00.0 GMB_STUB_BOARD_PART=692-2G520-0282-$p \
+            "$PWD/$BIN/gmb-stream" "${FAST[@]}" --sizes 64KiB,256KiB --kernels read \
+            --out "$T/p$p" || bd_ok=0
     done
     if [ "$bd_ok" = 1 ]; then
-        check "board: the records name the stand-in's boards" test "$(json "$(ls "$T"/p000/*.json)" \
-            "r['device']['board_part_number']") $(json "$(ls "$T"/p001/*.json)" \
-            "r['device']['board_part_number']")" = "692-2G520-0282-000 692-2G520-0282-001"
+        check "board: the records name the stand-in's boards" eval \
+            'rec fields "$(ls "$T"/p000/*.json)" device.board_part_number=692-2G520-0282-000 &&
+             rec fields "$(ls "$T"/p001/*.json)" device.board_part_number=692-2G520-0282-001'
         if expect "board: compare the two PoCL boards" 0 "$G" compare "$T/p000" "$T/p001"; then
             check "board: PoCL boards differ: one warning, in the output too" test \
-                "$(grep -c 'ran on different boards (A: 692-2G520-0282-000, B: 692-2G520-0282-001)' \
+                "$(grep -c \
+                'ran on different boards (A: 692-2G520-0282-000, B: 692-2G520-0282-001)' \
                 "$T/err") $(grep -c '^A and B ran on different boards' "$T/out")" = "1 1"
         fi
         if expect "board: table of the two PoCL boards" 0 "$G" table "$T/p000" "$T/p001"; then
             check "board: PoCL table heads name the boards" bash -c \
-                "head -1 '$T/out' | grep -q ', board 692-2G520-0282-000 | .*, board 692-2G520-0282-001 |$'"
+                "head -1 '$T/out' |
+                 grep -q ', board 692-2G520-0282-000 | .*, board 692-2G520-0282-001 |$'"
         fi
     fi
 fi
