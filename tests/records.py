@@ -1506,6 +1506,220 @@ def schema_pct_peak_is_bw(r):
 # ---- gmb-stream, gmb-atomic, gmb-copy, gmb-loaded (their integration files) -----------------
 
 
+def stream_verified_n(r):
+    """gmb-stream: how many points are verified, in full or by sampling."""
+    return sum(p["extra"]["verified"] in ("full", "sampled") for p in r["points"])
+
+
+@predicate
+def stream_verified(r, n, *args):
+    """gmb-stream: N points verified (in full or sampled), and every point has every
+    PATH=VALUE of ARG... (extra.layout=tiled)."""
+    got, filt = stream_verified_n(r), pairs(args)
+    need(got == int(n), f"{got} points verified")
+    for p in r["points"]:
+        need(matches(p, filt), f"a point without {filt}: {p['params']}, {p['extra']}")
+
+
+@predicate
+def stream_layouts_by_class(r, elementwise, reduction):
+    """gmb-stream: the element-wise kernels' points all have layout ELEMENTWISE, the
+    reductions' (read, dot) all REDUCTION, and there are points of both."""
+    got = sorted({(p["params"]["kernel"] in ("read", "dot"), p["extra"]["layout"])
+                  for p in r["points"]})
+    need(got == [(False, elementwise), (True, reduction)], f"(reduction, layout) {got}")
+
+
+@predicate
+def stream_flat_grid(r, j):
+    """gmb-stream --flat J: every point's grid is a group a tile of J x 256 elements and
+    repeats by launches; some point repeats (reps above 1)."""
+    for p in r["points"]:
+        pa = p["params"]
+        need(pa["groups"] == -(-pa["elements"] // (int(j) * 256))
+             and p["extra"]["reps_by"].startswith("launches"),
+             f"{pa['elements']} elements: {pa['groups']} groups, by {p['extra']['reps_by']}")
+    reps = max(p["params"]["reps"] for p in r["points"])
+    need(reps > 1, f"at most {reps} reps")
+
+
+@predicate
+def stream_tuning(r, classes, *kernels):
+    """gmb-stream --tune: results.tuning has exactly the kernels KERNEL..., each exactly the
+    classes CLASSES (comma-separated: cache,dram), each choice with a candidate or more and a
+    layout among grid-stride, tiled, lockstep, flat and dynamic."""
+    t = r["results"]["tuning"]
+    need(sorted(t) == sorted(kernels), f"kernels {sorted(t)}")
+    layouts = ("grid-stride", "tiled", "lockstep", "flat", "dynamic")
+    for k, v in t.items():
+        need(sorted(v) == sorted(classes.split(",")), f"{k}: classes {sorted(v)}")
+        for c, e in v.items():
+            need(len(e["candidates"]) >= 1 and e["layout"] in layouts,
+                 f"{k} {c}: {len(e['candidates'])} candidates, layout {e['layout']}")
+
+
+@predicate
+def stream_tuned_points(r, kernel, *mib):
+    """gmb-stream --tune: the points are, in order, of MIB... MiB (size >> 20), each running
+    results.tuning.KERNEL's choice of its class (layout and groups); a point is DRAM-sized
+    exactly where it is 1 MiB or more, the LLC is known and 3 x its whole MiB >= 4 x the LLC."""
+    llc, t = r["device"]["llc_bytes"], r["results"]["tuning"][kernel]
+    got = [p["params"]["size_bytes"] >> 20 for p in r["points"]]
+    need(got == [int(m) for m in mib], f"sizes {got} MiB")
+    for p in r["points"]:
+        size, where = p["params"]["size_bytes"], p["extra"]["where"]
+        dram = size >> 20 > 0 and llc > 0 and 3 * (size >> 20 << 20) >= 4 * llc
+        need((where == "dram") == dram, f"{size >> 20} MiB: {where}, LLC {llc}")
+        c = t["dram" if where == "dram" else "cache"]
+        need((p["extra"]["layout"], p["params"]["groups"]) == (c["layout"], c["groups"]),
+             f"{size >> 20} MiB: {p['extra']['layout']} x {p['params']['groups']}, "
+             f"the choice {c['layout']} x {c['groups']}")
+
+
+@predicate
+def stream_tune_one_pass(r, kernel, size, *layouts):
+    """gmb-stream --tune: KERNEL's DRAM-sized candidates with elements a work-item are, as a
+    set, exactly LAYOUT:EPI,EPI... (flat:1,4,16), each a one-pass grid over SIZE bytes of
+    16-byte elements (groups = ceil(SIZE / 16 / (group size x elements a work-item)))."""
+    want = {(lay, int(e), True) for a in layouts for lay, _, es in [a.partition(":")]
+            for e in es.split(",")}
+    got = {(c["layout"], c["elements_per_item"],
+            c["groups"] == -(-int(size) // 16 // (c["group_size"] * c["elements_per_item"])))
+           for c in r["results"]["tuning"][kernel]["dram"]["candidates"]
+           if c["elements_per_item"]}
+    need(got == want, f"(layout, elements, one pass) {sorted(got)}")
+
+
+@predicate
+def stream_tune_flat_groups(r, kernel, *epis):
+    """gmb-stream --tune: KERNEL's DRAM-sized flat candidates are, for each EPI (elements a
+    work-item), one in groups of 256 and, where the device's groups may be larger, one in
+    groups of 1024 (or the device's most)."""
+    most = r["device"]["max_group_size"]
+    want = sorted([(int(j), 256) for j in epis]
+                  + ([(int(j), min(1024, most)) for j in epis] if most > 256 else []))
+    got = sorted((c["elements_per_item"], c["group_size"])
+                 for c in r["results"]["tuning"][kernel]["dram"]["candidates"]
+                 if c["layout"] == "flat")
+    need(got == want, f"(elements, group size) {got}, want {want}")
+
+
+@predicate
+def stream_tune_group_size(r, kernel):
+    """gmb-stream --tune: KERNEL's DRAM-sized choice has a group size of a candidate of its
+    layout and groups, and the one DRAM-sized point runs at it."""
+    t = r["results"]["tuning"][kernel]["dram"]
+    cands = [c["group_size"] for c in t["candidates"]
+             if (c["layout"], c["groups"]) == (t["layout"], t["groups"])]
+    need(t["group_size"] in cands, f"group size {t['group_size']}, candidates' {cands}")
+    got = [p["params"]["group_size"] for p in r["points"] if p["extra"]["where"] == "dram"]
+    need(got == [t["group_size"]], f"DRAM-sized points' group sizes {got}")
+
+
+@predicate
+def stream_energy_counter(r):
+    """gmb-stream --energy (the stand-in NVML, 120 W): measured, the counter's step 9 to
+    25 ms, the idle power 114 to 126 W."""
+    e = r["results"]["energy"]
+    need(e["available"] and 9 <= e["counter_step_ms"] <= 25 and 114 <= e["idle_W"] <= 126,
+         f"available {e['available']}, step {e['counter_step_ms']} ms, idle {e['idle_W']} W")
+
+
+@predicate
+def stream_energy_kernel(r, kernel, arrays):
+    """gmb-stream --energy (the stand-in NVML, 120 W): KERNEL's entry draws 114 to 126 W,
+    nothing above the idle power (under 5% of its pJ/bit); its bytes ARRAYS x size x reps x
+    launches (one launch or more), its energy pJ/byte x bytes, its bandwidth bytes / device
+    seconds, pJ/bit an eighth of pJ/byte; 0.3 s or more, a tail under 50 ms; verified in
+    full, not DRAM-sized."""
+    e = r["results"]["energy"]["kernels"][kernel]
+    need(114 <= e["power_W"] <= 126, f"{e['power_W']} W")
+    need(abs(e["energy_J"] - e["pJ_per_byte"] * e["bytes"] * 1e-12) <= 1e-9 * e["energy_J"],
+         f"{e['energy_J']} J of {e['bytes']} B at {e['pJ_per_byte']} pJ/B")
+    need(e["bytes"] == int(arrays) * e["size_bytes"] * e["reps"] * e["launches"]
+         and e["launches"] >= 1,
+         f"{e['bytes']} B: {e['size_bytes']} B x {e['reps']} reps x {e['launches']} launches")
+    need(abs(e["bw_GBps"] - e["bytes"] / e["device_seconds"] * 1e-9) <= 1e-6 * e["bw_GBps"],
+         f"{e['bw_GBps']} GB/s, {e['bytes']} B in {e['device_seconds']} s")
+    need(abs(e["pJ_per_bit"] * 8 - e["pJ_per_byte"]) <= 1e-9 * e["pJ_per_byte"],
+         f"{e['pJ_per_bit']} pJ/bit, {e['pJ_per_byte']} pJ/B")
+    need(e["seconds"] >= 0.3 and 0 <= e["tail_seconds"] < 0.05,
+         f"{e['seconds']} s, tail {e['tail_seconds']} s")
+    need(e["verified"] == "full" and e["dram"] is False,
+         f"verified {e['verified']}, dram {e['dram']}")
+    need(abs(e["pJ_per_bit_above_idle"]) < 0.05 * e["pJ_per_bit"],
+         f"{e['pJ_per_bit_above_idle']} pJ/bit above idle of {e['pJ_per_bit']}")
+
+
+@predicate
+def stream_energy_idle_after(r):
+    """gmb-stream --energy (the stand-in NVML, 120 W): the idle power after the kernels is 114
+    to 126 W, the idle power taken linear in time."""
+    e = r["results"]["energy"]
+    need(114 <= e["idle_after_W"] <= 126 and e["idle"].startswith("linear"),
+         f"idle after {e['idle_after_W']} W, idle {e['idle']!r}")
+
+
+@predicate
+def stream_energy_ramp(r, kernel):
+    """gmb-stream --energy, a board drawing more in time: KERNEL's power lies 20 W inside the
+    idle power before and after, its own idle power between them, within a quarter of the way
+    from the idle before to its power; pJ/bit above idle as (power - idle) x seconds / bits."""
+    x = r["results"]["energy"]
+    e = x["kernels"][kernel]
+    need(x["idle_W"] + 20 < e["power_W"] < x["idle_after_W"] - 20,
+         f"{e['power_W']} W, idle {x['idle_W']} then {x['idle_after_W']} W")
+    need(x["idle_W"] < e["idle_W"] < x["idle_after_W"],
+         f"kernel's idle {e['idle_W']} W, idle {x['idle_W']} then {x['idle_after_W']} W")
+    above = (e["power_W"] - e["idle_W"]) * e["seconds"] * 1e12 / e["bytes"] / 8
+    need(abs(e["pJ_per_bit_above_idle"] - above) <= 1e-6 * e["pJ_per_bit"],
+         f"{e['pJ_per_bit_above_idle']} pJ/bit above idle, want {above}")
+    need(abs(e["power_W"] - e["idle_W"]) < 0.25 * (e["power_W"] - x["idle_W"]),
+         f"{e['power_W']} W over its idle {e['idle_W']} W, idle before {x['idle_W']} W")
+
+
+@predicate
+def stream_energy_figures(r, n):
+    """gmb-stream --energy: N headline figures or more are of board energy (': board' in the
+    label)."""
+    got = sum(": board" in f["label"] for f in r["headlines"]["figures"])
+    need(got >= int(n), f"{got} figures of board energy")
+
+
+@predicate
+def stream_energy_slow_reads(r, kernel):
+    """gmb-stream --energy, slow counter reads (the stand-in NVML, 120 W): measured, KERNEL
+    drawing 114 to 126 W, its edges within 2 ms."""
+    e = r["results"]["energy"]
+    k = e["kernels"][kernel]
+    need(e["available"] and 114 <= k["power_W"] <= 126 and k["edge_window_ms"] < 2,
+         f"available {e['available']}, {k['power_W']} W, edges {k['edge_window_ms']} ms")
+
+
+@predicate
+def stream_clocks_stopped(r, nvml_ms):
+    """gmb-stream, NVML slow to answer: the first point has clocks, the last none, fewer
+    points clocked than there are, NVML_MS or more in NVML's queries, and the stop said to
+    be NVML's."""
+    d = r["clocks"]["during"]
+    need("clocks" in r["points"][0] and "clocks" not in r["points"][-1],
+         f"clocks at the first {'clocks' in r['points'][0]}, "
+         f"the last {'clocks' in r['points'][-1]}")
+    need(d["points_clocked"] < len(r["points"]) and d["points_nvml_ms"] >= float(nvml_ms)
+         and d["points_stopped"].startswith("NVML"), f"during {d}")
+
+
+@predicate
+def stream_interrupted(r, signal, least):
+    """gmb-stream stopped by a signal: status interrupted by SIGNAL, LEAST points or more kept,
+    each verified (in full or sampled)."""
+    need(r["status"] == "interrupted" and r["interrupted_by"] == signal,
+         f"status {r['status']}, by {r.get('interrupted_by')}")
+    n = len(r["points"])
+    need(n >= int(least) and stream_verified_n(r) == n,
+         f"{n} points kept, {stream_verified_n(r)} verified")
+
+
 # ---- gmb-um, gmb-l2, gmb-chase, the tools and the rest (their integration files) ------------
 
 
