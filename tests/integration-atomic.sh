@@ -6,9 +6,11 @@ AT="$PWD/$BIN/gmb-atomic"
 if ! have_opencl; then
     skip "$TAG atomic integration: no OpenCL device (install pocl-opencl-icd)"
 else
-    expect "gmb-atomic --help" 0 "$AT" --help && check "atomic help explains the per-address time" \
-        grep -q "ns_per_update_address = median kernel time / the adds one address received" "$T/out"
-    expect "gmb list (atomic)" 0 "$G" list && check "gmb list names atomic" grep -q "^atomic " "$T/out"
+    expect "gmb-atomic --help" 0 "$AT" --help &&
+        check "atomic help explains the per-address time" grep -q \
+            "ns_per_update_address = median kernel time / the adds one address received" "$T/out"
+    expect "gmb list (atomic)" 0 "$G" list &&
+        check "gmb list names atomic" grep -q "^atomic " "$T/out"
 
     # --- every scope x op x spacing over six contentions, each launch verified ---------------
     SH="1,4,64,256,1024,all"
@@ -40,9 +42,8 @@ else
             "$rec"
         check "atomic: $np verified rows printed, each ending in its verdict" test \
             "$(grep -cE ' full$' "$T/out")" = "$np"
-        check "atomic: the capped rows say so before the verdict" test \
-            "$(grep -cE ' \(capped\) full$' "$T/out")" = "$(json "$rec" \
-            "sum('sharers_capped' in p['extra'] for p in r['points'])")"
+        check "atomic: the capped rows say so before the verdict" rec points-count "$rec" \
+            "$(grep -cE ' \(capped\) full$' "$T/out")" extra.sharers_capped?=true
         check "atomic: iters, throughput, time per update and shared memory as the model says" \
             rec atomic-rates "$rec"
         check "atomic: contention summary per scope and op, ratio = distinct / one" \
@@ -67,28 +68,22 @@ else
     # --- a longer sample: the calibration raises iters (large counters and checksums) ------
     if expect "atomic: calibrated iters" 0 "$AT" "${FAST[@]}" --ops atom --sharers all \
         --spacing 4 --min-sample-us 3000 --out "$T/cal"; then
-        check "atomic: iters raised above 4 and verified" test "$(json "$(ls "$T"/cal/*.json)" \
-            "[(p['params']['scope'], p['params']['iters'] > 4, p['extra']['verified']) for p in r['points']]")" = \
-            "[('global', True, 'full'), ('shared', True, 'full')]"
+        check "atomic: iters raised above 4 and verified" \
+            rec atomic-iters-raised "$(ls "$T"/cal/*.json)" 4 global shared
     fi
     # --- --group-size and --groups-per-cu: both scopes' grid; shared sharers capped to 64 ---
     if expect "atomic: --group-size 64 --groups-per-cu 3" 0 "$AT" "${FAST[@]}" --group-size 64 \
         --groups-per-cu 3 --sharers 1,128,all --spacing 4,128 --out "$T/gs"; then
         rec=$(ls "$T"/gs/*-atomic.json)
         check "atomic --group-size 64: every scope x op measured, each launch verified" \
-            test "$(json "$rec" \
-            "sorted({(p['params']['scope'], p['params']['op']) for p in r['points'] if p['extra']['verified'] == 'full' and p['extra']['launches_failed'] == 0}), len(r['points'])")" = \
-            "[('global', 'atom'), ('global', 'red'), ('shared', 'atom'), ('shared', 'red')] 16"
+            rec atomic-combos-verified "$rec" 16
         check "atomic --group-size 64: every point's grid 3 x CUs groups of 64, recorded" \
-            test "$(json "$rec" \
-            "all(p['extra']['group_size'] == 64 and p['extra']['groups'] == 3 * r['device']['compute_units'] and p['params']['work_items'] == 64 * p['extra']['groups'] for p in r['points'])")" = True
+            rec atomic-grid "$rec" 64 3
         check "atomic --group-size 64: shared sharers 1 and 64 (128 capped to the group)" \
-            test "$(json "$rec" \
-            "sorted((p['params']['sharers'], p['params']['all'], p['extra'].get('sharers_capped')) for p in r['points'] if p['params']['scope'] == 'shared' and p['params']['op'] == 'red')")" = \
-            "[(1, False, None), (1, False, None), (64, True, '128 capped to the group size 64')]"
+            rec atomic-shared-capped "$rec" red \
+            '[[1, false, null], [1, false, null], [64, true, "128 capped to the group size 64"]]'
         check "atomic --group-size 64: shared memory and counters follow the group size" \
-            test "$(json "$rec" \
-            "all(p['extra']['shared_bytes'] == (64 // p['params']['sharers'] - 1) * p['params']['spacing_bytes'] + 4 and p['extra']['counters'] == p['extra']['groups'] * (64 // p['params']['sharers']) for p in r['points'] if p['params']['scope'] == 'shared')")" = True
+            rec atomic-shared-group "$rec" 64
     fi
 
     # --- a grid not a multiple of the sharers: the last global counter has fewer work-items --
@@ -102,7 +97,11 @@ else
             --scopes global --ops red,atom --sharers 1024,all --spacing 4,128 --out "$T/part"
     }
     if part_run "${PART[*]}"; then
-        pick=$(json "$(ls "$T"/part/*.json)" "'' if r['points'][0]['params']['work_items'] % 1024 else next('--group-size %d --groups-per-cu %d' % (l, q) for l in (256, 128, 64, 32, 16, 8, 4, 2, 1) for q in range(3, 1024, 2) if r['device']['compute_units'] * q * l > 1024 and r['device']['compute_units'] * q * l % 1024)")
+        pick=$(json "$(ls "$T"/part/*.json)" "'' if r['points'][0]['params']['work_items'] % 1024
+            else next('--group-size %d --groups-per-cu %d' % (l, q)
+                      for l in (256, 128, 64, 32, 16, 8, 4, 2, 1) for q in range(3, 1024, 2)
+                      if r['device']['compute_units'] * q * l > 1024
+                      and r['device']['compute_units'] * q * l % 1024)")
         if [ -n "$pick" ]; then
             read -ra PART <<<"$pick"
             part_run "${PART[*]}, picked: --groups-per-cu 3 makes a multiple of 1024"
@@ -111,30 +110,29 @@ else
     if [ -n "$(ls "$T"/part/*.json 2>/dev/null)" ]; then
         rec=$(ls "$T"/part/*.json)
         check "atomic partial: the grid (groups x group size, recorded) not a multiple of 1024" \
-            test "$(json "$rec" \
-            "{(p['params']['work_items'] % 1024 != 0 and p['params']['work_items'] > 1024, p['params']['work_items'] == p['extra']['groups'] * p['extra']['group_size'], p['extra']['groups'] % r['device']['compute_units'] == 0) for p in r['points']}")" = \
-            "{(True, True, True)}"
+            rec atomic-partial-grid "$rec"
         check "atomic partial: every point verified, sharers 1024 on ceil(items / 1024) counters" \
-            test "$(json "$rec" \
-            "sorted((p['params']['op'], p['params']['spacing_bytes'], p['params']['all'], p['extra']['verified'], p['extra']['launches_failed'], p['extra']['counters'] == (-(-p['params']['work_items'] // 1024) if not p['params']['all'] else 1)) for p in r['points'])")" = \
-            "[('atom', 4, False, 'full', 0, True), ('atom', 4, True, 'full', 0, True), ('atom', 128, False, 'full', 0, True), ('red', 4, False, 'full', 0, True), ('red', 4, True, 'full', 0, True), ('red', 128, False, 'full', 0, True)]"
+            rec atomic-partial-counters "$rec" '[["atom", 4, false], ["atom", 4, true],
+                ["atom", 128, false], ["red", 4, false], ["red", 4, true], ["red", 128, false]]'
         # the planted errors on such a grid; --inject-error-last puts them in the partial
         # counter (its value, then (atom) its work-items' checksums, then the word before it),
         # on a grid of three counters at least, where it is not the middle one --inject-error
         # takes
         expect "atomic partial: planted error exits 1" 1 "$AT" "${FAST[@]}" "${PART[@]}" \
             --scopes global --ops red,atom --sharers 1024,all --inject-error --no-record
-        read -ra INJ <<<"$(json "$rec" "next('--group-size %d --groups-per-cu %d' % (l, q) for l in (256, 128, 64, 32, 16, 8, 4, 2, 1) for q in range(3, 1024, 2) if r['device']['compute_units'] * q * l > 2048 and r['device']['compute_units'] * q * l % 1024)")"
+        read -ra INJ <<<"$(json "$rec" "next('--group-size %d --groups-per-cu %d' % (l, q)
+            for l in (256, 128, 64, 32, 16, 8, 4, 2, 1) for q in range(3, 1024, 2)
+            if r['device']['compute_units'] * q * l > 2048
+            and r['device']['compute_units'] * q * l % 1024)")"
         for op in red atom; do
-            if expect "atomic partial: planted error in the last counter ($op, ${INJ[*]}) exits 1" 1 \
-                "$AT" "${FAST[@]}" "${INJ[@]}" --scopes global --ops "$op" --sharers 1024 \
+            if expect "atomic partial: planted error in the last counter ($op, ${INJ[*]}) exits 1" \
+                1 "$AT" "${FAST[@]}" "${INJ[@]}" --scopes global --ops "$op" --sharers 1024 \
                 --spacing 128 --inject-error --inject-error-last --out "$T/injlast-$op"; then
                 r="$(ls "$T"/injlast-$op/*.json)"
                 # T = (items mod 1024) x iters adds: the counter holds T, its old values sum
                 # to T(T-1)/2 mod 2^32 (the planted errors are one off each)
-                check "atomic partial: planted errors in the last counter ($op) caught, with its sums" \
-                    test "$(json "$r" \
-                    "(lambda p, n, t: n >= 3 and p['params']['work_items'] % 1024 > 0 and p['extra']['failures'] == ['launch 1: counter %d holds %d, expected %d (%d work-items x %d adds of 1)' % (n - 1, t + 1, t, p['params']['work_items'] % 1024, p['params']['iters'])] + (['launch 2: the old values counter %d returned sum to %d, expected %d (0 .. %d)' % (n - 1, (t * (t - 1) // 2 + 1) % 2**32, t * (t - 1) // 2 % 2**32, t - 1)] if p['params']['op'] == 'atom' else []) + ['launch %d: word 1 after counter %d holds 1, expected 0' % (3 if p['params']['op'] == 'atom' else 2, n - 2)])(r['points'][0], r['points'][0]['extra']['counters'], r['points'][0]['params']['work_items'] % 1024 * r['points'][0]['params']['iters'])")" = True
+                check "atomic partial: planted errors in the last counter ($op) caught, with its \
+sums" rec atomic-last-counter-failures "$r" 1024
             fi
         done
     fi
@@ -151,27 +149,30 @@ else
             what="counter"
             [ "$op" = atom ] && what="counter, then the old values"
             [ "$sc" = global ] && what="$what, then a word between counters"
-            if expect "atomic: planted error ($sc $op) exits 1" 1 "$AT" "${FAST[@]}" --scopes "$sc" \
-                --ops "$op" --sharers 4 --spacing 128 --inject-error --out "$T/inj-$sc-$op"; then
-                check "atomic: planted error ($sc $op) reported" \
-                    grep -q "verification failed: $sc $op, spacing 128 B, sharers 4: launch 1: counter" "$T/err"
+            if expect "atomic: planted error ($sc $op) exits 1" 1 "$AT" "${FAST[@]}" \
+                --scopes "$sc" --ops "$op" --sharers 4 --spacing 128 --inject-error \
+                --out "$T/inj-$sc-$op"; then
+                check "atomic: planted error ($sc $op) reported" grep -q \
+                    "verification failed: $sc $op, spacing 128 B, sharers 4: launch 1: counter" \
+                    "$T/err"
                 r="$(ls "$T"/inj-$sc-$op/*.json)"
-                check "atomic: planted error ($sc $op): record marked" test "$(json "$r" \
-                    "r['status'], r['points'][0]['extra']['verified']")" = "verification_failed FAILED"
-                check "atomic: planted error ($sc $op): $what caught" test "$(json "$r" \
-                    "[f.split(': ')[1].split(' ')[0] for f in r['points'][0]['extra']['failures']], r['points'][0]['extra']['launches_failed']")" = \
-                    "$(case $sc-$op in # global: then a word between counters
-                        global-red) echo "['counter', 'word'] 2" ;;
-                        global-atom) echo "['counter', 'the', 'word'] 3" ;;
-                        shared-red) echo "['counter'] 1" ;;
-                        *) echo "['counter', 'the'] 2" ;;
-                        esac)"
+                check "atomic: planted error ($sc $op): record marked" rec fields "$r" \
+                    status=verification_failed points.0.extra.verified=FAILED
+                case $sc-$op in # global: then a word between counters
+                global-red) at_caught=(counter word) ;;
+                global-atom) at_caught=(counter the word) ;;
+                shared-red) at_caught=(counter) ;;
+                *) at_caught=(counter the) ;;
+                esac
+                check "atomic: planted error ($sc $op): $what caught" \
+                    rec atomic-failures "$r" "${at_caught[@]}"
             fi
         done
     done
 
     # --- bad input: one line on stderr, exit 2, nothing written ----------------------------
-    at_bad() { bad_input atomic "$1" "$T/atbad" "$AT" "${FAST[@]}" --out "$T/atbad" "${@:2}"; } # name args...
+    # at_bad NAME ARGS...
+    at_bad() { bad_input atomic "$1" "$T/atbad" "$AT" "${FAST[@]}" --out "$T/atbad" "${@:2}"; }
     at_bad "--sharers 0" --sharers 0
     at_bad "--sharers 3 (not a power of two)" --sharers 3
     at_bad "--sharers 2^31" --sharers 2147483648
@@ -200,5 +201,6 @@ else
 
     # --- the driver runs it ----------------------------------------------------------------
     expect "gmb run atomic" 0 "$G" run atomic "${FAST[@]}" --sharers 1,all --spacing 4 \
-        --out "$T/atdrv" && check "gmb run atomic recorded" test -n "$(ls "$T"/atdrv/*-atomic.json)"
+        --out "$T/atdrv" &&
+        check "gmb run atomic recorded" test -n "$(ls "$T"/atdrv/*-atomic.json)"
 fi

@@ -1720,6 +1720,112 @@ def stream_interrupted(r, signal, least):
          f"{n} points kept, {stream_verified_n(r)} verified")
 
 
+@predicate
+def atomic_iters_raised(r, least, *scopes):
+    """gmb-atomic: the points are, in order, of the scopes SCOPE..., each with iters above
+    LEAST, verified in full."""
+    got = [(p["params"]["scope"], p["params"]["iters"] > int(least), p["extra"]["verified"])
+           for p in r["points"]]
+    need(got == [(s, True, "full") for s in scopes], f"(scope, iters raised, verified) {got}")
+
+
+@predicate
+def atomic_combos_verified(r, n):
+    """gmb-atomic: N points, and the scope x op pairs with a point verified in full (no launch
+    failed) are exactly global and shared x atom and red."""
+    got = sorted({(p["params"]["scope"], p["params"]["op"]) for p in r["points"]
+                  if p["extra"]["verified"] == "full" and p["extra"]["launches_failed"] == 0})
+    want = [(s, o) for s in ("global", "shared") for o in ("atom", "red")]
+    need(got == want and len(r["points"]) == int(n),
+         f"{len(r['points'])} points, verified pairs {got}")
+
+
+@predicate
+def atomic_shared_capped(r, op, want):
+    """gmb-atomic: the shared OP points' (sharers, all, sharers_capped or null) are, sorted,
+    exactly WANT (a JSON list of lists)."""
+    got = sorted([p["params"]["sharers"], p["params"]["all"], p["extra"].get("sharers_capped")]
+                 for p in r["points"]
+                 if p["params"]["scope"] == "shared" and p["params"]["op"] == op)
+    need(got == sorted(json.loads(want)), f"(sharers, all, capped) {json.dumps(got)}")
+
+
+@predicate
+def atomic_shared_group(r, group):
+    """gmb-atomic: every shared point's memory and counters follow a group of GROUP: shared_bytes
+    (GROUP / sharers - 1) x spacing + 4, counters groups x (GROUP / sharers)."""
+    g = int(group)
+    for p in r["points"]:
+        pa, x = p["params"], p["extra"]
+        if pa["scope"] != "shared":
+            continue
+        sb = (g // pa["sharers"] - 1) * pa["spacing_bytes"] + 4
+        need(x["shared_bytes"] == sb and x["counters"] == x["groups"] * (g // pa["sharers"]),
+             f"sharers {pa['sharers']}: {x['shared_bytes']} B (want {sb}), "
+             f"{x['counters']} counters of {x['groups']} groups")
+
+
+@predicate
+def atomic_partial_grid(r):
+    """gmb-atomic: points there, each grid groups x group size (as recorded), more than 1024
+    work-items and not a multiple of 1024, of whole groups a compute unit."""
+    need(r["points"], "no point")
+    cu = r["device"]["compute_units"]
+    for p in r["points"]:
+        w, x = p["params"]["work_items"], p["extra"]
+        need(w % 1024 != 0 and w > 1024 and w == x["groups"] * x["group_size"]
+             and x["groups"] % cu == 0,
+             f"{w} work-items: {x['groups']} groups of {x['group_size']}, {cu} CUs")
+
+
+@predicate
+def atomic_partial_counters(r, want):
+    """gmb-atomic, sharers 1024: the points' (op, spacing, all) are, sorted, exactly WANT (a
+    JSON list of lists), each verified in full with no launch failed, on ceil(work-items /
+    1024) counters (one where all)."""
+    got = sorted([p["params"]["op"], p["params"]["spacing_bytes"], p["params"]["all"]]
+                 for p in r["points"])
+    need(got == sorted(json.loads(want)), f"(op, spacing, all) {json.dumps(got)}")
+    for p in r["points"]:
+        pa, x = p["params"], p["extra"]
+        n = 1 if pa["all"] else -(-pa["work_items"] // 1024)
+        need(x["verified"] == "full" and x["launches_failed"] == 0 and x["counters"] == n,
+             f"{pa['op']} {pa['spacing_bytes']} B: verified {x['verified']}, "
+             f"{x['launches_failed']} failed, {x['counters']} counters (want {n})")
+
+
+@predicate
+def atomic_last_counter_failures(r, sharers):
+    """gmb-atomic --inject-error-last, sharers SHARERS: the first point has three counters or
+    more, the last one partial (T = work-items mod SHARERS x iters adds), and its failures are
+    exactly: launch 1 the last counter's T + 1 (expected T); for atom launch 2 its old values'
+    sum one off T(T-1)/2 mod 2^32; then a word 1 after the counter before it."""
+    p = r["points"][0]
+    pa, n, s = p["params"], p["extra"]["counters"], int(sharers)
+    part = pa["work_items"] % s
+    t = part * pa["iters"]
+    want = [f"launch 1: counter {n - 1} holds {t + 1}, expected {t} "
+            f"({part} work-items x {pa['iters']} adds of 1)"]
+    if pa["op"] == "atom":
+        want.append(f"launch 2: the old values counter {n - 1} returned sum to "
+                    f"{(t * (t - 1) // 2 + 1) % 2**32}, expected {t * (t - 1) // 2 % 2**32} "
+                    f"(0 .. {t - 1})")
+    want.append(f"launch {3 if pa['op'] == 'atom' else 2}: word 1 after counter {n - 2} holds 1, "
+                "expected 0")
+    need(n >= 3 and part > 0, f"{n} counters, {pa['work_items']} work-items")
+    need(p["extra"]["failures"] == want, f"failures {p['extra']['failures']}, want {want}")
+
+
+@predicate
+def atomic_failures(r, *kinds):
+    """gmb-atomic, a planted error: the first point's failures are, in order, of the kinds
+    KIND... (the first word after 'launch N: '), in as many failed launches."""
+    x = r["points"][0]["extra"]
+    got = [f.split(": ")[1].split(" ")[0] for f in x["failures"]]
+    need(got == list(kinds) and x["launches_failed"] == len(kinds),
+         f"failures of {got}, {x['launches_failed']} launches failed")
+
+
 # ---- gmb-um, gmb-l2, gmb-chase, the tools and the rest (their integration files) ------------
 
 
