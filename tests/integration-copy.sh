@@ -7,20 +7,23 @@ if ! have_opencl; then
 else
     expect "gmb-copy --help" 0 "$C" --help && check "help names the engines" \
         grep -q "sm = a float4 copy kernel" "$T/out"
-    expect "gmb list names copy" 0 "$G" list && check "gmb list has copy" grep -q "^copy " "$T/out"
+    expect "gmb list names copy" 0 "$G" list &&
+        check "gmb list has copy" grep -q "^copy " "$T/out"
 
     # --- every direction x kind x engine, small sizes, verified, recorded --------------------
     # h2d, d2h, bidir: ce x 3 kinds + sm x mapped = 4 series each; d2d: ce, sm; 3 sizes each
-    if expect "copy all directions x kinds x engines" 0 "$C" "${FAST[@]}" --sizes 4KiB:256KiB:x8 \
-        --out "$T/all"; then
+    if expect "copy all directions x kinds x engines" 0 "$C" "${FAST[@]}" \
+        --sizes 4KiB:256KiB:x8 --out "$T/all"; then
         rec=$(ls "$T"/all/*-copy.json)
         csv=$(ls "$T"/all/*-copy.csv)
         check "copy table has 42 verified rows" \
             test "$(grep -cE ' (full|sampled) *$' "$T/out")" = 42
         check "copy: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
-        check "copy: the summary, its pinned copies at 256 KiB and the 4 KiB copy's time" grep -qE \
-            '^# copy: host to device [0-9.]+ GB/s at 256 KiB, device to host [0-9.]+ GB/s at 256 KiB, both at once [0-9.]+ GB/s at 256 KiB, device to device [0-9.]+ GB/s at 256 KiB \(copy engine, the largest copy; host memory pinned, near the device by default\); a 4 KiB pinned host-to-device copy takes [0-9.]+ us\.$' \
-            "$T/out"
+        check "copy: the summary, its pinned copies at 256 KiB and the 4 KiB copy's time" \
+            grep -qE '^# copy: host to device [0-9.]+ GB/s at 256 KiB, device to host [0-9.]+ '\
+'GB/s at 256 KiB, both at once [0-9.]+ GB/s at 256 KiB, device to device [0-9.]+ GB/s at '\
+'256 KiB \(copy engine, the largest copy; host memory pinned, near the device by default\); '\
+'a 4 KiB pinned host-to-device copy takes [0-9.]+ us\.$' "$T/out"
         check "copy: the summary recorded as printed" grep -qxF \
             "# copy: $(json "$rec" "r['results']['summary']")" "$T/out"
         check "copy record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
@@ -87,15 +90,17 @@ PY
         check "copy record: largest pinned h2d at the largest size, latency at the smallest" \
             rec fields "$rec" results.largest.h2d_pinned_ce.size_bytes=262144 \
             results.latency_us.d2h_pinned_ce.size_bytes=4096
-        check "copy record has locality" test "$(json "$rec" "r['locality']['source']")" != ""
+        check "copy record has locality" rec fields "$rec" locality.source?=true \
+            'locality.source!=""'
         check "copy record: every host point says what was bound and where its pages are" \
-            test "$(json "$rec" "all(p['extra']['host_binding'] and p['extra']['host_pages_numa'] for p in r['points'] if p['params']['direction'] in ('h2d','d2h','bidir'))")" = True
+            rec copy-host-placed "$rec"
         check "copy record: default placement carries no host_node (points keep their identity)" \
             rec points-count "$rec" 0 params.host_node?=true
         check "copy record: host placement per kind" rec keys "$rec" results.host_placement \
             mapped pageable pinned
         check "copy csv: header + 42 rows" test "$(wc -l <"$csv")" = 43
-        check "copy csv: bidir's own rates have columns" grep -q "h2d_bw_GBps,.*d2h_bw_GBps" "$csv"
+        check "copy csv: bidir's own rates have columns" grep -q "h2d_bw_GBps,.*d2h_bw_GBps" \
+            "$csv"
         check "copy csv header" grep -q "^direction,kind,engine,size_bytes,.*bw_GBps" "$csv"
     fi
 
@@ -105,38 +110,39 @@ PY
     elif expect "copy --host-nodes 0" 0 "$C" "${FAST[@]}" --sizes 64KiB --directions h2d,d2h \
         --kinds pinned,pageable --engines ce --host-nodes 0 --out "$T/node0"; then
         rec=$(ls "$T"/node0/*-copy.json)
-        check "copy --host-nodes 0: every point labelled node 0" test "$(json "$rec" \
-            "set(p['params']['host_node'] for p in r['points'])")" = "{'0'}"
-        check "copy --host-nodes 0: bound to node 0, pages there or unknown" test "$(json "$rec" \
-            "all(p['extra']['host_binding'].startswith('bound to NUMA 0, CPUs') and p['extra']['host_pages_numa'] in ('0', 'unknown') for p in r['points'])")" = True
-        check "copy --host-nodes 0: results keyed by node" test "$(json "$rec" \
-            "sorted(r['results']['largest'])")" = "['d2h_pageable_ce_node0', 'd2h_pinned_ce_node0', 'h2d_pageable_ce_node0', 'h2d_pinned_ce_node0']"
-        check "copy --host-nodes 0: table column shows the node" grep -q "^h2d *pinned@0 " "$T/out"
+        check "copy --host-nodes 0: every point labelled node 0" rec points-set "$rec" \
+            params.host_node '["0"]'
+        check "copy --host-nodes 0: bound to node 0, pages there or unknown" \
+            rec copy-host-bound "$rec" 0
+        check "copy --host-nodes 0: results keyed by node" rec keys "$rec" results.largest \
+            d2h_pageable_ce_node0 d2h_pinned_ce_node0 h2d_pageable_ce_node0 h2d_pinned_ce_node0
+        check "copy --host-nodes 0: table column shows the node" grep -q "^h2d *pinned@0 " \
+            "$T/out"
     fi
     # a stored topology of two nodes, one CPU each, taken as this machine's (GMB_TEST_TOPOLOGY,
     # gmb only): the CPU device is near every node (default: unbound), node 0 binds, node 1's
     # memory (no such node here) is refused by the OS and skipped with its reason
     TOPO=tests/fixtures/topo-2numa-2cpu.xml
     if [ "$(numa_nodes)" != 1 ] || ! cpus_ours 0-1; then
-        skip "$TAG copy --host-nodes all on a stored two-node topology (needs one real node and CPUs 0-1)"
+        skip "$TAG copy --host-nodes all on a stored two-node topology (needs one real node and \
+CPUs 0-1)"
     elif expect "copy --host-nodes all on two nodes" 0 env GMB_TEST_TOPOLOGY="$TOPO" "$C" \
         "${FAST[@]}" --sizes 64KiB --directions h2d,d2h --kinds pinned --engines ce \
         --host-nodes all --out "$T/numa"; then
         rec=$(ls "$T"/numa/*-copy.json)
-        check "copy numa: default unbound on a CPU device, with the reason" test "$(json "$rec" \
-            "r['results']['host_placement']['pinned']['binding']")" = \
-            "not bound: a CPU device's memory is every NUMA node"
-        check "copy numa: default then node 0" test "$(json "$rec" \
-            "[p['params'].get('host_node', '-') for p in r['points']]")" = "['-', '-', '0', '0']"
-        check "copy numa: node 1 skipped with the OS's reason" test "$(json "$rec" \
-            "[s['kind'] for s in r['results']['skipped'] if 'failed' in s['reason']]")" = \
-            "['node 1']"
-        check "copy numa: slowest other node against the default" test "$(json "$rec" \
-            "(r['results']['numa_copy']['h2d_pinned_ce']['slowest_node'], r['results']['numa_copy']['d2h_pinned_ce']['slowest_GBps'] > 0)")" = "('0', True)"
+        check "copy numa: default unbound on a CPU device, with the reason" rec fields "$rec" \
+            "results.host_placement.pinned.binding=not bound: a CPU device's memory is every \
+NUMA node"
+        check "copy numa: default then node 0" rec copy-host-nodes "$rec" - - 0 0
+        check "copy numa: node 1 skipped with the OS's reason" \
+            rec copy-skipped-kinds "$rec" failed "node 1"
+        check "copy numa: slowest other node against the default" \
+            rec copy-numa-slowest "$rec" 0
         expect "copy numa: table" 0 "$G" table "$T/numa" &&
             check "copy numa: table rows of the slowest node and of the placement" bash -c \
                 "grep -q 'Host to device, pinned, slowest other node vs default' '$T/out' &&
-                 grep -qE '^\| Host memory of the copies \(pinned\) \|  \| not bound(, pages NUMA 0)? \|' '$T/out'"
+                 grep -qE '^\| Host memory of the copies \(pinned\) \|  \| \
+not bound(, pages NUMA 0)? \|' '$T/out'"
         if command -v gnuplot >/dev/null; then
             expect "copy numa: figure" 0 "$G" plot "$T/numa" --out "$T/numafig" &&
                 check "copy numa: a line of its own per node, named" \
@@ -147,13 +153,13 @@ PY
     # --- large copies: sampled verification of host and device destinations -----------------
     if expect "copy 48 MiB h2d,d2h pinned (sampled verification)" 0 "$C" "${FAST[@]}" \
         --sizes 48MiB --directions h2d,d2h --kinds pinned --engines ce --out "$T/big"; then
-        check "large copies verified by sampling" test "$(json "$(ls "$T"/big/*.json)" \
-            "','.join(p['extra']['verified'] for p in r['points'])")" = "sampled,sampled"
+        check "large copies verified by sampling" rec points-list "$(ls "$T"/big/*.json)" \
+            extra.verified '["sampled", "sampled"]'
     fi
 
     # --- a planted wrong element must fail verification --------------------------------------
-    for spec in "h2d pageable ce" "d2h pinned ce" "h2d mapped sm" "d2d device sm" "bidir pinned ce" \
-        "bidir mapped sm"; do
+    for spec in "h2d pageable ce" "d2h pinned ce" "h2d mapped sm" "d2d device sm" \
+        "bidir pinned ce" "bidir mapped sm"; do
         set -- $spec
         kinds=$2
         [ "$2" = device ] && kinds=pinned
@@ -162,27 +168,26 @@ PY
             check "copy planted error in $spec is reported" \
                 grep -q "verification failed: $1 $2 $3" "$T/err"
     done
-    check "copy: a failed run keeps its record, marked" test "$(json "$(ls "$T"/inj/*.json | head -1)" \
-        "r['status']")" = verification_failed
+    check "copy: a failed run keeps its record, marked" rec fields \
+        "$(ls "$T"/inj/*.json | head -1)" status=verification_failed
 
     # --- the copy kernel on the resident grid (--sm-grid resident): verified, its grid ------
     if expect "copy --sm-grid resident" 0 "$C" "${FAST[@]}" --directions d2d --engines sm \
         --sizes 4KiB,1MiB --sm-grid resident --out "$T/resident"; then
-        check "copy --sm-grid resident: verified, no more groups than a one-pass grid" test "$(json \
-            "$(ls "$T"/resident/*-copy.json)" "[(p['extra']['verified'], p['params']['groups'] <= -(-p['params']['size_bytes'] // 16 // 256)) for p in r['points']]")" = \
-            "[('full', True), ('full', True)]"
+        check "copy --sm-grid resident: verified, no more groups than a one-pass grid" \
+            rec copy-resident-grid "$(ls "$T"/resident/*-copy.json)" 2
     fi
 
     # --- SM bidir on two streams (--sm-bidir streams): verified, both directions, half grids ---
     if expect "copy --sm-bidir streams" 0 "$C" "${FAST[@]}" --directions bidir --kinds mapped \
         --engines sm --sizes 256KiB --sm-bidir streams --out "$T/streams"; then
-        check "copy --sm-bidir streams: two kernels, both rates, fewer groups than one pass" test "$(json \
-            "$(ls "$T"/streams/*-copy.json)" "[(p['extra']['verified'], p['params']['sm_bidir'], p['params']['streams'], 'h2d_bw_GBps' in p['metrics'], p['params']['groups'] < 64) for p in r['points']]")" = \
-            "[('full', 'streams', 2, True, True)]"
+        check "copy --sm-bidir streams: two kernels, both rates, fewer groups than one pass" \
+            rec copy-sm-bidir-streams "$(ls "$T"/streams/*-copy.json)" 1 64
     fi
 
     # --- bad input: one line on stderr, exit 2, nothing written -----------------------------
-    cbad() { bad_input copy "$1" "$T/bad" "$C" "${FAST[@]}" --out "$T/bad" "${@:2}"; } # name args...
+    # cbad NAME ARGS...
+    cbad() { bad_input copy "$1" "$T/bad" "$C" "${FAST[@]}" --out "$T/bad" "${@:2}"; }
     cbad "--sm-bidir nope" --sm-bidir nope
     cbad "--sizes 0" --sizes 0
     cbad "--sizes 12Q" --sizes 12Q
@@ -205,16 +210,16 @@ PY
     # --- two PoCL devices: a peer per --peers entry, skipped with the reason on OpenCL -------
     # (nothing measured: exit 77 with the reasons, no record)
     rm -rf "$T/p2"
-    if expect "copy p2p --peers all with two devices" 77 env POCL_DEVICES="pthread pthread" "$C" \
-        "${FAST[@]}" --directions p2p --sizes 4KiB --peers all --out "$T/p2"; then
-        check "copy p2p: each engine to peer 1 skipped with OpenCL's reason" test \
-            "$(grep -c '^# skipped: p2p peer1 \(ce\|sm\): OpenCL has no peer access' "$T/out")" = 2
+    if expect "copy p2p --peers all with two devices" 77 env POCL_DEVICES="pthread pthread" \
+        "$C" "${FAST[@]}" --directions p2p --sizes 4KiB --peers all --out "$T/p2"; then
+        check "copy p2p: each engine to peer 1 skipped with OpenCL's reason" test "$(grep -c \
+            '^# skipped: p2p peer1 \(ce\|sm\): OpenCL has no peer access' "$T/out")" = 2
         check "copy p2p: no point" bash -c "! grep -q '^p2p' '$T/out'"
         check "copy p2p: no record" test ! -e "$T/p2"
         check "copy p2p: skipped, nothing measured, says so" grep -q "nothing measured" "$T/err"
     fi
-    expect "copy p2p --peers 1 of device 0" 77 env POCL_DEVICES="pthread pthread" "$C" "${FAST[@]}" \
-        --directions p2p --sizes 4KiB --peers 1 --no-record
+    expect "copy p2p --peers 1 of device 0" 77 env POCL_DEVICES="pthread pthread" "$C" \
+        "${FAST[@]}" --directions p2p --sizes 4KiB --peers 1 --no-record
 
     # --- pinned memory the host cannot give: a clear error, exit 3, nothing written ----------
     # (address space limited; ASan needs a large address space, so the normal build only)

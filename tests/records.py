@@ -1826,6 +1826,77 @@ def atomic_failures(r, *kinds):
          f"failures of {got}, {x['launches_failed']} launches failed")
 
 
+@predicate
+def copy_host_placed(r):
+    """gmb-copy: every host point (h2d, d2h, bidir) says what was bound and where its pages
+    are (a non-empty host_binding and host_pages_numa)."""
+    for p in r["points"]:
+        x = p["extra"]
+        if p["params"]["direction"] in ("h2d", "d2h", "bidir"):
+            need(x["host_binding"] and x["host_pages_numa"],
+                 f"{p['params']}: binding {x['host_binding']!r}, pages {x['host_pages_numa']!r}")
+
+
+@predicate
+def copy_host_bound(r, node):
+    """gmb-copy --host-nodes NODE: every point bound to NUMA NODE ('bound to NUMA NODE, CPUs'),
+    its pages there or unknown."""
+    for p in r["points"]:
+        x = p["extra"]
+        need(x["host_binding"].startswith(f"bound to NUMA {node}, CPUs")
+             and x["host_pages_numa"] in (node, "unknown"),
+             f"{p['params']}: binding {x['host_binding']!r}, pages {x['host_pages_numa']!r}")
+
+
+@predicate
+def copy_host_nodes(r, *nodes):
+    """gmb-copy: the points' params.host_node are, in record order, NODE... ('-': none)."""
+    got = [p["params"].get("host_node", "-") for p in r["points"]]
+    need(got == list(nodes), f"host nodes {got}")
+
+
+@predicate
+def copy_skipped_kinds(r, part, *kinds):
+    """gmb-copy: the kinds of results.skipped's items whose reason contains PART are, in
+    order, exactly KIND..."""
+    got = [s["kind"] for s in r["results"]["skipped"] if part in s["reason"]]
+    need(got == list(kinds), f"kinds skipped for '{part}': {got}")
+
+
+@predicate
+def copy_numa_slowest(r, node):
+    """gmb-copy --host-nodes all: results.numa_copy names NODE the slowest other node of pinned
+    h2d copies, and gives pinned d2h copies' slowest a bandwidth above 0."""
+    n = r["results"]["numa_copy"]
+    got, bw = n["h2d_pinned_ce"]["slowest_node"], n["d2h_pinned_ce"]["slowest_GBps"]
+    need(got == node and bw > 0, f"h2d slowest node {got!r}, d2h slowest {bw} GB/s")
+
+
+@predicate
+def copy_resident_grid(r, n):
+    """gmb-copy --sm-grid resident: N points, each verified in full, with no more groups than
+    a one-pass grid (ceil(size / 16 / 256))."""
+    need(len(r["points"]) == int(n), f"{len(r['points'])} points")
+    for p in r["points"]:
+        pa = p["params"]
+        need(p["extra"]["verified"] == "full"
+             and pa["groups"] <= -(-pa["size_bytes"] // 16 // 256),
+             f"{pa['size_bytes']} B: verified {p['extra']['verified']}, {pa['groups']} groups")
+
+
+@predicate
+def copy_sm_bidir_streams(r, n, groups):
+    """gmb-copy --sm-bidir streams: N points, each verified in full, two kernels on two
+    streams (sm_bidir streams), with both directions' rates, in fewer than GROUPS groups."""
+    need(len(r["points"]) == int(n), f"{len(r['points'])} points")
+    for p in r["points"]:
+        pa = p["params"]
+        need(p["extra"]["verified"] == "full" and pa["sm_bidir"] == "streams"
+             and pa["streams"] == 2 and "h2d_bw_GBps" in p["metrics"]
+             and pa["groups"] < int(groups),
+             f"verified {p['extra']['verified']}, {pa}, metrics {sorted(p['metrics'])}")
+
+
 # ---- gmb-um, gmb-l2, gmb-chase, the tools and the rest (their integration files) ------------
 
 
