@@ -1897,6 +1897,24 @@ def copy_sm_bidir_streams(r, n, groups):
              f"verified {p['extra']['verified']}, {pa}, metrics {sorted(p['metrics'])}")
 
 
+@predicate
+def loaded_most_groups(r, per_cu):
+    """gmb-loaded: the most streaming groups of its points is every resident group but the
+    chaser's: compute units x PER_CU - 1."""
+    got = max(p["params"]["load_groups"] for p in r["points"])
+    want = r["device"]["compute_units"] * int(per_cu) - 1
+    need(got == want, f"at most {got} groups, want {want}")
+
+
+@predicate
+def loaded_rw_summary(r):
+    """gmb-loaded --traffic read,write: results.summary is the reads' summary, then
+    'With writes: ' and the writes' (results.loaded and loaded_write)."""
+    res = r["results"]
+    want = f"{res['loaded']['summary']} With writes: {res['loaded_write']['summary']}"
+    need(res["summary"] == want, f"summary {res['summary']!r}, want {want!r}")
+
+
 # ---- gmb-um, gmb-l2, gmb-chase, the tools and the rest (their integration files) ------------
 
 
