@@ -1915,6 +1915,41 @@ def loaded_rw_summary(r):
     need(res["summary"] == want, f"summary {res['summary']!r}, want {want!r}")
 
 
+@predicate
+def suiteload_host_load(r, *args):
+    """gmb run's run.json: host_load has each KEY=VALUE, value and JSON type alike (true is not
+    1, 0.0 is not 0; null: none)."""
+    h = r["host_load"]
+    for k, v in pairs(args).items():
+        need(k in h, f"host_load has no {k}")
+        need(type(h[k]) is type(v) and h[k] == v, f"host_load.{k} is {h[k]!r}, not {v!r}")
+
+
+@predicate
+def suiteload_programs(r, *args):
+    """gmb run's run.json: its programs are, in order, NAME=STATUS..."""
+    got = [f"{p['name']}={p['status']}" for p in r["programs"]]
+    need(got == list(args), f"programs {got}")
+
+
+@predicate
+def suiteload_estimate_sum(r):
+    """gmb run's run.json: estimate_s is the sum of its programs' estimate_s, as a float."""
+    want = float(sum(p["estimate_s"] for p in r["programs"]))
+    need(repr(r["estimate_s"]) == repr(want), f"estimate_s {r['estimate_s']!r}, sum {want!r}")
+
+
+@predicate
+def suiteload_device_busy(r, program):
+    """gmb run's run.json: host_load busy, the reason that the device was in use before PROGRAM
+    (busy_before in its record), the programs it was in use before exactly [PROGRAM]."""
+    h = r["host_load"]
+    need(h["busy"] is True
+         and h["reason"].startswith(f"the device was in use before {program} (busy_before in ")
+         and h["device_in_use_before"] == [program],
+         f"busy {h['busy']!r}, reason {h['reason']!r}, before {h['device_in_use_before']}")
+
+
 # ---- gmb-um, gmb-l2, gmb-chase, the tools and the rest (their integration files) ------------
 
 
