@@ -17,8 +17,12 @@ PREDICATES = {}
 
 
 def predicate(fn):
-    """Register fn under its name (dashes for underscores)."""
-    PREDICATES[fn.__name__.replace("_", "-")] = fn
+    """Register fn under its name (dashes for underscores); a name registered twice is an
+    error (the second would silently replace the first)."""
+    name = fn.__name__.replace("_", "-")
+    if name in PREDICATES:
+        raise SystemExit(f"records.py: predicate '{name}' defined twice")
+    PREDICATES[name] = fn
     return fn
 
 
