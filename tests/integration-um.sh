@@ -1,6 +1,7 @@
-# integration-um.sh - gmb-um end to end on OpenCL/PoCL (coarse-grained shared virtual memory):
-# every test PoCL supports verified and recorded, the advice tests skipped with their reason,
-# planted errors in each kind of check, bad input, the oversubscription guard, CUDA without a GPU.
+# integration-um.sh - gmb-um end to end on OpenCL/PoCL (coarse-grained shared virtual
+# memory): every test PoCL supports verified and recorded, the advice tests skipped with their
+# reason, planted errors in each kind of check, bad input, the oversubscription guard, CUDA
+# without a GPU.
 U="$PWD/$BIN/gmb-um"
 # FAST without --min-sample-us, which gmb-um has no use for
 UFAST=(--backend opencl --warmup 0 --min-samples 2 --max-samples 3 --time-cap 0.05 --quiet)
@@ -23,54 +24,63 @@ else
         sysp=0 sysl="" systest=""
         if [ "$(json "$rec" "r['results']['system_memory']")" = \
             "OpenCL fine-grained system shared virtual memory" ]; then
-            sysp=2 sysl=", 'system'" systest=" system/262144 system/65536"
+            sysp=2 sysl=", 'system'" systest=', ["system", 262144], ["system", 65536]'
         fi
         check "um record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
-        check "um table: $((14 + sysp)) verified rows" test "$(grep -cE ' full *$' "$T/out")" = $((14 + sysp))
+        check "um table: $((14 + sysp)) verified rows" \
+            test "$(grep -cE ' full *$' "$T/out")" = $((14 + sysp))
         check "um: no FAILED row" bash -c "! grep -q FAILED '$T/out'"
         check "um: the summary says how managed memory moves, rates at 256 KiB" grep -qE \
-            "^# um: managed memory moves: $(json "$rec" "r['results']['migration']"); the device reads data resident on it [0-9.]+ GB/s at 256 KiB; .*" \
+            "^# um: managed memory moves: $(json "$rec" "r['results']['migration']"); \
+the device reads data resident on it [0-9.]+ GB/s at 256 KiB; .*" \
             "$T/out"
         check "um: the summary recorded as printed" grep -qxF \
             "# um: $(json "$rec" "r['results']['summary']")" "$T/out"
-        check "um record: every test at every size" test "$(json "$rec" \
-            "' '.join(sorted(p['params']['test']+'/'+str(p['params']['size_bytes']) for p in r['points'] if p['params']['test'] != 'latency'))")" = \
-            "fault-d2h/262144 fault-d2h/65536 fault-h2d/262144 fault-h2d/65536 prefetch-d2h/262144 prefetch-d2h/65536 prefetch-h2d/262144 prefetch-h2d/65536 resident/262144 resident/65536$systest"
+        check "um record: every test at every size" rec points-tuples "$rec" \
+            params.test,params.size_bytes '[["fault-d2h", 262144], ["fault-d2h", 65536],
+                ["fault-h2d", 262144], ["fault-h2d", 65536], ["prefetch-d2h", 262144],
+                ["prefetch-d2h", 65536], ["prefetch-h2d", 262144], ["prefetch-h2d", 65536],
+                ["resident", 262144], ["resident", 65536]'"$systest]" params.test!=latency
         check "um record: all $((14 + sysp)) points verified in full" rec points-count "$rec" \
             $((14 + sysp)) extra.verified=full
         check "um record: latency on the host and resident per stride" rec points-tuples "$rec" \
             params.stride_bytes,params.placement,params.pages \
-            '[[4096, "device", 15], [4096, "host", 15], [65536, "device", 15], [65536, "host", 15]]' \
+            '[[4096, "device", 15], [4096, "host", 15], [65536, "device", 15],
+              [65536, "host", 15]]' \
             params.test=latency
-        check "um record: both latencies per stride" rec keys "$rec" results.fault_us 4096 65536
+        check "um record: both latencies per stride" rec keys "$rec" results.fault_us 4096 \
+            65536
         for st in 4096 65536; do
             check "um record: both latencies at stride $st" rec keys "$rec" \
                 "results.fault_us.$st" device_us host_us
         done
-        check "um: no fault cost claimed where nothing migrates" grep -q "not a fault cost" "$T/out"
+        check "um: no fault cost claimed where nothing migrates" grep -q "not a fault cost" \
+            "$T/out"
         check "um record: the second times of each test" rec metric-names "$rec" bw_GBps lat_us \
             host_after_GBps host_resident_GBps kernel_after_GBps
         check "um record: host-timed only fault-d2h" rec points-set "$rec" params.test \
             '["fault-d2h"]' "params.timer!=device events"
-        check "um record: remote and readmostly skipped with the reason" test "$(json "$rec" \
-            "sorted(s['test'] for s in r['results']['skipped'] if 'no advice' in s['reason'])")" = \
-            "['readmostly', 'remote']"
+        check "um record: remote and readmostly skipped with the reason" rec um-skipped-tests \
+            "$rec" "no advice" readmostly remote
+        skipped=(remote readmostly)
         if [ "$sysp" = 0 ]; then
-            check "um record: system memory skipped with the reason (PoCL 3: no fine-grained system SVM)" \
-                test "$(json "$rec" "[s['reason'] for s in r['results']['skipped'] if s['test'] == 'system']")" = \
-                "[\"kernels cannot use plain malloc'd memory here (no fine-grained system shared virtual memory)\"]"
-            check "um record: how kernels reach malloc'd memory (PoCL 3: they cannot)" test "$(json "$rec" \
-                "r['results']['system_memory']")" = "kernels cannot use plain malloc'd memory"
+            skipped+=(system)
+            check "um record: system memory skipped with the reason \
+(PoCL 3: no fine-grained system SVM)" rec um-skipped-reasons "$rec" system \
+                "kernels cannot use plain malloc'd memory here \
+(no fine-grained system shared virtual memory)"
+            check "um record: how kernels reach malloc'd memory (PoCL 3: they cannot)" \
+                rec fields "$rec" "results.system_memory=kernels cannot use plain malloc'd memory"
         else
-            check "um record: system memory not skipped where kernels reach it" test "$(json "$rec" \
-                "[s for s in r['results']['skipped'] if s['test'] == 'system']")" = "[]"
+            check "um record: system memory not skipped where kernels reach it" \
+                rec um-skipped-reasons "$rec" system
         fi
-        check "um record: no point of a skipped test (never a fake number)" test "$(json "$rec" \
-            "sum(p['params']['test'] in ('remote', 'readmostly') + ('system',) * (not $sysp) for p in r['points'])")" = 0
+        check "um record: no point of a skipped test (never a fake number)" \
+            rec um-no-points-of "$rec" "${skipped[@]}"
         check "um record: the OpenCL version, however long the string (PoCL's is 65 bytes)" \
             rec field-startswith "$rec" device.runtime_version "OpenCL "
-        check "um record: what managed memory is" grep -q "coarse-grained shared virtual memory" \
-            <(json "$rec" "r['device']['managed_memory']")
+        check "um record: what managed memory is" rec text-contains "$rec" \
+            device.managed_memory "coarse-grained shared virtual memory"
         check "um record: PoCL's memory is the host's, said so" rec fields "$rec" \
             results.host_unified_memory=true
         check "um: the table says nothing moves" grep -q "migration has nothing to move" "$T/out"
@@ -78,8 +88,7 @@ else
             "results.migration=none: the device's memory is the host's"
         check "um record: nothing moved anywhere on PoCL" rec points-count "$rec" 0 \
             extra.moved=true params.test!=latency
-        check "um record: the driver's tunables, or why not" test "$(json "$rec" \
-            "'why' in r['results']['uvm_driver'] or 'uvm_perf_thrashing_enable' in r['results']['uvm_driver']")" = True
+        check "um record: the driver's tunables, or why not" rec um-driver-tunables "$rec"
         for t in prefetch-d2h prefetch-h2d; do
             check "um record: a $t that moves nothing has a time, no rate" rec points-count \
                 "$rec" 0 params.test="$t" extra.moved!=false
@@ -93,15 +102,16 @@ else
         [ "$sysp" = 2 ] && largest+=(system)
         check "um record: no largest rate of a prefetch that moves nothing" rec keys "$rec" \
             results.largest "${largest[@]}"
-        check "um record: rates and latencies positive" test "$(json "$rec" \
-            "all(list(p['metrics'].values())[0]['median'] > 0 for p in r['points'])")" = True
+        check "um record: rates and latencies positive" rec um-first-metric-positive "$rec"
         check "um record: largest per test at the largest size" rec fields "$rec" \
             results.largest.fault-h2d.size_bytes=262144
         check "um csv: header + $((14 + sysp)) rows" test "$(wc -l <"$csv")" = $((15 + sysp))
         if expect "gmb table of a um record" 0 "$G" table "$rec"; then
             check "um table says how managed memory moves" \
-                grep -q "^| Managed memory moves |  | none: the device's memory is the host's |" "$T/out"
-            check "um table: no fault cost where nothing migrates" bash -c "! grep -q 'Page fault' '$T/out'"
+                grep -q "^| Managed memory moves |  | none: the device's memory is the host's |" \
+                "$T/out"
+            check "um table: no fault cost where nothing migrates" \
+                bash -c "! grep -q 'Page fault' '$T/out'"
         fi
         check "um csv header" grep -q "^test,size_bytes,timer,.*bw_GBps" "$csv"
     fi
@@ -109,8 +119,8 @@ else
     # --- host reads by several threads: every word still checked -----------------------------
     if expect "um fault-d2h with 2 host threads" 0 "$U" "${UFAST[@]}" --sizes 1MiB \
         --tests fault-d2h,prefetch-d2h --host-threads 2 --out "$T/ht"; then
-        check "um record: host threads of the host reads" test "$(json "$(ls "$T"/ht/*.json)" \
-            "sorted(set(p['params']['host_threads'] for p in r['points']))")" = "[2]"
+        check "um record: host threads of the host reads" rec points-set \
+            "$(ls "$T"/ht/*.json)" params.host_threads '[2]'
     fi
     expect "um planted error found by 3 host threads" 1 "$U" "${UFAST[@]}" --sizes 1MiB \
         --tests fault-d2h --host-threads 3 --inject-error --no-record &&
@@ -124,11 +134,12 @@ else
             check "um planted error in $t is reported" \
                 grep -q "verification failed: $t" "$T/err"
     done
-    check "um: a failed run keeps its record, marked" test "$(json "$(ls "$T"/inj/*.json | head -1)" \
-        "r['status']")" = verification_failed
+    check "um: a failed run keeps its record, marked" rec fields \
+        "$(ls "$T"/inj/*.json | head -1)" status=verification_failed
 
     # --- bad input: one line on stderr, exit 2, nothing written -----------------------------
-    ubad() { bad_input um "$1" "$T/bad" "$U" "${UFAST[@]}" --out "$T/bad" "${@:2}"; } # name args...
+    # ubad NAME ARGS...
+    ubad() { bad_input um "$1" "$T/bad" "$U" "${UFAST[@]}" --out "$T/bad" "${@:2}"; }
     ubad "--sizes 0" --sizes 0
     ubad "--sizes 12Q" --sizes 12Q
     ubad "--sizes 1KiB (under a page)" --sizes 1KiB
@@ -146,7 +157,8 @@ else
     ubad "--pages x --strides too large" --tests latency --pages 4096 --strides 1GiB
 
     # --- CUDA without a GPU: skipped with the reason ----------------------------------------
-    if expect "um --backend cuda without a GPU exits 77" 77 "$U" --backend cuda --sizes 64KiB \
+    if expect "um --backend cuda without a GPU exits 77" 77 "$U" --backend cuda \
+        --sizes 64KiB \
         --out "$T/cuda"; then
         check "um cuda skip says why" grep -qE "no CUDA device|not built" "$T/err"
         check "um cuda skip writes nothing" test ! -e "$T/cuda"

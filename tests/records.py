@@ -1957,6 +1957,45 @@ def suiteload_device_busy(r, program):
 # ---- gmb-um, gmb-l2, gmb-chase, the tools and the rest (their integration files) ------------
 
 
+@predicate
+def um_skipped_tests(r, text, *tests):
+    """gmb-um: the tests of results.skipped whose reason contains TEXT are, sorted, exactly
+    TEST... (each as often as named)."""
+    got = sorted(s["test"] for s in r["results"]["skipped"] if text in s["reason"])
+    need(got == sorted(tests), f"skipped with '{text}': {got}")
+
+
+@predicate
+def um_skipped_reasons(r, test, *reasons):
+    """gmb-um: the reasons results.skipped gives for test TEST are, in order, exactly
+    REASON... (none named: TEST is not skipped)."""
+    got = [s["reason"] for s in r["results"]["skipped"] if s["test"] == test]
+    need(got == list(reasons), f"{test} skipped for {got}")
+
+
+@predicate
+def um_no_points_of(r, *tests):
+    """gmb-um: no point is of any test TEST..."""
+    got = sorted(p["params"]["test"] for p in r["points"] if p["params"]["test"] in tests)
+    need(not got, f"points of {got}")
+
+
+@predicate
+def um_driver_tunables(r):
+    """gmb-um: results.uvm_driver has the driver's uvm_perf_thrashing_enable, or says why it
+    has none (why)."""
+    d = r["results"]["uvm_driver"]
+    need("why" in d or "uvm_perf_thrashing_enable" in d, f"uvm_driver {d!r}")
+
+
+@predicate
+def um_first_metric_positive(r):
+    """gmb-um: every point's first metric (its rate, or its latency) has a median above 0."""
+    for p in r["points"]:
+        k, m = list(p["metrics"].items())[0]
+        need(m["median"] > 0, f"{k} {m['median']} at {p['params']}")
+
+
 # ---- the record's facts -------------------------------------------------------------------
 
 
