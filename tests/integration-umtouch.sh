@@ -14,7 +14,8 @@ elif ! clinfo 2>/dev/null | grep -q "Coarse-grained buffer sharing *Yes"; then
 else
     expect "umtouch: --help says the host loads one word a page" 0 "$U" --help &&
         check "umtouch: help names the touches and the check after them" bash -c \
-            "grep -q 'one word of each 4 KiB page' '$T/out' && grep -q 'every word checked, host_resident_GBps its rate' '$T/out'"
+            "grep -q 'one word of each 4 KiB page' '$T/out' &&
+             grep -q 'every word checked, host_resident_GBps its rate' '$T/out'"
 
     # --- the touches timed, every word checked after them --------------------------------
     if expect "umtouch: fault-d2h at 3 sizes, 2 host threads" 0 "$U" "${UFAST[@]}" \
@@ -32,9 +33,9 @@ else
         check "umtouch: both per sample" rec samples-kept "$rec"
         check "umtouch: the check's metric says it follows the touches" rec text-contains \
             "$rec" metrics.host_resident_GBps.desc "after the timed touches"
-        check "umtouch: the summary names the touches" grep -q \
-            "the host faults device-written data over (one load a 4 KiB page) [0-9.]* GB/s at 4 MiB" \
-            <(json "$rec" "r['results']['summary']")
+        check "umtouch: the summary names the touches" rec um-summary-matches "$rec" \
+            "the host faults device-written data over \\(one load a 4 KiB page\\) \
+[0-9.]* GB/s at 4 MiB"
         check "umtouch: results.largest from the largest size" rec fields "$rec" \
             results.largest.fault-d2h.size_bytes=4198400
         # gmb table: the touches' figure in its own row, the old method's row absent
@@ -43,11 +44,13 @@ else
             check "umtouch: table: no row of a host reading every word" bash -c \
                 "! grep -qF '$OLD_ROW' '$T/out'"
             "$G" table "$T/touch" --format csv >"$T/touch.csv" 2>/dev/null
-            check "umtouch: table csv: the figure is the record's largest fault-d2h" /usr/bin/python3 -c "
+            check "umtouch: table csv: the figure is the record's largest fault-d2h" \
+                /usr/bin/python3 -c "
 import csv, json, sys
 rows = [x for x in csv.reader(open(sys.argv[1])) if x[0].startswith('Managed: migration')]
 want = json.load(open(sys.argv[2]))['results']['largest']['fault-d2h']['bw_GBps']
-sys.exit(0 if len(rows) == 1 and abs(float(rows[0][2]) - want) <= 1e-5 * want else 1)" "$T/touch.csv" "$rec"
+sys.exit(0 if len(rows) == 1 and abs(float(rows[0][2]) - want) <= 1e-5 * want else 1)" \
+                "$T/touch.csv" "$rec"
         fi
     fi
     # a record from before the touches keeps its row and gets no migration row

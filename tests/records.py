@@ -1996,6 +1996,14 @@ def um_first_metric_positive(r):
         need(m["median"] > 0, f"{k} {m['median']} at {p['params']}")
 
 
+@predicate
+def um_summary_matches(r, regex):
+    """gmb-um: results.summary has a match of the regular expression REGEX (Python's)."""
+    import re
+    got = r["results"]["summary"]
+    need(isinstance(got, str) and re.search(regex, got), f"summary {got!r}")
+
+
 # ---- the record's facts -------------------------------------------------------------------
 
 
