@@ -12,20 +12,16 @@ else
         --sizes 16,48,4KiB,64KiB,1MiB --out "$T/l2m-tiny"; then
         rec=$(ls "$T"/l2m-tiny/*-l2.json)
         check "l2more: record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec"
-        check "l2more: 10 verified points, none failed" test "$(json "$rec" \
-            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 10
+        check "l2more: 10 verified points, none failed" rec points-count "$rec" 10 \
+            extra.verified=full
         # every pass reads (writes) every element: the passes fill a grid whatever the set
-        check "l2more: a 16-byte set still gets many passes a launch" test "$(json "$rec" \
-            "[p['params']['reps'] > 1 for p in r['points'] if p['params']['size_bytes'] == 16]")" = \
-            "[True, True]"
-        check "l2more: the grid follows the passes, not the set" test "$(json "$rec" \
-            "all(p['params']['groups'] * p['params']['group_size'] <= max(p['params']['reps'] * p['params']['size_bytes'] // 16, p['params']['group_size']) for p in r['points'])")" = True
-        check "l2more: the fit's head and top in the record" test "$(json "$rec" \
-            "all(isinstance(v['head_points'], int) and v['top_GBps'] > 0 for v in r['results']['bandwidth'].values())")" = True
-        check "l2more: no hit rate claimed for the rising head's points" test "$(json "$rec" \
-            "all(p['extra']['hit_rate_est'] is None for part, v in r['results']['bandwidth'].items() for p in [q for q in r['points'] if q['params']['part'] == part][:v['head_points']])")" = True
-        check "l2more: a plateau verdict says how it was found" test "$(json "$rec" \
-            "all((v['verdict'] == 'plateaus') == ('method' in v) for v in r['results']['bandwidth'].values())")" = True
+        check "l2more: a 16-byte set still gets many passes a launch" rec l2-many-passes "$rec" \
+            16 2
+        check "l2more: the grid follows the passes, not the set" rec l2-grid-follows-passes "$rec"
+        check "l2more: the fit's head and top in the record" rec l2-fit-head "$rec"
+        check "l2more: no hit rate claimed for the rising head's points" rec l2-head-unrated \
+            "$rec"
+        check "l2more: a plateau verdict says how it was found" rec l2-method-iff-plateaus "$rec"
         check "l2more: no L2 or DRAM claimed on a CPU" bash -c \
             "! grep -E '^(# summary|read|write)' '$T/out' | grep -qE 'L2|DRAM'"
     fi
@@ -42,35 +38,31 @@ else
         --coldwarm-sizes 64KiB,512KiB --flush 4MiB --min-sample-us 500 --out "$T/l2m-cw"; then
         rec=$(ls "$T"/l2m-cw/*-l2.json)
         check "l2more: cold/warm record validates" "$VALIDATE" "$SCHEMA" "$rec"
-        check "l2more: cold/warm: 4 verified points" test "$(json "$rec" \
-            "sum(p['extra']['verified'] == 'full' for p in r['points'])")" = 4
-        check "l2more: cold sets span the flush, each set read once" test "$(json "$rec" \
-            "[(c['cold_sets'] * c['size_bytes'] == c['cold_span_bytes'] >= 4 * 2**20, c['cold_span_bytes'] - c['size_bytes'] < 4 * 2**20) for c in r['results']['coldwarm']['sizes']]")" = \
-            "[(True, True), (True, True)]"
-        check "l2more: the warm set re-read in one launch" test "$(json "$rec" \
-            "all(c['warm_reps'] > 1 for c in r['results']['coldwarm']['sizes'])")" = True
-        check "l2more: per-pass times and their ratio" test "$(json "$rec" \
-            "all(abs(c['cold_ns'] - c['cold_sample_ns'] / c['cold_sets']) < 1e-6 * c['cold_ns'] and abs(c['warm_ns'] - c['warm_sample_ns'] / c['warm_reps']) < 1e-6 * c['warm_ns'] and abs(c['cold_over_warm'] - c['cold_ns'] / c['warm_ns']) < 1e-9 for c in r['results']['coldwarm']['sizes'])")" = True
-        check "l2more: the ratio inside its CI, the verdict from the CI" test "$(json "$rec" \
-            "all(c['cold_over_warm_ci'][0] <= c['cold_over_warm'] <= c['cold_over_warm_ci'][1] and (c['verdict'] == 'no measurable gain') == (c['cold_over_warm_ci'][0] <= 1 <= c['cold_over_warm_ci'][1]) for c in r['results']['coldwarm']['sizes'])")" = True
+        check "l2more: cold/warm: 4 verified points" rec points-count "$rec" 4 \
+            extra.verified=full
+        check "l2more: cold sets span the flush, each set read once" rec l2-cold-spans "$rec" \
+            2 4194304
+        check "l2more: the warm set re-read in one launch" rec l2-warm-reps "$rec"
+        check "l2more: per-pass times and their ratio" rec l2-per-pass-times "$rec"
+        check "l2more: the ratio inside its CI, the verdict from the CI" rec l2-ratio-ci-verdict \
+            "$rec"
         # (whether a sample lasted 10 empty launches is a CPU timing here: only the flag's
         # consistency with the samples is checked)
-        check "l2more: the launch flag as the samples say" test "$(json "$rec" \
-            "all(c['launch_dominated'] == (min(c['warm_sample_ns'], c['cold_sample_ns']) < 10 * c['empty_launch_ns']) for c in r['results']['coldwarm']['sizes'])")" = True
-        check "l2more: the cold points read the span once" test "$(json "$rec" \
-            "[(p['params']['reps'], p['params']['param_bytes'] > 0) for p in r['points'] if p['params']['state'] == 'cold']")" = \
-            "[(1, True), (1, True)]"
+        check "l2more: the launch flag as the samples say" rec l2-launch-flag "$rec"
+        check "l2more: the cold points read the span once" rec l2-cold-points "$rec" 2
         check "l2more: the summary gives each ratio with its CI" grep -qE \
             "^# summary: cold vs warm .*64 KiB .* = [0-9.]+x \[[0-9.]+, [0-9.]+\]" "$T/out"
     fi
     if expect "l2more: planted error in the cold pass exits 1" 1 "$L" "${FAST[@]}" \
-        --parts coldwarm --coldwarm-sizes 64KiB --flush 1MiB --inject-error --out "$T/l2m-cwinj"; then
-        check "l2more: planted cold/warm error reported" grep -q "verification failed: coldwarm" "$T/err"
+        --parts coldwarm --coldwarm-sizes 64KiB --flush 1MiB --inject-error \
+        --out "$T/l2m-cwinj"; then
+        check "l2more: planted cold/warm error reported" \
+            grep -q "verification failed: coldwarm" "$T/err"
     fi
 
     # --- the CUDA-only parts on OpenCL: skipped, never a partition claimed ------------------
-    if expect "l2more: partitions on OpenCL skipped (77)" 77 "$L" "${FAST[@]}" --parts partitions \
-        --out "$T/l2m-part"; then
+    if expect "l2more: partitions on OpenCL skipped (77)" 77 "$L" "${FAST[@]}" \
+        --parts partitions --out "$T/l2m-part"; then
         check "l2more: no partition verdict on OpenCL" bash -c \
             "! grep -qE 'single partition|near and far' '$T/out' '$T/err'"
         check "l2more: the skip names the CUDA need" grep -q "%smid" "$T/err"
@@ -80,9 +72,15 @@ else
 
     # --- the GPU part, ready for a lent GPU (tests/gpu-check.sh, GMB_CHECK_ONLY names) -----
     check "l2more: gpu-check has the l2 steps" bash -c \
-        "grep -q '^step l2-more-cuda ' tests/gpu-check.sh && grep -q 'step l2-counters-cuda ' tests/gpu-check.sh"
-    check "l2more: the ncu step asks the L2 hit rate at the issue's sizes, clocks left alone" bash -c \
-        "grep -A3 'step l2-counters-cuda' tests/gpu-check.sh | grep -q 'for s in 4 32 48 64 128' && grep -A6 'step l2-counters-cuda' tests/gpu-check.sh | grep -q 'clock-control none.*' && grep -A8 'step l2-counters-cuda' tests/gpu-check.sh | grep -q lts__t_sector_hit_rate.pct"
+        "grep -q '^step l2-more-cuda ' tests/gpu-check.sh &&
+         grep -q 'step l2-counters-cuda ' tests/gpu-check.sh"
+    check "l2more: the ncu step asks the L2 hit rate at the issue's sizes, clocks left alone" \
+        bash -c "grep -A3 'step l2-counters-cuda' tests/gpu-check.sh |
+                 grep -q 'for s in 4 32 48 64 128' &&
+                 grep -A6 'step l2-counters-cuda' tests/gpu-check.sh |
+                 grep -q 'clock-control none.*' &&
+                 grep -A8 'step l2-counters-cuda' tests/gpu-check.sh |
+                 grep -q lts__t_sector_hit_rate.pct"
     check "l2more: gpu-check.sh parses" bash -n tests/gpu-check.sh
 fi
 
@@ -104,11 +102,15 @@ PY
     done
     if expect "l2more: table of a capacity past the reported L2" 0 "$G" table "$T/cap-past"; then
         check "l2more: a capacity past the reported L2 is marked, with its legend" bash -c \
-            "grep -qE '^\\| Cache capacity \\(bandwidth curve, read\\) \\| MiB \\| 64(\\.0+)? ˡ \\|' '$T/out' &&
+            "grep -qE \\
+                 '^\\| Cache capacity \\(bandwidth curve, read\\) \\| MiB \\| 64(\\.0+)? ˡ \\|' \\
+                 '$T/out' &&
              grep -q 'ˡ: past the cache size the device reports' '$T/out'"
     fi
-    if expect "l2more: table of a capacity within the reported L2" 0 "$G" table "$T/cap-within"; then
+    if expect "l2more: table of a capacity within the reported L2" 0 "$G" table \
+        "$T/cap-within"; then
         check "l2more: a capacity within the reported L2 is not marked" bash -c \
-            "grep -q '^| Cache capacity (bandwidth curve, read) | MiB | [0-9.]* |' '$T/out' && ! grep -q 'ˡ' '$T/out'"
+            "grep -q '^| Cache capacity (bandwidth curve, read) | MiB | [0-9.]* |' '$T/out' &&
+             ! grep -q 'ˡ' '$T/out'"
     fi
 fi

@@ -2004,6 +2004,117 @@ def um_summary_matches(r, regex):
     need(isinstance(got, str) and re.search(regex, got), f"summary {got!r}")
 
 
+@predicate
+def l2_many_passes(r, size, n):
+    """gmb-l2: exactly N points have a set of SIZE bytes, each read (written) in more than one
+    pass a launch (params.reps)."""
+    got = [p["params"]["reps"] for p in r["points"] if p["params"]["size_bytes"] == int(size)]
+    need(len(got) == int(n) and all(x > 1 for x in got), f"passes {got} at {size} B")
+
+
+@predicate
+def l2_grid_follows_passes(r):
+    """gmb-l2: no point's grid (groups x group_size) is over its passes' 16-byte elements
+    (reps x size / 16) or, where those are fewer, one group."""
+    for p in r["points"]:
+        pa = p["params"]
+        need(pa["groups"] * pa["group_size"]
+             <= max(pa["reps"] * pa["size_bytes"] // 16, pa["group_size"]), f"{pa}")
+
+
+@predicate
+def l2_fit_head(r):
+    """gmb-l2: every curve of results.bandwidth has a whole number of head points and a top
+    rate above 0."""
+    for k, v in r["results"]["bandwidth"].items():
+        need(isinstance(v["head_points"], int) and v["top_GBps"] > 0,
+             f"{k}: head_points {v['head_points']!r}, top {v['top_GBps']!r}")
+
+
+@predicate
+def l2_head_unrated(r):
+    """gmb-l2: the first head_points points of each curve's part (the rising head) have no hit
+    rate (extra.hit_rate_est null)."""
+    for part, v in r["results"]["bandwidth"].items():
+        head = [q for q in r["points"] if q["params"]["part"] == part][:v["head_points"]]
+        got = [p["extra"]["hit_rate_est"] for p in head]
+        need(all(x is None for x in got), f"{part}: head hit rates {got}")
+
+
+@predicate
+def l2_method_iff_plateaus(r):
+    """gmb-l2: a curve of results.bandwidth says its method exactly where its verdict is
+    'plateaus'."""
+    for k, v in r["results"]["bandwidth"].items():
+        need((v["verdict"] == "plateaus") == ("method" in v),
+             f"{k}: verdict {v['verdict']!r}, method {'method' in v}")
+
+
+def l2_coldwarm_sizes(r, n):
+    cw = r["results"]["coldwarm"]["sizes"]
+    need(len(cw) == int(n), f"{len(cw)} cold/warm sizes")
+    return cw
+
+
+@predicate
+def l2_cold_spans(r, n, flush):
+    """gmb-l2: N cold/warm sizes, each read once in a cold span of cold_sets sets that is at
+    least FLUSH bytes, less than FLUSH bytes more than one set."""
+    for c in l2_coldwarm_sizes(r, n):
+        span, size = c["cold_span_bytes"], c["size_bytes"]
+        need(c["cold_sets"] * size == span >= int(flush) and span - size < int(flush),
+             f"{size}: {c['cold_sets']} sets, span {span}")
+
+
+@predicate
+def l2_warm_reps(r):
+    """gmb-l2: every cold/warm size re-reads its warm set more than once in a launch."""
+    for c in r["results"]["coldwarm"]["sizes"]:
+        need(c["warm_reps"] > 1, f"{c['size_bytes']}: warm_reps {c['warm_reps']}")
+
+
+@predicate
+def l2_per_pass_times(r):
+    """gmb-l2: every cold/warm size's cold_ns is its sample / cold_sets and warm_ns its sample /
+    warm_reps (within 1e-6 of them), cold_over_warm their ratio (within 1e-9)."""
+    for c in r["results"]["coldwarm"]["sizes"]:
+        need(abs(c["cold_ns"] - c["cold_sample_ns"] / c["cold_sets"]) < 1e-6 * c["cold_ns"]
+             and abs(c["warm_ns"] - c["warm_sample_ns"] / c["warm_reps"]) < 1e-6 * c["warm_ns"]
+             and abs(c["cold_over_warm"] - c["cold_ns"] / c["warm_ns"]) < 1e-9,
+             f"{c['size_bytes']}: cold {c['cold_ns']}, warm {c['warm_ns']}, "
+             f"ratio {c['cold_over_warm']}")
+
+
+@predicate
+def l2_ratio_ci_verdict(r):
+    """gmb-l2: every cold/warm ratio lies in its CI, and its verdict is 'no measurable gain'
+    exactly where that CI holds 1."""
+    for c in r["results"]["coldwarm"]["sizes"]:
+        ci, x = c["cold_over_warm_ci"], c["cold_over_warm"]
+        need(ci[0] <= x <= ci[1]
+             and (c["verdict"] == "no measurable gain") == (ci[0] <= 1 <= ci[1]),
+             f"{c['size_bytes']}: {x} in {ci}, verdict {c['verdict']!r}")
+
+
+@predicate
+def l2_launch_flag(r):
+    """gmb-l2: every cold/warm size is launch_dominated exactly where its shorter sample (warm
+    or cold) is under 10 empty launches."""
+    for c in r["results"]["coldwarm"]["sizes"]:
+        want = min(c["warm_sample_ns"], c["cold_sample_ns"]) < 10 * c["empty_launch_ns"]
+        need(c["launch_dominated"] == want,
+             f"{c['size_bytes']}: launch_dominated {c['launch_dominated']}, want {want}")
+
+
+@predicate
+def l2_cold_points(r, n):
+    """gmb-l2: exactly N cold points, each one pass (reps 1) over a span it names
+    (param_bytes above 0)."""
+    got = [(p["params"]["reps"], p["params"]["param_bytes"]) for p in r["points"]
+           if p["params"]["state"] == "cold"]
+    need(len(got) == int(n) and all(k == 1 and b > 0 for k, b in got), f"cold (reps, span) {got}")
+
+
 # ---- the record's facts -------------------------------------------------------------------
 
 
