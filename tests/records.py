@@ -2115,6 +2115,28 @@ def l2_cold_points(r, n):
     need(len(got) == int(n) and all(k == 1 and b > 0 for k, b in got), f"cold (reps, span) {got}")
 
 
+@predicate
+def l2_verdict_known(r, part):
+    """gmb-l2: results.bandwidth.PART's verdict is one gmb-l2 gives: plateaus, no clear plateau
+    or no clear level."""
+    got = r["results"]["bandwidth"][part]["verdict"]
+    need(got in ("plateaus", "no clear plateau", "no clear level"), f"{part}: verdict {got!r}")
+
+
+@predicate
+def l2_l1_path_per_point(r):
+    """gmb-l2 l1: there are points, and every one states the first's loads' path (extra.l1)."""
+    got = {json.dumps(p["extra"]["l1"]) for p in r["points"]}
+    need(got == {json.dumps(r["points"][0]["extra"]["l1"])}, f"paths {sorted(got)}")
+
+
+@predicate
+def l2_l1_found(r, want):
+    """gmb-l2 l1: WANT is 'found' where the l1 curve's verdict is 'plateaus', else 'none'."""
+    got = "found" if r["results"]["bandwidth"]["l1"]["verdict"] == "plateaus" else "none"
+    need(got == want, f"l1 level {got}, the table's {want}")
+
+
 # ---- the record's facts -------------------------------------------------------------------
 
 
