@@ -2137,6 +2137,24 @@ def l2_l1_found(r, want):
     need(got == want, f"l1 level {got}, the table's {want}")
 
 
+@predicate
+def chase_peer_skips(r, n):
+    """gmb-chase: exactly N entries of results.skipped are the peer space's with a reason of
+    one device ('needs a second opencl device') or of OpenCL ('OpenCL has no peer access')."""
+    got = [s for s in r["results"]["skipped"] if s["space"] == "peer"
+           and ("needs a second opencl device" in s["reason"]
+                or "OpenCL has no peer access" in s["reason"])]
+    need(len(got) == int(n), f"{len(got)} peer skips with its reason")
+
+
+@predicate
+def chase_first_verdict(r):
+    """gmb-chase: the first curve of results.levels has a verdict gmb-chase gives: levels or no
+    clear level."""
+    got = r["results"]["levels"][0]["verdict"]
+    need(got in ("levels", "no clear level"), f"verdict {got!r}")
+
+
 # ---- the record's facts -------------------------------------------------------------------
 
 
