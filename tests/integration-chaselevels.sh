@@ -16,7 +16,8 @@ for d in $(find "$H" -name '*-chase.json' -exec dirname {} \; | sort -u); do
     if expect "chaselevels: table of $n" 0 "$G" table "$d"; then
         check "chaselevels: $n: no TLB row" bash -c "! grep -q 'TLB level' '$T/out'"
         check "chaselevels: $n: every latency row names its chase" bash -c \
-            "! grep -E '^\| [^|]*[Ll]atency[^|]* \| (ns|cycles) ' '$T/out' | grep -vE '(pointer chase|index chase|chase not recorded)|Bank-conflict'"
+            "! grep -E '^\| [^|]*[Ll]atency[^|]* \| (ns|cycles) ' '$T/out' |
+               grep -vE '(pointer chase|index chase|chase not recorded)|Bank-conflict'"
     fi
 done
 check "chaselevels: the committed chase directories were found" test "$ndirs" -ge 10
@@ -52,8 +53,10 @@ PY
 for v in old new; do
     if expect "chaselevels: table, $v-style TLB levels" 0 "$G" table "$T/cl-$v"; then
         check "chaselevels: $v: TLB level 1 with reach, latency, miss cost" bash -c \
-            "grep -q '^| TLB level 1 (2 MiB page stride): latency (pointer chase) | cycles | 32.00 |' '$T/out' &&
-             grep -q '^| TLB level 1 (2 MiB page stride): miss cost (pointer chase) | cycles | 28.00 |' '$T/out' &&
+            "grep -q '^| TLB level 1 (2 MiB page stride): latency (pointer chase) \
+| cycles | 32.00 |' '$T/out' &&
+             grep -q '^| TLB level 1 (2 MiB page stride): miss cost (pointer chase) \
+| cycles | 28.00 |' '$T/out' &&
              grep -q '^| TLB level 1 (2 MiB page stride): reach | MiB | 1024 |' '$T/out'"
         check "chaselevels: $v: no TLB level 2 row (a cache's edge in its step)" bash -c \
             "! grep -q '^| TLB level 2' '$T/out'"
@@ -65,21 +68,23 @@ if ! have_opencl; then
     skip "$TAG chaselevels integration: no OpenCL device (install pocl-opencl-icd)"
 else
     if expect "chaselevels: PoCL random and page" 0 "$C" "${FAST[@]}" --min-sample-us 300 \
-        --mode page,random --page-sizes 4KiB --spaces global --sizes 4KiB:4MiB:x2 --out "$T/pocl"; then
+        --mode page,random --page-sizes 4KiB --spaces global --sizes 4KiB:4MiB:x2 \
+        --out "$T/pocl"; then
         rec=$(ls "$T"/pocl/*-chase.json)
-        check "chaselevels: PoCL: the normal curve first, then the page curve" test "$(json "$rec" \
-            "[c['mode'] for c in r['results']['levels']]")" = "['random', 'page']"
-        check "chaselevels: PoCL: page levels numbered, against nothing (a CPU)" test "$(json "$rec" \
-            "[(c.get('named_against'), all(l['name'].startswith('level ') for l in c['levels'])) for c in r['results']['levels'] if c['mode'] == 'page']")" = \
-            "[(\"none: a CPU's levels are numbered\", True)]"
-        check "chaselevels: PoCL: page strides and span recorded, no granularity on OpenCL" test \
-            "$(json "$rec" "(r['results']['pages']['page_sizes_bytes'], r['results']['pages']['alloc_granularity_bytes'], r['results']['pages']['alloc_granularity_source'])")" = \
-            "([4096], None, 'none: OpenCL has no such query')"
+        check "chaselevels: PoCL: the normal curve first, then the page curve" \
+            rec chase-curve-modes "$rec" random page
+        check "chaselevels: PoCL: page levels numbered, against nothing (a CPU)" \
+            rec chase-page-levels-numbered "$rec" "none: a CPU's levels are numbered"
+        check "chaselevels: PoCL: page strides and span recorded, no granularity on OpenCL" \
+            rec fields "$rec" "results.pages.page_sizes_bytes=[4096]" \
+            results.pages.alloc_granularity_bytes=null \
+            "results.pages.alloc_granularity_source=none: OpenCL has no such query"
         check "chaselevels: PoCL: the record validates" "$VALIDATE" "$SCHEMA" "$rec"
         if expect "chaselevels: PoCL table" 0 "$G" table "$T/pocl"; then
             # (its levels, when the noisy CPU curve has any: no timing is asserted)
             check "chaselevels: PoCL: its latency rows say index chase" bash -c \
-                "! grep '^| Latency level' '$T/out' | grep -v '^| Latency level [0-9] (index chase) |'"
+                "! grep '^| Latency level' '$T/out' |
+                   grep -v '^| Latency level [0-9] (index chase) |'"
         fi
     fi
 fi
@@ -90,10 +95,11 @@ fi
 OC=results/nvidia-h200/20261130T225242Z-gpu-check
 if [ -d "$OC/opencl" ] && expect "chaselevels: table of the H200 OpenCL and CUDA chases" 0 "$G" \
     table "$OC/opencl" "$OC/cuda"; then
-    for row in "L1 latency (index chase)" "L2 latency (index chase)" "L2 far latency (index chase)" \
-        "DRAM latency (index chase)"; do
+    for row in "L1 latency (index chase)" "L2 latency (index chase)" \
+        "L2 far latency (index chase)" "DRAM latency (index chase)"; do
         check "chaselevels: H200 OpenCL column: $row" bash -c \
-            "grep -F '| $row | cycles | ' '$T/out' | grep -qE '^\\| [^|]+ \\| cycles \\| [0-9.]+ \\[' "
+            "grep -F '| $row | cycles | ' '$T/out' |
+             grep -qE '^\\| [^|]+ \\| cycles \\| [0-9.]+ \\[' "
     done
     check "chaselevels: H200 OpenCL column: no numbered latency level left" bash -c \
         "! grep -q '^| Latency level [0-9] (index chase) | [a-z]* | [0-9]' '$T/out'"

@@ -2155,6 +2155,22 @@ def chase_first_verdict(r):
     need(got in ("levels", "no clear level"), f"verdict {got!r}")
 
 
+@predicate
+def chase_curve_modes(r, *modes):
+    """gmb-chase: the curves of results.levels are, in order, of the modes MODE..."""
+    got = [c["mode"] for c in r["results"]["levels"]]
+    need(got == list(modes), f"curves of {got}")
+
+
+@predicate
+def chase_page_levels_numbered(r, against):
+    """gmb-chase: exactly one page curve, its levels named against AGAINST (named_against),
+    each numbered ('level N')."""
+    got = [(c.get("named_against"), all(l["name"].startswith("level ") for l in c["levels"]))
+           for c in r["results"]["levels"] if c["mode"] == "page"]
+    need(got == [(against, True)], f"page curves (named against, numbered): {got}")
+
+
 # ---- the record's facts -------------------------------------------------------------------
 
 
