@@ -33,11 +33,13 @@ echo victim >"$T/a2ln/vd/stream-bw.svg"
 ln -s "$T/a2ln/vd" "$T/a2ln/run/figures"
 for a2o in "" "--out $T/a2ln/run/figures/"; do
     # shellcheck disable=SC2086
-    if expect "attack2: figures/ a link${a2o:+ (--out link/)}: exit 3" 3 "$G" plot "$T/a2ln/run" $a2o; then
+    if expect "attack2: figures/ a link${a2o:+ (--out link/)}: exit 3" 3 \
+        "$G" plot "$T/a2ln/run" $a2o; then
         check "attack2: figures/ a link${a2o:+ (--out link/)}: one line saying so" bash -c \
             '[ "$(wc -l <"$0")" = 1 ] && grep -q "figures is a link.*remove it" "$0"' "$T/err"
         check "attack2: figures/ a link${a2o:+ (--out link/)}: nothing written into its target" \
-            bash -c '[ "$(ls -A "$0")" = stream-bw.svg ] && [ "$(cat "$0/stream-bw.svg")" = victim ]' \
+            bash -c '[ "$(ls -A "$0")" = stream-bw.svg ] &&
+                     [ "$(cat "$0/stream-bw.svg")" = victim ]' \
             "$T/a2ln/vd"
     fi
 done
@@ -48,7 +50,8 @@ mkdir -p "$T/a2nogp"
 cp "$A2_H"/*-stream.json "$A2_H"/*-stream.csv "$A2_H"/*-chase.json "$A2_H"/*-chase.csv "$T/a2nogp/"
 if expect "attack2: no gnuplot on PATH: exit 3" 3 env PATH=/nonexistent "$G" plot "$T/a2nogp"; then
     check "attack2: no gnuplot: one line on stderr, saying gnuplot is missing" bash -c \
-        '[ "$(wc -l <"$0")" = 1 ] && grep -q "^gmb: error: no figure drawn: gnuplot not found" "$0"' \
+        '[ "$(wc -l <"$0")" = 1 ] &&
+         grep -q "^gmb: error: no figure drawn: gnuplot not found" "$0"' \
         "$T/err"
     check "attack2: no gnuplot: not-drawn.tsv names chase, stream and the summary" bash -c \
         '[ "$(grep -c "	gnuplot not found" "$0")" = 3 ] && grep -q "^chase	" "$0" &&
@@ -70,7 +73,8 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=200k tmpfs "$A2M" 2>/dev/null; t
             '[ "$(grep -c "cannot write" "$0")" -ge 2 ] &&
              ! grep "cannot write" "$0" | grep -qv ": No space left on device$"' "$T/err"
         check "attack2: full disk: the data file's line names it and the reason" grep -q \
-            "^gmb: error: cannot write $A2M/figs/data/stream-r1-s1.csv: No space left on device$" "$T/err"
+            "^gmb: error: cannot write $A2M/figs/data/stream-r1-s1.csv: No space left on device$" \
+            "$T/err"
         check "attack2: full disk: no not-drawn.tsv (neither empty nor the earlier one)" \
             test ! -e "$A2M/figs/not-drawn.tsv"
         check "attack2: full disk: no temporary left" bash -c \
@@ -87,20 +91,23 @@ mkdir -p "$T/a2fifo"
 cp "$A2_H"/*.json "$A2_H"/*.csv "$T/a2fifo/"
 rm -f "$T/a2fifo/run.json"
 mkfifo "$T/a2fifo/run.json"
-if expect "attack2: report with a FIFO run.json: exit 2, at once" 2 timeout 10 "$G" report "$T/a2fifo" --out -; then
+if expect "attack2: report with a FIFO run.json: exit 2, at once" 2 timeout 10 "$G" report \
+    "$T/a2fifo" --out -; then
     check "attack2: FIFO run.json: one line naming it a FIFO" bash -c \
         '[ "$(wc -l <"$0")" = 1 ] && grep -q "run.json: not a regular file (a FIFO)" "$0"' "$T/err"
 fi
 rm -f "$T/a2fifo/run.json"
 truncate -s 17M "$T/a2fifo/run.json"
-if expect "attack2: report with a 17 MiB run.json: exit 2" 2 timeout 10 "$G" report "$T/a2fifo" --out -; then
+if expect "attack2: report with a 17 MiB run.json: exit 2" 2 timeout 10 "$G" report \
+    "$T/a2fifo" --out -; then
     check "attack2: 17 MiB run.json: one line saying it is too big" bash -c \
         '[ "$(wc -l <"$0")" = 1 ] && grep -q "run.json: 17825792 bytes, more than" "$0"' "$T/err"
 fi
 cp "$A2_H/run.json" "$T/a2fifo/run.json"
 mkdir -p "$T/a2fifo/figures"
 mkfifo "$T/a2fifo/figures/not-drawn.tsv"
-if expect "attack2: report with a FIFO not-drawn.tsv: exit 0, at once" 0 timeout 10 "$G" report "$T/a2fifo" --out -; then
+if expect "attack2: report with a FIFO not-drawn.tsv: exit 0, at once" 0 timeout 10 "$G" report \
+    "$T/a2fifo" --out -; then
     check "attack2: FIFO not-drawn.tsv: noted, not read" grep -q \
         "^gmb: note: .*not-drawn.tsv: not a regular file (a FIFO): not read$" "$T/err"
     check "attack2: FIFO not-drawn.tsv: the report is whole" grep -q "^## " "$T/out"
@@ -121,15 +128,19 @@ for f in glob.glob(sys.argv[1] + "/*.json"):
                 p["params"][k] = v + "\u001b[1m\nINJECTED"
     json.dump(r, open(f, "w"))
 PY
-if expect "attack2: compare of records with control characters" 0 "$G" compare "$T/a2cc/D" "$T/a2cc/D"; then
+if expect "attack2: compare of records with control characters" 0 "$G" compare "$T/a2cc/D" \
+    "$T/a2cc/D"; then
     check "attack2: compare: no control byte (but LF) on stdout or stderr" /usr/bin/python3 -c '
 import sys
 b = open(sys.argv[1], "rb").read() + open(sys.argv[2], "rb").read()
 sys.exit(any(c < 0x20 and c != 10 or c == 0x7f for c in b) or b"\xc2\x9b" in b)' "$T/out" "$T/err"
-    check "attack2: compare: no line forged (the injected text only inside A:, B: and stream rows)" \
-        bash -c '[ "$(grep -c INJECTED "$0")" -ge 3 ] && ! grep INJECTED "$0" | grep -qv "^\(A\|B\): \|^stream "' \
+    check "attack2: compare: no line forged (the injected text only inside A:, B: and stream \
+rows)" \
+        bash -c '[ "$(grep -c INJECTED "$0")" -ge 3 ] &&
+                 ! grep INJECTED "$0" | grep -qv "^\(A\|B\): \|^stream "' \
         "$T/out"
-    check "attack2: compare: the text is kept, as spaces" grep -q "^A:  \[31mred \[0m  INJECTED line  2J" "$T/out"
+    check "attack2: compare: the text is kept, as spaces" \
+        grep -q "^A:  \[31mred \[0m  INJECTED line  2J" "$T/out"
 fi
 
 # HTML and Markdown markup in a record (device name, a program's name in run.json) reaches
@@ -155,13 +166,20 @@ bad += re.findall(r"(?<!\\)\]\(http", t) + re.findall(r"(?<!\\)!\[t", t)
 print(bad) if bad else None
 sys.exit(1 if bad else 0)'
 if expect "attack2: report of records with markup" 0 "$G" report "$T/a2md/D" --out -; then
-    check "attack2: report: no live tag, image or link from a record" /usr/bin/python3 -c "$A2_MD_CHECK" "$T/out"
-    check "attack2: report: the text is kept, escaped" grep -qF \
-        '&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt; \!\[t\](http://evil.example/track.png) \[l\](http://evil.example/) \`code\` \*em\* \_u\_ \\\[x\](http://evil.example/b) &amp; \|' "$T/out"
+    check "attack2: report: no live tag, image or link from a record" \
+        /usr/bin/python3 -c "$A2_MD_CHECK" "$T/out"
+    # the record's markup as report.md writes it, escaped
+    A2_ESC='&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt; '
+    A2_ESC+='\!\[t\](http://evil.example/track.png) \[l\](http://evil.example/) \`code\` '
+    A2_ESC+='\*em\* \_u\_ \\\[x\](http://evil.example/b) &amp; \|'
+    check "attack2: report: the text is kept, escaped" grep -qF "$A2_ESC" "$T/out"
     check "attack2: report: gmb's own markup kept (headings, the table)" bash -c \
         'grep -q "^## Table" "$0" && grep -q "^| Program | Status |" "$0"' "$T/out"
 fi
-if expect "attack2: table --format md of records with markup" 0 "$G" table "$T/a2md/D" --format md; then
-    check "attack2: table md: no live tag, image or link from a record" /usr/bin/python3 -c "$A2_MD_CHECK" "$T/out"
-    check "attack2: table md: the device name escaped in its column" grep -qF '&lt;script&gt;' "$T/out"
+if expect "attack2: table --format md of records with markup" 0 "$G" table "$T/a2md/D" \
+    --format md; then
+    check "attack2: table md: no live tag, image or link from a record" \
+        /usr/bin/python3 -c "$A2_MD_CHECK" "$T/out"
+    check "attack2: table md: the device name escaped in its column" grep -qF '&lt;script&gt;' \
+        "$T/out"
 fi
