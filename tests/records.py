@@ -2171,6 +2171,15 @@ def chase_page_levels_numbered(r, against):
     need(got == [(against, True)], f"page curves (named against, numbered): {got}")
 
 
+@predicate
+def chase_figure_pairs(r, n, part=""):
+    """gmb-chase: the headline figures whose label contains PART (without one: every figure)
+    have exactly N distinct (label, unit) pairs (none where the record has no headlines)."""
+    got = {(f["label"], f["unit"]) for f in r.get("headlines", {}).get("figures", [])
+           if part in f["label"]}
+    need(len(got) == int(n), f"{len(got)} figures with '{part}': {sorted(got)}")
+
+
 # ---- the record's facts -------------------------------------------------------------------
 
 
