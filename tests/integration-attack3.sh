@@ -23,13 +23,11 @@ if have_opencl; then
     check "SIGHUP: gmb run leaves no program running" bash -c \
         "! pgrep -f 'gm[b]-.*$T/hup' >/dev/null"
     m=$(ls "$T"/hup/*/*/run.json 2>/dev/null)
-    check "SIGHUP: run.json says interrupted by SIGHUP during stream" test \
-        "$(json "$m" "r['status'] + ' ' + r.get('interrupted_by', '-') + ' ' + r['interrupted']")" = \
-        "interrupted SIGHUP stream"
+    check "SIGHUP: run.json says interrupted by SIGHUP during stream" rec fields "$m" \
+        status=interrupted interrupted_by=SIGHUP interrupted=stream
     rec=$(ls "$T"/hup/*/*/*-stream.json 2>/dev/null)
-    check "SIGHUP: stream's record keeps its points, interrupted by SIGHUP" test \
-        "$([ -n "$rec" ] && json "$rec" "r['status'] + ' ' + r['interrupted_by'] + ' ' + str(len(r['points']) >= 2)")" = \
-        "interrupted SIGHUP True"
+    check "SIGHUP: stream's record keeps its points, interrupted by SIGHUP" \
+        rec stream-interrupted "$rec" SIGHUP 2
 
     # a program run directly, SIGHUP: its finished points are kept
     "$BIN/gmb-stream" --backend opencl --sizes 4KiB:1GiB:x2 --kernels all --time-cap 0.2 \
@@ -44,9 +42,8 @@ if have_opencl; then
     rc=$?
     check "SIGHUP: gmb-stream exits 129 (got $rc)" test "$rc" = 129
     rec=$(ls "$T"/hup1/*-stream.json 2>/dev/null)
-    check "SIGHUP: gmb-stream's record keeps its points, interrupted by SIGHUP" test \
-        "$([ -n "$rec" ] && json "$rec" "r['status'] + ' ' + r['interrupted_by'] + ' ' + str(len(r['points']) >= 2)")" = \
-        "interrupted SIGHUP True"
+    check "SIGHUP: gmb-stream's record keeps its points, interrupted by SIGHUP" \
+        rec stream-interrupted "$rec" SIGHUP 2
     check "SIGHUP: gmb-stream says so on its last line" grep -q \
         "interrupted by Hangup: [0-9]* finished points kept in the record" "$T/hup1.err"
 
@@ -64,8 +61,8 @@ if have_opencl; then
     rc=$?
     check "SIGINT to the process group: gmb run exits 130 (got $rc)" test "$rc" = 130
     rec=$(ls "$T"/pg/*/*/*-stream.json 2>/dev/null)
-    check "SIGINT to the process group: stream's record is kept, interrupted by SIGINT" test \
-        "$([ -n "$rec" ] && json "$rec" "r['status'] + ' ' + r['interrupted_by']")" = "interrupted SIGINT"
+    check "SIGINT to the process group: stream's record is kept, interrupted by SIGINT" \
+        rec fields "$rec" status=interrupted interrupted_by=SIGINT
 
 fi
 
@@ -84,10 +81,12 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
     supp="$PWD/tests/lsan.supp"
     asan=${ASAN_OPTIONS:-} asan=${asan//"$supp"/$T/lsan.supp}
     lsan=${LSAN_OPTIONS:-} lsan=${lsan//"$supp"/$T/lsan.supp}
-    (cd "$T/rocwd" && ASAN_OPTIONS="$asan" LSAN_OPTIONS="$lsan" expect "default --out unwritable: exit 3" 3 "${NOBODY[@]}" "$prog" \
+    (cd "$T/rocwd" && ASAN_OPTIONS="$asan" LSAN_OPTIONS="$lsan" \
+        expect "default --out unwritable: exit 3" 3 "${NOBODY[@]}" "$prog" \
         --backend opencl --sizes 4KiB:64KiB:x4 --kernels read)
     check "default --out unwritable: one line, says where and why" bash -c \
-        "[ \$(wc -l <'$T/err') = 1 ] && grep -q 'results: cannot write in .: Permission denied (the default --out' '$T/err'"
+        "[ \$(wc -l <'$T/err') = 1 ] &&
+         grep -q 'results: cannot write in .: Permission denied (the default --out' '$T/err'"
     check "default --out unwritable: nothing measured (no table on stdout)" test ! -s "$T/out"
     chmod 700 "$T"
 else
@@ -104,11 +103,14 @@ full_out() { # NAME CMD...: CMD with stdout on /dev/full (ENOSPC), then closed (
     local rc=$?
     check "stdout full: $name: exit 3 (got $rc)" test "$rc" = 3
     check "stdout full: $name: one line with the reason" bash -c \
-        "[ \$(grep -c 'cannot write to standard output' '$T/err') = 1 ] && grep -q '^[a-z-]*: error: cannot write to standard output: No space left on device$' '$T/err'"
+        "[ \$(grep -c 'cannot write to standard output' '$T/err') = 1 ] &&
+         grep -q '^[a-z-]*: error: cannot write to standard output: No space left on device$' \
+             '$T/err'"
     "$@" >&- 2>"$T/err"
     rc=$?
     check "stdout closed: $name: exit 3 (got $rc), says so" bash -c \
-        "[ $rc = 3 ] && grep -q 'error: cannot write to standard output: Bad file descriptor$' '$T/err'"
+        "[ $rc = 3 ] &&
+         grep -q 'error: cannot write to standard output: Bad file descriptor$' '$T/err'"
 }
 if [ -d /dev ] && [ -c /dev/full ]; then
     full_out "gmb table" "$G" table "$R3"
@@ -188,11 +190,12 @@ if have_opencl; then
         rm -rf "$slugdir"
         mkdir -p "$T/r6victim"
         ln -s "$T/r6victim" "$slugdir"
-        GMB_PLOTS="$PWD/plots" expect "attack3: a link at D/<device>: exit 3" 3 "$T/pbin/gmb" run --backend opencl \
-            --out "$T/r6" --only aaa
+        GMB_PLOTS="$PWD/plots" expect "attack3: a link at D/<device>: exit 3" 3 "$T/pbin/gmb" \
+            run --backend opencl --out "$T/r6" --only aaa
         check "attack3: a link at D/<device>: one line naming the link" bash -c \
             "[ \$(wc -l <'$T/err') = 1 ] && grep -q '$slugdir is a symbolic link' '$T/err'"
-        check "attack3: a link at D/<device>: nothing made through it" test -z "$(ls -A "$T/r6victim")"
+        check "attack3: a link at D/<device>: nothing made through it" \
+            test -z "$(ls -A "$T/r6victim")"
     else
         fail "$TAG attack3: a first run made no D/<device>"
     fi

@@ -2180,6 +2180,15 @@ def chase_figure_pairs(r, n, part=""):
     need(len(got) == int(n), f"{len(got)} figures with '{part}': {sorted(got)}")
 
 
+@predicate
+def stream_interrupted(r, signal, least):
+    """gmb-stream: the record is interrupted (status), by SIGNAL (interrupted_by), and keeps at
+    least LEAST points."""
+    got = (r["status"], r["interrupted_by"], len(r["points"]))
+    need(got[:2] == ("interrupted", signal) and got[2] >= int(least),
+         f"status {got[0]!r}, by {got[1]!r}, {got[2]} points")
+
+
 # ---- the record's facts -------------------------------------------------------------------
 
 
