@@ -4,10 +4,13 @@
 # PoCL records whose points' convergence is set by hand.
 Q="$PWD/results/nvidia-h200/20261130T232558Z"
 # a table row's first cell (Markdown), by its label and unit
-md_cell() { grep -F "| $1 | $2 |" "$T/q.md" | head -1 | awk -F' \\| ' '{print $3}' | sed 's/ |$//'; }
+md_cell() {
+    grep -F "| $1 | $2 |" "$T/q.md" | head -1 | awk -F' \\| ' '{print $3}' | sed 's/ |$//'
+}
 if expect "unconv: gmb table of the H200 quick run" 0 "$G" table "$Q"; then
     cp "$T/out" "$T/q.md"
-    for row in "L2 far latency (pointer chase)|cycles" "L2 far latency (pointer chase)|ns" "L2 capacity (latency curve)|MiB" \
+    for row in "L2 far latency (pointer chase)|cycles" "L2 far latency (pointer chase)|ns" \
+        "L2 capacity (latency curve)|MiB" \
         "Loaded: latency at the knee (97% of that bandwidth; index chase)|ns" \
         "Managed: host reads device-written data|GB/s" "Managed: prefetch to the device|GB/s" \
         "Page fault, one touch per 2 MiB|us"; do
@@ -16,7 +19,8 @@ if expect "unconv: gmb table of the H200 quick run" 0 "$G" table "$Q"; then
     done
     for row in "L1 latency (pointer chase)|cycles" "L2 latency (pointer chase)|cycles" \
         "DRAM latency (pointer chase)|cycles" "Read bandwidth|GB/s" \
-        "Loaded: chase latency, idle (index chase)|ns" "Managed: device reads it on the host (advice)|GB/s"; do
+        "Loaded: chase latency, idle (index chase)|ns" \
+        "Managed: device reads it on the host (advice)|GB/s"; do
         check "unconv: H200 quick: ${row%|*} (${row#*|}) not marked" bash -c \
             "c='$(md_cell "${row%|*}" "${row#*|}")'; [ -n \"\$c\" ] && [[ \$c != *'†'* ]]"
     done
@@ -29,13 +33,16 @@ import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline='')))
 h = rows[0]; k = h.index('NVIDIA H200 (CUDA) unconverged')
 v = {(r[0], r[1]): r[k] for r in rows[1:]}
-sys.exit(0 if (k == 5 and all(len(r) == len(h) for r in rows) and v[('L2 far latency (pointer chase)', 'cycles')] == '4/4'
-               and v[('L1 latency (pointer chase)', 'cycles')] == '0/12' and v[('L2 capacity (latency curve)', 'MiB')] == '5/5'
+sys.exit(0 if (k == 5 and all(len(r) == len(h) for r in rows)
+               and v[('L2 far latency (pointer chase)', 'cycles')] == '4/4'
+               and v[('L1 latency (pointer chase)', 'cycles')] == '0/12'
+               and v[('L2 capacity (latency curve)', 'MiB')] == '5/5'
                and v[('Memory size', 'GiB')] == '') else 1)" "$T/out"
 fi
 if expect "unconv: H200 quick, LaTeX" 0 "$G" table "$Q" --format tex; then
     check "unconv: tex: the far L2 marked \\dag" grep -qF \
-        "L2 far latency (pointer chase) (cycles) & 531.7 {\\footnotesize[491.6, 538.9]}\\textsuperscript{\\dag}" "$T/out"
+        "L2 far latency (pointer chase) (cycles) & 531.7 \
+{\\footnotesize[491.6, 538.9]}\\textsuperscript{\\dag}" "$T/out"
     check "unconv: tex: the legend in the comment line" grep -q "; dagger: half or more" "$T/out"
 fi
 if expect "unconv: the H200 quick run's report" 0 "$G" report "$Q" --out -; then
@@ -68,7 +75,8 @@ json.dump(r, open(sys.argv[2], 'w'))" "$rec" "$1/stream.json" "$2"
         check "unconv: PoCL converged: no mark, no legend" bash -c "! grep -q '†' '$T/out'"
     fi
     if expect "unconv: PoCL, the best read point not converged" 0 "$G" table "$T/c0"; then
-        check "unconv: PoCL: the read bandwidth marked" grep -qE "^\| Read bandwidth \| GB/s \| .* † \|$" "$T/out"
+        check "unconv: PoCL: the read bandwidth marked" \
+            grep -qE "^\| Read bandwidth \| GB/s \| .* † \|$" "$T/out"
         check "unconv: PoCL: the legend" grep -q "†: half or more" "$T/out"
     fi
     if expect "unconv: two runs side by side" 0 "$G" table "$T/c1" "$T/c0" --format csv; then
