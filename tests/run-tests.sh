@@ -23,7 +23,8 @@ run_unit() { # build-dir tag
             "not ok "*) fail "$2 unit $(basename "$t"): ${line#not ok * - }"; n=$((n + 1)) ;;
             esac
         done <<<"$out"
-        if [ "$n" = 0 ] || { [ "$rc" != 0 ] && ! grep -v "# SKIP" <<<"$out" | grep -q "^not ok"; }; then
+        if [ "$n" = 0 ] ||
+            { [ "$rc" != 0 ] && ! grep -v "# SKIP" <<<"$out" | grep -q "^not ok"; }; then
             fail "$2 unit $(basename "$t"): exit $rc"
             echo "$out" | tail -20
         fi
@@ -112,7 +113,10 @@ validate_committed() {
             p=${p% (v*}
             d=${p%/*}
             nok[$d]=$((${nok[$d]:-0} + 1))
-            case " ${vers[$d]:-} " in *" ${v%)} "*) ;; *) vers[$d]="${vers[$d]:-}${vers[$d]:+ }${v%)}" ;; esac
+            case " ${vers[$d]:-} " in
+            *" ${v%)} "*) ;;
+            *) vers[$d]="${vers[$d]:-}${vers[$d]:+ }${v%)}" ;;
+            esac
             ;;
         *)
             fail "records: $line"
@@ -172,7 +176,8 @@ if [ "${GMB_NO_SAN:-0}" != 1 ]; then
         # tracer then crashes at exit ("Tracer caught signal 11"), a flake that moves with
         # memory layout (google/sanitizers#1322). Leaks are still checked; only memory
         # reachable from dynamic TLS alone would now be reported (none is)
-        export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0:suppressions=$PWD/tests/lsan.supp
+        export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:intercept_tls_get_addr=0\
+:suppressions=$PWD/tests/lsan.supp
         export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
         export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
         TAG=san
