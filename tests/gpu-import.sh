@@ -9,7 +9,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] && [ $# -le 2 ] && [ -f "$1" ] || {
-    echo "usage: tests/gpu-import.sh gmb-check.tgz [results-dir] (from tests/gpu-check.sh's \$OUT)" >&2
+    echo "usage: tests/gpu-import.sh gmb-check.tgz [results-dir] \
+(from tests/gpu-check.sh's \$OUT)" >&2
     exit 2
 }
 T=$(mktemp -d /tmp/gmb-import.XXXXXX)
@@ -79,7 +80,8 @@ import json, sys
 m = json.load(open(sys.argv[1]))
 print(f"quick profile on {m.get('device', {}).get('name', '?')}: {m.get('wall_s', 0):.1f} s in all")
 for p in m["programs"]:
-    print(f"  {p['name']:8s} {p.get('wall_s') or 0:6.1f} s (estimate {p.get('estimate_s') or 0:g} s)  {p['status']}")
+    print(f"  {p['name']:8s} {p.get('wall_s') or 0:6.1f} s "
+          f"(estimate {p.get('estimate_s') or 0:g} s)  {p['status']}")
 PY
 echo
 echo "publish with: git add -f $dest $check"
