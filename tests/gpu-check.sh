@@ -19,7 +19,9 @@ RET=${OUT:-$(mktemp -d /tmp/gmb-out.XXXXXX)}
 OUTDIR=$(mktemp -d /tmp/gmb-check.XXXXXX)
 exec > >(tee -a "$RET/gmb-check.log") 2>&1
 since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
-left() { awk -v a="$t_start" -v b="$(date +%s.%N)" -v B="$BUDGET" 'BEGIN { printf "%d", B - (b - a) }'; }
+left() {
+    awk -v a="$t_start" -v b="$(date +%s.%N)" -v B="$BUDGET" 'BEGIN { printf "%d", B - (b - a) }'
+}
 pack() { tar czf "$RET/gmb-check.tgz.part" -C "$OUTDIR" . 2>/dev/null &&
     mv -f "$RET/gmb-check.tgz.part" "$RET/gmb-check.tgz"; }
 # stream at its default sizes (issue 2 times that sweep: < 20 s on an H100/H200), unless
@@ -27,8 +29,10 @@ pack() { tar czf "$RET/gmb-check.tgz.part" -C "$OUTDIR" . 2>/dev/null &&
 SIZES=(${GMB_CHECK_SIZES:+--sizes "$GMB_CHECK_SIZES"})
 # (the tree's commit: .debs/REV where tests/gpu-debs.sh wrote it; git describe here sees the
 # checkout the session started from)
-echo "== gmb gpu-check $(cat .debs/REV 2>/dev/null || git describe --always --dirty 2>/dev/null) on $(hostname), $(date -u +%FT%TZ), budget ${BUDGET} s"
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,pcie.link.gen.current,pcie.link.width.current \
+echo "== gmb gpu-check $(cat .debs/REV 2>/dev/null || git describe --always --dirty 2>/dev/null) \
+on $(hostname), $(date -u +%FT%TZ), budget ${BUDGET} s"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,\
+clocks.max.mem,pcie.link.gen.current,pcie.link.width.current \
     --format=csv 2>/dev/null || echo "(nvidia-smi not available)"
 nvidia-smi -q >"$OUTDIR/nvidia-smi-before.txt" 2>&1
 
@@ -53,7 +57,8 @@ if ls .debs/*.deb >/dev/null 2>&1; then
     mkdir -p "$R/fallback"
     mv "$L"/libudev.so* "$L"/libxml2.so* "$R/fallback/" 2>/dev/null || true
     export PKG_CONFIG_PATH=$L/pkgconfig:$R/usr/share/pkgconfig PKG_CONFIG_SYSROOT_DIR=$R
-    export LD_LIBRARY_PATH=$L${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:$R/fallback
+    export LD_LIBRARY_PATH=$L${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:/lib/x86_64-linux-gnu\
+:/usr/lib/x86_64-linux-gnu:$R/fallback
     export LIBRARY_PATH=$L
     # (hwloc's autogen/config.h sits in the multiarch directory: pkg-config would name it,
     # but the machine may have no pkg-config)
@@ -61,7 +66,8 @@ if ls .debs/*.deb >/dev/null 2>&1; then
     echo "unpacked $(ls .debs/*.deb | wc -l) carried packages into $R"
 fi
 ls /etc/OpenCL/vendors 2>/dev/null | sed 's/^/OpenCL vendor file: /'
-ldconfig -p 2>/dev/null | grep -E 'libnvidia-opencl|libcuda\.so\.1|libnvidia-ml' | sed 's/^/driver library: /'
+ldconfig -p 2>/dev/null | grep -E 'libnvidia-opencl|libcuda\.so\.1|libnvidia-ml' |
+    sed 's/^/driver library: /'
 
 echo "== build"
 t0=$(date +%s.%N)
@@ -142,16 +148,23 @@ step() { # name max_s args...: run a program under the deadline, keep its output
     case $rc in
     0) ;;
     77) # a skip is fine for a part the API lacks, never for CUDA itself on a GPU machine
-        if [[ $name == *-cuda ]] && grep -qE "no CUDA device|'cuda' was not built" "$OUTDIR/$name.txt"; then
+        if [[ $name == *-cuda ]] &&
+            grep -qE "no CUDA device|'cuda' was not built" "$OUTDIR/$name.txt"; then
             status=1
-            echo "  CUDA missing: not built (nvcc not found?) or no device (driver older than the CUDA 13 runtime?)"
+            echo "  CUDA missing: not built (nvcc not found?) or no device \
+(driver older than the CUDA 13 runtime?)"
         fi
         if [[ $name == *-opencl ]] &&
             grep -qE "no OpenCL (platform|device)|'opencl' was not built" "$OUTDIR/$name.txt"; then
             status=1
-            echo "  OpenCL missing: backend not built (.debs carried?) or libnvidia-opencl.so.1 not loaded"
+            echo "  OpenCL missing: backend not built (.debs carried?) \
+or libnvidia-opencl.so.1 not loaded"
         fi ;;
-    124 | 130 | 137) status=1; echo "  stopped at its limit of $lim s"; tail -3 "$OUTDIR/$name.txt" ;;
+    124 | 130 | 137)
+        status=1
+        echo "  stopped at its limit of $lim s"
+        tail -3 "$OUTDIR/$name.txt"
+        ;;
     *) status=1; tail -5 "$OUTDIR/$name.txt" ;;
     esac
     pack
@@ -248,8 +261,8 @@ diag diag-access-opencl bin/gmb-access --backend opencl --device 0 --out "$OUTDI
 # (each line stamped with the time it came (EPOCHREALTIME): NVIDIA's OpenCL ran past 60 s in
 # calls 1 and 3, about 1.5 s a point, cause not known)
 step stream-opencl 60 bash -c 'set -o pipefail; echo "start $EPOCHREALTIME"; "$@" 2>&1 |
-    while IFS= read -r l; do echo "$EPOCHREALTIME $l"; done' _ bin/gmb-stream --backend opencl --device 0 \
-    ${SIZES[@]+"${SIZES[@]}"} --out "$OUTDIR/opencl"
+    while IFS= read -r l; do echo "$EPOCHREALTIME $l"; done' _ bin/gmb-stream \
+    --backend opencl --device 0 ${SIZES[@]+"${SIZES[@]}"} --out "$OUTDIR/opencl"
 step chase-opencl 90 bin/gmb-chase --backend opencl --device 0 --out "$OUTDIR/opencl"
 step chase-ptr-opencl 45 bin/gmb-chase --backend opencl --device 0 --pointers --mode random \
     --spaces global --out "$OUTDIR/opencl-ptr"
@@ -310,8 +323,11 @@ step chase-more-cuda 70 bin/gmb-chase --backend cuda --device 0 \
 step chase-pages-cuda 120 bin/gmb-chase --backend cuda --device 0 --spaces global \
     --mode random,page --time-cap 0.3 --max-samples 20 --out "$OUTDIR/cuda-pages"
 if wanted chase-pages-cuda && [ -s "$OUTDIR/chase-pages-cuda.txt" ]; then
-    grep '^# levels:' "$OUTDIR/chase-pages-cuda.txt" | tr ';' '\n' | grep -iE 'page-stride|TLB' | head -20
-    python3 -c "import json,glob; r=json.load(open(sorted(glob.glob('$OUTDIR/cuda-pages/*-chase.json'))[-1])); print('pages:', r['results'].get('pages'))" 2>/dev/null
+    grep '^# levels:' "$OUTDIR/chase-pages-cuda.txt" | tr ';' '\n' |
+        grep -iE 'page-stride|TLB' | head -20
+    python3 -c "import json,glob; \
+r=json.load(open(sorted(glob.glob('$OUTDIR/cuda-pages/*-chase.json'))[-1])); \
+print('pages:', r['results'].get('pages'))" 2>/dev/null
 fi
 # the host side of on-demand migration with several host threads (1 above: the lower bound)
 step um-threads-cuda 30 bin/gmb-um --backend cuda --device 0 --out "$OUTDIR/cuda-threads" \
@@ -346,7 +362,8 @@ step stream-energy-cuda 40 bin/gmb-stream --backend cuda --device 0 --kernels re
 # the bytes stream counts against the bytes DRAM moved: Nsight Compute's counters (hardware
 # counters: the lent machine's runtime allows them; the clocks are left alone) over a few
 # launches of read, fill, copy and triad at 512 MiB an array (over 4x the L2)
-NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+NCU=$(command -v ncu ||
+    ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
 if [ -n "$NCU" ]; then # (informative: a profiler that fails says why below, status kept)
     step counters-cuda 60 bash -c '"$@" || echo "ncu: exit $? (its log: ncu.csv)"' _ \
         "$NCU" --clock-control none --print-units base --csv \
@@ -388,7 +405,8 @@ import glob, json, sys
 for path in sorted(glob.glob(sys.argv[1] + "/*/*-stream.json")):
     r = json.load(open(path))
     d = r["device"]
-    print(f"{path.split('/')[-2]}: {d['name']}, peak {d['peak_bw_GBps']:.0f} GB/s ({d['peak_bw_source']}), status {r['status']}")
+    print(f"{path.split('/')[-2]}: {d['name']}, peak {d['peak_bw_GBps']:.0f} GB/s "
+          f"({d['peak_bw_source']}), status {r['status']}")
     for k, b in r["results"].get("best", {}).items():
         pct = f"{b['pct_peak']:.1f}%" if "pct_peak" in b else "-"
         print(f"  {k:6s} {b['bw_GBps']:9.1f} GB/s  {pct:>7s}  width {b['width_bytes']:2d} B  "
@@ -407,11 +425,13 @@ for d in sorted(glob.glob(sys.argv[1] + "/tune-*")):
         peak = r["device"]["peak_bw_GBps"]
         best = r["results"].get("best", {})
         pct = " ".join(f"{k} {100 * b['bw_GBps'] / peak:4.1f}%" for k, b in best.items())
-        print(f"{d.split('/tune-')[-1]:14s} " + "  ".join(f"{k} {'/'.join(v)}" for k, v in got.items()) + f"   best: {pct}")
+        print(f"{d.split('/tune-')[-1]:14s} "
+              + "  ".join(f"{k} {'/'.join(v)}" for k, v in got.items()) + f"   best: {pct}")
 PY
 echo "== chase: latency levels detected (default sweep; wall times above)"
 grep -h "^# levels" "$OUTDIR"/chase-*.txt 2>/dev/null || echo "(not run)"
-echo "== bank: shared-memory banks inferred, cost per conflict way, bandwidth with/without conflicts"
+echo "== bank: shared-memory banks inferred, cost per conflict way, \
+bandwidth with/without conflicts"
 python3 - "$OUTDIR" <<'PY'
 import glob, json, sys
 for path in sorted(glob.glob(sys.argv[1] + "/*/*-bank.json")):
@@ -421,10 +441,13 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-bank.json")):
         print(f"{path.split('/')[-2]}: {d['name']}: status {r['status']} (no inference)")
         continue
     inf = res["inference"]
-    print(f"{path.split('/')[-2]}: {d['name']}, timer resolution {d['timer_res_ns']} ns, status {r['status']}")
-    print(f"  {'banks %s x %s B' % (inf['banks'], inf['bank_bytes']) if inf['detected'] else 'no banks'}: {inf['reason']}")
+    print(f"{path.split('/')[-2]}: {d['name']}, timer resolution {d['timer_res_ns']} ns, "
+          f"status {r['status']}")
+    print(f"  {'banks %s x %s B' % (inf['banks'], inf['bank_bytes']) if inf['detected'] else 'no banks'}"
+          f": {inf['reason']}")
     for f in res["fits"]:
-        print(f"  {f['mode']:10s} {f['width_bytes']:2d} B: {f['base']:8.2f} + {f['slope']:7.3f} {f['unit']}/way"
+        print(f"  {f['mode']:10s} {f['width_bytes']:2d} B: {f['base']:8.2f} + "
+              f"{f['slope']:7.3f} {f['unit']}/way"
               f"  rms {f['rms_residual']:.3g}  R^2 {f['r2']:.3f}  n {f['n']}")
     for w, b in res["bandwidth"].items():
         fa, sl = b["fastest_stride"], b["slowest_stride"]
@@ -433,8 +456,10 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-bank.json")):
               f" ({sl['ways_32x4']}-way) {sl['GBps']:.0f} GB/s")
     for x in res.get("remote", []):  # another SM's shared memory, against the own (stride 1)
         own = x.get("own_stride1", {})
-        print(f"  remote {x['mode']:10s} {x['width_bytes']:2d} B cluster {x['cluster']}: {x['y']:.1f} {x['unit']}"
-              f" {x['GBps']:.0f} GB/s (own: {own.get('y', float('nan')):.1f}, {own.get('GBps', float('nan')):.0f} GB/s)")
+        print(f"  remote {x['mode']:10s} {x['width_bytes']:2d} B cluster {x['cluster']}: "
+              f"{x['y']:.1f} {x['unit']}"
+              f" {x['GBps']:.0f} GB/s (own: {own.get('y', float('nan')):.1f}, "
+              f"{own.get('GBps', float('nan')):.0f} GB/s)")
     for x in res.get("skipped", []):
         print(f"  {x['pattern']} skipped: {x['reason']}")
 PY
@@ -445,49 +470,70 @@ mib = lambda b: f"{b / 2**20:.1f} MiB"
 for path in sorted(glob.glob(sys.argv[1] + "/*/*-l2.json")):
     r = json.load(open(path))
     res, d = r["results"], r["device"]
-    print(f"{path.split('/')[-2]}: {d['name']}, {res.get('cache_name')} {mib(d['llc_bytes'])} reported, status {r['status']}")
+    print(f"{path.split('/')[-2]}: {d['name']}, {res.get('cache_name')} {mib(d['llc_bytes'])} "
+          f"reported, status {r['status']}")
     for k, f in res.get("bandwidth", {}).items():
         if f["verdict"] != "plateaus":
             print(f"  {k:5s} no clear plateau")
             continue
-        print(f"  {k:5s} cache {f['cache_GBps']:8.1f} GB/s, {f['memory']} {f['memory_GBps']:8.1f} GB/s"
-              f" (reached: {f['memory_reached']}), ratio {f['ratio']:.2f}x, capacity {mib(f['capacity_bytes'])}"
-              f" (falls by {mib(f['fall_at_bytes'])}, 50% hits at {mib(f['half_hit_bytes'])}), {f['confidence_word']} confidence")
+        print(f"  {k:5s} cache {f['cache_GBps']:8.1f} GB/s, "
+              f"{f['memory']} {f['memory_GBps']:8.1f} GB/s"
+              f" (reached: {f['memory_reached']}), ratio {f['ratio']:.2f}x, "
+              f"capacity {mib(f['capacity_bytes'])}"
+              f" (falls by {mib(f['fall_at_bytes'])}, 50% hits at {mib(f['half_hit_bytes'])}), "
+              f"{f['confidence_word']} confidence")
     p = res.get("partitions")
     if p:
-        extra = (f"near {p['near_cycles']:.0f} cycles ({100 * p['near_share']:.0f}%), far {p['far_cycles']:.0f} cycles"
-                 if "near_cycles" in p else f"median {p.get('median_cycles', float('nan')):.0f} cycles")
-        print(f"  partitions: {p['verdict']}: {extra}; {p['sms_bimodal']} of {p['sms_reached']} SMs bimodal;"
-              f" partitions {p.get('partitions', '?')} ({p.get('partitions_basis', '-')}); sides (SMs) {p.get('sides')}")
+        extra = (f"near {p['near_cycles']:.0f} cycles ({100 * p['near_share']:.0f}%), "
+                 f"far {p['far_cycles']:.0f} cycles"
+                 if "near_cycles" in p else
+                 f"median {p.get('median_cycles', float('nan')):.0f} cycles")
+        print(f"  partitions: {p['verdict']}: {extra}; {p['sms_bimodal']} of {p['sms_reached']} "
+              f"SMs bimodal;"
+              f" partitions {p.get('partitions', '?')} ({p.get('partitions_basis', '-')}); "
+              f"sides (SMs) {p.get('sides')}")
         for e in p.get("per_sm", []):
             if e.get("reached"):
-                print(f"    SM {e['sm']:3d}: " + ", ".join(f"{m['cycles']:.0f} cycles {100 * m['share']:.0f}%" for m in e.get("modes", [])))
+                print(f"    SM {e['sm']:3d}: "
+                      + ", ".join(f"{m['cycles']:.0f} cycles {100 * m['share']:.0f}%"
+                                  for m in e.get("modes", [])))
         for a in p.get("agreement", []):
-            print(f"    SM {a['sm_a']} vs SM {a['sm_b']}: same class for {100 * a['same_class_share']:.0f}% of lines")
+            print(f"    SM {a['sm_a']} vs SM {a['sm_b']}: "
+                  f"same class for {100 * a['same_class_share']:.0f}% of lines")
     q = res.get("persistence")
     if q:
         for c in q["configs"]:
-            print(f"  persistence set-aside {mib(c['setaside_bytes']):>10s} (granted {mib(c.get('setaside_granted_bytes', 0))})"
-                  f" hitRatio {c['hit_ratio']:.2f}: {c['bw_GBps']:8.1f} GB/s +-{100 * c['ci_rel']:.1f}%")
+            print(f"  persistence set-aside {mib(c['setaside_bytes']):>10s} "
+                  f"(granted {mib(c.get('setaside_granted_bytes', 0))})"
+                  f" hitRatio {c['hit_ratio']:.2f}: {c['bw_GBps']:8.1f} GB/s "
+                  f"+-{100 * c['ci_rel']:.1f}%")
         if "gain" in q:
-            print(f"  persistence gain {q['gain']:.3f}x {q.get('gain_ci')} {q.get('verdict', '')} (hot {mib(q['hot_bytes'])}, {q.get('rounds')} rounds,"
-                  f" an empty launch {100 * q.get('launch_rel', float('nan')):.1f}%, timer resolution {100 * q['timer_resolution_rel']:.2f}% of a sample), restored {q['restored']}")
+            print(f"  persistence gain {q['gain']:.3f}x {q.get('gain_ci')} {q.get('verdict', '')} "
+                  f"(hot {mib(q['hot_bytes'])}, {q.get('rounds')} rounds,"
+                  f" an empty launch {100 * q.get('launch_rel', float('nan')):.1f}%, "
+                  f"timer resolution {100 * q['timer_resolution_rel']:.2f}% of a sample), "
+                  f"restored {q['restored']}")
     for s in res.get("skipped", []):
         print(f"  {s['part']}: skipped: {s['reason']}")
     for c in res.get("coldwarm", {}).get("sizes", []):
-        print(f"  cold/warm {mib(c['size_bytes']):>10s}: {c['cold_ns'] / 1e3:8.2f} us / {c['warm_ns'] / 1e3:8.2f} us a pass = {c['cold_over_warm']:.2f}x"
-              f" {c.get('cold_over_warm_ci')} {c.get('verdict', '')}{' (launch-dominated)' if c.get('launch_dominated') else ''}")
+        print(f"  cold/warm {mib(c['size_bytes']):>10s}: {c['cold_ns'] / 1e3:8.2f} us / "
+              f"{c['warm_ns'] / 1e3:8.2f} us a pass = {c['cold_over_warm']:.2f}x"
+              f" {c.get('cold_over_warm_ci')} {c.get('verdict', '')}"
+              f"{' (launch-dominated)' if c.get('launch_dominated') else ''}")
 PY
-echo "== copy: largest copy per direction, kind, engine (GB/s, % of PCIe nominal); smallest copy (us)"
+echo "== copy: largest copy per direction, kind, engine (GB/s, % of PCIe nominal); \
+smallest copy (us)"
 python3 - "$OUTDIR" <<'PY'
 import glob, json, sys
 for path in sorted(glob.glob(sys.argv[1] + "/*/*-copy.json")):
     r = json.load(open(path))
     res, d = r["results"], r["device"]
     l = res.get("link", {})
-    link = (f"PCIe gen{l['gen']} x{l['width']} (max gen{l['max_gen']} x{l['max_width']}), nominal {l['nominal_GBps']:.1f} GB/s per direction"
+    link = (f"PCIe gen{l['gen']} x{l['width']} (max gen{l['max_gen']} x{l['max_width']}), "
+            f"nominal {l['nominal_GBps']:.1f} GB/s per direction"
             if l.get("available") else f"link unknown ({l.get('why')})")
-    print(f"{path.split('/')[-2]}: {d['name']}, {link}, locality NUMA {r['locality']['numa_nodes']}, status {r['status']}")
+    print(f"{path.split('/')[-2]}: {d['name']}, {link}, "
+          f"locality NUMA {r['locality']['numa_nodes']}, status {r['status']}")
     print(f"  host thread: {r['locality'].get('host_binding', '?')}")
     for kind, p in res.get("host_placement", {}).items():
         print(f"  host memory {kind}: {p['binding']}; pages on NUMA {p['pages_numa']}")
@@ -495,7 +541,8 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-copy.json")):
     for k, b in res.get("largest", {}).items():
         pct = f"{b['pct_link']:.1f}%" if "pct_link" in b else "-"
         small = f"{lat[k]['lat_us']:8.2f} us @ {lat[k]['size_bytes']} B" if k in lat else ""
-        print(f"  {k:22s} {b['bw_GBps']:9.2f} GB/s {pct:>7s} @ {b['size_bytes'] / 2**20:g} MiB   {small}")
+        print(f"  {k:22s} {b['bw_GBps']:9.2f} GB/s {pct:>7s} @ {b['size_bytes'] / 2**20:g} MiB   "
+              f"{small}")
     for s in res.get("skipped", []):
         print(f"  skipped {s['direction']} {s['kind']} {s['engine']}: {s['reason']}")
 PY
@@ -510,7 +557,8 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-um.json")):
         print(f"  {k:13s} {b['bw_GBps']:9.2f} GB/s @ {b['size_bytes'] / 2**20:g} MiB")
     for k, f in res.get("fault_us", {}).items():
         fu = f"{f['fault_us']:.2f} us per fault" if "fault_us" in f else "no fault cost"
-        print(f"  stride {int(k) // 1024:5d} KiB: {f['host_us']:8.2f} us from the host, {f['device_us']:6.3f} resident: {fu}")
+        print(f"  stride {int(k) // 1024:5d} KiB: {f['host_us']:8.2f} us from the host, "
+              f"{f['device_us']:6.3f} resident: {fu}")
     for s in res.get("skipped", []):
         print(f"  skipped {s['test']}: {s['reason']}")
 PY
@@ -521,9 +569,12 @@ for path in sorted(glob.glob(sys.argv[1] + "/cuda-touch*/*-um.json")):
     r = json.load(open(path))
     for p in r["points"]:
         m, t = p["metrics"], p["time_ns"]
-        print(f"{path.split('/')[-2]}: {p['params']['size_bytes'] / 2**20:6g} MiB, {p['params']['host_threads']} host thread(s): "
-              f"touches {m['bw_GBps']['median']:7.2f} GB/s [{m['bw_GBps']['ci_lo']:.2f}, {m['bw_GBps']['ci_hi']:.2f}], "
-              f"check of every word {m.get('host_resident_GBps', {}).get('median', float('nan')):6.2f} GB/s, "
+        print(f"{path.split('/')[-2]}: {p['params']['size_bytes'] / 2**20:6g} MiB, "
+              f"{p['params']['host_threads']} host thread(s): "
+              f"touches {m['bw_GBps']['median']:7.2f} GB/s "
+              f"[{m['bw_GBps']['ci_lo']:.2f}, {m['bw_GBps']['ci_hi']:.2f}], "
+              f"check of every word "
+              f"{m.get('host_resident_GBps', {}).get('median', float('nan')):6.2f} GB/s, "
               f"n {t['n']}, converged {t['converged']}, {p['extra']['verified']}")
 PY
 echo "== quick profile (chase, loaded, um): unconverged points, and the table's marked values"
@@ -535,10 +586,12 @@ for path in sorted(glob.glob(sys.argv[1] + "/quick-converge/*/*/*.json")):
     r = json.load(open(path))
     bad = [p for p in r["points"] if not p.get("time_ns", {}).get("converged", True)]
     print(f"{r['benchmark']}: {len(bad)} of {len(r['points'])} points not converged "
-          f"(time cap {r['measurement']['time_cap_s']} s, max samples {r['measurement']['max_samples']})")
+          f"(time cap {r['measurement']['time_cap_s']} s, "
+          f"max samples {r['measurement']['max_samples']})")
     for p in bad[:16]:
         t = p["time_ns"]
-        print(f"  {json.dumps(p['params'], separators=(',', ':'))[:110]}: n {t['n']}, ci {100 * t['ci_rel']:.1f}%")
+        print(f"  {json.dumps(p['params'], separators=(',', ':'))[:110]}: n {t['n']}, "
+              f"ci {100 * t['ci_rel']:.1f}%")
 PY
 for d in "$OUTDIR"/quick-converge/*/*/; do
     [ -d "$d" ] && bin/gmb table "$d" 2>/dev/null | grep -E "†|^\| Metric" || true
@@ -546,7 +599,8 @@ for d in "$OUTDIR"/quick-converge/*/*/; do
 done
 echo "== loaded: latency under load (idle, at the most bandwidth, where it doubles)"
 grep -h "^# loaded" "$OUTDIR"/loaded-*.txt 2>/dev/null || echo "(not run)"
-echo "== access: access granularity (stride curve), misaligned reads, random blocks read and written"
+echo "== access: access granularity (stride curve), misaligned reads, \
+random blocks read and written"
 grep -h "^# access" "$OUTDIR"/access-*.txt 2>/dev/null || echo "(not run)"
 python3 - "$OUTDIR" <<'PY'
 import glob, json, sys
@@ -555,23 +609,30 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-access.json")):
     r = json.load(open(path))
     for what, verb in (("random", "read"), ("random_write", "written")):
         # the same buffer's reads beside the writes (when both ran): writes of B / reads of B
-        rd = {(e["size_bytes"], b["block_bytes"]): b.get("bw_GBps") for e in r["results"].get("random", []) for b in e["blocks"]}
+        rd = {(e["size_bytes"], b["block_bytes"]): b.get("bw_GBps")
+              for e in r["results"].get("random", []) for b in e["blocks"]}
         for e in r["results"].get(what, []):
             c, s4 = e.get("contiguous_GBps"), e.get("stride4_GBps")
             cont = f"{c:.1f} GB/s" if c else "failed"
             beside = f" (stride 4: {s4:.1f} GB/s, {100 * c / s4:.0f}%)" if c and s4 else ""
             full = e.get("full_bw_block_bytes")
-            print(f"{path.split('/')[-2]}: {r['device']['name']}: random blocks {verb} in {e['size_bytes'] / 2**20:g} MiB "
+            print(f"{path.split('/')[-2]}: {r['device']['name']}: random blocks {verb} in "
+                  f"{e['size_bytes'] / 2**20:g} MiB "
                   f"({e['where']}): contiguous {cont}{beside}; full bandwidth "
                   f"{f'from {full} B' if full else 'from no block measured'}; status {r['status']}")
             # the in-order reference of each access width (4 B words, 8 B uint2, 16 B uint4)
-            print("  references: " + ", ".join(f"{x['width_bytes']} B accesses {x['contiguous_GBps']:.1f} GB/s" if x.get("contiguous_GBps") else f"{x['width_bytes']} B accesses failed"
+            print("  references: " + ", ".join(f"{x['width_bytes']} B accesses "
+                                              f"{x['contiguous_GBps']:.1f} GB/s"
+                                              if x.get("contiguous_GBps") else
+                                              f"{x['width_bytes']} B accesses failed"
                                               for x in e.get("references", [])))
             for b in e["blocks"]:
                 rb = rd.get((e["size_bytes"], b["block_bytes"])) if what == "random_write" else None
                 vs = f"  {100 * b['bw_GBps'] / rb:5.1f}% of reads" if rb and "bw_GBps" in b else ""
-                print(f"  {b['block_bytes']:6d} B {b.get('bw_GBps', nan):9.1f} GB/s {100 * b.get('of_contiguous', nan):6.1f}% "
-                      f"of contiguous ({b.get('reference_width_bytes', 4):2d} B) {b.get('blocks_G_per_s', nan):9.4f} G blocks/s  {b['where']}{vs}")
+                print(f"  {b['block_bytes']:6d} B {b.get('bw_GBps', nan):9.1f} GB/s "
+                      f"{100 * b.get('of_contiguous', nan):6.1f}% "
+                      f"of contiguous ({b.get('reference_width_bytes', 4):2d} B) "
+                      f"{b.get('blocks_G_per_s', nan):9.4f} G blocks/s  {b['where']}{vs}")
 PY
 echo "== atomic: distinct addresses against one address"
 grep -h "^# atomic" "$OUTDIR"/atomic-*.txt 2>/dev/null || echo "(not run)"
@@ -593,7 +654,8 @@ k, m, v = head.index("Kernel Name"), head.index("Metric Name"), head.index("Metr
 for r in rows[1:]:
     name = re.search(r"stream_(read|fill|copy|triad)", r[k])
     if name:
-        scale = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9}.get(r[head.index("Metric Unit")], 1)
+        scale = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9}.get(
+            r[head.index("Metric Unit")], 1)
         got.setdefault((name.group(1), r[m]), []).append(scale * float(r[v].replace(",", "")))
 size = 512 * 2**20  # bytes an array; the kernels' reads and writes in arrays
 want = {"read": (1, 0), "fill": (0, 1), "copy": (1, 1), "triad": (2, 1)}
@@ -603,21 +665,26 @@ for kern, (nr, nw) in want.items():
         print(f"  {kern:6s} no counters")
         continue
     rd, wr = statistics.median(rd), statistics.median(wr)
-    fmt = lambda b, n: f"{b / (n * size):.3f}x of the {n * size / 2**20:g} MiB counted" if n else f"{b / 2**20:.1f} MiB (none counted)"
-    print(f"  {kern:6s} DRAM read {fmt(rd, nr)}; written {fmt(wr, nw)}  ({len(got[(kern, 'dram__bytes_read.sum')])} launches)")
+    fmt = lambda b, n: (f"{b / (n * size):.3f}x of the {n * size / 2**20:g} MiB counted" if n
+                        else f"{b / 2**20:.1f} MiB (none counted)")
+    print(f"  {kern:6s} DRAM read {fmt(rd, nr)}; written {fmt(wr, nw)}  "
+          f"({len(got[(kern, 'dram__bytes_read.sum')])} launches)")
 PY
-echo "== l2: L2 hit rate of gmb-l2's sets (Nsight Compute, lts__t_sector_hit_rate.pct, the last 3 launches)"
+echo "== l2: L2 hit rate of gmb-l2's sets \
+(Nsight Compute, lts__t_sector_hit_rate.pct, the last 3 launches)"
 python3 - "$OUTDIR" <<'PY'
 import csv, glob, os, re, statistics, sys
 out = sys.argv[1]
-files = sorted(glob.glob(os.path.join(out, "ncu-l2-*.csv")), key=lambda f: (f.split("-")[-2], int(re.sub(r"\D", "", f.split("-")[-1]))))
+files = sorted(glob.glob(os.path.join(out, "ncu-l2-*.csv")),
+               key=lambda f: (f.split("-")[-2], int(re.sub(r"\D", "", f.split("-")[-1]))))
 if not files:
     print("(not run)")
 for f in files:
     part, size = os.path.basename(f)[7:-4].split("-")
     rows = list(csv.reader(l for l in open(f, errors="replace") if l.startswith('"')))
     if not rows:
-        print(f"  {part:5s} {size:>4s} MiB: no counters ({' '.join(open(f, errors='replace').read().split()[-12:])})")
+        print(f"  {part:5s} {size:>4s} MiB: no counters "
+              f"({' '.join(open(f, errors='replace').read().split()[-12:])})")
         continue
     head = rows[0]
     m, v = head.index("Metric Name"), head.index("Metric Value")
@@ -632,8 +699,10 @@ for f in files:
         print(f"  {part:5s} {size:>4s} MiB: no hit rate")
         continue
     fmt = lambda x: f"{statistics.median(x) / 2**20:.0f} MiB" if x else "-"
-    print(f"  {part:5s} {size:>4s} MiB: L2 hit rate {statistics.median(hr):5.1f}% (launches {len(got['lts__t_sector_hit_rate.pct'])}); "
-          f"L2 sectors {fmt([32 * x for x in sec])}, DRAM read {fmt(rd)}, written {fmt(wr)} a launch")
+    print(f"  {part:5s} {size:>4s} MiB: L2 hit rate {statistics.median(hr):5.1f}% "
+          f"(launches {len(got['lts__t_sector_hit_rate.pct'])}); "
+          f"L2 sectors {fmt([32 * x for x in sec])}, DRAM read {fmt(rd)}, "
+          f"written {fmt(wr)} a launch")
 PY
 echo "== copy: SM bidir, split kernel against two streams (GB/s summed; nvbandwidth's figure)"
 grep -hE "^bidir +mapped +sm" "$OUTDIR"/copy-bidir-cuda.txt 2>/dev/null || echo "(not run)"
@@ -644,7 +713,8 @@ for path in sorted(glob.glob(sys.argv[1] + "/cuda-bidir-*/*-copy.json")):
         m = p["metrics"]
         print(f"  {p['params'].get('sm_bidir', '?'):8s} {p['params']['size_bytes'] >> 20:5d} MiB: "
               f"{m['bw_GBps']['median']:.1f} GB/s summed"
-              + (f", per direction {m['per_direction_GBps']['median']:.1f}" if "per_direction_GBps" in m else ""))
+              + (f", per direction {m['per_direction_GBps']['median']:.1f}"
+                 if "per_direction_GBps" in m else ""))
 PY
 echo "== l2: the L1s' aggregate bandwidth (gmb-l2 --parts l1,read) and the level table"
 grep -h "^# summary" "$OUTDIR"/l2-l1-cuda.txt 2>/dev/null || echo "(not run)"
@@ -669,15 +739,19 @@ r = rec("cuda", "stream")
 if r:
     best = r["results"].get("best", {})
     if r["status"] != "ok":
-        print(f"issue 2: the stream record says {r['status']}: its figures are from the points it finished")
+        print(f"issue 2: the stream record says {r['status']}: "
+              f"its figures are from the points it finished")
     for k, t in (("read", 95), ("triad", 90), ("copy", 84)):
         b = best.get(k)
         if b and "pct_peak" in b:
-            print(f"issue 2: {k:5s} {b['bw_GBps']:8.1f} GB/s = {b['pct_peak']:5.1f}% of {r['device']['peak_bw_GBps']:.0f} GB/s"
-                  f" (target >= {t}%, at {b['size_bytes'] / 2**30:g} GiB, tier {b.get('tier')}): {verdict(b['pct_peak'] >= t and b['dram'])}")
+            print(f"issue 2: {k:5s} {b['bw_GBps']:8.1f} GB/s = {b['pct_peak']:5.1f}% of "
+                  f"{r['device']['peak_bw_GBps']:.0f} GB/s"
+                  f" (target >= {t}%, at {b['size_bytes'] / 2**30:g} GiB, tier {b.get('tier')}): "
+                  f"{verdict(b['pct_peak'] >= t and b['dram'])}")
     if "stream-cuda" in steps:
         rc, sec = steps['stream-cuda']
-        print(f"issue 2: default stream sweep {sec:.1f} s, exit {rc} (target < 20 s): {verdict(rc == 0 and sec < 20)}")
+        print(f"issue 2: default stream sweep {sec:.1f} s, exit {rc} (target < 20 s): "
+              f"{verdict(rc == 0 and sec < 20)}")
 r = rec("cuda", "chase")
 if r:
     want = {"L1": (30, 40), "L2": (200, 300), "L2 near": (200, 300), "DRAM": (550, 800)}
@@ -690,35 +764,45 @@ if r:
             lo_hi = want.get(lv["name"])
             cyc = lv.get("lat_cycles")
             if lo_hi and cyc is not None:
-                print(f"issue 3: {lv['name']:8s} {cyc:6.0f} cycles, {lv['lat_ns']:7.1f} ns, up to {lv['capacity_bytes'] / 2**20:.3g} MiB"
+                print(f"issue 3: {lv['name']:8s} {cyc:6.0f} cycles, {lv['lat_ns']:7.1f} ns, "
+                      f"up to {lv['capacity_bytes'] / 2**20:.3g} MiB"
                       f" (expected {lo_hi[0]}-{lo_hi[1]}): {verdict(lo_hi[0] <= cyc <= lo_hi[1])}")
     cy = r["results"].get("cycles", {})
     if "measured_MHz" in cy:  # the clock the cycles were counted at, against NVML's
-        print(f"issue 3: the chase's cycles over its ns: {cy['measured_MHz']:.0f} MHz; NVML's SM clock at its points' ends:"
-              f" {cy.get('nvml_MHz', float('nan')):.0f} MHz; the device's nominal {cy.get('clock_MHz')} MHz")
+        print(f"issue 3: the chase's cycles over its ns: {cy['measured_MHz']:.0f} MHz; "
+              f"NVML's SM clock at its points' ends:"
+              f" {cy.get('nvml_MHz', float('nan')):.0f} MHz; "
+              f"the device's nominal {cy.get('clock_MHz')} MHz")
     p = rec("cuda-ptr", "chase")
     for cv in (p or {}).get("results", {}).get("levels", []):
         if cv["mode"] == "random" and cv["space"] == "global":
             print("issue 3, --pointers (no address arithmetic): " + ", ".join(
-                f"{lv['name']} {lv.get('lat_cycles', float('nan')):.0f} cycles" for lv in cv["levels"]))
+                f"{lv['name']} {lv.get('lat_cycles', float('nan')):.0f} cycles"
+                for lv in cv["levels"]))
     if "chase-cuda" in steps:
         rc, sec = steps['chase-cuda']
-        print(f"issue 3: default chase sweep {sec:.1f} s, exit {rc} (target <= 30 s): {verdict(rc == 0 and sec <= 30)}")
+        print(f"issue 3: default chase sweep {sec:.1f} s, exit {rc} (target <= 30 s): "
+              f"{verdict(rc == 0 and sec <= 30)}")
 for bench in ("stream", "chase"):  # were the targets' numbers taken at full clocks, alone? (NVML)
     r = rec("cuda", bench)
     b = (r or {}).get("busy_before", {})
     if b.get("available"):
-        print(f"{bench}: before the run {b['compute_processes']} other compute processes, kernels {b['gpu_util_pct']}% busy")
+        print(f"{bench}: before the run {b['compute_processes']} other compute processes, "
+              f"kernels {b['gpu_util_pct']}% busy")
     d = (r or {}).get("clocks", {}).get("during")
     if d:
         ms = lambda k: "?" if d.get(k) is None else f"{d[k]:.0f}"
-        print(f"{bench}: {d.get('points_capped')} of {d.get('points_clocked')} points held below the application clocks"
-              f" for over 1% of their time; power {ms('power_capped_ms')} ms, thermal {ms('thermal_capped_ms')} ms"
-              f" in the {d['wall_s']:.1f} s run; NVML queries {d.get('points_nvml_ms', 0):.1f} ms {d.get('points_stopped', '')}")
+        print(f"{bench}: {d.get('points_capped')} of {d.get('points_clocked')} points "
+              f"held below the application clocks"
+              f" for over 1% of their time; power {ms('power_capped_ms')} ms, "
+              f"thermal {ms('thermal_capped_ms')} ms"
+              f" in the {d['wall_s']:.1f} s run; NVML queries {d.get('points_nvml_ms', 0):.1f} ms "
+              f"{d.get('points_stopped', '')}")
 m = sorted(glob.glob(f"{out}/suite/*/*/run.json"))
 if m:
     j = json.load(open(m[-1]))
-    print(f"issue 6: quick gmb run {j.get('wall_s', 0):.1f} s, status {j.get('status')} (target <= 90 s): {verdict(j.get('wall_s', 1e9) <= 90)}")
+    print(f"issue 6: quick gmb run {j.get('wall_s', 0):.1f} s, status {j.get('status')} "
+          f"(target <= 90 s): {verdict(j.get('wall_s', 1e9) <= 90)}")
 PY
 echo "== A/B: the same points, B against A (Mann-Whitney on the raw samples)"
 ab() { # A-dir B-dir bench what [rows: an ERE on the point and metric; default all]
@@ -738,7 +822,8 @@ ab cuda cuda-ptr chase "address chains, no arithmetic between loads (A: index ch
     ' size=(1|2|4|8|16|32|64|128|256|512) [KMG]iB .* lat_cycles '
 ab opencl opencl-ptr chase "the same on OpenCL (shared virtual memory)" \
     'random global +size=(1|2|4|8|16|32|64|128|256|512) [KMG]iB .* lat_ns '
-ab cuda-gate0 cuda-gate1 copy "the stream held behind a gate until the copies are enqueued" ' lat_us '
+ab cuda-gate0 cuda-gate1 copy "the stream held behind a gate until the copies are enqueued" \
+    ' lat_us '
 ab cuda-gate0 cuda-gate1 l2 "the same for one-pass cold/warm samples"
 grep -h "verification failed" "$OUTDIR"/*.txt && status=1
 echo "== gmb run (quick profile): manifest and table"
@@ -746,9 +831,11 @@ if [ -n "$rundir" ] && [ -f "$rundir/run.json" ]; then
     python3 - "$rundir/run.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
-print(f"profile {m.get('profile')}, {m.get('wall_s', 0):.1f} s in all, interrupted {m.get('interrupted')}")
+print(f"profile {m.get('profile')}, {m.get('wall_s', 0):.1f} s in all, "
+      f"interrupted {m.get('interrupted')}")
 for p in m["programs"]:
-    print(f"  {p['name']:7s} {p['status']:20s} {p.get('wall_s') or 0:6.1f} s  {p.get('points', '-')} points")
+    print(f"  {p['name']:7s} {p['status']:20s} {p.get('wall_s') or 0:6.1f} s  "
+          f"{p.get('points', '-')} points")
 PY
     if command -v gnuplot >/dev/null; then
         bin/gmb plot "$rundir" >/dev/null || status=1
@@ -798,6 +885,7 @@ done
 rm -f "$OUTDIR/hl-new.txt" "$OUTDIR/hl-old.txt"
 printf 'total wall time %s s; status %d\n' "$(since "$t_start")" "$status"
 # what the budget left out, ready for a second call (the build is kept between calls)
-[ -n "${UNRUN:-}" ] && echo "not run for the budget: GMB_CHECK_ONLY=\"$UNRUN\" bash tests/gpu-check.sh"
+[ -n "${UNRUN:-}" ] &&
+    echo "not run for the budget: GMB_CHECK_ONLY=\"$UNRUN\" bash tests/gpu-check.sh"
 pack
 exit $status
