@@ -27,7 +27,7 @@ if have_opencl; then
         status=interrupted interrupted_by=SIGHUP interrupted=stream
     rec=$(ls "$T"/hup/*/*/*-stream.json 2>/dev/null)
     check "SIGHUP: stream's record keeps its points, interrupted by SIGHUP" \
-        rec stream-interrupted "$rec" SIGHUP 2
+        rec stream-interrupted-kept "$rec" SIGHUP 2
 
     # a program run directly, SIGHUP: its finished points are kept
     "$BIN/gmb-stream" --backend opencl --sizes 4KiB:1GiB:x2 --kernels all --time-cap 0.2 \
@@ -43,7 +43,7 @@ if have_opencl; then
     check "SIGHUP: gmb-stream exits 129 (got $rc)" test "$rc" = 129
     rec=$(ls "$T"/hup1/*-stream.json 2>/dev/null)
     check "SIGHUP: gmb-stream's record keeps its points, interrupted by SIGHUP" \
-        rec stream-interrupted "$rec" SIGHUP 2
+        rec stream-interrupted-kept "$rec" SIGHUP 2
     check "SIGHUP: gmb-stream says so on its last line" grep -q \
         "interrupted by Hangup: [0-9]* finished points kept in the record" "$T/hup1.err"
 

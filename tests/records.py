@@ -2181,9 +2181,9 @@ def chase_figure_pairs(r, n, part=""):
 
 
 @predicate
-def stream_interrupted(r, signal, least):
+def stream_interrupted_kept(r, signal, least):
     """gmb-stream: the record is interrupted (status), by SIGNAL (interrupted_by), and keeps at
-    least LEAST points."""
+    least LEAST points (verified or not: stream-interrupted also wants them verified)."""
     got = (r["status"], r["interrupted_by"], len(r["points"]))
     need(got[:2] == ("interrupted", signal) and got[2] >= int(least),
          f"status {got[0]!r}, by {got[1]!r}, {got[2]} points")
