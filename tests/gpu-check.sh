@@ -389,7 +389,8 @@ if [ -n "$NCU" ]; then
     step l2-counters-cuda 150 bash -c 'for part in read write; do for s in 4 32 48 64 128; do
         timeout -k 5 20 "$0" --clock-control none --print-units base --csv \
             --log-file "$1/ncu-l2-$part-$s.csv" \
-            --metrics lts__t_sector_hit_rate.pct,lts__t_sectors.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+            --metrics lts__t_sector_hit_rate.pct,lts__t_sectors.sum,\
+dram__bytes_read.sum,dram__bytes_write.sum \
             --kernel-name regex:"l2_(read|write)" \
             bin/gmb-l2 --backend cuda --device 0 --parts "$part" --sizes "${s}MiB" \
             --warmup 0 --min-samples 3 --max-samples 3 --no-record >/dev/null ||
@@ -443,8 +444,8 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-bank.json")):
     inf = res["inference"]
     print(f"{path.split('/')[-2]}: {d['name']}, timer resolution {d['timer_res_ns']} ns, "
           f"status {r['status']}")
-    print(f"  {'banks %s x %s B' % (inf['banks'], inf['bank_bytes']) if inf['detected'] else 'no banks'}"
-          f": {inf['reason']}")
+    banks = f"banks {inf['banks']} x {inf['bank_bytes']} B" if inf["detected"] else "no banks"
+    print(f"  {banks}: {inf['reason']}")
     for f in res["fits"]:
         print(f"  {f['mode']:10s} {f['width_bytes']:2d} B: {f['base']:8.2f} + "
               f"{f['slope']:7.3f} {f['unit']}/way"
