@@ -191,3 +191,26 @@ check "no backend name compared outside common/backend/" bash -c \
     bench/*/*.cu | grep -v '^common/backend/'"
 check "the vendor-seam check finds a comparison (a copy with one)" bash -c \
     "printf 'int x = !strcmp(be->name, \"cuda\");\n' | grep -qE 'strn?cmp\\([^;]*\"(cuda|opencl)\"'"
+
+# --- tests read like tests: record checks are named predicates (tests/records.py), every line
+# of the tests within 100 columns
+cols100() { # FILE...: the lines past 100 characters, FILE:LINE: LENGTH each
+    /usr/bin/python3 -c 'import sys
+for f in sys.argv[1:]:
+    for i, l in enumerate(open(f, encoding="utf-8"), 1):
+        if len(l.rstrip("\n")) > 100:
+            print(f"{f}:{i}: {len(l.rstrip())}")' "$@"
+}
+check "every line of tests/*.sh and tests/*.py within 100 columns" \
+    test -z "$(cols100 tests/*.sh tests/*.py)"
+check "the column check finds a long line (a copy with one)" bash -c \
+    "printf '%0101d\n' 0 >'$T/long.sh' && $(declare -f cols100)
+     test -n \"\$(cols100 '$T/long.sh')\""
+check "no check compares a record's inline Python (test \"\$(json ...)\"): a predicate instead" \
+    bash -c "! grep -nE 'test \"\\\$\\(json ' tests/integration-*.sh"
+check "the inline-Python check finds one (a copy with one)" bash -c \
+    "printf '%s\n' 'check \"x\" test \"\$(json \"\$rec\" \"r[1]\")\" = 1' |
+     grep -qE 'test \"\\\$\\(json '"
+check "records.py names every predicate once, each with its doc" bash -c \
+    "/usr/bin/python3 tests/records.py list >/dev/null &&
+     ! /usr/bin/python3 tests/records.py list | grep -q ' None$'"
