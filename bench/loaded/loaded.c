@@ -400,8 +400,13 @@ static uint64_t default_size(const gmb_dev_info_t *d)
     return v;
 }
 
-static int check_sizes(const gmb_ctx_t *c, cfg_t *cfg, uint64_t smin)
+/* The chase's and the stream's sizes against each other and the device (the defaults
+ * derived from it); the check hook, before anything is allocated. What needs the kernel's
+ * resident grid (the streaming groups, --groups, and the least --stream-size they take)
+ * loaded_run checks once the kernel is loaded. */
+static int loaded_check(gmb_ctx_t *c)
 {
+    cfg_t *cfg = c->cfg;
     char a[32], b[32];
     const gmb_dev_info_t *d = &c->info;
     if (cfg->stride % WORD) {
@@ -423,11 +428,6 @@ static int check_sizes(const gmb_ctx_t *c, cfg_t *cfg, uint64_t smin)
     if (cfg->size / cfg->stride > UINT32_MAX || cfg->size > (16ull << 30)) {
         gmb_error("--size %s: more than 32-bit word offsets reach",
                   gmb_fmt_size(cfg->size, a, sizeof a));
-        return GMB_EUSAGE;
-    }
-    if (cfg->stream_size < smin) {
-        gmb_error("--stream-size %s: the streamers need at least one 16-byte element each (%s)",
-                  gmb_fmt_size(cfg->stream_size, a, sizeof a), gmb_fmt_size(smin, b, sizeof b));
         return GMB_EUSAGE;
     }
     uint64_t need = cfg->size + cfg->size / cfg->stride * sizeof(uint32_t) + cfg->stream_size;
@@ -777,8 +777,14 @@ static int loaded_run(gmb_ctx_t *c)
         goto out;
     }
     uint64_t Smax = (uint64_t)levels[nlv - 1] * s.geo.group_size;
-    if ((rc = check_sizes(c, cfg, Smax * ELEM > ELEM ? Smax * ELEM : ELEM)))
+    uint64_t smin = Smax * ELEM > ELEM ? Smax * ELEM : ELEM;
+    if (cfg->stream_size < smin) {
+        char a[32], b[32];
+        gmb_error("--stream-size %s: the streamers need at least one 16-byte element each (%s)",
+                  gmb_fmt_size(cfg->stream_size, a, sizeof a), gmb_fmt_size(smin, b, sizeof b));
+        rc = GMB_EUSAGE;
         goto out;
+    }
     s.lay = (gmb_chain_layout_t){cfg->stride / WORD, 0};
     s.n = cfg->size / cfg->stride;
     s.ne = cfg->stream_size / ELEM;
@@ -895,6 +901,7 @@ static const gmb_bench_t bench = {
     .cfg_size = sizeof(cfg_t),
     .kernels = &kernels,
     .run = loaded_run,
+    .check = loaded_check,
 };
 
 int main(int argc, char **argv)
