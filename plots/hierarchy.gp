@@ -1,9 +1,12 @@
 # hierarchy.gp - the memory hierarchy at a glance, from the table of every benchmark's records:
 # latency per level (ns) and bandwidth per level (GB/s), one bar per run (device), medians
-# with their 95% CI where the table has one; stream's figures from a cache-resident point (the
-# table's ᶜ) are left out, as they are no memory bandwidth. Levels a run did not measure are gaps; a level no
-# run measured is left out. GPU names (L1, L2, DRAM) only where gmb-chase named them; a CPU's
-# latency levels are numbered, as in the table.
+# with their 95% CI where the table has one. The bandwidth panel is gmb table --levels: each
+# level its headline figures name (L1, shared memory, L2 and its near and far plateaus, DRAM,
+# host and peer links), the first figure of a level a run has, and the nominal peak beside
+# them; a figure from a cache-resident point (the table's ᶜ) is no level's and left out.
+# Levels a run did not measure are gaps; a level no run measured is left out. Latency: GPU
+# names (L1, L2, DRAM) only where gmb-chase named them; a CPU's levels are numbered, as in the
+# table.
 # gmb: tabrow lat | shared/local | Shared/local-memory latency | ns
 # gmb: tabrow lat | constant cache | Constant cache latency (level 1) | ns
 # gmb: tabrow lat | distributed shared | Distributed shared-memory latency (another SM of the cluster) | ns
@@ -23,22 +26,8 @@
 # gmb: tabrow lat | level 5 | Latency level 5 | ns
 # gmb: tabrow lat | level 6 | Latency level 6 | ns
 # gmb: tabrow lat | memory under load (knee) | Loaded: latency at the knee (97% of that bandwidth) | ns
-# gmb: tabrow bw | L1 (aggregate) | L1 bandwidth, aggregate (every SM re-reads one set) | GB/s
-# gmb: tabrow bw | cache level 1 (aggregate) | Cache level 1 bandwidth, aggregate (every compute unit re-reads one set) | GB/s
-# gmb: tabrow bw | shared/local memory | Shared-memory bandwidth, no conflict | GB/s
-# gmb: tabrow bw | distributed shared | Distributed shared-memory bandwidth, 16-byte reads (cluster of 2) | GB/s
-# gmb: tabrow bw | L2, every SM same lines | L2 bandwidth, every SM re-reads one set (after the L1 plateau) | GB/s
-# gmb: tabrow bw | cache plateau | Cache plateau bandwidth, read (L2 on a GPU) | GB/s
-# gmb: tabrow bw | L2 near | L2 near bandwidth, read (the first of two L2 plateaus) | GB/s
-# gmb: tabrow bw | L2 far | L2 far bandwidth, read (the second L2 plateau) | GB/s
-# gmb: tabrow bw | memory plateau | Memory plateau bandwidth, read | GB/s
-# gmb: tabrow bw | memory read | Read bandwidth | GB/s
-# gmb: tabrow bw | memory triad | Triad bandwidth | GB/s
+# gmb: tablevels bw | GB/s
 # gmb: tabrow bw | nominal peak | Nominal peak bandwidth | GB/s
-# gmb: tabrow bw | device to device | Device to device, copy engine (bytes copied) | GB/s
-# gmb: tabrow bw | peer copy | Peer copy, copy engine, fastest peer | GB/s
-# gmb: tabrow bw | host to device | Host to device, pinned, largest copy | GB/s
-# gmb: tabrow bw | device to host | Device to host, pinned, largest copy | GB/s
 
 set style data histograms
 set style histogram errorbars gap 1.5 lw 1

@@ -269,13 +269,34 @@ import csv, sys
 v = {r[0]: r[1:] for r in csv.reader(open(sys.argv[1])) if not r[0].startswith('#')}
 t = {r[0]: r[2:] for r in csv.reader(open(sys.argv[2]))}
 shared = t['Shared-memory bandwidth, no conflict'][0]
-print(len(v['shared/local memory']) == 6
-      and abs(float(v['shared/local memory'][0]) - float(shared)) < 1e-3 * float(shared)
-      and 'memory read' not in v and 'Read bandwidth' in t)
+print(len(v['Shared memory: aggregate']) == 6
+      and abs(float(v['Shared memory: aggregate'][0]) - float(shared)) < 1e-3 * float(shared)
+      and 'DRAM (memory)' not in v and 'Read bandwidth' in t)
 " "$T/fig/data/hierarchy-bw.csv" "$T/fig/table.csv")" = True
         check "plot: hierarchy: the CPU's latency levels by number" grep -q '^level 1,' \
             "$T/fig/data/hierarchy-lat.csv"
     fi
+    # the bandwidth panel is the level view: each level once, its first figure, then the peak
+    H200=results/nvidia-h200/20261130T230403Z
+    mkdir -p "$T/lvfig/split" && cp "$H200"/*.json "$T/lvfig/split/" &&
+        /usr/bin/python3 -c "import json, sys
+r = json.load(open(sys.argv[1]))
+r['results']['bandwidth']['read']['levels'] = [
+    {'name': 'L2 near', 'GBps': 9000.0, 'ci': [8900.0, 9100.0], 'from_bytes': 4194304,
+     'to_bytes': 25165824, 'points': 7},
+    {'name': 'L2 far', 'GBps': 6000.0, 'ci': [5900.0, 6150.0], 'from_bytes': 33554432,
+     'to_bytes': 50331648, 'points': 3}]
+json.dump(r, open(sys.argv[1], 'w'))" "$(ls "$T"/lvfig/split/*-l2.json)"
+    for lvrun in "$H200" "$T/lvfig/split"; do
+        if expect "plot: the hierarchy of ${lvrun##*/}" 0 "$G" plot "$lvrun" --out "$T/lvfig/out"
+        then
+            "$G" table "$lvrun" --levels --format csv >"$T/lvfig/levels.csv" 2>/dev/null
+            check "plot: ${lvrun##*/}'s bandwidth panel is its level view, then the peak" \
+                rec plot-levels-data "$T/lvfig/out/data/hierarchy-bw.csv" "$T/lvfig/levels.csv"
+        fi
+    done
+    check "plot: the split L2's near and far levels drawn" \
+        grep -q '^L2 far,6000,5900,6150$' "$T/lvfig/out/data/hierarchy-bw.csv"
     # an interrupted run's cache-resident stream figure (ᶜ ⁱ) is still no memory bandwidth; a
     # summary script whose group is no name is a note, and the other figures are made
     mkdir -p "$T/intr" "$T/plots"
@@ -287,7 +308,7 @@ print(len(v['shared/local memory']) == 6
     if GMB_PLOTS="$T/plots" expect "plot: an interrupted run, a summary script with a bad group" 0 \
         "$G" plot "$T/intr" --out "$T/intrfig"; then
         check "plot: interrupted cache-resident stream figures left out" bash -c \
-            "! grep -q '^memory read' '$T/intrfig/data/hierarchy-bw.csv' 2>/dev/null"
+            "! grep -q '^DRAM (memory)' '$T/intrfig/data/hierarchy-bw.csv' 2>/dev/null"
         check "plot: the bad group is a note naming the script" \
             grep -q "zz-bad.gp: tabrow group 'my-grp'" "$T/err"
         check "plot: the stream figure still made" test -s "$T/intrfig/stream-bw.png"

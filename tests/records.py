@@ -514,6 +514,25 @@ def report_levels_section(path):
     need("| DRAM (memory) | gmb-stream read" in t[b:c], "no DRAM row of gmb-stream read")
 
 
+@on_files
+def plot_levels_data(path, levels):
+    """gmb plot's hierarchy-bw data of one run (PATH): the levels of its gmb table --levels
+    --format csv (LEVELS), each once in that order named by its level (a comma as a colon),
+    its first row's value and CI (a missing bound: the value), then the nominal peak."""
+    lv = csv_rows(levels)[1:]
+    want, seen = [], set()
+    for x in lv:
+        if x[0] not in seen and x[4]:
+            seen.add(x[0])
+            want.append([x[0].replace(",", ":")] + [float(x[k] or x[4]) for k in (4, 5, 6)])
+    got = [[x[0]] + [float(v) for v in x[1:4]] for x in csv_rows(path)
+           if not x[0].startswith("#")]
+    need(len(got) == len(want) + 1 and got[-1][0] == "nominal peak", f"rows {[g[0] for g in got]}")
+    for g, w in zip(got, want):
+        need(g[0] == w[0] and all(abs(a - b) <= 1e-4 * abs(b) for a, b in zip(g[1:], w[1:])),
+             f"{g} against the level view's {w}")
+
+
 # ---- programs' own figures ----------------------------------------------------------------
 
 

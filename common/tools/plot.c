@@ -27,12 +27,15 @@
 #define UNDRAWN           1   /* a figure not drawn: why says why (not an error of gmb plot) */
 #define NO_GNUPLOT        "gnuplot not found: install it (apt-get install gnuplot-nox) or set GMB_GNUPLOT"
 
-/* A row of the table a summary script draws: "# gmb: tabrow GROUP | LABEL | ROW | UNIT". */
+/* A row of the table a summary script draws: "# gmb: tabrow GROUP | LABEL | ROW | UNIT"; or
+ * "# gmb: tablevels GROUP | UNIT": every level of gmb table --levels in UNIT, one bar each,
+ * named by its level (the first row of each level: the level view's order). */
 typedef struct tabrow {
     char group[16]; /* the panel it goes to (a data file each) */
     char label[64]; /* what the figure calls it */
     char row[192];  /* the table's row label */
     char unit[16];  /* and its unit */
+    int levels;     /* 1: tablevels, the level view's rows (label and row unused) */
 } tabrow_t;
 
 /* What a plot script asks for, from its "# gmb: KEY VALUE" lines. */
@@ -106,7 +109,9 @@ static int read_spec(const char *script, spec_t *sp)
                 sp->nrescols[k] = split_list(list, sp->rescols[k], MAX_WORDS);
             else
                 sp->nresrows[k] = split_list(list, sp->resrows[k], MAX_WORDS);
-        } else if (!strcmp(key, "tabrow") && sp->ntabrow < MAX_TABROWS) {
+        } else if ((!strcmp(key, "tabrow") || !strcmp(key, "tablevels")) &&
+                   sp->ntabrow < MAX_TABROWS) {
+            int lv = key[3] == 'l', want = lv ? 2 : 4; /* tablevels GROUP | UNIT */
             char part[4][96] = {"", "", "", ""};
             int k = 0;
             for (char *q = val, *bar; k < 4; q = bar + 1) {
@@ -124,22 +129,28 @@ static int read_spec(const char *script, spec_t *sp)
                     break;
             }
             /* the group names gnuplot variables (N_GROUP, F_GROUP) and a file: an identifier */
-            int ident = k == 4 && part[0][0] && strlen(part[0]) < sizeof sp->tabrow[0].group &&
+            int ident = k == want && part[0][0] && strlen(part[0]) < sizeof sp->tabrow[0].group &&
                         !(part[0][0] >= '0' && part[0][0] <= '9');
             for (const char *q = part[0]; ident && *q; q++)
                 ident = (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
                         (*q >= '0' && *q <= '9') || *q == '_';
-            if (k == 4 && !ident)
+            if (k == want && !ident)
                 fprintf(stderr,
-                        "gmb: note: %s: tabrow group '%s' is not a name of letters, digits "
+                        "gmb: note: %s: %s group '%s' is not a name of letters, digits "
                         "and _ (at most 15, not a digit first): line ignored\n",
-                        script, part[0]);
-            if (k == 4 && ident) { /* else not a row: ignored, as any line gmb does not know */
+                        script, key, part[0]);
+            if (k == want && ident) { /* else not a row: ignored, as any line gmb does not know */
                 tabrow_t *t = &sp->tabrow[sp->ntabrow++];
+                memset(t, 0, sizeof *t);
                 gmb_strlcpy(t->group, part[0], sizeof t->group);
-                gmb_strlcpy(t->label, part[1], sizeof t->label);
-                gmb_strlcpy(t->row, part[2], sizeof t->row);
-                gmb_strlcpy(t->unit, part[3], sizeof t->unit);
+                t->levels = lv;
+                if (lv) {
+                    gmb_strlcpy(t->unit, part[1], sizeof t->unit);
+                } else {
+                    gmb_strlcpy(t->label, part[1], sizeof t->label);
+                    gmb_strlcpy(t->row, part[2], sizeof t->row);
+                    gmb_strlcpy(t->unit, part[3], sizeof t->unit);
+                }
             }
         } else if (!strcmp(key, "runvar") && sp->nrunvar < MAX_WORDS) {
             char a[96], b[96], t[96] = "";
@@ -883,6 +894,34 @@ static int same_row(const char *label, const char *row)
     return 0;
 }
 
+/* One row of a summary figure's data file: LABEL (48 bytes at most, a comma as a colon, quotes
+ * and control characters as spaces), then value, CI low and high of each of ncols runs' cells
+ * (NULL: a gap). Returns 1. */
+static int summary_row(FILE *m, const char *label, const gmb_cell_t *const *cells, size_t ncols)
+{
+    char lab[48];
+    gmb_strlcpy(lab, label, sizeof lab);
+    for (char *q = lab; *q; q++) /* the file's separator never in a label: "L1, all" "L1: all" */
+        if (*q == ',')
+            *q = ':';
+        else if (*q == '"' || (unsigned char)*q < 32 || (q == lab && *q == '#'))
+            *q = ' '; /* nor a quote, a control or a comment's mark first */
+    fputs(lab, m);
+    for (size_t r = 0; r < ncols; r++) {
+        const gmb_cell_t *c = r < GMB_MAX_RUNS_PLOT ? cells[r] : NULL;
+        /* log axes: a value that is not finite and positive is a gap; a CI bound that is not
+         * finite gives way to the value; a figure the table marks as from a cache-resident
+         * point (stream's ᶜ) is not the level the row names */
+        if (!c)
+            fputs(",,,", m);
+        else
+            fprintf(m, ",%.9g,%.9g,%.9g", c->v, isfinite(c->lo) ? c->lo : c->v,
+                    isfinite(c->hi) ? c->hi : c->v);
+    }
+    fputs("\n", m);
+    return 1;
+}
+
 /* A summary script (name.gp with tabrow lines): for each group of its rows, a data file of
  * the rows any run has (label, then value, CI low and high per run; empty where a run has
  * none; a value without a CI is its own bounds), the variables (NRUNS, run_label, and per
@@ -892,9 +931,16 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
                         const char *datadir, const spec_t *sp, const char *script, char *why,
                         size_t wlen)
 {
-    gmb_table_t t;
+    gmb_table_t t, tl; /* the table, and its level view where a tablevels line asks for it */
+    int want_lv = 0;
+    for (int k = 0; k < sp->ntabrow; k++)
+        want_lv |= sp->tabrow[k].levels;
     if (gmb_table_build(rs, &t))
         return GMB_ERUNTIME;
+    if (want_lv && (gmb_table_build(rs, &tl) || gmb_table_levels(&tl))) {
+        gmb_table_free(&t);
+        return GMB_ERUNTIME;
+    }
     char vars[8300], log[8300], path[8300];
     data_paths(datadir, name, vars, log, sizeof vars);
     char vtmp[8400];
@@ -931,39 +977,42 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
             const tabrow_t *tr = &sp->tabrow[k];
             if (strcmp(tr->group, grp))
                 continue;
-            /* each run's cell: of the first row that is this one (whichever chase) and
-             * that run has */
-            const gmb_cell_t *cells[GMB_MAX_RUNS_PLOT];
-            int any = 0;
-            for (size_t r = 0; r < t.ncols && r < GMB_MAX_RUNS_PLOT; r++) {
-                cells[r] = NULL;
-                for (size_t i = 0; i < t.nrows && !cells[r]; i++)
-                    if (same_row(t.rows[i]->label, tr->row) && !strcmp(t.rows[i]->unit, tr->unit) &&
-                        usable(&t.cells[i * t.ncols + r]))
-                        cells[r] = &t.cells[i * t.ncols + r];
-                any |= cells[r] != NULL;
-            }
-            if (!any)
+            if (!tr->levels) {
+                /* each run's cell: of the first row that is this one (whichever chase) and
+                 * that run has */
+                const gmb_cell_t *cells[GMB_MAX_RUNS_PLOT];
+                int any = 0;
+                for (size_t r = 0; r < t.ncols && r < GMB_MAX_RUNS_PLOT; r++) {
+                    cells[r] = NULL;
+                    for (size_t i = 0; i < t.nrows && !cells[r]; i++)
+                        if (same_row(t.rows[i]->label, tr->row) &&
+                            !strcmp(t.rows[i]->unit, tr->unit) && usable(&t.cells[i * t.ncols + r]))
+                            cells[r] = &t.cells[i * t.ncols + r];
+                    any |= cells[r] != NULL;
+                }
+                n += any && summary_row(m, tr->label, cells, t.ncols);
                 continue;
-            char lab[48];
-            gmb_strlcpy(lab, tr->label, sizeof lab);
-            for (char *q = lab; *q; q++) /* the file's separator never in a label */
-                if (*q == ',' || *q == '"' || (unsigned char)*q < 32 || (q == lab && *q == '#'))
-                    *q = ' '; /* nor a comment's mark first */
-            fputs(lab, m);
-            for (size_t r = 0; r < t.ncols; r++) {
-                const gmb_cell_t *c = r < GMB_MAX_RUNS_PLOT ? cells[r] : NULL;
-                /* log axes: a value that is not finite and positive is a gap; a CI bound
-                 * that is not finite gives way to the value; a figure the table marks as
-                 * from a cache-resident point (stream's ᶜ) is not the level the row names */
-                if (!c)
-                    fputs(",,,", m);
-                else
-                    fprintf(m, ",%.9g,%.9g,%.9g", c->v, isfinite(c->lo) ? c->lo : c->v,
-                            isfinite(c->hi) ? c->hi : c->v);
             }
-            fputs("\n", m);
-            n++;
+            /* tablevels: each level in the unit, its first row a run has a value in */
+            for (size_t i = 0; i < tl.nrows; i++) {
+                const char *lvl = tl.lv[i]->level;
+                int seen = 0;
+                for (size_t j = 0; j < i && !seen; j++)
+                    seen = !strcmp(tl.lv[j]->level, lvl) && !strcmp(tl.rows[j]->unit, tr->unit);
+                if (seen || strcmp(tl.rows[i]->unit, tr->unit))
+                    continue;
+                const gmb_cell_t *cells[GMB_MAX_RUNS_PLOT];
+                int any = 0;
+                for (size_t r = 0; r < tl.ncols && r < GMB_MAX_RUNS_PLOT; r++) {
+                    cells[r] = NULL;
+                    for (size_t j = i; j < tl.nrows && !cells[r]; j++)
+                        if (!strcmp(tl.lv[j]->level, lvl) && !strcmp(tl.rows[j]->unit, tr->unit) &&
+                            usable(&tl.cells[j * tl.ncols + r]))
+                            cells[r] = &tl.cells[j * tl.ncols + r];
+                    any |= cells[r] != NULL;
+                }
+                n += any && summary_row(m, lvl, cells, tl.ncols);
+            }
         }
         snprintf(path, sizeof path, "%s/%s-%s.csv", datadir, name, grp);
         if (fclose(m)) {
@@ -1001,6 +1050,8 @@ static int plot_summary(const gmb_runset_t *rs, const char *name, const gmb_plot
         }
     }
     gmb_table_free(&t);
+    if (want_lv)
+        gmb_table_free(&tl);
     if (rc)
         return rc;
     return total ? draw(o, name, vars, script, log, why, wlen) : GMB_ESKIP;
