@@ -884,15 +884,20 @@ static void summarise(gmb_ctx_t *c, const char *moves, const json_t *largest,
         {"remote", "the device reads it on the host (advice)"},
         {"readmostly", "the device reads a read-mostly copy"},
         {"system", "the device reads host-written malloc'd memory"}};
+    /* where the device's memory is the host's, nothing faults over: the host's loads are reads */
+    int shared =
+        json_is_true(json_object_get(json_object_get(c->record, "results"), "host_unified_memory"));
     gmb_text_t sm = {{0}, 0};
     char sz[32];
     gmb_text_add(&sm, "managed memory moves: %s", moves);
     for (size_t i = 0; i < sizeof tests / sizeof *tests; i++) {
         const json_t *b = json_object_get(largest, tests[i][0]);
+        const char *what = shared && !strcmp(tests[i][0], "fault-d2h")
+                               ? "the host loads device-written data (one load a 4 KiB page)"
+                               : tests[i][1];
         if (b)
             gmb_text_add(
-                &sm, "; %s %.4g GB/s at %s", tests[i][1],
-                json_real_value(json_object_get(b, "bw_GBps")),
+                &sm, "; %s %.4g GB/s at %s", what, json_real_value(json_object_get(b, "bw_GBps")),
                 gmb_fmt_size((uint64_t)json_integer_value(json_object_get(b, "size_bytes")), sz,
                              sizeof sz));
     }
@@ -915,6 +920,7 @@ static void summarise(gmb_ctx_t *c, const char *moves, const json_t *largest,
 static void headlines(gmb_ctx_t *c, const json_t *largest, const json_t *fault_us)
 {
     const json_t *res = json_object_get(c->record, "results");
+    int shared = json_is_true(json_object_get(res, "host_unified_memory"));
     static const struct {
         const char *test, *label; /* test: a results.largest key, or "=KEY" a text result */
     } H[] = {
@@ -946,10 +952,14 @@ static void headlines(gmb_ctx_t *c, const json_t *largest, const json_t *fault_u
         for (size_t k = 0; k < n; k++)
             touch |= json_integer_value(json_object_get(json_object_get(pts[k], "params"),
                                                         "host_touch_bytes")) > 0;
+        /* the touches migrate pages only where the device's memory is not the host's */
         const char *l = H[i].label ? H[i].label
-                        : touch    ? "Managed: migration to the host on host faults (one load "
-                                     "a 4 KiB page)"
-                                   : "Managed: host reads device-written data";
+                        : touch && !shared
+                            ? "Managed: migration to the host on host faults (one load a 4 KiB "
+                              "page)"
+                        : touch ? "Managed: host loads device-written data, one a 4 KiB page "
+                                  "(host memory: nothing migrates)"
+                                : "Managed: host reads device-written data";
         /* device reads of resident managed memory: the memory's read bandwidth, for the
          * cross-checks, from a buffer of 4x the LLC or more */
         int mem = !strcmp(H[i].test, "resident") && c->info.llc_bytes &&

@@ -702,7 +702,9 @@ int gmb_ex_loaded(const json_t *rec, const char *arg, gmb_cell_t *c)
 
 /* gmb-um: arg "TEST" (results.largest.TEST.bw_GBps, from the test's point at that size),
  * "fault-d2h touch" (the same of a fault-d2h whose host timed one load a page, not a check of
- * every word: params.host_touch_bytes; plain "fault-d2h" is one that checked them) or
+ * every word: params.host_touch_bytes, on a device whose memory is not the host's;
+ * "fault-d2h hosttouch" the same where it is: no migration; plain "fault-d2h" is one that
+ * checked them) or
  * "fault STRIDE" (results.fault_us.STRIDE.fault_us, from the latency points of that stride:
  * pages on the host and resident) */
 int gmb_ex_um(const json_t *rec, const char *arg, gmb_cell_t *c)
@@ -712,8 +714,14 @@ int gmb_ex_um(const json_t *rec, const char *arg, gmb_cell_t *c)
     if (sscanf(arg, "%31s %23s", test, stride) < 1)
         return -1;
     int fault = !strcmp(test, "fault");
-    if (!strcmp(test, "fault-d2h"))
-        touch = !strcmp(stride, "touch");
+    if (!strcmp(test, "fault-d2h")) {
+        /* the touches: a migration ("touch"), or loads where the device's memory is the
+         * host's ("hosttouch"), each its own row */
+        int host = !strcmp(stride, "hosttouch");
+        touch = host || !strcmp(stride, "touch");
+        if (touch && host != json_is_true(gmb_jpath(rec, "results.host_unified_memory")))
+            return -1;
+    }
     if (fault)
         snprintf(path, sizeof path, "results.fault_us.%s.fault_us", stride);
     else
@@ -1248,6 +1256,10 @@ const gmb_row_t gmb_table_rows[] = {
     {"um", "Managed: host reads device-written data", "GB/s", gmb_ex_um, "fault-d2h"},
     {"um", "Managed: migration to the host on host faults (one load a 4 KiB page)", "GB/s",
      gmb_ex_um, "fault-d2h touch"},
+    {"um",
+     "Managed: host loads device-written data, one a 4 KiB page (host memory: nothing "
+     "migrates)",
+     "GB/s", gmb_ex_um, "fault-d2h hosttouch"},
     {"um", "Managed: prefetch to the device", "GB/s", gmb_ex_um, "prefetch-h2d"},
     {"um", "Managed: prefetch to the host", "GB/s", gmb_ex_um, "prefetch-d2h"},
     {"um", "Managed: device reads it on the host (advice)", "GB/s", gmb_ex_um, "remote"},
