@@ -36,6 +36,9 @@ else
             "grep -q '^partitions skipped: OpenCL' '$T/out' &&
              grep -q '^persistence skipped: OpenCL' '$T/out'"
         check "l2: a bandwidth curve per part" rec keys "$rec" results.bandwidth l1 read write
+        check "l2: a shape tuned per part" rec keys "$rec" results.tuning l1 read write
+        check "l2: each shape by its rule, its part's points in it" rec l2-tuning "$rec"
+        check "l2: the choices printed" test "$(grep -c '^# tuned ' "$T/out")" = 3
         for k in l1 read write; do
             check "l2: the $k curve's verdict is one gmb-l2 gives" rec l2-verdict-known "$rec" "$k"
         done
@@ -91,6 +94,25 @@ else
             grep -qE "verification failed: l1, 64 KiB: group [0-9]+ of [0-9]+:" "$T/err"
     fi
 
+    # --- each shape given: every set, odd ones too, verified in it -------------------------
+    for lay in lockstep grid-stride; do
+        if expect "l2 --layout $lay" 0 "$L" "${FAST[@]}" --layout "$lay" --parts read,write,l1 \
+            --sizes 16,4KiB,20000,100000,1MiB --l1-sizes 16,20000,64KiB --out "$T/lay-$lay"; then
+            rec=$(ls "$T"/lay-$lay/*-l2.json)
+            check "l2 --layout $lay: 13 points, every one verified" rec points-count "$rec" 13 \
+                extra.verified=full
+            check "l2 --layout $lay: given, every point in it" rec l2-layout-given "$rec" "$lay"
+            check "l2 --layout $lay: nothing tuned" bash -c "! grep -q '^# tuned' '$T/out'"
+        fi
+    done
+    for p in read write l1; do
+        if expect "l2: planted error in lockstep $p exits 1" 1 "$L" "${FAST[@]}" --parts "$p" \
+            --layout lockstep --sizes 1MiB --l1-sizes 64KiB --inject-error --out "$T/injl-$p"; then
+            check "l2: planted error in lockstep $p is reported" grep -q \
+                "verification failed: $p" "$T/err"
+        fi
+    done
+
     # --- only CUDA parts on OpenCL: nothing to measure, skipped ----------------------------
     if expect "l2 CUDA-only parts on OpenCL exit 77" 77 "$L" "${FAST[@]}" \
         --parts partitions,persistence --out "$T/cu-only"; then
@@ -121,6 +143,7 @@ else
     badl "--group-size 3" --group-size 3 --sizes 1MiB
     badl "--l1-sizes 0" --l1-sizes 0 --parts l1
     badl "--l1-sizes 1TiB" --l1-sizes 1TiB --parts l1
+    badl "--layout nope" --layout nope
 
     # --- CUDA without a GPU: skipped with the reason ---------------------------------------
     if expect "l2 --backend cuda without a GPU exits 77" 77 "$L" --backend cuda --sizes 1MiB \

@@ -10,6 +10,7 @@ names the predicates. The tests call it through lib.sh's `rec NAME RECORD ARG...
 """
 import csv
 import json
+import math
 import re
 import sys
 
@@ -2155,6 +2156,50 @@ def l2_l1_found(r, want):
     got = "found" if r["results"]["bandwidth"]["l1"]["verdict"] == "plateaus" else "none"
     need(got == want, f"l1 level {got}, the table's {want}")
 
+
+def _l2_part_points(r, part):
+    """gmb-l2: the points of PART's shape (results.tuning.read also holds coldwarm's)."""
+    parts = ("read", "coldwarm") if part == "read" else (part,)
+    return [p for p in r["points"] if p["params"]["part"] in parts]
+
+
+@predicate
+def l2_tuning(r):
+    """gmb-l2, tuned: each part of results.tuning (read, write, l1) tried both shapes at the same
+    one or two sets, its geometric means are its trials', its layout follows the rule (lockstep
+    where its mean is 1.05x grid-stride's or more) and every point of the part ran in it."""
+    tun = r["results"]["tuning"]
+    need(tun, "no part tuned")
+    for part, t in tun.items():
+        need(t["given"] is False, f"{part}: given {t['given']!r}")
+        by = {}
+        for c in t["candidates"]:
+            need(c["GBps"] > 0, f"{part}: {c}")
+            by.setdefault(c["layout"], []).append((c["size_bytes"], c["GBps"]))
+        need(sorted(by) == ["grid-stride", "lockstep"], f"{part}: layouts {sorted(by)}")
+        sizes = {k: [z for z, _ in v] for k, v in by.items()}
+        need(sizes["grid-stride"] == sizes["lockstep"] and len(sizes["lockstep"]) in (1, 2),
+             f"{part}: sets {sizes}")
+        gm = {k: math.prod(b for _, b in v) ** (1 / len(v)) for k, v in by.items()}
+        for k, v in gm.items():
+            need(math.isclose(t["geomean_GBps"][k], v, rel_tol=1e-6), f"{part}: {k} mean")
+        want = "lockstep" if gm["lockstep"] >= 1.05 * gm["grid-stride"] else "grid-stride"
+        need(t["layout"] == want, f"{part}: layout {t['layout']!r}, the rule's {want!r}")
+        got = {p["extra"]["layout"] for p in _l2_part_points(r, part)}
+        need(got <= {want}, f"{part}: points' layouts {sorted(got)}")
+
+
+@predicate
+def l2_layout_given(r, layout):
+    """gmb-l2 --layout LAYOUT: every part of results.tuning was given it (no trials) and every
+    point ran in it."""
+    tun = r["results"]["tuning"]
+    need(tun, "no part")
+    for part, t in tun.items():
+        need(t["given"] is True and t["layout"] == layout and t["candidates"] == [],
+             f"{part}: {t}")
+    got = {p["extra"]["layout"] for p in r["points"]}
+    need(got == {layout}, f"points' layouts {sorted(got)}")
 
 @predicate
 def chase_peer_skips(r, n):

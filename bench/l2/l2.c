@@ -28,7 +28,11 @@ extern int gmb_l2_cuda_persist_sample(void *h, unsigned rounds, size_t chunk_byt
 extern int gmb_l2_cuda_persist_close(void *h) __attribute__((weak));
 extern int gmb_l2_cuda_persist_empty(void *h, double *ns) __attribute__((weak));
 
-static const gmb_cl_variant_t variants[] = {{"u4", ""}, {NULL, NULL}};
+/* the kernels' two shapes (l2.cl): grid-stride, and lockstep (tuning's other candidate) */
+static const gmb_cl_variant_t variants[] = {{"u4", ""}, {"u4l", "-DGMB_LOCKSTEP=1"}, {NULL, NULL}};
+enum { L_GRID, L_LOCKSTEP, NLAYOUTS };
+static const char *const layout_names[] = {"auto", "grid-stride", "lockstep", NULL};
+#define TUNE_MARGIN 1.05 /* lockstep replaces grid-stride when faster by this (geometric mean) */
 
 enum { P_READ, P_WRITE, P_PART, P_PERSIST, P_COLDWARM, P_L1, NPARTS };
 static const char *const part_names[] = {"read",     "write", "partitions", "persistence",
@@ -50,6 +54,7 @@ typedef struct cfg {
     uint64_t flush;       /* bytes of the cold sets (coldwarm) and the cold stream; 0: 4 x LLC */
     long group_size;      /* work-items per group; 0: 256 (or the device maximum) */
     long groups_per_cu;   /* groups per compute unit; 0: fill the CU (GPU) or 4 (CPU) */
+    const char *layout;   /* "auto" (tuned), "grid-stride" or "lockstep" */
     double min_sample_us; /* shortest timed sample of a bandwidth point */
     long sms;             /* partitions: SMs measured from */
     uint64_t part_bytes;  /* partitions: buffer bytes; 0: 3/4 of the LLC */
@@ -76,6 +81,10 @@ static const gmb_opt_t opts[] = {
      "work-items per group, a power of two; 0 = 256 or the device maximum", 0},
     {"groups-per-cu", GMB_OPT_INT, O(groups_per_cu), "N", "0", 0, 1024, NULL,
      "groups per compute unit; 0 = as many as fit (GPU) or 4 (CPU)", 0},
+    {"layout", GMB_OPT_STR, O(layout), "NAME", "auto", 0, 0, layout_names,
+     "the read, write and l1 kernels' shape: auto = tuned per part (see Shapes below), "
+     "grid-stride or lockstep",
+     0},
     {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "200", 1, 1e7, NULL,
      "shortest timed bandwidth sample; working sets are re-read in-kernel to reach it", 0},
     {"sms", GMB_OPT_INT, O(sms), "N", "8", 1, MAX_SMS, NULL,
@@ -133,6 +142,17 @@ static const char help[] =
     "                holds 1. Every sample of both parts lasts 10 empty launches (same grid,\n"
     "                no data; recorded) and --min-sample-us at least; one that does not is\n"
     "                flagged.\n"
+    "Shapes (--layout): grid-stride (every work-item's four loads in flight a grid apart; a\n"
+    "repetition rotates the work-items by one group) and lockstep (groups take tiles of 4 x\n"
+    "group size consecutive elements, a group barrier after each, so that an implementation\n"
+    "that runs a group's work-items as a loop, PoCL on a CPU, streams each tile as one vector\n"
+    "loop instead of one strided walk per work-item; a repetition rotates them by one tile).\n"
+    "auto tunes the read (and coldwarm), write and l1 kernels once each before their sweep:\n"
+    "each shape on a cache-sized set (the largest up to LLC/4) and a memory-sized one (the\n"
+    "smallest from 8 x LLC; l1: the smallest from 16 KiB and the largest), the fastest of 3\n"
+    "samples; lockstep where its geometric mean is 1.05x grid-stride's or more. One shape\n"
+    "serves a part's whole curve (a change of kernel inside it would be a step the caches did\n"
+    "not make). Trials, choice and rule: results.tuning.PART; each point: extra.layout.\n"
     "Data are pseudo-random 32-bit words summed with wrap-around: every sum is checked exactly\n"
     "on the host; written buffers are checked word by word (8 chunks beyond 32 MiB). Bandwidth\n"
     "is bytes / median kernel time (1e9 B/s). On a CPU device (PoCL) the cache is the host's\n"
@@ -142,27 +162,33 @@ static const char help[] =
 #define SEED_HOT(c)  ((gmb_u32)(c)->o.seed * 2u + 2u)
 
 typedef struct state {
-    gmb_ctx_t *c;       /* the run */
-    gmb_buf_t *data;    /* the working sets */
-    gmb_buf_t *part;    /* per-group partial sums */
-    size_t part_bytes;  /* its size */
-    gmb_kern_t *kread;  /* l2_read */
-    gmb_kern_t *kwrite; /* l2_write */
-    gmb_kern_t *kinit;  /* l2_init */
-    gmb_kern_t *kl1;    /* l2_l1read */
-    gmb_launch_t geo;   /* launch of the current point */
-    int write;          /* 1: the write kernel */
-    int l1;             /* 1: the l1 kernel (every group the whole set) */
-    gmb_u64 n;          /* uint4 elements of the current point */
-    gmb_u32 reps;       /* in-kernel repetitions */
-    gmb_u64 sum_n;      /* words summed so far in sum_val */
-    gmb_u32 sum_val;    /* sum of gmb_hash(SEED_DATA, w), w < sum_n, mod 2^32 */
-    int injected;       /* --inject-error planted */
-    int gpu;            /* a GPU device: "L2" and "DRAM" */
-    int known;          /* the GPU's structure is known (GMB_BE_GPU_KNOWN, levels.h) */
-    int ptx;            /* PTX cache operators and the program's linked host code (CUDA) */
-    const char *cache;  /* the cache's name in the output */
-    const char *mem;    /* the memory's name */
+    gmb_ctx_t *c;             /* the run */
+    gmb_buf_t *data;          /* the working sets */
+    gmb_buf_t *part;          /* per-group partial sums */
+    size_t part_bytes;        /* its size */
+    gmb_kern_t *kread;        /* l2_read */
+    gmb_kern_t *kwrite;       /* l2_write */
+    gmb_kern_t *kinit;        /* l2_init */
+    gmb_kern_t *kl1;          /* l2_l1read */
+    gmb_kern_t *kr[NLAYOUTS]; /* l2_read in each shape */
+    gmb_kern_t *kw[NLAYOUTS]; /* l2_write in each shape */
+    gmb_kern_t *kl[NLAYOUTS]; /* l2_l1read in each shape */
+    int lay[3];        /* the shape of read (and coldwarm), write and l1: L_*, -1 not chosen */
+    int cur;           /* the shape of kread, kwrite and kl1 (L_*) */
+    json_t *tuning;    /* results.tuning: each part's shape, and how it was chosen */
+    gmb_launch_t geo;  /* launch of the current point */
+    int write;         /* 1: the write kernel */
+    int l1;            /* 1: the l1 kernel (every group the whole set) */
+    gmb_u64 n;         /* uint4 elements of the current point */
+    gmb_u32 reps;      /* in-kernel repetitions */
+    gmb_u64 sum_n;     /* words summed so far in sum_val */
+    gmb_u32 sum_val;   /* sum of gmb_hash(SEED_DATA, w), w < sum_n, mod 2^32 */
+    int injected;      /* --inject-error planted */
+    int gpu;           /* a GPU device: "L2" and "DRAM" */
+    int known;         /* the GPU's structure is known (GMB_BE_GPU_KNOWN, levels.h) */
+    int ptx;           /* PTX cache operators and the program's linked host code (CUDA) */
+    const char *cache; /* the cache's name in the output */
+    const char *mem;   /* the memory's name */
 } state_t;
 
 /* ---- small helpers ---------------------------------------------------------------------- */
@@ -429,10 +455,41 @@ static void set_reps(state_t *s, gmb_u32 reps)
                  (uint64_t)s->reps * s->n, &s->geo);
 }
 
-static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
+/* The current point's passes a launch (s->write, l1 and n set): from four loads in flight
+ * for every work-item of a full grid (a small set reads in later passes what a large one
+ * reads in one), grown until a sample lasts the shortest sample time; *t1 = the last
+ * sample's time, pushed into ser (when not NULL) where no pass was added after it. */
+static int calibrate(state_t *s, double *t1, gmb_series_t *ser)
 {
     gmb_ctx_t *c = s->c;
     const cfg_t *cfg = c->cfg;
+    int rc;
+    double want = fmax(cfg->min_sample_us * 1e3, 100.0 * c->info.timer_res_ns);
+    gmb_launch_t full;
+    gmb_grid(c,
+             s->write ? s->kwrite
+             : s->l1  ? s->kl1
+                      : s->kread,
+             cfg->group_size, cfg->groups_per_cu, UINT64_MAX / 2, &full);
+    /* (l1: every group reads the whole set, four loads in flight for each of its work-items) */
+    double slots = 4.0 * (double)full.group_size * (s->l1 ? 1.0 : (double)full.groups);
+    set_reps(s, (gmb_u32)fmin(ceil(slots / (double)s->n), (double)MAX_REPS));
+    if ((rc = sample_bw(s, t1)) || (rc = sample_bw(s, t1))) /* the first is the warm-up */
+        return rc;
+    if (ser && *t1 >= want && (rc = gmb_series_push(ser, *t1)))
+        return rc;
+    for (int it = 0; it < 6 && *t1 < want && s->reps < MAX_REPS; it++) {
+        double f = fmin(1024.0, fmax(2.0, 1.2 * want / fmax(*t1, 1.0)));
+        set_reps(s, (gmb_u32)fmin((double)s->reps * f, (double)MAX_REPS));
+        if ((rc = sample_bw(s, t1)))
+            return rc;
+    }
+    return GMB_OK;
+}
+
+static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
+{
+    gmb_ctx_t *c = s->c;
     const gmb_backend_t *be = c->be;
     int rc;
     s->write = part == P_WRITE;
@@ -445,28 +502,11 @@ static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
         rc = be->fill(s->part, 0, 0xff, s->part_bytes);
     if (rc)
         return rc;
-    double t1, want = fmax(cfg->min_sample_us * 1e3, 100.0 * c->info.timer_res_ns);
-    /* the first trial's passes from the set's size: four loads in flight for every work-item
-     * of a full grid (a small set reads in later passes what a large one reads in one) */
-    gmb_launch_t full;
-    gmb_grid(c,
-             s->write ? s->kwrite
-             : s->l1  ? s->kl1
-                      : s->kread,
-             cfg->group_size, cfg->groups_per_cu, UINT64_MAX / 2, &full);
-    /* (l1: every group reads the whole set, four loads in flight for each of its work-items) */
-    double slots = 4.0 * (double)full.group_size * (s->l1 ? 1.0 : (double)full.groups);
-    set_reps(s, (gmb_u32)fmin(ceil(slots / (double)s->n), (double)MAX_REPS));
-    if ((rc = sample_bw(s, &t1)) || (rc = sample_bw(s, &t1))) /* the first is the warm-up */
-        return rc;
+    double t1;
     gmb_series_t ser = {.warmed = 1};
-    if (t1 >= want && (rc = gmb_series_push(&ser, t1)))
+    if ((rc = calibrate(s, &t1, &ser))) {
+        gmb_series_free(&ser);
         return rc;
-    for (int it = 0; it < 6 && t1 < want && s->reps < MAX_REPS; it++) {
-        double f = fmin(1024.0, fmax(2.0, 1.2 * want / fmax(t1, 1.0)));
-        set_reps(s, (gmb_u32)fmin((double)s->reps * f, (double)MAX_REPS));
-        if ((rc = sample_bw(s, &t1)))
-            return rc;
     }
     if ((rc = gmb_measure(c, sample_bw, s, &ser))) {
         gmb_series_free(&ser);
@@ -501,6 +541,7 @@ static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
                         : "not bypassed: groups rotate over the working set (reuse negligible)"));
     if (s->l1)
         json_object_set_new(extra, "bytes_per_group_pass", json_integer((json_int_t)size));
+    json_object_set_new(extra, "layout", json_string(layout_names[1 + s->cur]));
     double bw = bytes / ser.st.median;
     char sz[32];
     printf("%-10s %-5s %10s %10.2f %7.2f %4zu %8u %-10s %9.2f %-8s\n", part_names[part], "-",
@@ -516,6 +557,119 @@ static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
         gmb_error("verification failed: %s, %s: %s", part_names[part],
                   gmb_fmt_size(size, sz, sizeof sz), err);
     return rc;
+}
+
+/* ---- the kernels' shape ----------------------------------------------------------------- */
+
+/* Take shape l for the kernels that follow */
+static void use_layout(state_t *s, int l)
+{
+    s->cur = l;
+    s->kread = s->kr[l];
+    s->kwrite = s->kw[l];
+    s->kl1 = s->kl[l];
+}
+
+/* One tuning trial: part's kernel in the current shape on a set of size bytes, passes as a
+ * point calibrates them, the fastest of 3 samples (after calibration's warm-up): *gbps. */
+static int trial(state_t *s, int part, uint64_t size, double *gbps)
+{
+    double t, best;
+    int rc;
+    s->write = part == P_WRITE;
+    s->l1 = part == P_L1;
+    s->n = size / 16;
+    if ((rc = calibrate(s, &best, NULL)))
+        return rc;
+    for (int k = 0; k < 2; k++) {
+        if ((rc = sample_bw(s, &t)))
+            return rc;
+        best = fmin(best, t);
+    }
+    *gbps = (double)size * s->reps * (s->l1 ? (double)s->geo.groups : 1.0) / best;
+    return GMB_OK;
+}
+
+/* The tuning sets of a sweep (ascending): a cache-sized one (the largest up to a quarter of
+ * the LLC, else the smallest) and a memory-sized one (the smallest from 8 x LLC, else the
+ * largest); l1: the smallest from 16 KiB and the largest; coldwarm without read: of its
+ * sets. One set where both are the same. */
+static size_t tune_sizes(const state_t *s, int part, uint64_t out[2])
+{
+    const cfg_t *cfg = s->c->cfg;
+    const gmb_sweep_t *sw = part == P_L1                                      ? &cfg->l1_sizes
+                            : part == P_COLDWARM && !has(&cfg->parts, P_READ) ? &cfg->cw_sizes
+                                                                              : &cfg->sizes;
+    uint64_t llc = s->c->info.llc_bytes, lo = sw->v[0], hi = sw->v[sw->n - 1];
+    for (size_t i = 0; i < sw->n; i++) {
+        uint64_t v = sw->v[i];
+        if (part == P_L1 ? v >= (16u << 10) && lo < (16u << 10) : llc && v <= llc / 4)
+            lo = v;
+    }
+    for (size_t i = sw->n; i-- > 0 && part != P_L1 && llc;)
+        if (sw->v[i] >= 8 * llc)
+            hi = sw->v[i];
+    out[0] = lo;
+    out[1] = hi;
+    return lo == hi ? 1 : 2;
+}
+
+/* The shape of part's kernel (read for coldwarm): --layout's, or tuned once for the part:
+ * each shape on tune_sizes' sets; lockstep where its geometric mean over them is TUNE_MARGIN
+ * x grid-stride's or more. Every trial into results.tuning.PART. */
+static int choose_layout(state_t *s, int part)
+{
+    const cfg_t *cfg = s->c->cfg;
+    int k = part == P_WRITE ? 1 : part == P_L1 ? 2 : 0, rc;
+    const char *pname = part_names[part == P_COLDWARM ? P_READ : part];
+    if (s->lay[k] >= 0) {
+        use_layout(s, s->lay[k]);
+        return GMB_OK;
+    }
+    int given = strcmp(cfg->layout, "auto") != 0;
+    json_t *rec = json_pack("{s:b, s:[]}", "given", given, "candidates");
+    if (!rec)
+        return GMB_ERUNTIME;
+    json_object_set_new(s->tuning, pname, rec);
+    if (given) {
+        s->lay[k] = !strcmp(cfg->layout, "lockstep") ? L_LOCKSTEP : L_GRID;
+    } else {
+        uint64_t sz[2];
+        size_t nz = tune_sizes(s, part, sz);
+        double bw[NLAYOUTS][2], gm[NLAYOUTS];
+        for (int l = 0; l < NLAYOUTS; l++) {
+            use_layout(s, l);
+            gm[l] = 1;
+            for (size_t i = 0; i < nz; i++) {
+                if ((rc = trial(s, part, sz[i], &bw[l][i])))
+                    return rc;
+                gm[l] *= bw[l][i];
+                json_array_append_new(json_object_get(rec, "candidates"),
+                                      json_pack("{s:s, s:I, s:f}", "layout", layout_names[1 + l],
+                                                "size_bytes", (json_int_t)sz[i], "GBps", bw[l][i]));
+            }
+            gm[l] = pow(gm[l], 1.0 / (double)nz);
+        }
+        s->lay[k] = gm[L_LOCKSTEP] >= TUNE_MARGIN * gm[L_GRID] ? L_LOCKSTEP : L_GRID;
+        char a[32], b[32];
+        printf("# tuned %s: %s (lockstep %.3g, grid-stride %.3g GB/s: geometric means over %s%s%s; "
+               "lockstep where %.2fx or more)\n",
+               pname, layout_names[1 + s->lay[k]], gm[L_LOCKSTEP], gm[L_GRID],
+               fsz((double)sz[0], a), nz > 1 ? " and " : "", nz > 1 ? fsz((double)sz[1], b) : "",
+               TUNE_MARGIN);
+        json_object_set_new(
+            rec, "geomean_GBps",
+            json_pack("{s:f, s:f}", "grid-stride", gm[L_GRID], "lockstep", gm[L_LOCKSTEP]));
+        char rule[160];
+        snprintf(rule, sizeof rule,
+                 "lockstep where its geometric mean over the sets is %.2fx grid-stride's or "
+                 "more; each trial the fastest of 3 samples",
+                 TUNE_MARGIN);
+        json_object_set_new(rec, "rule", json_string(rule));
+    }
+    json_object_set_new(rec, "layout", json_string(layout_names[1 + s->lay[k]]));
+    use_layout(s, s->lay[k]);
+    return GMB_OK;
 }
 
 /* The 95% CI of a plateau's bandwidth, the median of its points' medians (i in [first, last]):
@@ -882,6 +1036,7 @@ static int cw_series(state_t *s, uint64_t size, const char *state, uint64_t para
     json_object_set_new(extra, "where", json_string(where));
     json_object_set_new(extra, "verified", json_string(rc ? "FAILED" : "full"));
     json_object_set_new(extra, "bytes_read", json_real(bytes));
+    json_object_set_new(extra, "layout", json_string(layout_names[1 + s->cur]));
     printf("%-10s %-5s %10s %10.2f %7.2f %4zu %8u %-10s %9.2f %-8s\n", "coldwarm", state,
            gmb_fmt_size(size, sz, sizeof sz), bytes / ser.st.median, 100.0 * ser.st.ci_rel,
            ser.st.n, s->reps, where, ser.st.median / 1e3, rc ? "FAILED" : "full");
@@ -1421,7 +1576,9 @@ static int l2_run(gmb_ctx_t *c)
     s.ptx = ptx;
     s.cache = s.gpu ? "L2" : "last-level cache (CPU)";
     s.mem = s.gpu ? "DRAM" : "memory";
-    gmb_prog_t *prog = NULL;
+    gmb_prog_t *prog[NLAYOUTS] = {NULL};
+    s.lay[0] = s.lay[1] = s.lay[2] = -1;
+    s.tuning = json_object();
     json_t *bwres = json_object(), *skipped = json_array(), *cwres = NULL, *pres = NULL,
            *perres = NULL;
     gmb_text_t sm = {{0}, 0};
@@ -1438,12 +1595,16 @@ static int l2_run(gmb_ctx_t *c)
     s.part_bytes = max_groups * sizeof(gmb_u32);
     if ((rc = be->alloc(c->dev, GMB_MEM_DEVICE, s.part_bytes, &s.part)))
         goto out;
-    if ((rc = be->prog_load(c->dev, c->bench->kernels, "u4", &prog)) ||
-        (rc = be->kern_get(prog, "l2_init", &s.kinit)) ||
-        (rc = be->kern_get(prog, "l2_read", &s.kread)) ||
-        (rc = be->kern_get(prog, "l2_l1read", &s.kl1)) ||
-        (rc = be->kern_get(prog, "l2_write", &s.kwrite)))
+    for (int l = 0; l < NLAYOUTS && !rc; l++)
+        if (!(rc = be->prog_load(c->dev, c->bench->kernels, variants[l].variant, &prog[l])))
+            rc = be->kern_get(prog[l], "l2_read", &s.kr[l]) ||
+                         be->kern_get(prog[l], "l2_l1read", &s.kl[l]) ||
+                         be->kern_get(prog[l], "l2_write", &s.kw[l])
+                     ? GMB_ERUNTIME
+                     : GMB_OK;
+    if (rc || (rc = be->kern_get(prog[L_GRID], "l2_init", &s.kinit)))
         goto out;
+    use_layout(&s, L_GRID);
     gmb_declare_metric(c, "bw_GBps", "GB/s", "higher",
                        "bytes read or written x in-kernel repetitions / kernel time (1e9 B/s)");
     if (has(&cfg->parts, P_PART) && ptx)
@@ -1463,6 +1624,9 @@ static int l2_run(gmb_ctx_t *c)
             if ((rc = be->launch(s.kinit, &g, av, 3, NULL)))
                 break;
         }
+        if ((part == P_READ || part == P_WRITE || part == P_L1 || part == P_COLDWARM) &&
+            (rc = choose_layout(&s, part)))
+            break;
         if (part == P_READ || part == P_WRITE) {
             cv.n = 0;
             for (size_t p = 0; p < cfg->sizes.n && !rc; p++)
@@ -1541,14 +1705,17 @@ static int l2_run(gmb_ctx_t *c)
         gmb_summary(c, "# summary: ", NULL, sm.text, "nothing to summarise.");
     }
     gmb_add_result(c, "cache_name", json_string(s.cache));
-    gmb_add_result(c, "l1",
-                   json_string(ptx ? "bypassed: PTX ld.global.cg / st.global.cg"
-                                   : "not bypassed (OpenCL has no such access): each "
-                                     "repetition rotates the work-items over the "
-                                     "working set by one group, so a compute unit "
-                                     "re-reads data only after the whole working set "
-                                     "went by; L1 reuse negligible above a few L1s"));
+    gmb_add_result(
+        c, "l1",
+        json_string(ptx ? "bypassed: PTX ld.global.cg / st.global.cg"
+                        : "not bypassed (OpenCL has no such access): each "
+                          "repetition rotates the work-items over the "
+                          "working set by one group (lockstep: one tile), so a compute unit "
+                          "re-reads data only after the whole working set "
+                          "went by; L1 reuse negligible above a few L1s"));
     gmb_add_result(c, "bandwidth", bwres);
+    gmb_add_result(c, "tuning", s.tuning);
+    s.tuning = NULL;
     gmb_add_result(c, "skipped", skipped);
     if (cwres)
         gmb_add_result(c, "coldwarm", cwres);
@@ -1566,7 +1733,9 @@ out:
     free(cv.size);
     free(cv.bw);
     free(cv.pt);
-    be->prog_free(prog);
+    for (int l = 0; l < NLAYOUTS; l++)
+        be->prog_free(prog[l]);
+    json_decref(s.tuning);
     be->free(s.data);
     be->free(s.part);
     return rc;

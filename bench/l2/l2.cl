@@ -11,6 +11,7 @@
 #endif
 
 #if defined(__CUDACC__)
+#ifndef L2_ONCE /* (a second inclusion, l2.cu's lockstep namespace, shares these) */
 static __device__ __forceinline__ uint4 l2_ld(const uint4 *p)
 {
     uint4 v;
@@ -34,6 +35,7 @@ static __device__ __forceinline__ uint4 l2_ld_ca(const uint4 *p)
                  : "l"(p));
     return v;
 }
+#endif
 #define L2_LD(a, e)    l2_ld((a) + (e))
 #define L1_LD(a, e)    l2_ld_ca((a) + (e))
 #define L2_ST(a, e, v) l2_st((a) + (e), (v))
@@ -44,6 +46,25 @@ static __device__ __forceinline__ uint4 l2_ld_ca(const uint4 *p)
 #endif
 
 #define L2_HSUM(v) ((v).x + (v).y + (v).z + (v).w)
+/* The lockstep shape (GMB_LOCKSTEP: a second program, chosen by gmb-l2's tuning). An
+ * implementation that runs a group's work-items as a loop (PoCL on a CPU) walks each
+ * work-item's grid-stride sequence alone: 4 KiB runs a grid apart, which the CPU's prefetchers
+ * do not follow (memory read at 3.3 GB/s on this project's CPU, against 16-19 GB/s streamed).
+ * In lockstep the group takes its steps together, a barrier after each, so that each step is
+ * one vector loop over consecutive work-items: l2_read and l2_write take tiles of 4 x group
+ * size consecutive positions (group g the tiles g, g + groups, ...; rot = one tile), l2_l1read
+ * its group-strided steps as before. A loop with a barrier runs while its step holds for the
+ * whole group (L2_LAST: the group's last work-item); what is left goes to a tail loop without
+ * barriers. */
+#undef L2_LOCKSTEP
+#undef L2_LAST
+#if defined(GMB_LOCKSTEP) && GMB_LOCKSTEP
+#define L2_LOCKSTEP() GMB_BARRIER()
+#define L2_LAST(u)    ((u)-GMB_LID + GMB_LSIZE - 1)
+#else
+#define L2_LOCKSTEP() ((void)0)
+#define L2_LAST(u)    (u)
+#endif
 /* part[group] = the sum of every work-item's acc over the group, through red (local memory,
  * GMB_LSIZE words; GMB_LSIZE a power of two) */
 #define L2_GROUP_SUM(red, acc, part)                                                               \
@@ -95,34 +116,104 @@ GMB_KERNEL l2_init(GMB_GLOBAL gmb_u32 *GMB_RESTRICT a, gmb_u64 nwords, gmb_u32 s
             (off) -= (n);                                                                          \
     } while (0)
 
+/* The lockstep shape's tiles: each pass over a[0..n) is n / TL whole tiles of TL = 4 x L
+ * elements (L the group size) and what is left; tile t of pass p holds the elements from
+ * t x TL + p x rot (mod n), rot = one tile. The reps x n / TL tiles of a launch are one
+ * sequence, group g taking tiles g, g + groups, ... whatever the pass (a small set keeps every
+ * group busy, as the grid-stride shape's positions do); the group's four accesses are L
+ * apart, each one vector of consecutive elements. The body (...) uses e0..e3, the work-item's four
+ * elements. A pass's elements past its last whole tile (n mod TL) are the tail's: item i of
+ * the reps x (n mod TL) is element n / TL x TL + i mod (n mod TL) of pass i / (n mod TL). */
+#define L2_TILES(n, reps, ...)                                                                     \
+    const gmb_u64 L = GMB_LSIZE, TL = 4 * L, rot = (n) > TL ? TL : 0, tpp = (n) / TL;              \
+    const gmb_u64 G = GMB_GSIZE / L, ntiles = (gmb_u64)(reps)*tpp, dq = tpp ? G / tpp : 0;         \
+    const gmb_u64 dr = tpp ? G % tpp : 0, doff = (dq % (n)) * rot % (n);                           \
+    gmb_u64 T = GMB_GROUP, t = tpp ? T % tpp : 0, off = tpp ? (T / tpp % (n)) * rot % (n) : 0;     \
+    for (; T < ntiles; T += G) {                                                                   \
+        const gmb_u64 x = t * TL + off + GMB_LID;                                                  \
+        const gmb_u64 e0 = x >= (n) ? x - (n) : x, e1 = x + L >= (n) ? x + L - (n) : x + L;        \
+        const gmb_u64 e2 = x + 2 * L >= (n) ? x + 2 * L - (n) : x + 2 * L;                         \
+        const gmb_u64 e3 = x + 3 * L >= (n) ? x + 3 * L - (n) : x + 3 * L;                         \
+        __VA_ARGS__                                                                                \
+        t += dr;                                                                                   \
+        off += doff;                                                                               \
+        if (t >= tpp) {                                                                            \
+            t -= tpp;                                                                              \
+            off += rot;                                                                            \
+        }                                                                                          \
+        if (off >= (n))                                                                            \
+            off -= (n);                                                                            \
+        if (off >= (n))                                                                            \
+            off -= (n);                                                                            \
+        L2_LOCKSTEP();                                                                             \
+    }                                                                                              \
+    const gmb_u64 rem = (n)-tpp * TL, nrem = (gmb_u64)(reps)*rem
+
+/* The tail's loop: item i from GMB_GID, a grid apart, its element el (from a cursor: r = i mod
+ * rem, off = (i div rem) x rot mod n; no division in the loop) */
+#define L2_TAIL(n, ...)                                                                            \
+    do {                                                                                           \
+        const gmb_u64 g_ = GMB_GSIZE, gr_ = rem ? g_ % rem : 0;                                    \
+        const gmb_u64 oq_ = rem ? (g_ / rem % (n)) * rot % (n) : 0;                                \
+        gmb_u64 r_ = rem ? GMB_GID % rem : 0, o_ = rem ? (GMB_GID / rem % (n)) * rot % (n) : 0;    \
+        for (gmb_u64 i_ = GMB_GID; i_ < nrem; i_ += g_) {                                          \
+            const gmb_u64 x_ = tpp * TL + r_ + o_, el = x_ >= (n) ? x_ - (n) : x_;                 \
+            __VA_ARGS__                                                                            \
+            r_ += gr_;                                                                             \
+            o_ += oq_;                                                                             \
+            if (r_ >= rem) {                                                                       \
+                r_ -= rem;                                                                         \
+                o_ += rot;                                                                         \
+            }                                                                                      \
+            if (o_ >= (n))                                                                         \
+                o_ -= (n);                                                                         \
+            if (o_ >= (n))                                                                         \
+                o_ -= (n);                                                                         \
+        }                                                                                          \
+    } while (0)
+
 /* Sum of reps passes over a[0..n) (uint4, n >= 1), one partial sum per work-group in part[];
  * reps 0: no load (an empty launch). */
 GMB_KERNEL l2_read(GMB_GLOBAL const uint4 *GMB_RESTRICT a, GMB_GLOBAL gmb_u32 *GMB_RESTRICT part,
                    gmb_u64 n, gmb_u32 reps)
 {
     GMB_SHARED gmb_u32 red[L2_MAX_WG];
-    const gmb_u64 g = GMB_GSIZE, rot = n > GMB_LSIZE ? GMB_LSIZE : 0, total = (gmb_u64)reps * n;
-    const gmb_u64 gr = g % n, oq = (g / n % n) * rot % n;
-    gmb_u64 u = GMB_GID, j = u % n, off = (u / n % n) * rot % n;
+    const gmb_u64 g = GMB_GSIZE, total = (gmb_u64)reps * n;
     gmb_u32 acc = 0;
+#if defined(GMB_LOCKSTEP) && GMB_LOCKSTEP
+    L2_TILES(n, reps, {
+        uint4 v0 = L2_LD(a, e0), v1 = L2_LD(a, e1), v2 = L2_LD(a, e2), v3 = L2_LD(a, e3);
+        acc += (L2_HSUM(v0) + L2_HSUM(v1)) + (L2_HSUM(v2) + L2_HSUM(v3));
+    });
+    L2_TAIL(n, {
+        uint4 v = L2_LD(a, el);
+        acc += L2_HSUM(v);
+    });
+    (void)g;
+    (void)total;
+#else
+    const gmb_u64 rot = n > GMB_LSIZE ? GMB_LSIZE : 0;
+    const gmb_u64 gr = g % n, oq = (g / n % n) * rot % n;
+    gmb_u64 u = GMB_GID, jj = u % n, of = (u / n % n) * rot % n;
     for (; u + 3 * g < total; u += 4 * g) {
-        gmb_u64 e0 = L2_ELEM(j, off, n);
-        L2_STEP(j, off, n, gr, oq, rot);
-        gmb_u64 e1 = L2_ELEM(j, off, n);
-        L2_STEP(j, off, n, gr, oq, rot);
-        gmb_u64 e2 = L2_ELEM(j, off, n);
-        L2_STEP(j, off, n, gr, oq, rot);
-        gmb_u64 e3 = L2_ELEM(j, off, n);
-        L2_STEP(j, off, n, gr, oq, rot);
+        gmb_u64 e0 = L2_ELEM(jj, of, n);
+        L2_STEP(jj, of, n, gr, oq, rot);
+        gmb_u64 e1 = L2_ELEM(jj, of, n);
+        L2_STEP(jj, of, n, gr, oq, rot);
+        gmb_u64 e2 = L2_ELEM(jj, of, n);
+        L2_STEP(jj, of, n, gr, oq, rot);
+        gmb_u64 e3 = L2_ELEM(jj, of, n);
+        L2_STEP(jj, of, n, gr, oq, rot);
         uint4 v0 = L2_LD(a, e0), v1 = L2_LD(a, e1), v2 = L2_LD(a, e2), v3 = L2_LD(a, e3);
         acc += (L2_HSUM(v0) + L2_HSUM(v1)) + (L2_HSUM(v2) + L2_HSUM(v3));
     }
     for (; u < total; u += g) {
-        gmb_u64 e = L2_ELEM(j, off, n);
-        L2_STEP(j, off, n, gr, oq, rot);
+        gmb_u64 e = L2_ELEM(jj, of, n);
+        L2_STEP(jj, of, n, gr, oq, rot);
         uint4 v = L2_LD(a, e);
         acc += L2_HSUM(v);
     }
+#endif
     L2_GROUP_SUM(red, acc, part);
 }
 
@@ -139,10 +230,11 @@ GMB_KERNEL l2_l1read(GMB_GLOBAL const uint4 *GMB_RESTRICT a, GMB_GLOBAL gmb_u32 
     gmb_u32 acc = 0;
     for (gmb_u32 r = 0; r < reps; r++) {
         gmb_u64 e = GMB_LID;
-        for (; e + 3 * l < n; e += 4 * l) {
+        for (; L2_LAST(e) + 3 * l < n; e += 4 * l) {
             uint4 v0 = L1_LD(a, e), v1 = L1_LD(a, e + l), v2 = L1_LD(a, e + 2 * l),
                   v3 = L1_LD(a, e + 3 * l);
             acc += (L2_HSUM(v0) + L2_HSUM(v1)) + (L2_HSUM(v2) + L2_HSUM(v3));
+            L2_LOCKSTEP();
         }
         for (; e < n; e += l) {
             uint4 v = L1_LD(a, e);
@@ -152,21 +244,40 @@ GMB_KERNEL l2_l1read(GMB_GLOBAL const uint4 *GMB_RESTRICT a, GMB_GLOBAL gmb_u32 
     L2_GROUP_SUM(red, acc, part);
 }
 
+/* The store of element e's words */
+#define L2_STORE(a, e, key)                                                                        \
+    do {                                                                                           \
+        gmb_u32 w_ = (gmb_u32)(4 * (e));                                                           \
+        L2_ST(a, e,                                                                                \
+              GMB_UINT4(L2_WORD(w_, key), L2_WORD(w_ + 1, key), L2_WORD(w_ + 2, key),              \
+                        L2_WORD(w_ + 3, key)));                                                    \
+    } while (0)
+
 /* reps passes of stores over a[0..n) (uint4, n >= 1), in the order of l2_read: word w gets
  * L2_WORD(w, key) every time. */
 GMB_KERNEL l2_write(GMB_GLOBAL uint4 *GMB_RESTRICT a, gmb_u64 n, gmb_u32 key, gmb_u32 reps)
 {
-    const gmb_u64 g = GMB_GSIZE, rot = n > GMB_LSIZE ? GMB_LSIZE : 0, total = (gmb_u64)reps * n;
+    const gmb_u64 g = GMB_GSIZE, total = (gmb_u64)reps * n;
+#if defined(GMB_LOCKSTEP) && GMB_LOCKSTEP
+    L2_TILES(n, reps, {
+        L2_STORE(a, e0, key);
+        L2_STORE(a, e1, key);
+        L2_STORE(a, e2, key);
+        L2_STORE(a, e3, key);
+    });
+    L2_TAIL(n, L2_STORE(a, el, key););
+    (void)g;
+    (void)total;
+#else
+    const gmb_u64 rot = n > GMB_LSIZE ? GMB_LSIZE : 0;
     const gmb_u64 gr = g % n, oq = (g / n % n) * rot % n;
     gmb_u64 j = GMB_GID % n, off = (GMB_GID / n % n) * rot % n;
     for (gmb_u64 u = GMB_GID; u < total; u += g) {
         gmb_u64 e = L2_ELEM(j, off, n);
         L2_STEP(j, off, n, gr, oq, rot);
-        gmb_u32 w = (gmb_u32)(4 * e);
-        uint4 v = GMB_UINT4(L2_WORD(w, key), L2_WORD(w + 1, key), L2_WORD(w + 2, key),
-                            L2_WORD(w + 3, key));
-        L2_ST(a, e, v);
+        L2_STORE(a, e, key);
     }
+#endif
 }
 
 /* Persistence's workload: rounds x (one pass over hot[0..nh), then the next chunk elements of
@@ -201,7 +312,7 @@ GMB_KERNEL l2_mix(GMB_GLOBAL const uint4 *GMB_RESTRICT hot, gmb_u64 nh,
     L2_GROUP_SUM(red, acc, part);
 }
 
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) && !defined(L2_ONCE)
 /* Each 32-byte sector a cycle of its 8 words (a[w] = the next word of w's sector), so that
  * p = a[p] stays on the sector it starts on, and where a chase ends says how many loads it
  * made (mod 8) */
@@ -248,3 +359,4 @@ GMB_KERNEL l2_part_lat(const gmb_u32 *a, gmb_u32 nlines, gmb_u32 line_words, gmb
         }
 }
 #endif
+#define L2_ONCE

@@ -12,10 +12,23 @@
 
 #include "l2.cl"
 
+namespace lockstep /* the lockstep shape (GMB_LOCKSTEP): tuning's other candidate */
+{
+#define GMB_LOCKSTEP 1
+#include "l2.cl"
+#undef GMB_LOCKSTEP
+} // namespace lockstep
+
 extern "C" const gmb_cuda_fn_t gmb_bench_cuda_fns[] = {
-    {"u4", "l2_init", (const void *)l2_init},     {"u4", "l2_read", (const void *)l2_read},
-    {"u4", "l2_l1read", (const void *)l2_l1read}, {"u4", "l2_write", (const void *)l2_write},
-    {"u4", "l2_mix", (const void *)l2_mix},       {NULL, NULL, NULL},
+    {"u4", "l2_init", (const void *)l2_init},
+    {"u4", "l2_read", (const void *)l2_read},
+    {"u4", "l2_l1read", (const void *)l2_l1read},
+    {"u4", "l2_write", (const void *)l2_write},
+    {"u4", "l2_mix", (const void *)l2_mix},
+    {"u4l", "l2_read", (const void *)lockstep::l2_read},
+    {"u4l", "l2_l1read", (const void *)lockstep::l2_l1read},
+    {"u4l", "l2_write", (const void *)lockstep::l2_write},
+    {NULL, NULL, NULL},
 };
 
 /* Log a failed CUDA call (cuda_try.h), set rc and jump to out. */
