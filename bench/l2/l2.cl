@@ -101,13 +101,15 @@ GMB_KERNEL l2_init(GMB_GLOBAL gmb_u32 *GMB_RESTRICT a, gmb_u64 nwords, gmb_u32 s
  * went by, as before). The cursor (j, off) of u: j = u mod n,
  * off = (u div n) x rot mod n; a step of the grid (g) adds gr = g mod n to j and
  * oq = (g div n) x rot mod n to off, and rot once more when j wraps. */
-#define L2_ELEM(j, off, n) ((j) + (off) >= (n) ? (j) + (off) - (n) : (j) + (off))
-#define L2_STEP(j, off, n, gr, oq, rot)                                                            \
+#define L2_ELEM(j, off, n)              ((j) + (off) >= (n) ? (j) + (off) - (n) : (j) + (off))
+#define L2_STEP(j, off, n, gr, oq, rot) L2_STEP_IN(j, off, n, n, gr, oq, rot)
+/* (the same with j in [0, lim): the lockstep shape's tile index and tail position) */
+#define L2_STEP_IN(j, off, lim, n, gr, oq, rot)                                                    \
     do {                                                                                           \
         (j) += (gr);                                                                               \
         (off) += (oq);                                                                             \
-        if ((j) >= (n)) {                                                                          \
-            (j) -= (n);                                                                            \
+        if ((j) >= (lim)) {                                                                        \
+            (j) -= (lim);                                                                          \
             (off) += (rot);                                                                        \
         }                                                                                          \
         if ((off) >= (n))                                                                          \
@@ -135,16 +137,7 @@ GMB_KERNEL l2_init(GMB_GLOBAL gmb_u32 *GMB_RESTRICT a, gmb_u64 nwords, gmb_u32 s
         const gmb_u64 e2 = x + 2 * L >= (n) ? x + 2 * L - (n) : x + 2 * L;                         \
         const gmb_u64 e3 = x + 3 * L >= (n) ? x + 3 * L - (n) : x + 3 * L;                         \
         __VA_ARGS__                                                                                \
-        t += dr;                                                                                   \
-        off += doff;                                                                               \
-        if (t >= tpp) {                                                                            \
-            t -= tpp;                                                                              \
-            off += rot;                                                                            \
-        }                                                                                          \
-        if (off >= (n))                                                                            \
-            off -= (n);                                                                            \
-        if (off >= (n))                                                                            \
-            off -= (n);                                                                            \
+        L2_STEP_IN(t, off, tpp, n, dr, doff, rot);                                                 \
         L2_LOCKSTEP();                                                                             \
     }                                                                                              \
     const gmb_u64 rem = (n)-tpp * TL, nrem = (gmb_u64)(reps)*rem
@@ -159,16 +152,7 @@ GMB_KERNEL l2_init(GMB_GLOBAL gmb_u32 *GMB_RESTRICT a, gmb_u64 nwords, gmb_u32 s
         for (gmb_u64 i_ = GMB_GID; i_ < nrem; i_ += g_) {                                          \
             const gmb_u64 x_ = tpp * TL + r_ + o_, el = x_ >= (n) ? x_ - (n) : x_;                 \
             __VA_ARGS__                                                                            \
-            r_ += gr_;                                                                             \
-            o_ += oq_;                                                                             \
-            if (r_ >= rem) {                                                                       \
-                r_ -= rem;                                                                         \
-                o_ += rot;                                                                         \
-            }                                                                                      \
-            if (o_ >= (n))                                                                         \
-                o_ -= (n);                                                                         \
-            if (o_ >= (n))                                                                         \
-                o_ -= (n);                                                                         \
+            L2_STEP_IN(r_, o_, rem, n, gr_, oq_, rot);                                             \
         }                                                                                          \
     } while (0)
 
