@@ -80,6 +80,8 @@ ifeq ($(CUDA),1)
 CUDA_HOME  ?= $(patsubst %/bin/,%,$(dir $(NVCC)))
 CUDA_LIBDIR ?= $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/x86_64-linux/lib))
 GMB_CFLAGS += -DGMB_HAVE_CUDA=1 -isystem $(CUDA_HOME)/include
+# where --counters looks for libcupti after the loader's path (common/cupti.c)
+$(BUILD)/common/cupti.o: GMB_CFLAGS += -DGMB_CUPTI_DIR='"$(CUDA_LIBDIR)"'
 LDLIBS     += -L$(CUDA_LIBDIR) -lcudart_static -lrt -lpthread -lstdc++
 GENCODE    := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
               -gencode arch=compute_$(lastword $(CUDA_ARCHS)),code=compute_$(lastword $(CUDA_ARCHS))
@@ -219,13 +221,28 @@ $(BUILD)/tests/stub/libnvidia-ml.so.1: tests/unit/nvml_stub.c
 	@mkdir -p $(@D)
 	$(Q)$(call say,CC,$@)$(CC) $(CFLAGS) -std=c11 $(WARN) -shared -fPIC -o $@ $<
 $(BUILD)/tests/test_nvml: | $(BUILD)/tests/stub/libnvidia-ml.so.1
+# test_cupti and the integration tests load a stand-in libcupti (tests/unit/cupti_stub.c)
+$(BUILD)/tests/stub/libcupti-standin.so: tests/unit/cupti_stub.c common/cupti_abi.h
+	@mkdir -p $(@D)
+	$(Q)$(call say,CC,$@)$(CC) $(CFLAGS) -std=c11 $(WARN) -shared -fPIC -o $@ $<
+$(BUILD)/tests/test_cupti: | $(BUILD)/tests/stub/libcupti-standin.so $(BUILD)/tests/stub/libnvidia-ml.so.1
 # test_l2 reads the committed H200 records
 $(BUILD)/tests/test_l2: GMB_CFLAGS += -DGMB_RESULTS_DIR='"$(CURDIR)/results"'
-tests: all $(UNIT)
+tests: all $(UNIT) $(CUPTI_ABI)
 else
 tests: all
 	@echo "error: cmocka not found: the unit tests cannot be built (make deps, or make check as root)"
 	@exit 1
+endif
+
+# common/cupti_abi.h against the toolkit's CUPTI headers (C++: cupti_profiler_host.h includes
+# <string>): every field's offset and every struct's size, checked at compile time
+ifeq ($(CUDA),1)
+CUPTI_ABI := $(BUILD)/tests/cupti_abi.ok
+$(CUPTI_ABI): tests/unit/cupti_abi.cc common/cupti_abi.h
+	@mkdir -p $(@D)
+	$(Q)$(call say,CXX,$@)$(CXX) -std=c++17 -fsyntax-only -Wall -Wextra -Werror \
+	  -isystem $(CUDA_HOME)/include -Icommon $< && touch $@
 endif
 
 # the fuzz target of the record readers and the plot data writer (tests/fuzz): built with

@@ -47,6 +47,13 @@ static const gmb_opt_t common_opts[] = {
      "nominal peak memory bandwidth (GB/s) for % of peak, where the driver gives none (AMD, "
      "Intel, CPUs) or to take a datasheet's; recorded as given [default the driver's]",
      0},
+    {"counters", GMB_OPT_FLAG, C(counters), NULL, NULL, 1, 0, NULL,
+     "hardware counters per point through CUPTI's range profiler (CUDA; libcupti loaded at run "
+     "time): DRAM bytes read and written, DRAM throughput as % of peak, L2 hit rate, L2 sectors "
+     "from the SMs, L1 hit rate; taken in one extra sample after each point's timed samples, its "
+     "kernels replayed by CUPTI, never during the timed ones. Without CUPTI, without the "
+     "permission, or on OpenCL the point's counters are null and the record says why",
+     0},
     {"quiet", GMB_OPT_FLAG, C(quiet), NULL, NULL, 1, 0, NULL, "no progress messages", 0},
     {"help", GMB_OPT_FLAG, C(help), NULL, NULL, 1, 0, NULL, "this help", 0},
     {"version", GMB_OPT_FLAG, C(version), NULL, NULL, 1, 0, NULL,
@@ -432,6 +439,14 @@ static int measure_k(gmb_ctx_t *c, gmb_sample_fn const *fn, void *const *arg, gm
         c->nvml = 0;
         c->nvml_stopped = 1;
     }
+    /* the counters: one more sample of each series under the profiler, after the timing */
+    for (int q = 0; c->o.counters && q < k; q++) {
+        s[q]->cnt_taken = 1;
+        if (!c->cnt) /* none to be had: null, and why */
+            gmb_strlcpy(s[q]->cnt.why, c->cnt_why, sizeof s[q]->cnt.why);
+        else if ((rc = gmb_counters_collect(c->cnt, fn[q], arg[q], &s[q]->cnt)))
+            return rc;
+    }
     for (int q = 0; q < k; q++) {
         if ((rc = gmb_stats_compute(s[q]->ns, s[q]->n, minn, target, &s[q]->st)))
             return rc;
@@ -513,6 +528,11 @@ json_t *gmb_point_new(json_t *params, const gmb_series_t *s)
                             json_string(s->stopped_by));
     if (pt && s->clk_known)
         json_object_set_new(pt, "clocks", point_clocks(s));
+    if (pt && s->cnt_taken) {
+        json_object_set_new(pt, "counters", gmb_counters_json(&s->cnt));
+        if (!s->cnt.ok)
+            json_object_set_new(pt, "counters_why", json_string(s->cnt.why));
+    }
     return pt;
 }
 
@@ -853,6 +873,33 @@ static json_t *record_new(gmb_ctx_t *c, const char *iso)
     return r;
 }
 
+/* --counters: the profiling session, and what the record says of it (its reason, once on
+ * stderr, where there is none: the points then carry no counters and nothing else changes) */
+static void counters_open(gmb_ctx_t *c)
+{
+    void *ctx = NULL;
+    int ord = 0;
+    char bwhy[200] = "", why[256] = "";
+    int brc = c->be->profiler_ctx ? c->be->profiler_ctx(c->dev, &ctx, &ord, bwhy, sizeof bwhy)
+                                  : GMB_ESKIP;
+    if (!c->be->profiler_ctx)
+        snprintf(bwhy, sizeof bwhy, "%s: no profiler context", c->be->kind->label);
+    int rc = gmb_counters_open(brc ? NULL : ctx, ord < 0 ? 0 : ord, bwhy, &c->cnt, why, sizeof why);
+    json_t *m = json_object_get(c->record, "measurement");
+    if (rc) {
+        const char *r = why;
+        gmb_warn("counters: none: %s", r);
+        gmb_strlcpy(c->cnt_why, r, sizeof c->cnt_why);
+        json_object_set_new(
+            m, "counters",
+            json_pack("{s:b, s:b, s:s}", "requested", 1, "available", 0, "reason", r));
+        return;
+    }
+    json_t *d = gmb_counters_describe(c->cnt);
+    json_object_set_new(d, "requested", json_true());
+    json_object_set_new(m, "counters", d);
+}
+
 /* ---- main ------------------------------------------------------------------------------ */
 
 static int parse_args(gmb_ctx_t *c, int argc, char **argv)
@@ -1008,6 +1055,8 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
         goto out;
     }
     json_object_set_new(c.record, "busy_before", json_busy(&busy));
+    if (c.o.counters)
+        counters_open(&c);
     c.points = json_object_get(c.record, "points");
     gmb_clocks_t k0, k;
     gmb_nvml_clocks(c.info.pci_bus_id, &k0);
@@ -1086,6 +1135,7 @@ int gmb_main(const gmb_bench_t *b, int argc, char **argv)
                   c.o.no_record || !json_array_size(c.points) ? "(no record)"
                                                               : "kept in the record");
 out:
+    gmb_counters_close(c.cnt);
     if (c.dev)
         c.be->close(c.dev);
     gmb_numa_close(c.numa);

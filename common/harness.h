@@ -5,6 +5,7 @@
 #include <jansson.h>
 
 #include "backend/backend.h"
+#include "cupti.h"
 #include "gmb.h"
 #include "nvml.h"
 #include "topo.h"
@@ -32,6 +33,7 @@ typedef struct gmb_common {
     long seed;            /* seed of the pseudo-random data */
     int inject_error;     /* test aid: corrupt one result so that verification must fail */
     double peak_bw;       /* --peak-bw: the nominal peak to use (GB/s), 0 the driver's */
+    int counters;         /* --counters: hardware counters per point (CUPTI) */
 } gmb_common_t;
 
 typedef struct gmb_ctx gmb_ctx_t;
@@ -70,6 +72,8 @@ struct gmb_ctx {
     int nvml_stopped;       /* 1: NVML took too long, later points got no clocks */
     double nvml_ms;         /* time the points' NVML queries took so far */
     double t_run;           /* gmb_now_ns() when the benchmark's run began */
+    gmb_counters_t *cnt;    /* --counters: the profiling session; NULL without */
+    char cnt_why[200];      /* --counters without a session: why (each point says it too) */
 };
 
 /* Timing samples of one point and their summary. */
@@ -85,6 +89,9 @@ typedef struct gmb_series {
     int clk_known;                    /* 1: NVML answered at both ends */
     double capped_ms[GMB_VIOL_KINDS]; /* held below the application clocks, ms; <0 unknown */
     unsigned sm_mhz;                  /* SM clock when sampling ended; GMB_UNKNOWN */
+    /* --counters (gmb_measure, after the timed samples): */
+    int cnt_taken;          /* 1: one extra sample ran under the profiler */
+    gmb_counter_vals_t cnt; /* its counts, or why there are none */
 } gmb_series_t;
 
 /* A point that has not converged after this many samples (and --min-samples) stops when its

@@ -2263,6 +2263,90 @@ def llc_within(r, nbytes, factor):
     need(0 < llc and llc * float(factor) <= int(nbytes), f"LLC {llc} B")
 
 
+# ---- hardware counters (--counters) ------------------------------------------------------
+
+
+@predicate
+def counters_none(r, reason):
+    """--counters without a session: measurement.counters says requested, not available,
+    with a reason holding REASON; every point has counters null and counters_why."""
+    m = r["measurement"].get("counters") or {}
+    need(m.get("requested") is True and m.get("available") is False
+         and reason in m.get("reason", ""), f"measurement.counters {m}")
+    bad = [p["params"] for p in r["points"]
+           if "counters" not in p or p["counters"] is not None or not p.get("counters_why")]
+    need(r["points"] and not bad, f"{len(bad)} points with counters or no reason: {bad[:2]}")
+
+
+@predicate
+def counters_absent(r):
+    """No --counters: neither the record nor any point says anything of counters."""
+    need("counters" not in r["measurement"], "measurement.counters present")
+    bad = [p["params"] for p in r["points"] if "counters" in p or "counters_why" in p]
+    need(not bad, f"{len(bad)} points with counters: {bad[:2]}")
+
+
+@predicate
+def counters_standin(r, *args):
+    """The stand-in CUPTI: the record says it is one (source, standin, chip STANDIN, replay
+    kernel, taken after the timed samples), and every point's counters hold the values WANT
+    (KEY=VALUE, e.g. dram_read_bytes=1048576)."""
+    want = pairs(args)
+    m = r["measurement"].get("counters") or {}
+    need(m.get("available") is True and "stand-in" in m.get("source", "")
+         and m.get("standin") and m.get("chip") == "STANDIN"
+         and m.get("replay", "").startswith("kernel")
+         and "after each point's timed samples" in m.get("taken", ""), f"counters {m}")
+    for p in r["points"]:
+        c = p.get("counters")
+        need(c is not None, f"no counters at {p['params']}: {p.get('counters_why')}")
+        for k, v in want.items():
+            need(math.isclose(c[k], float(v)), f"{k} {c[k]} at {p['params']}, not {v}")
+
+
+@predicate
+def stream_dram_check(r, kernel, dram_bytes, flagged):
+    """gmb-stream --counters: KERNEL's points carry dram_check with the counted bytes ((reads,
+    writes) x size x reps), and on the DRAM-sized ones the ratio DRAM_BYTES (what the counters
+    gave, read + written) / counted and flagged FLAGGED (1: more than 5% off); cache-sized
+    points are never flagged; results.counters_check counts the flagged ones."""
+    rw = {"read": (1, 0), "fill": (0, 1), "copy": (1, 1), "scale": (1, 1), "add": (2, 1),
+          "triad": (2, 1), "dot": (2, 0)}[kernel]
+    n = 0
+    for p in r["points"]:
+        q = p["params"]
+        if q["kernel"] != kernel:
+            continue
+        d = p["extra"]["dram_check"]
+        sz = q["size_bytes"] * q["reps"]
+        need(d["counted_read_bytes"] == rw[0] * sz and d["counted_write_bytes"] == rw[1] * sz,
+             f"counted {d} at {q}")
+        if p["extra"]["where"] != "dram":
+            need(d["flagged"] is False, f"a cache-sized point flagged: {q}")
+            continue
+        n += 1
+        want = float(dram_bytes) / (d["counted_read_bytes"] + d["counted_write_bytes"])
+        need(math.isclose(d["ratio"], want, rel_tol=1e-9)
+             and d["flagged"] is bool(int(flagged)), f"dram_check {d} at {q}")
+    k = r["results"]["counters_check"][kernel]
+    need(n > 0 and k["dram_points"] == n and k["flagged"] == (n if int(flagged) else 0),
+         f"{n} DRAM-sized points; counters_check {k}")
+
+
+@predicate
+def l2_hit_rate_hw(r, part, rate):
+    """gmb-l2 --counters: every PART point's hit_rate_hw is RATE (the counters' L2 hit rate /
+    100) and names its source."""
+    pts = [p for p in r["points"] if p["params"]["part"] == part]
+    bad = [p["params"]["size_bytes"] for p in pts
+           if not math.isclose(p["extra"].get("hit_rate_hw") or -1, float(rate))
+           or "lts__t_sector_hit_rate" not in p["extra"].get("hit_rate_hw_source", "")]
+    need(pts and not bad, f"{len(pts)} {part} points, wrong at {bad[:4]}")
+
+
+# ---- gmb-overlap --------------------------------------------------------------------------
+
+
 def main(argv):
     if len(argv) == 2 and argv[1] == "list":
         for name, fn in sorted(PREDICATES.items()):

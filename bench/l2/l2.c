@@ -110,8 +110,8 @@ static const char help[] =
     "                the working set is well above one L1). From the curve: the cache plateau,\n"
     "                the memory plateau, the effective capacity (the largest working set still\n"
     "                on the cache plateau) and their ratio; per point the fraction of traffic\n"
-    "                the cache serves by the two-plateau model (hit_rate_est; hit_rate_hw is\n"
-    "                kept for hardware counters and is null).\n"
+    "                the cache serves by the two-plateau model (hit_rate_est), and with\n"
+    "                --counters the L2's own sector hit rate (hit_rate_hw, CUPTI; else null).\n"
     "  partitions    CUDA: latency (SM clock) from one SM to every 128-byte line of a buffer\n"
     "                above one partition's near copy and within the L2 (--part-bytes), one\n"
     "                ld.global.cg load a line, the lines walked in order (a line is timed again\n"
@@ -528,7 +528,15 @@ static int run_bw_point(state_t *s, int part, uint64_t size, curve_t *cv)
     json_object_set_new(extra, "where", json_string(where));
     json_object_set_new(extra, "verified", json_string(rc == GMB_OK ? how : "FAILED"));
     json_object_set_new(extra, "hit_rate_est", json_null());
-    json_object_set_new(extra, "hit_rate_hw", json_null());
+    /* --counters: the L2's own hit rate of one more sample's sectors (CUPTI), beside the
+     * model's estimate; null without counters */
+    json_object_set_new(extra, "hit_rate_hw",
+                        ser.cnt.ok && ser.cnt.l2_hit_pct >= 0 ? json_real(ser.cnt.l2_hit_pct / 100)
+                                                              : json_null());
+    if (ser.cnt.ok)
+        json_object_set_new(extra, "hit_rate_hw_source",
+                            json_string("lts__t_sector_hit_rate.pct of one extra sample (CUPTI, "
+                                        "weighted by lts__t_sectors over its kernels)"));
     json_object_set_new(
         extra, "hit_rate_source",
         json_string(s->l1 ? "not modelled (the l1 part)" : "none (no plateaus found)"));

@@ -642,6 +642,86 @@ static int calibrate(state_t *s, double want, double *t1)
     return GMB_OK;
 }
 
+/* --counters: a point's DRAM bytes (one sample's, counted by the hardware) against the bytes
+ * gmb-stream counts for that sample; a DRAM-sized point more than DRAM_CHECK_PCT off either
+ * way is flagged (write-allocate reads, compression, a wrong byte model); a cache-sized one
+ * is expected below its count and is never flagged */
+#define DRAM_CHECK_PCT 5.0
+static json_t *dram_check(const gmb_counter_vals_t *v, double rd, double wr, const char *where)
+{
+    double got = v->dram_read_bytes + v->dram_write_bytes, want = rd + wr;
+    double off = want > 0 ? 100.0 * (got / want - 1.0) : 0;
+    int dram = !strcmp(where, "dram");
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:s}", "counted_read_bytes", rd,
+                     "counted_write_bytes", wr, "dram_read_bytes", v->dram_read_bytes,
+                     "dram_write_bytes", v->dram_write_bytes, "ratio", want > 0 ? got / want : 0,
+                     "off_pct", off, "flagged", dram && fabs(off) > DRAM_CHECK_PCT, "rule",
+                     dram ? "DRAM-sized: flagged when DRAM bytes are more than 5% off the count"
+                          : "cache-sized: DRAM bytes below the count are expected; not checked");
+}
+
+/* --counters: per kernel, its DRAM-sized points' DRAM bytes against the count (dram_check),
+ * in results.counters_check and one line a kernel */
+static void counters_summary(gmb_ctx_t *c)
+{
+    json_t *out = json_object();
+    size_t i;
+    json_t *pt;
+    json_array_foreach(c->points, i, pt)
+    {
+        const json_t *dc = json_object_get(json_object_get(pt, "extra"), "dram_check");
+        const char *kn =
+            json_string_value(json_object_get(json_object_get(pt, "params"), "kernel"));
+        const char *where =
+            json_string_value(json_object_get(json_object_get(pt, "extra"), "where"));
+        if (!kn)
+            continue;
+        json_t *k = json_object_get(out, kn);
+        if (!k) {
+            k = json_pack("{s:i, s:i, s:i, s:o, s:o, s:f}", "points", 0, "dram_points", 0,
+                          "flagged", 0, "worst_off_pct", json_null(), "worst_size_bytes",
+                          json_null(), "rule_pct", DRAM_CHECK_PCT);
+            json_object_set_new(out, kn, k);
+        }
+        json_object_set_new(k, "points",
+                            json_integer(json_integer_value(json_object_get(k, "points")) + 1));
+        if (!dc || !where || strcmp(where, "dram"))
+            continue;
+        double off = json_real_value(json_object_get(dc, "off_pct"));
+        json_object_set_new(
+            k, "dram_points",
+            json_integer(json_integer_value(json_object_get(k, "dram_points")) + 1));
+        if (json_is_true(json_object_get(dc, "flagged")))
+            json_object_set_new(
+                k, "flagged", json_integer(json_integer_value(json_object_get(k, "flagged")) + 1));
+        const json_t *w = json_object_get(k, "worst_off_pct");
+        if (json_is_null(w) || fabs(off) > fabs(json_real_value(w))) {
+            json_object_set_new(k, "worst_off_pct", json_real(off));
+            json_object_set(k, "worst_size_bytes",
+                            json_object_get(json_object_get(pt, "params"), "size_bytes"));
+        }
+    }
+    const char *kn;
+    json_t *k;
+    json_object_foreach(out, kn, k)
+    {
+        long dp = (long)json_integer_value(json_object_get(k, "dram_points"));
+        long fl = (long)json_integer_value(json_object_get(k, "flagged"));
+        char sz[32];
+        if (!dp)
+            printf("# counters: %s: no DRAM-sized point counted\n", kn);
+        else
+            printf(
+                "# counters: %s: DRAM bytes %s the count at %ld of %ld DRAM-sized points "
+                "(worst %+.1f%% at %s)\n",
+                kn, fl ? "more than 5% off" : "within 5% of", fl ? fl : dp, dp,
+                json_real_value(json_object_get(k, "worst_off_pct")),
+                gmb_fmt_size((uint64_t)json_integer_value(json_object_get(k, "worst_size_bytes")),
+                             sz, sizeof sz));
+    }
+    gmb_add_result(c, "counters_check", out);
+}
+
 static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *injected,
                      json_t **best)
 {
@@ -702,6 +782,10 @@ static int run_point(state_t *s, const kinfo_t *k, int w, uint64_t size, int *in
     json_object_set_new(extra, "where", json_string(where));
     json_object_set_new(extra, "verified", json_string(rc == GMB_OK ? how : "FAILED"));
     json_object_set_new(extra, "layout", json_string(s->layout));
+    if (ser.cnt.ok)
+        json_object_set_new(extra, "dram_check",
+                            dram_check(&ser.cnt, (double)k->reads * (double)size * s->reps,
+                                       (double)k->writes * (double)size * s->reps, where));
     if (s->one_pass)
         json_object_set_new(extra, "one_pass",
                             json_string("more groups than the device holds "
@@ -1608,6 +1692,8 @@ static int stream_run(gmb_ctx_t *c)
     }
     if (!rc)
         summarise(c, cfg, best);
+    if (c->cnt)
+        counters_summary(c);
     s.epi = 0;
     s.flat = 0;
     s.group = 0;

@@ -288,6 +288,12 @@ typedef struct gmb_backend {
      * later launches only. GMB_ESKIP with the reason in why, nothing printed, when the device
      * has no such textures (OpenCL: no image support) or buf is not device memory. */
     int (*texture)(gmb_buf_t *buf, size_t *words, gmb_buf_t **out, char *why, size_t whylen);
+
+    /* The device's context for a vendor profiler (CUDA: the primary context, made current on
+     * this thread, a CUcontext; CUPTI's counters, common/cupti.h) and the device's ordinal
+     * there; GMB_ESKIP with the reason in why, nothing printed, where there is none (OpenCL:
+     * CUPTI counts CUDA kernels only). */
+    int (*profiler_ctx)(gmb_dev_t *dev, void **ctx, int *ordinal, char *why, size_t whylen);
 } gmb_backend_t;
 
 /* The backends compiled in, NULL-terminated, CUDA first. */

@@ -952,6 +952,33 @@ static const char *cu_lacks(unsigned cap)
     }
 }
 
+/* The primary context of dev, current on this thread (cudaSetDevice, cudaFree(0)), from the
+ * driver's cuCtxGetCurrent through dlopen as the rest of the driver's calls here. */
+static int cu_profiler_ctx(gmb_dev_t *dev, void **ctx, int *ordinal, char *why, size_t whylen)
+{
+    *ctx = NULL;
+    *ordinal = dev->idx;
+    if (cudaSetDevice(dev->idx) != cudaSuccess || cudaFree(0) != cudaSuccess) {
+        cudaGetLastError();
+        snprintf(why, whylen, "CUDA: no context on device %d for the counters", dev->idx);
+        return GMB_ESKIP;
+    }
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    CUresult (*cur)(CUcontext *) = NULL;
+    if (lib)
+        *(void **)&cur = dlsym(lib, "cuCtxGetCurrent");
+    CUcontext c = NULL;
+    int ok = cur && cur(&c) == CUDA_SUCCESS && c;
+    if (lib)
+        dlclose(lib); /* the runtime holds its own reference */
+    if (!ok) {
+        snprintf(why, whylen, "CUDA: cuCtxGetCurrent gave no context for the counters");
+        return GMB_ESKIP;
+    }
+    *ctx = c;
+    return GMB_OK;
+}
+
 const gmb_backend_t gmb_backend_cuda = {
     .kind = &gmb_kind_cuda,
     .copy_api = "cudaMemcpyAsync (cudaMemcpyDefault) on the device's stream(s)",
@@ -986,4 +1013,5 @@ const gmb_backend_t gmb_backend_cuda = {
     .advise = cu_advise,
     .mem_free = cu_mem_free,
     .texture = cu_texture,
+    .profiler_ctx = cu_profiler_ctx,
 };

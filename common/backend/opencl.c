@@ -1181,6 +1181,15 @@ static int ocl_mem_free(gmb_dev_t *d, uint64_t *bytes)
     return GMB_ESKIP; /* OpenCL does not say */
 }
 
+/* OpenCL has no context a vendor profiler of CUDA kernels could take */
+static int ocl_profiler_ctx(gmb_dev_t *dev, void **ctx, int *ordinal, char *why, size_t whylen)
+{
+    *ctx = NULL;
+    *ordinal = -1;
+    snprintf(why, whylen, "OpenCL: CUPTI counts CUDA kernels only (run with --backend cuda)");
+    return GMB_ESKIP;
+}
+
 static int ocl_texture(gmb_buf_t *b, size_t *words, gmb_buf_t **out, char *why, size_t whylen)
 {
     cl_bool img = CL_FALSE;
@@ -1288,4 +1297,5 @@ const gmb_backend_t gmb_backend_opencl = {
     .advise = ocl_advise,
     .mem_free = ocl_mem_free,
     .texture = ocl_texture,
+    .profiler_ctx = ocl_profiler_ctx,
 };

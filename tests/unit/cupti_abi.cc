@@ -1,0 +1,165 @@
+/* cupti_abi.cc - common/cupti_abi.h against CUDA 13's CUPTI headers: every field's offset
+ * and every struct's size (CUPTI_PROFILER_STRUCT_SIZE) the same, checked when it compiles
+ * (make tests, wherever the toolkit is installed). */
+#include <cstddef>
+#include <cupti_profiler_host.h>
+#include <cupti_range_profiler.h>
+#include <cupti_result.h>
+#include <cupti_target.h>
+
+extern "C" {
+#include "cupti_abi.h"
+}
+
+#define F(ours, theirs, f) static_assert(offsetof(ours, f) == offsetof(theirs, f), #theirs "." #f)
+#define Z(ours, theirs, last) \
+    static_assert(GMB_CU_SIZE(ours, last) == CUPTI_PROFILER_STRUCT_SIZE(theirs, last), #theirs)
+
+F(gmb_cu_Profiler_Initialize_Params, CUpti_Profiler_Initialize_Params, structSize);
+F(gmb_cu_Profiler_Initialize_Params, CUpti_Profiler_Initialize_Params, pPriv);
+Z(gmb_cu_Profiler_Initialize_Params, CUpti_Profiler_Initialize_Params, pPriv);
+F(gmb_cu_Profiler_Initialize_Params, CUpti_Profiler_DeInitialize_Params, structSize);
+F(gmb_cu_Profiler_Initialize_Params, CUpti_Profiler_DeInitialize_Params, pPriv);
+Z(gmb_cu_Profiler_Initialize_Params, CUpti_Profiler_DeInitialize_Params, pPriv);
+
+F(gmb_cu_Device_GetChipName_Params, CUpti_Device_GetChipName_Params, structSize);
+F(gmb_cu_Device_GetChipName_Params, CUpti_Device_GetChipName_Params, pPriv);
+F(gmb_cu_Device_GetChipName_Params, CUpti_Device_GetChipName_Params, deviceIndex);
+F(gmb_cu_Device_GetChipName_Params, CUpti_Device_GetChipName_Params, pChipName);
+Z(gmb_cu_Device_GetChipName_Params, CUpti_Device_GetChipName_Params, pChipName);
+
+F(gmb_cu_Profiler_GetCounterAvailability_Params, CUpti_Profiler_GetCounterAvailability_Params, structSize);
+F(gmb_cu_Profiler_GetCounterAvailability_Params, CUpti_Profiler_GetCounterAvailability_Params, pPriv);
+F(gmb_cu_Profiler_GetCounterAvailability_Params, CUpti_Profiler_GetCounterAvailability_Params, ctx);
+F(gmb_cu_Profiler_GetCounterAvailability_Params, CUpti_Profiler_GetCounterAvailability_Params, counterAvailabilityImageSize);
+F(gmb_cu_Profiler_GetCounterAvailability_Params, CUpti_Profiler_GetCounterAvailability_Params, pCounterAvailabilityImage);
+Z(gmb_cu_Profiler_GetCounterAvailability_Params, CUpti_Profiler_GetCounterAvailability_Params, pCounterAvailabilityImage);
+
+F(gmb_cu_Profiler_Host_Initialize_Params, CUpti_Profiler_Host_Initialize_Params, structSize);
+F(gmb_cu_Profiler_Host_Initialize_Params, CUpti_Profiler_Host_Initialize_Params, pPriv);
+F(gmb_cu_Profiler_Host_Initialize_Params, CUpti_Profiler_Host_Initialize_Params, profilerType);
+F(gmb_cu_Profiler_Host_Initialize_Params, CUpti_Profiler_Host_Initialize_Params, pChipName);
+F(gmb_cu_Profiler_Host_Initialize_Params, CUpti_Profiler_Host_Initialize_Params, pCounterAvailabilityImage);
+F(gmb_cu_Profiler_Host_Initialize_Params, CUpti_Profiler_Host_Initialize_Params, pHostObject);
+Z(gmb_cu_Profiler_Host_Initialize_Params, CUpti_Profiler_Host_Initialize_Params, pHostObject);
+
+F(gmb_cu_Profiler_Host_Deinitialize_Params, CUpti_Profiler_Host_Deinitialize_Params, structSize);
+F(gmb_cu_Profiler_Host_Deinitialize_Params, CUpti_Profiler_Host_Deinitialize_Params, pPriv);
+F(gmb_cu_Profiler_Host_Deinitialize_Params, CUpti_Profiler_Host_Deinitialize_Params, pHostObject);
+Z(gmb_cu_Profiler_Host_Deinitialize_Params, CUpti_Profiler_Host_Deinitialize_Params, pHostObject);
+
+F(gmb_cu_Profiler_Host_ConfigAddMetrics_Params, CUpti_Profiler_Host_ConfigAddMetrics_Params, structSize);
+F(gmb_cu_Profiler_Host_ConfigAddMetrics_Params, CUpti_Profiler_Host_ConfigAddMetrics_Params, pPriv);
+F(gmb_cu_Profiler_Host_ConfigAddMetrics_Params, CUpti_Profiler_Host_ConfigAddMetrics_Params, pHostObject);
+F(gmb_cu_Profiler_Host_ConfigAddMetrics_Params, CUpti_Profiler_Host_ConfigAddMetrics_Params, ppMetricNames);
+F(gmb_cu_Profiler_Host_ConfigAddMetrics_Params, CUpti_Profiler_Host_ConfigAddMetrics_Params, numMetrics);
+Z(gmb_cu_Profiler_Host_ConfigAddMetrics_Params, CUpti_Profiler_Host_ConfigAddMetrics_Params, numMetrics);
+
+F(gmb_cu_Profiler_Host_GetConfigImageSize_Params, CUpti_Profiler_Host_GetConfigImageSize_Params, structSize);
+F(gmb_cu_Profiler_Host_GetConfigImageSize_Params, CUpti_Profiler_Host_GetConfigImageSize_Params, pPriv);
+F(gmb_cu_Profiler_Host_GetConfigImageSize_Params, CUpti_Profiler_Host_GetConfigImageSize_Params, pHostObject);
+F(gmb_cu_Profiler_Host_GetConfigImageSize_Params, CUpti_Profiler_Host_GetConfigImageSize_Params, configImageSize);
+Z(gmb_cu_Profiler_Host_GetConfigImageSize_Params, CUpti_Profiler_Host_GetConfigImageSize_Params, configImageSize);
+
+F(gmb_cu_Profiler_Host_GetConfigImage_Params, CUpti_Profiler_Host_GetConfigImage_Params, structSize);
+F(gmb_cu_Profiler_Host_GetConfigImage_Params, CUpti_Profiler_Host_GetConfigImage_Params, pPriv);
+F(gmb_cu_Profiler_Host_GetConfigImage_Params, CUpti_Profiler_Host_GetConfigImage_Params, pHostObject);
+F(gmb_cu_Profiler_Host_GetConfigImage_Params, CUpti_Profiler_Host_GetConfigImage_Params, configImageSize);
+F(gmb_cu_Profiler_Host_GetConfigImage_Params, CUpti_Profiler_Host_GetConfigImage_Params, pConfigImage);
+Z(gmb_cu_Profiler_Host_GetConfigImage_Params, CUpti_Profiler_Host_GetConfigImage_Params, pConfigImage);
+
+F(gmb_cu_Profiler_Host_GetNumOfPasses_Params, CUpti_Profiler_Host_GetNumOfPasses_Params, structSize);
+F(gmb_cu_Profiler_Host_GetNumOfPasses_Params, CUpti_Profiler_Host_GetNumOfPasses_Params, pPriv);
+F(gmb_cu_Profiler_Host_GetNumOfPasses_Params, CUpti_Profiler_Host_GetNumOfPasses_Params, configImageSize);
+F(gmb_cu_Profiler_Host_GetNumOfPasses_Params, CUpti_Profiler_Host_GetNumOfPasses_Params, pConfigImage);
+F(gmb_cu_Profiler_Host_GetNumOfPasses_Params, CUpti_Profiler_Host_GetNumOfPasses_Params, numOfPasses);
+Z(gmb_cu_Profiler_Host_GetNumOfPasses_Params, CUpti_Profiler_Host_GetNumOfPasses_Params, numOfPasses);
+
+F(gmb_cu_Profiler_Host_EvaluateToGpuValues_Params, CUpti_Profiler_Host_EvaluateToGpuValues_Params, structSize);
+F(gmb_cu_Profiler_Host_EvaluateToGpuValues_Params, CUpti_Profiler_Host_EvaluateToGpuValues_Params, pPriv);
+F(gmb_cu_Profiler_Host_EvaluateToGpuValues_Params, CUpti_Profiler_Host_EvaluateToGpuValues_Params, pHostObject);
+F(gmb_cu_Profiler_Host_EvaluateToGpuValues_Params, CUpti_Profiler_Host_EvaluateToGpuValues_Params, pCounterDataImage);
+F(gmb_cu_Profiler_Host_EvaluateToGpuValues_Params, CUpti_Profiler_Host_EvaluateToGpuValues_Params, counterDataImageSize);
+F(gmb_cu_Profiler_Host_EvaluateToGpuValues_Params, CUpti_Profiler_Host_EvaluateToGpuValues_Params, rangeIndex);
+F(gmb_cu_Profiler_Host_EvaluateToGpuValues_Params, CUpti_Profiler_Host_EvaluateToGpuValues_Params, ppMetricNames);
+F(gmb_cu_Profiler_Host_EvaluateToGpuValues_Params, CUpti_Profiler_Host_EvaluateToGpuValues_Params, numMetrics);
+F(gmb_cu_Profiler_Host_EvaluateToGpuValues_Params, CUpti_Profiler_Host_EvaluateToGpuValues_Params, pMetricValues);
+Z(gmb_cu_Profiler_Host_EvaluateToGpuValues_Params, CUpti_Profiler_Host_EvaluateToGpuValues_Params, pMetricValues);
+
+F(gmb_cu_RangeProfiler_Enable_Params, CUpti_RangeProfiler_Enable_Params, structSize);
+F(gmb_cu_RangeProfiler_Enable_Params, CUpti_RangeProfiler_Enable_Params, pPriv);
+F(gmb_cu_RangeProfiler_Enable_Params, CUpti_RangeProfiler_Enable_Params, ctx);
+F(gmb_cu_RangeProfiler_Enable_Params, CUpti_RangeProfiler_Enable_Params, pRangeProfilerObject);
+Z(gmb_cu_RangeProfiler_Enable_Params, CUpti_RangeProfiler_Enable_Params, pRangeProfilerObject);
+
+F(gmb_cu_RangeProfiler_Disable_Params, CUpti_RangeProfiler_Disable_Params, structSize);
+F(gmb_cu_RangeProfiler_Disable_Params, CUpti_RangeProfiler_Disable_Params, pPriv);
+F(gmb_cu_RangeProfiler_Disable_Params, CUpti_RangeProfiler_Disable_Params, pRangeProfilerObject);
+Z(gmb_cu_RangeProfiler_Disable_Params, CUpti_RangeProfiler_Disable_Params, pRangeProfilerObject);
+F(gmb_cu_RangeProfiler_Disable_Params, CUpti_RangeProfiler_Start_Params, structSize);
+F(gmb_cu_RangeProfiler_Disable_Params, CUpti_RangeProfiler_Start_Params, pPriv);
+F(gmb_cu_RangeProfiler_Disable_Params, CUpti_RangeProfiler_Start_Params, pRangeProfilerObject);
+Z(gmb_cu_RangeProfiler_Disable_Params, CUpti_RangeProfiler_Start_Params, pRangeProfilerObject);
+
+F(gmb_cu_RangeProfiler_Stop_Params, CUpti_RangeProfiler_Stop_Params, structSize);
+F(gmb_cu_RangeProfiler_Stop_Params, CUpti_RangeProfiler_Stop_Params, pPriv);
+F(gmb_cu_RangeProfiler_Stop_Params, CUpti_RangeProfiler_Stop_Params, pRangeProfilerObject);
+F(gmb_cu_RangeProfiler_Stop_Params, CUpti_RangeProfiler_Stop_Params, passIndex);
+F(gmb_cu_RangeProfiler_Stop_Params, CUpti_RangeProfiler_Stop_Params, targetNestingLevel);
+F(gmb_cu_RangeProfiler_Stop_Params, CUpti_RangeProfiler_Stop_Params, isAllPassSubmitted);
+Z(gmb_cu_RangeProfiler_Stop_Params, CUpti_RangeProfiler_Stop_Params, isAllPassSubmitted);
+
+F(gmb_cu_RangeProfiler_DecodeData_Params, CUpti_RangeProfiler_DecodeData_Params, structSize);
+F(gmb_cu_RangeProfiler_DecodeData_Params, CUpti_RangeProfiler_DecodeData_Params, pPriv);
+F(gmb_cu_RangeProfiler_DecodeData_Params, CUpti_RangeProfiler_DecodeData_Params, pRangeProfilerObject);
+F(gmb_cu_RangeProfiler_DecodeData_Params, CUpti_RangeProfiler_DecodeData_Params, numOfRangeDropped);
+Z(gmb_cu_RangeProfiler_DecodeData_Params, CUpti_RangeProfiler_DecodeData_Params, numOfRangeDropped);
+
+F(gmb_cu_RangeProfiler_GetCounterDataSize_Params, CUpti_RangeProfiler_GetCounterDataSize_Params, structSize);
+F(gmb_cu_RangeProfiler_GetCounterDataSize_Params, CUpti_RangeProfiler_GetCounterDataSize_Params, pPriv);
+F(gmb_cu_RangeProfiler_GetCounterDataSize_Params, CUpti_RangeProfiler_GetCounterDataSize_Params, pRangeProfilerObject);
+F(gmb_cu_RangeProfiler_GetCounterDataSize_Params, CUpti_RangeProfiler_GetCounterDataSize_Params, pMetricNames);
+F(gmb_cu_RangeProfiler_GetCounterDataSize_Params, CUpti_RangeProfiler_GetCounterDataSize_Params, numMetrics);
+F(gmb_cu_RangeProfiler_GetCounterDataSize_Params, CUpti_RangeProfiler_GetCounterDataSize_Params, maxNumOfRanges);
+F(gmb_cu_RangeProfiler_GetCounterDataSize_Params, CUpti_RangeProfiler_GetCounterDataSize_Params, maxNumRangeTreeNodes);
+F(gmb_cu_RangeProfiler_GetCounterDataSize_Params, CUpti_RangeProfiler_GetCounterDataSize_Params, counterDataSize);
+Z(gmb_cu_RangeProfiler_GetCounterDataSize_Params, CUpti_RangeProfiler_GetCounterDataSize_Params, counterDataSize);
+
+F(gmb_cu_RangeProfiler_CounterDataImage_Initialize_Params, CUpti_RangeProfiler_CounterDataImage_Initialize_Params, structSize);
+F(gmb_cu_RangeProfiler_CounterDataImage_Initialize_Params, CUpti_RangeProfiler_CounterDataImage_Initialize_Params, pPriv);
+F(gmb_cu_RangeProfiler_CounterDataImage_Initialize_Params, CUpti_RangeProfiler_CounterDataImage_Initialize_Params, pRangeProfilerObject);
+F(gmb_cu_RangeProfiler_CounterDataImage_Initialize_Params, CUpti_RangeProfiler_CounterDataImage_Initialize_Params, counterDataSize);
+F(gmb_cu_RangeProfiler_CounterDataImage_Initialize_Params, CUpti_RangeProfiler_CounterDataImage_Initialize_Params, pCounterData);
+Z(gmb_cu_RangeProfiler_CounterDataImage_Initialize_Params, CUpti_RangeProfiler_CounterDataImage_Initialize_Params, pCounterData);
+
+F(gmb_cu_RangeProfiler_GetCounterDataInfo_Params, CUpti_RangeProfiler_GetCounterDataInfo_Params, structSize);
+F(gmb_cu_RangeProfiler_GetCounterDataInfo_Params, CUpti_RangeProfiler_GetCounterDataInfo_Params, pPriv);
+F(gmb_cu_RangeProfiler_GetCounterDataInfo_Params, CUpti_RangeProfiler_GetCounterDataInfo_Params, pCounterDataImage);
+F(gmb_cu_RangeProfiler_GetCounterDataInfo_Params, CUpti_RangeProfiler_GetCounterDataInfo_Params, counterDataImageSize);
+F(gmb_cu_RangeProfiler_GetCounterDataInfo_Params, CUpti_RangeProfiler_GetCounterDataInfo_Params, numTotalRanges);
+Z(gmb_cu_RangeProfiler_GetCounterDataInfo_Params, CUpti_RangeProfiler_GetCounterDataInfo_Params, numTotalRanges);
+
+F(gmb_cu_RangeProfiler_SetConfig_Params, CUpti_RangeProfiler_SetConfig_Params, structSize);
+F(gmb_cu_RangeProfiler_SetConfig_Params, CUpti_RangeProfiler_SetConfig_Params, pPriv);
+F(gmb_cu_RangeProfiler_SetConfig_Params, CUpti_RangeProfiler_SetConfig_Params, pRangeProfilerObject);
+F(gmb_cu_RangeProfiler_SetConfig_Params, CUpti_RangeProfiler_SetConfig_Params, configSize);
+F(gmb_cu_RangeProfiler_SetConfig_Params, CUpti_RangeProfiler_SetConfig_Params, pConfig);
+F(gmb_cu_RangeProfiler_SetConfig_Params, CUpti_RangeProfiler_SetConfig_Params, counterDataImageSize);
+F(gmb_cu_RangeProfiler_SetConfig_Params, CUpti_RangeProfiler_SetConfig_Params, pCounterDataImage);
+F(gmb_cu_RangeProfiler_SetConfig_Params, CUpti_RangeProfiler_SetConfig_Params, range);
+F(gmb_cu_RangeProfiler_SetConfig_Params, CUpti_RangeProfiler_SetConfig_Params, replayMode);
+F(gmb_cu_RangeProfiler_SetConfig_Params, CUpti_RangeProfiler_SetConfig_Params, maxRangesPerPass);
+F(gmb_cu_RangeProfiler_SetConfig_Params, CUpti_RangeProfiler_SetConfig_Params, numNestingLevels);
+F(gmb_cu_RangeProfiler_SetConfig_Params, CUpti_RangeProfiler_SetConfig_Params, minNestingLevel);
+F(gmb_cu_RangeProfiler_SetConfig_Params, CUpti_RangeProfiler_SetConfig_Params, passIndex);
+F(gmb_cu_RangeProfiler_SetConfig_Params, CUpti_RangeProfiler_SetConfig_Params, targetNestingLevel);
+Z(gmb_cu_RangeProfiler_SetConfig_Params, CUpti_RangeProfiler_SetConfig_Params, targetNestingLevel);
+
+static_assert(GMB_CU_AUTO_RANGE == CUPTI_AutoRange, "range");
+static_assert(GMB_CU_KERNEL_REPLAY == CUPTI_KernelReplay, "replay");
+static_assert(GMB_CU_RANGE_PROFILER == CUPTI_PROFILER_TYPE_RANGE_PROFILER, "type");
+static_assert(GMB_CU_ERROR_INSUFFICIENT_PRIVILEGES == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, "35");
+static_assert(GMB_CU_ERROR_INVALID_PARAMETER == CUPTI_ERROR_INVALID_PARAMETER, "1");
+static_assert(GMB_CU_ERROR_NOT_SUPPORTED == CUPTI_ERROR_NOT_SUPPORTED, "27");
+static_assert(GMB_CU_ERROR_UNKNOWN == CUPTI_ERROR_UNKNOWN, "999");
+static_assert(sizeof(gmb_cu_result_t) == sizeof(CUptiResult), "result");
