@@ -14,13 +14,28 @@
 #endif
 
 /* the metrics gmb asks for, in this order (cupti.h says how each is used) */
-enum { M_DRAM_RD, M_DRAM_WR, M_DRAM_PCT, M_DUR, M_L2_HIT, M_L2_SEC, M_L2_TEX, M_L1_HIT, M_L1_SEC, NM };
+enum {
+    M_DRAM_RD,
+    M_DRAM_WR,
+    M_DRAM_PCT,
+    M_DUR,
+    M_L2_HIT,
+    M_L2_SEC,
+    M_L2_TEX,
+    M_L1_HIT,
+    M_L1_SEC,
+    NM
+};
 static const char *metric_names[NM] = {
-    "dram__bytes_read.sum",          "dram__bytes_write.sum",
+    "dram__bytes_read.sum",
+    "dram__bytes_write.sum",
     "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-    "gpu__time_duration.sum",        "lts__t_sector_hit_rate.pct",
-    "lts__t_sectors.sum",            "lts__t_sectors_srcunit_tex.sum",
-    "l1tex__t_sector_hit_rate.pct",  "l1tex__t_sectors.sum",
+    "gpu__time_duration.sum",
+    "lts__t_sector_hit_rate.pct",
+    "lts__t_sectors.sum",
+    "lts__t_sectors_srcunit_tex.sum",
+    "l1tex__t_sector_hit_rate.pct",
+    "l1tex__t_sectors.sum",
 };
 #define MAX_RANGES 64 /* kernels one sample may launch and still be counted */
 #define MAX_PASSES 64 /* Start/Stop rounds before giving up on isAllPassSubmitted */
@@ -28,24 +43,24 @@ static const char *metric_names[NM] = {
 typedef gmb_cu_result_t (*cu_fn)(void *);
 
 struct gmb_counters {
-    void *lib;          /* dlopen handle */
-    char path[256];     /* the library loaded */
+    void *lib;           /* dlopen handle */
+    char path[256];      /* the library loaded */
     const char *standin; /* the stand-in's own description; NULL for CUPTI */
     gmb_cu_result_t (*result_string)(gmb_cu_result_t, const char **);
-    cu_fn prof_init, prof_deinit, chip_name, avail, host_init, host_deinit, add_metrics,
-        cfg_size, cfg_image, passes, evaluate, rp_enable, rp_disable, rp_start, rp_stop,
-        rp_decode, rp_data_size, rp_data_init, rp_data_info, rp_set_config;
-    int initialised;     /* cuptiProfilerInitialize succeeded */
-    void *host;          /* CUpti_Profiler_Host_Object */
-    void *rp;            /* CUpti_RangeProfiler_Object */
-    void *ctx;           /* CUcontext */
-    char chip[64];       /* the chip's name (cuptiDeviceGetChipName) */
-    uint8_t *avail_img;  /* counter availability image */
-    uint8_t *config;     /* config image */
+    cu_fn prof_init, prof_deinit, chip_name, avail, host_init, host_deinit, add_metrics, cfg_size,
+        cfg_image, passes, evaluate, rp_enable, rp_disable, rp_start, rp_stop, rp_decode,
+        rp_data_size, rp_data_init, rp_data_info, rp_set_config;
+    int initialised;    /* cuptiProfilerInitialize succeeded */
+    void *host;         /* CUpti_Profiler_Host_Object */
+    void *rp;           /* CUpti_RangeProfiler_Object */
+    void *ctx;          /* CUcontext */
+    char chip[64];      /* the chip's name (cuptiDeviceGetChipName) */
+    uint8_t *avail_img; /* counter availability image */
+    uint8_t *config;    /* config image */
     size_t config_size;
-    uint8_t *data;       /* counter data image */
+    uint8_t *data; /* counter data image */
     size_t data_size;
-    size_t num_passes;   /* passes the metrics need (cuptiProfilerHostGetNumOfPasses) */
+    size_t num_passes; /* passes the metrics need (cuptiProfilerHostGetNumOfPasses) */
 };
 
 /* "call: CUPTI_ERROR_...(n) text" into why; the privileges error says what to change */
@@ -153,8 +168,8 @@ static int setup(gmb_counters_t *c, int ordinal, char *why, size_t whylen)
     CU("cuptiDeviceGetChipName", chip_name, &cp);
     gmb_strlcpy(c->chip, cp.pChipName ? cp.pChipName : "?", sizeof c->chip);
     gmb_cu_Profiler_GetCounterAvailability_Params ap = {
-        GMB_CU_SIZE(gmb_cu_Profiler_GetCounterAvailability_Params, pCounterAvailabilityImage),
-        NULL, c->ctx, 0, NULL};
+        GMB_CU_SIZE(gmb_cu_Profiler_GetCounterAvailability_Params, pCounterAvailabilityImage), NULL,
+        c->ctx, 0, NULL};
     CU("cuptiProfilerGetCounterAvailability", avail, &ap);
     if (ap.counterAvailabilityImageSize) {
         if (!(c->avail_img = calloc(1, ap.counterAvailabilityImageSize)))
@@ -176,8 +191,8 @@ static int setup(gmb_counters_t *c, int ordinal, char *why, size_t whylen)
         metric_names, NM};
     CU("cuptiProfilerHostConfigAddMetrics", add_metrics, &mp);
     gmb_cu_Profiler_Host_GetConfigImageSize_Params sp = {
-        GMB_CU_SIZE(gmb_cu_Profiler_Host_GetConfigImageSize_Params, configImageSize), NULL,
-        c->host, 0};
+        GMB_CU_SIZE(gmb_cu_Profiler_Host_GetConfigImageSize_Params, configImageSize), NULL, c->host,
+        0};
     CU("cuptiProfilerHostGetConfigImageSize", cfg_size, &sp);
     if (!sp.configImageSize || !(c->config = calloc(1, sp.configImageSize)))
         return GMB_ERUNTIME;
@@ -187,13 +202,12 @@ static int setup(gmb_counters_t *c, int ordinal, char *why, size_t whylen)
         c->config_size, c->config};
     CU("cuptiProfilerHostGetConfigImage", cfg_image, &gp);
     gmb_cu_Profiler_Host_GetNumOfPasses_Params pp = {
-        GMB_CU_SIZE(gmb_cu_Profiler_Host_GetNumOfPasses_Params, numOfPasses), NULL,
-        c->config_size, c->config, 0};
+        GMB_CU_SIZE(gmb_cu_Profiler_Host_GetNumOfPasses_Params, numOfPasses), NULL, c->config_size,
+        c->config, 0};
     CU("cuptiProfilerHostGetNumOfPasses", passes, &pp);
     c->num_passes = pp.numOfPasses;
     gmb_cu_RangeProfiler_Enable_Params ep = {
-        GMB_CU_SIZE(gmb_cu_RangeProfiler_Enable_Params, pRangeProfilerObject), NULL, c->ctx,
-        NULL};
+        GMB_CU_SIZE(gmb_cu_RangeProfiler_Enable_Params, pRangeProfilerObject), NULL, c->ctx, NULL};
     CU("cuptiRangeProfilerEnable", rp_enable, &ep);
     c->rp = ep.pRangeProfilerObject;
     gmb_cu_RangeProfiler_GetCounterDataSize_Params dp = {
@@ -270,7 +284,11 @@ static int collect(gmb_counters_t *c, gmb_counters_fn fn, void *arg, gmb_counter
         double ns = 0;
         *fn_rc = fn(arg, &ns);
         gmb_cu_RangeProfiler_Stop_Params tp = {
-            GMB_CU_SIZE(gmb_cu_RangeProfiler_Stop_Params, isAllPassSubmitted), NULL, c->rp, 0, 0,
+            GMB_CU_SIZE(gmb_cu_RangeProfiler_Stop_Params, isAllPassSubmitted),
+            NULL,
+            c->rp,
+            0,
+            0,
             0};
         CU("cuptiRangeProfilerStop", rp_stop, &tp);
         if (*fn_rc)
@@ -285,14 +303,13 @@ static int collect(gmb_counters_t *c, gmb_counters_fn fn, void *arg, gmb_counter
         GMB_CU_SIZE(gmb_cu_RangeProfiler_DecodeData_Params, numOfRangeDropped), NULL, c->rp, 0};
     CU("cuptiRangeProfilerDecodeData", rp_decode, &dp);
     if (dp.numOfRangeDropped) {
-        snprintf(why, whylen,
-                 "CUPTI dropped %zu ranges: the sample launched more than %d kernels",
+        snprintf(why, whylen, "CUPTI dropped %zu ranges: the sample launched more than %d kernels",
                  dp.numOfRangeDropped, MAX_RANGES);
         return GMB_ESKIP;
     }
     gmb_cu_RangeProfiler_GetCounterDataInfo_Params np = {
-        GMB_CU_SIZE(gmb_cu_RangeProfiler_GetCounterDataInfo_Params, numTotalRanges), NULL,
-        c->data, c->data_size, 0};
+        GMB_CU_SIZE(gmb_cu_RangeProfiler_GetCounterDataInfo_Params, numTotalRanges), NULL, c->data,
+        c->data_size, 0};
     CU("cuptiRangeProfilerGetCounterDataInfo", rp_data_info, &np);
     if (!np.numTotalRanges) {
         snprintf(why, whylen, "CUPTI counted no kernel in the sample");
@@ -370,10 +387,12 @@ json_t *gmb_counters_describe(const gmb_counters_t *c)
         c->chip, "metrics", m, "passes", (json_int_t)c->num_passes, "replay",
         "kernel (CUPTI replays each kernel as many passes as the metrics need, restoring its "
         "memory between passes)",
-        "range", "auto (one range a kernel; summed over the sample's kernels, hit rates weighted "
-                 "by sectors, DRAM throughput by kernel time)",
-        "taken", "in one extra sample after each point's timed samples, never during them: the "
-                 "timed samples ran without the profiler");
+        "range",
+        "auto (one range a kernel; summed over the sample's kernels, hit rates weighted "
+        "by sectors, DRAM throughput by kernel time)",
+        "taken",
+        "in one extra sample after each point's timed samples, never during them: the "
+        "timed samples ran without the profiler");
 }
 
 void gmb_counters_close(gmb_counters_t *c)

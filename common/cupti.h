@@ -32,12 +32,12 @@ typedef int (*gmb_counters_fn)(void *arg, double *ns);
 
 /* Open a session on the device with CUDA context ctx (a CUcontext) and ordinal; ctx NULL: the
  * device has none, and no_ctx (NULL: a generic text) is the reason unless the library is the
- * stand-in. Otherwise: load libcupti (GMB_CUPTI_LIB, else libcupti.so.13 / libcupti.so on the loader's
- * path, else the toolkit's directory gmb was built against), initialise the profiler, build
- * the configuration of gmb's metrics for the device's chip and enable the range profiler.
- * A library that exports gmb_cupti_standin is the tests' stand-in: it is taken without a
- * context and the record says so. Returns 0 and *out, or GMB_ESKIP with the reason in why
- * (no library, a missing symbol, no context, the CUPTI call and its error text:
+ * stand-in. Otherwise: load libcupti (GMB_CUPTI_LIB, else libcupti.so.13 / libcupti.so on the
+ * loader's path, else the toolkit's directory gmb was built against), initialise the profiler,
+ * build the configuration of gmb's metrics for the device's chip and enable the range profiler. A
+ * library that exports gmb_cupti_standin is the tests' stand-in: it is taken without a context and
+ * the record says so. Returns 0 and *out, or GMB_ESKIP with the reason in why (no library, a
+ * missing symbol, no context, the CUPTI call and its error text:
  * CUPTI_ERROR_INSUFFICIENT_PRIVILEGES with what to change), nothing printed, nothing held. */
 int gmb_counters_open(void *ctx, int ordinal, const char *no_ctx, gmb_counters_t **out, char *why,
                       size_t whylen);

@@ -15,14 +15,14 @@
 #define GMB_CU_SIZE(type, last) (offsetof(type, last) + sizeof(((type *)0)->last))
 
 typedef int gmb_cu_result_t; /* CUptiResult */
-#define GMB_CU_SUCCESS                    0
-#define GMB_CU_ERROR_INVALID_PARAMETER    1
-#define GMB_CU_ERROR_NOT_SUPPORTED        27
+#define GMB_CU_SUCCESS                       0
+#define GMB_CU_ERROR_INVALID_PARAMETER       1
+#define GMB_CU_ERROR_NOT_SUPPORTED           27
 #define GMB_CU_ERROR_INSUFFICIENT_PRIVILEGES 35
-#define GMB_CU_ERROR_UNKNOWN              999
-#define GMB_CU_AUTO_RANGE                 1 /* CUPTI_AutoRange */
-#define GMB_CU_KERNEL_REPLAY              2 /* CUPTI_KernelReplay */
-#define GMB_CU_RANGE_PROFILER             0 /* CUPTI_PROFILER_TYPE_RANGE_PROFILER */
+#define GMB_CU_ERROR_UNKNOWN                 999
+#define GMB_CU_AUTO_RANGE                    1 /* CUPTI_AutoRange */
+#define GMB_CU_KERNEL_REPLAY                 2 /* CUPTI_KernelReplay */
+#define GMB_CU_RANGE_PROFILER                0 /* CUPTI_PROFILER_TYPE_RANGE_PROFILER */
 
 typedef struct gmb_cu_Profiler_Initialize_Params { /* and _DeInitialize_ */
     size_t structSize;

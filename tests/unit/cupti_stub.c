@@ -83,7 +83,7 @@ static double value(const char *m, size_t r)
         gmb_cu_result_t r_ = fail(call);                                                           \
         if (r_)                                                                                    \
             return r_;                                                                             \
-        if (!p || p->structSize != GMB_CU_SIZE(type, last))                                       \
+        if (!p || p->structSize != GMB_CU_SIZE(type, last))                                        \
             return GMB_CU_ERROR_INVALID_PARAMETER;                                                 \
     } while (0)
 
@@ -122,7 +122,8 @@ gmb_cu_result_t cuptiDeviceGetChipName(gmb_cu_Device_GetChipName_Params *p)
     return inited ? GMB_CU_SUCCESS : 15;
 }
 
-gmb_cu_result_t cuptiProfilerGetCounterAvailability(gmb_cu_Profiler_GetCounterAvailability_Params *p)
+gmb_cu_result_t
+cuptiProfilerGetCounterAvailability(gmb_cu_Profiler_GetCounterAvailability_Params *p)
 {
     CHECK("cuptiProfilerGetCounterAvailability", gmb_cu_Profiler_GetCounterAvailability_Params,
           pCounterAvailabilityImage);
@@ -163,7 +164,8 @@ gmb_cu_result_t cuptiProfilerHostConfigAddMetrics(gmb_cu_Profiler_Host_ConfigAdd
     return GMB_CU_SUCCESS;
 }
 
-gmb_cu_result_t cuptiProfilerHostGetConfigImageSize(gmb_cu_Profiler_Host_GetConfigImageSize_Params *p)
+gmb_cu_result_t
+cuptiProfilerHostGetConfigImageSize(gmb_cu_Profiler_Host_GetConfigImageSize_Params *p)
 {
     CHECK("cuptiProfilerHostGetConfigImageSize", gmb_cu_Profiler_Host_GetConfigImageSize_Params,
           configImageSize);
@@ -228,8 +230,7 @@ gmb_cu_result_t cuptiRangeProfilerCounterDataImageInitialize(
 
 gmb_cu_result_t cuptiRangeProfilerSetConfig(gmb_cu_RangeProfiler_SetConfig_Params *p)
 {
-    CHECK("cuptiRangeProfilerSetConfig", gmb_cu_RangeProfiler_SetConfig_Params,
-          targetNestingLevel);
+    CHECK("cuptiRangeProfilerSetConfig", gmb_cu_RangeProfiler_SetConfig_Params, targetNestingLevel);
     /* the real one refuses user range with kernel replay; gmb asks auto range, kernel replay */
     if (p->range != GMB_CU_AUTO_RANGE || p->replayMode != GMB_CU_KERNEL_REPLAY || !p->pConfig ||
         p->configSize != 128 || !p->pCounterDataImage)
@@ -286,8 +287,8 @@ cuptiRangeProfilerGetCounterDataInfo(gmb_cu_RangeProfiler_GetCounterDataInfo_Par
 gmb_cu_result_t
 cuptiProfilerHostEvaluateToGpuValues(gmb_cu_Profiler_Host_EvaluateToGpuValues_Params *p)
 {
-    CHECK("cuptiProfilerHostEvaluateToGpuValues",
-          gmb_cu_Profiler_Host_EvaluateToGpuValues_Params, pMetricValues);
+    CHECK("cuptiProfilerHostEvaluateToGpuValues", gmb_cu_Profiler_Host_EvaluateToGpuValues_Params,
+          pMetricValues);
     if (p->pHostObject != &host_obj || p->rangeIndex >= ranges_now)
         return GMB_CU_ERROR_INVALID_PARAMETER;
     for (size_t i = 0; i < p->numMetrics; i++) {

@@ -19,8 +19,8 @@
 #include "gmb.h"
 
 static char stub_path[PATH_MAX + 64], nvml_path[PATH_MAX + 64];
-static void *stub;  /* held open so that its counter outlives gmb's dlclose */
-static int *live;   /* the stand-in's objects not yet released */
+static void *stub; /* held open so that its counter outlives gmb's dlclose */
+static int *live;  /* the stand-in's objects not yet released */
 static int fn_calls, fn_rc;
 static int fake_ctx; /* a context for the loader's own errors (it is never used) */
 
@@ -176,11 +176,16 @@ static void open_fails_at_each_call(void **state)
 {
     (void)state;
     static const char *calls[] = {
-        "cuptiProfilerInitialize",           "cuptiDeviceGetChipName",
-        "cuptiProfilerGetCounterAvailability", "cuptiProfilerHostInitialize",
-        "cuptiProfilerHostConfigAddMetrics", "cuptiProfilerHostGetConfigImageSize",
-        "cuptiProfilerHostGetConfigImage",   "cuptiProfilerHostGetNumOfPasses",
-        "cuptiRangeProfilerEnable",          "cuptiRangeProfilerGetCounterDataSize",
+        "cuptiProfilerInitialize",
+        "cuptiDeviceGetChipName",
+        "cuptiProfilerGetCounterAvailability",
+        "cuptiProfilerHostInitialize",
+        "cuptiProfilerHostConfigAddMetrics",
+        "cuptiProfilerHostGetConfigImageSize",
+        "cuptiProfilerHostGetConfigImage",
+        "cuptiProfilerHostGetNumOfPasses",
+        "cuptiRangeProfilerEnable",
+        "cuptiRangeProfilerGetCounterDataSize",
     };
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
         char f[128], why[256] = "";
@@ -209,9 +214,12 @@ static void collect_fails_at_each_call(void **state)
 {
     (void)state;
     static const char *calls[] = {
-        "cuptiRangeProfilerCounterDataImageInitialize", "cuptiRangeProfilerSetConfig",
-        "cuptiRangeProfilerStart",                      "cuptiRangeProfilerStop",
-        "cuptiRangeProfilerDecodeData",                 "cuptiRangeProfilerGetCounterDataInfo",
+        "cuptiRangeProfilerCounterDataImageInitialize",
+        "cuptiRangeProfilerSetConfig",
+        "cuptiRangeProfilerStart",
+        "cuptiRangeProfilerStop",
+        "cuptiRangeProfilerDecodeData",
+        "cuptiRangeProfilerGetCounterDataInfo",
         "cuptiProfilerHostEvaluateToGpuValues",
     };
     gmb_counters_t *c = open_ok();
