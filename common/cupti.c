@@ -235,7 +235,10 @@ int gmb_counters_open(void *ctx, int ordinal, const char *no_ctx, gmb_counters_t
         snprintf(why, whylen, "out of memory");
         return GMB_ERUNTIME;
     }
-    int rc = load(c, why, whylen);
+    /* without a context only a library named by GMB_CUPTI_LIB is opened (a stand-in may
+     * drive a CPU build): the system's libcupti is never loaded where it cannot count */
+    const char *env = getenv("GMB_CUPTI_LIB");
+    int rc = ctx || (env && env[0]) ? load(c, why, whylen) : GMB_ESKIP;
     if (!ctx && (rc || !c->standin)) { /* no context is the first reason, unless a stand-in */
         snprintf(why, whylen, "%s",
                  no_ctx ? no_ctx : "CUPTI counts CUDA kernels only: no CUDA context here");
