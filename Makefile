@@ -176,7 +176,7 @@ $(LIB): $(LIB_OBJ)
 
 # Per benchmark: OpenCL sources embedded (the shared preludes, then its kernels), CUDA objects
 # (one build serves both SAN=0 and SAN=1), the program from every bench/<name>/*.c (a long
-# program may be split into files; headers of its own beside them).
+# program may be split into files; headers of its own beside them; a .c may include its .cl).
 define BENCH_RULES
 $(BUILD)/gen/$(1)_cl.c: common/kernels/gmb_kernels.h common/kernels/gmb_chain_kernels.h bench/$(1)/$(1).cl
 	@mkdir -p $$(@D)
@@ -188,7 +188,8 @@ build/cu/$(1).o: bench/$(1)/$(1).cu bench/$(1)/$(1).cl common/kernels/gmb_kernel
                   common/kernels/gmb_chain_kernels.h common/backend/backend.h build/cu/config
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,NVCC,$$@ ($(words $(CUDA_ARCHS)) architectures))$$(NVCC) $$(NVFLAGS) $$(GENCODE) -Icommon -Ibench/$(1) -c -o $$@ $$<
-$(BUILD)/bench/$(1)/%.o: bench/$(1)/%.c $(HDRS) $(wildcard bench/$(1)/*.h) $(BUILD)/gen/config
+$(BUILD)/bench/$(1)/%.o: bench/$(1)/%.c $(HDRS) $(wildcard bench/$(1)/*.h) \
+                         $(wildcard bench/$(1)/*.cl) $(BUILD)/gen/config
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,CC,$$@)$$(CC) $$(CFLAGS) $$(GMB_CFLAGS) -Ibench/$(1) -c -o $$@ $$<
 $(BIN)/gmb-$(1): $(patsubst %.c,$(BUILD)/%.o,$(wildcard bench/$(1)/*.c)) $(BUILD)/gen/$(1)_cl.o \
@@ -214,8 +215,10 @@ $(BIN)/gmb: $(BUILD)/common/tools/driver.o $(LIB)
 ifeq ($(HAVE_CMOCKA),1)
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(@D)
-	$(Q)$(call say,CC,$@)$(CC) $(CFLAGS) $(GMB_CFLAGS) $(call pc_cflags,cmocka) -o $@ $^ \
-	  $(call pc_libs,cmocka,-lcmocka) $(LDLIBS)
+	$(Q)$(call say,CC,$@)$(CC) $(CFLAGS) $(GMB_CFLAGS) $(call pc_cflags,cmocka) -o $@ \
+	  $(filter-out bench/%,$^) $(call pc_libs,cmocka,-lcmocka) $(LDLIBS)
+# a unit test of a program's pure parts may include its sources (bench/<name>/*.c): named
+# as its prerequisites, they are not linked again
 # test_nvml loads a stand-in NVML library built next to it
 $(BUILD)/tests/stub/libnvidia-ml.so.1: tests/unit/nvml_stub.c
 	@mkdir -p $(@D)
