@@ -23,6 +23,10 @@ typedef struct {
     unsigned gpu, memory;
 } nvml_util_t;
 enum { NVML_ERROR_INSUFFICIENT_SIZE = 7 };
+/* nvmlMemory_t (v1): bytes */
+typedef struct {
+    unsigned long long total, free, used;
+} nvml_memory_t;
 
 static struct {
     int tried, ok;
@@ -47,6 +51,7 @@ static struct {
     nvml_ret_t (*energy)(nvml_dev_t, unsigned long long *);
     nvml_ret_t (*procs)(nvml_dev_t, unsigned *, void *);
     nvml_ret_t (*util)(nvml_dev_t, nvml_util_t *);
+    nvml_ret_t (*mem)(nvml_dev_t, nvml_memory_t *);
 } nv;
 
 static int nvml_load(void)
@@ -87,6 +92,7 @@ static int nvml_load(void)
     if (!nv.procs)
         SYM(procs, "nvmlDeviceGetComputeRunningProcesses_v2");
     SYM(util, "nvmlDeviceGetUtilizationRates");
+    SYM(mem, "nvmlDeviceGetMemoryInfo");
 #undef SYM
     if (!nv.init || !nv.by_pci || !nv.clock) {
         snprintf(nv.why, sizeof nv.why, "NVML library lacks nvmlInit_v2 or device queries");
@@ -309,4 +315,26 @@ void gmb_nvml_busy(const char *pci_bus_id, gmb_busy_t *out)
         out->util_gpu = (int)u.gpu;
         out->util_mem = (int)u.memory;
     }
+}
+
+int gmb_nvml_mem(const char *pci_bus_id, gmb_nvml_mem_t *out)
+{
+    memset(out, 0, sizeof *out);
+    nvml_dev_t d;
+    if (!nvml_dev(pci_bus_id, &d, out->why, sizeof out->why))
+        return 0;
+    nvml_memory_t m;
+    nvml_ret_t r = nv.mem ? nv.mem(d, &m) : -1;
+    if (r) {
+        if (nv.mem)
+            snprintf(out->why, sizeof out->why, "nvmlDeviceGetMemoryInfo: NVML error %d", r);
+        else
+            snprintf(out->why, sizeof out->why, "the NVML library lacks nvmlDeviceGetMemoryInfo");
+        return 0;
+    }
+    out->available = 1;
+    out->total = m.total;
+    out->free = m.free;
+    out->used = m.used;
+    return 1;
 }

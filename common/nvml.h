@@ -80,4 +80,13 @@ static inline int gmb_busy_in_use(double procs, double util_pct, int after_gmb)
 /* Names of the set throttle bits, comma-separated, into buf ("none" when zero). */
 void gmb_throttle_names(unsigned long long bits, char *buf, size_t len);
 
+/* The memory of the NVIDIA GPU at PCI bus id as NVML counts it (nvmlDeviceGetMemoryInfo): 1
+ * when NVML answered, else 0 with why (the fields 0). */
+typedef struct gmb_nvml_mem {
+    int available;              /* 0: NVML missing or did not know the device (see why) */
+    char why[160];              /* reason when not available */
+    uint64_t total, free, used; /* bytes */
+} gmb_nvml_mem_t;
+int gmb_nvml_mem(const char *pci_bus_id, gmb_nvml_mem_t *out);
+
 #endif

@@ -13,6 +13,7 @@ struct nvml_stub {
     unsigned sm, mem, sm_max, mem_max, temp, power_mw, bus, gen, width, max_gen, max_width;
     int ecc;
     unsigned long long reasons, viol_ns[12];
+    unsigned long long mem_total, mem_free; /* nvmlDeviceGetMemoryInfo; total 0: fails */
 };
 
 struct nvml_stub nvml_stub = {.sm = 1980,
@@ -27,7 +28,9 @@ struct nvml_stub nvml_stub = {.sm = 1980,
                               .max_gen = 4,
                               .max_width = 8,
                               .ecc = 1,
-                              .reasons = 0x1};
+                              .reasons = 0x1,
+                              .mem_total = 150ull << 30,
+                              .mem_free = 149ull << 30};
 
 enum { OK = 0, ERR_NOT_SUPPORTED = 3, ERR_NOT_FOUND = 6 };
 
@@ -93,6 +96,18 @@ int nvmlDeviceGetMemoryBusWidth(void *d, unsigned *b)
     if (nvml_stub.fail_bus)
         return ERR_NOT_SUPPORTED;
     *b = nvml_stub.bus;
+    return OK;
+}
+
+/* nvmlMemory_t (v1) */
+int nvmlDeviceGetMemoryInfo(void *d, unsigned long long m[3])
+{
+    (void)d;
+    if (!nvml_stub.mem_total)
+        return ERR_NOT_SUPPORTED;
+    m[0] = nvml_stub.mem_total;
+    m[1] = nvml_stub.mem_free;
+    m[2] = nvml_stub.mem_total - nvml_stub.mem_free;
     return OK;
 }
 

@@ -23,6 +23,7 @@ struct nvml_stub { /* as in nvml_stub.c */
     unsigned sm, mem, sm_max, mem_max, temp, power_mw, bus, gen, width, max_gen, max_width;
     int ecc;
     unsigned long long reasons, viol_ns[12];
+    unsigned long long mem_total, mem_free; /* nvmlDeviceGetMemoryInfo; total 0: fails */
 };
 static struct nvml_stub *stub, defaults;
 
@@ -196,6 +197,24 @@ static void energy_counter(void **state)
     assert_non_null(strstr(why, "does not know"));
 }
 
+/* NVML's memory counts, and the reason where it does not give them */
+static void memory_counts(void **state)
+{
+    (void)state;
+    gmb_nvml_mem_t m;
+    assert_int_equal(gmb_nvml_mem(GPU, &m), 1);
+    assert_int_equal(m.available, 1);
+    assert_true(m.total == stub->mem_total && m.free == stub->mem_free);
+    assert_true(m.used == stub->mem_total - stub->mem_free);
+    stub->mem_total = 0;
+    assert_int_equal(gmb_nvml_mem(GPU, &m), 0);
+    assert_int_equal(m.available, 0);
+    assert_non_null(strstr(m.why, "nvmlDeviceGetMemoryInfo: NVML error"));
+    assert_true(m.total == 0 && m.free == 0);
+    assert_int_equal(gmb_nvml_mem("0000:99:00.0", &m), 0);
+    assert_non_null(strstr(m.why, "does not know"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +225,7 @@ int main(void)
         cmocka_unit_test_setup(fills_device_facts, reset),
         cmocka_unit_test_setup(pcie_max_not_below_link, reset),
         cmocka_unit_test_setup(energy_counter, reset),
+        cmocka_unit_test_setup(memory_counts, reset),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
