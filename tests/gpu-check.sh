@@ -309,6 +309,12 @@ for b in cuda opencl; do
     step "atomic-$b" 30 bin/gmb-atomic --backend "$b" --device 0 --out "$OUTDIR/$b" \
         --time-cap 0.3 --max-samples 30
 done
+# copies beside kernels (overlap efficiency; the kernels calibrated to the copy's length) and
+# the arithmetic-intensity sweep to k = 1024, FP32 and FP64 (the measured ridge point)
+for b in cuda opencl; do
+    step "overlap-$b" 40 bin/gmb-overlap --backend "$b" --device 0 --out "$OUTDIR/$b" \
+        --time-cap 0.3 --max-samples 30
+done
 # latency of another SM's shared memory (distributed shared memory, a cluster of two), of
 # atomics (done at the L2) and of the texture path (tex1Dfetch), and across a link:
 # the GPU's loads from mapped pinned host memory (PCIe or C2C) and from a peer GPU's memory
@@ -637,6 +643,8 @@ for path in sorted(glob.glob(sys.argv[1] + "/*/*-access.json")):
 PY
 echo "== atomic: distinct addresses against one address"
 grep -h "^# atomic" "$OUTDIR"/atomic-*.txt 2>/dev/null || echo "(not run)"
+echo "== overlap: copies beside kernels, the ridge point"
+grep -h "^# overlap" "$OUTDIR"/overlap-*.txt 2>/dev/null || echo "(not run)"
 echo "== stream --energy: board power and energy per bit (NVML)"
 grep -h "^# energy" "$OUTDIR"/stream-energy-cuda.txt 2>/dev/null || echo "(not run)"
 echo "== stream: bytes counted against bytes DRAM moved (Nsight Compute counters, 512 MiB an array)"

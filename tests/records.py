@@ -2347,6 +2347,279 @@ def l2_hit_rate_hw(r, part, rate):
 # ---- gmb-overlap --------------------------------------------------------------------------
 
 
+def _ovl_close(a, b, rel=1e-9):
+    return a is not None and b is not None and abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
+
+
+def _ovl_med(p, metric=None):
+    return p["time_ns"]["median"] if metric is None else p["metrics"][metric]["median"]
+
+
+@predicate
+def overlap_rows(r, dirs, kernels):
+    """gmb-overlap: results.overlap has one row per direction of DIRS and kernel of KERNELS
+    (comma lists), in that order, each resting on three points of its direction and kernel:
+    the copy alone (one stream), the kernel alone (one stream) and both (two streams)."""
+    want = [(d, k) for d in dirs.split(",") for k in kernels.split(",")]
+    rows = r["results"]["overlap"]
+    got = [(w["direction"], w["kernel"]) for w in rows]
+    need(got == want, f"rows {got}")
+    for w in rows:
+        for mode, streams in (("copy", 1), ("kernel", 1), ("both", 2)):
+            p = r["points"][w["points"][mode]]["params"]
+            need((p["part"], p["direction"], p["kernel"], p["mode"], p["streams"]) ==
+                 ("overlap", w["direction"], w["kernel"], mode, streams),
+                 f"{w['direction']} {w['kernel']}: the {mode} point is {p}")
+    n = sum(p["params"]["part"] == "overlap" for p in r["points"])
+    need(n == 3 * len(want), f"{n} overlap points")
+
+
+@predicate
+def overlap_efficiency_rederived(r):
+    """gmb-overlap: every verified row of results.overlap re-derived from its points: the
+    three times are the points' medians, overlap_efficiency = (copy + kernel - both) /
+    min(copy, kernel) (kept as measured: not clamped), within [efficiency_lo, efficiency_hi]
+    (the corners of the three CIs), serial = copy + kernel, the copy's bandwidth alone =
+    bytes / copy time and under the kernel = the both point's copy_GBps (its own span), their
+    ratio in %, the kernel under the copy = the both point's kernel_ns, its slowdown = that /
+    kernel alone; and the efficiency headline of h2d beside each kernel = 100 x its row's."""
+    rows = [w for w in r["results"]["overlap"] if w["verified"]]
+    need(rows, "no verified row")
+    figs = figures(r)
+    for w in rows:
+        pc, pk, pb = (r["points"][w["points"][m]] for m in ("copy", "kernel", "both"))
+        c, k, b = _ovl_med(pc), _ovl_med(pk), _ovl_med(pb)
+        tag = f"{w['direction']} {w['kernel']}"
+        need((w["copy_ns"], w["kernel_ns"], w["both_ns"]) == (c, k, b), f"{tag}: times")
+        eff = (c + k - b) / min(c, k)
+        need(_ovl_close(w["overlap_efficiency"], eff), f"{tag}: {w['overlap_efficiency']} "
+             f"against {eff}")
+        need(w["efficiency_lo"] - 1e-12 <= eff <= w["efficiency_hi"] + 1e-12,
+             f"{tag}: {eff} outside [{w['efficiency_lo']}, {w['efficiency_hi']}]")
+        need(_ovl_close(w["serial_ns"], c + k), f"{tag}: serial {w['serial_ns']}")
+        alone = w["copy_bytes"] / c
+        need(_ovl_close(w["copy_alone_GBps"], alone), f"{tag}: copy alone")
+        need(_ovl_close(_ovl_med(pc, "copy_GBps"), alone), f"{tag}: the copy point's rate")
+        under = _ovl_med(pb, "copy_GBps")
+        need(_ovl_close(w["copy_under_kernel_GBps"], under, 1e-6), f"{tag}: copy under kernel")
+        need(_ovl_close(w["copy_under_kernel_pct"], 100 * under / alone, 1e-6), f"{tag}: %")
+        kb = _ovl_med(pb, "kernel_ns")
+        need(_ovl_close(w["kernel_under_copy_ns"], kb), f"{tag}: kernel under copy")
+        need(_ovl_close(w["kernel_slowdown"], kb / k), f"{tag}: slowdown")
+        label = {"compute": "Overlap efficiency, h2d copy beside the compute kernel",
+                 "stream": "Overlap efficiency, h2d copy beside the streaming kernel"}
+        if w["direction"] == "h2d":
+            f = figs.get(label[w["kernel"]])
+            need(f is not None and _ovl_close(f["value"], 100 * eff), f"{tag}: headline {f}")
+            need(sorted(f["points"]) == sorted(w["points"].values()), f"{tag}: headline points")
+        if w["direction"] == "h2d" and w["kernel"] == "stream":
+            f = figs.get("h2d copy bandwidth beside the streaming kernel, % of alone")
+            need(f is not None and _ovl_close(f["value"], 100 * under / alone, 1e-6),
+                 f"{tag}: copy % headline {f}")
+    note = r["results"].get("overlap_note", "")
+    need("above 1" in note and "below 0" in note, f"overlap_note {note!r}")
+
+
+@predicate
+def overlap_calibration(r, given_iters=0, given_passes=0):
+    """gmb-overlap: every kernel-alone point records its calibration, consistent with itself:
+    the iterations (compute) or passes (stream) it ran are its params', the target is the copy
+    alone's time, kernel_over_copy = kernel / target; 'within 10%' only where it is. With
+    GIVEN_ITERS / GIVEN_PASSES (nonzero: --compute-iters, --stream-passes) they are as given,
+    measured once. Timings themselves are never asserted."""
+    pts = [p for p in r["points"] if p["params"]["part"] == "overlap"
+           and p["params"]["mode"] == "kernel"]
+    need(pts, "no kernel point")
+    for p in pts:
+        cal, par = p["extra"]["calibration"], p["params"]
+        key = "iters" if par["kernel"] == "compute" else "passes"
+        given = int(given_iters if key == "iters" else given_passes)
+        need(cal[key] == par[key] and par[key] >= 1, f"{par}: calibration {cal}")
+        need(_ovl_close(cal["kernel_over_copy"], cal["kernel_ns"] / cal["target_ns"]),
+             f"{par}: ratio")
+        if given:
+            need((cal["given"], cal["tries"], par[key], cal["how"]) == (True, 1, given,
+                                                                        "as given"), f"{cal}")
+        else:
+            need(not cal["given"] and 1 <= cal["tries"] <= 6, f"{cal}")
+            within = abs(cal["kernel_over_copy"] - 1) <= 0.1
+            need(cal["how"].startswith("calibrated: the kernel alone within 10%") == within,
+                 f"{par}: {cal['how']!r} at {cal['kernel_over_copy']}")
+
+
+def _ovl_sweep(r, prec):
+    mem = sorted((p for p in r["points"] if p["params"]["part"] == "intensity"
+                  and p["params"]["precision"] == prec and p["params"]["mode"] == "memory"),
+                 key=lambda p: p["params"]["k"])
+    reg = {p["params"]["k"]: p for p in r["points"] if p["params"]["part"] == "intensity"
+           and p["params"]["precision"] == prec and p["params"]["mode"] == "compute"}
+    return mem, reg
+
+
+@predicate
+def intensity_sweep(r, precs, kmax):
+    """gmb-overlap: for each precision of PRECS (a comma list, or '' for none) the memory
+    kernel at k = 0, 1, 2, 4 .. KMAX and the compute-only one at k = 1 .. KMAX, and no other
+    precision; each point's figures as defined: flop_per_byte = k / element bytes, launch_ns =
+    time / reps, bw_GBps = 2 x element bytes x elements x reps / time, gflops = 2k x elements
+    (memory) or 2k x 4 x work-items (compute-only) x reps / time."""
+    ks = [0] + [1 << e for e in range(int(kmax).bit_length()) if 1 << e <= int(kmax)]
+    want = [x for x in precs.split(",") if x]
+    got = sorted({p["params"]["precision"] for p in r["points"]
+                  if p["params"]["part"] == "intensity"})
+    need(got == sorted(want), f"precisions {got}")
+    for prec in want:
+        el = 8 if prec == "fp64" else 4
+        mem, reg = _ovl_sweep(r, prec)
+        got_k = [p["params"]["k"] for p in mem]
+        need(got_k == ks, f"{prec} memory k {got_k}")
+        need(sorted(reg) == ks[1:], f"{prec} compute k {sorted(reg)}")
+        for p in mem + list(reg.values()):
+            q, t = p["params"], p["time_ns"]["median"]
+            need(_ovl_close(q["flop_per_byte"], q["k"] / el), f"{q}: FLOP/B")
+            need(q["size_bytes"] == q["elements"] * el, f"{q}: size")
+            need(_ovl_close(p["metrics"]["launch_ns"]["median"], t / q["reps"]), f"{q}: launch")
+            items = q["groups"] * q["group_size"]
+            need(4 * items >= q["elements"] > 4 * (items - q["group_size"]), f"{q}: one pass")
+            if q["mode"] == "memory":
+                bw = 2 * el * q["elements"] * q["reps"] / t
+                need(_ovl_close(p["metrics"]["bw_GBps"]["median"], bw), f"{q}: GB/s")
+            n = q["elements"] if q["mode"] == "memory" else 4 * items
+            if q["k"]:
+                fl = 2 * q["k"] * n * q["reps"] / t
+                need(_ovl_close(p["metrics"]["gflops"]["median"], fl), f"{q}: GFLOP/s")
+            else:
+                need("gflops" not in p["metrics"], f"{q}: GFLOP/s at k 0")
+
+
+def _ovl_ridge(k, t, hi0):
+    """The ridge as overlap.h defines it, written again: (found, k*, reason's start)."""
+    hi0 = hi0 if hi0 >= t[0] else t[0]
+    flat, comp = 1.1 * hi0, 2.0 * t[0]
+    m = 1
+    while m < len(k) and t[m] <= flat:
+        m += 1
+    side = sorted(t[:m])
+    h = len(side) // 2
+    fl = side[h] if len(side) % 2 else (side[h - 1] + side[h]) / 2
+    cs = [(k[i], t[i]) for i in range(m, len(k)) if t[i] >= comp]
+    if m == 1:
+        return False, None, "compute-bound from the first k"
+    if len(cs) < 2:
+        return False, None, "not compute-bound within the sweep"
+    rs = sorted(b / a for a, b in cs)
+    a = rs[len(rs) // 2] if len(rs) % 2 else (rs[len(rs) // 2 - 1] + rs[len(rs) // 2]) / 2
+    ks = fl / a
+    if not (k[m - 1] / (flat / t[0]) <= ks <= cs[0][0]):
+        return False, ks, "the lines cross at"
+    return True, ks, ""
+
+
+@predicate
+def intensity_ridge(r, prec, kmax):
+    """gmb-overlap: results.ridge.PREC re-derived from the memory points' launch times by the
+    recorded rule (overlap.h, written again here): a ridge k within (0, KMAX] with its
+    FLOP/B = k / element bytes and the headline 'Ridge point, PREC' of that value; or none, a
+    reason of the rule's ('compute-bound from the first k', 'not compute-bound within the
+    sweep', 'the lines cross at ...') and the headline's text 'no clear ridge'."""
+    o = r["results"]["ridge"][prec]
+    el = 8 if prec == "fp64" else 4
+    mem, _ = _ovl_sweep(r, prec)
+    k = [p["params"]["k"] for p in mem]
+    t = [p["metrics"]["launch_ns"]["median"] for p in mem]
+    hi0 = mem[0]["time_ns"]["ci_hi"] / mem[0]["params"]["reps"]
+    found, ks, why = _ovl_ridge(k, t, hi0)
+    f = figure(r, f"Ridge point, {prec.upper()} (measured, FMA chains)")
+    need(o["found"] == found, f"{prec}: found {o['found']}, re-derived {found} ({why})")
+    if found:
+        need(0 < o["ridge_k"] <= int(kmax) and _ovl_close(o["ridge_k"], ks, 1e-6),
+             f"{prec}: k {o['ridge_k']}, re-derived {ks}")
+        need(_ovl_close(o["ridge_flop_per_byte"], o["ridge_k"] / el), f"{prec}: FLOP/B")
+        need(o["why"] == "" and _ovl_close(f["value"], o["ridge_flop_per_byte"]),
+             f"{prec}: headline {f}")
+    else:
+        need(o["ridge_k"] is None and o["why"].startswith(why) and why,
+             f"{prec}: why {o['why']!r}, re-derived {why!r}")
+        need(f.get("text") == "no clear ridge", f"{prec}: headline {f}")
+    need(sorted(f["points"]) == sorted(r["points"].index(p) for p in mem), f"{prec}: points")
+
+
+@predicate
+def intensity_hidden(r, prec):
+    """gmb-overlap: each results.hidden row of PREC (one per k >= 1) is (memory_ns +
+    compute_ns - kernel_ns) / compute_ns of the launch times of the memory point at k 0, the
+    compute-only point and the memory point at k; results.ridge.PREC.hidden_fraction is the
+    row of its hidden_k, the largest k below the ridge (without one: on the plateau)."""
+    mem, reg = _ovl_sweep(r, prec)
+    lt = {p["params"]["k"]: p["metrics"]["launch_ns"]["median"] for p in mem}
+    rows = [w for w in r["results"]["hidden"] if w["precision"] == prec]
+    need([w["k"] for w in rows] == sorted(reg), f"{prec}: rows {[w['k'] for w in rows]}")
+    for w in rows:
+        m, c, t = lt[0], reg[w["k"]]["metrics"]["launch_ns"]["median"], lt[w["k"]]
+        need((w["memory_ns"], w["compute_ns"], w["kernel_ns"]) == (m, c, t), f"{w}")
+        need(_ovl_close(w["hidden_fraction"], (m + c - t) / c), f"{w}: fraction")
+    o = r["results"]["ridge"][prec]
+    if o["hidden_k"] is not None:
+        w = next(w for w in rows if w["k"] == o["hidden_k"])
+        need(w["hidden_fraction"] == o["hidden_fraction"], f"{prec}: reported {o}")
+        lim = o["ridge_k"] if o["found"] else None
+        need(lim is None or o["hidden_k"] < lim, f"{prec}: hidden_k {o['hidden_k']} past {lim}")
+        need(all(w2["k"] >= lim for w2 in rows if w2["k"] > o["hidden_k"]) if lim else True,
+             f"{prec}: a larger k below the ridge")
+
+
+@predicate
+def intensity_peak(r, prec):
+    """gmb-overlap: the headline 'Peak measured GFLOP/s, PREC' is the largest gflops median
+    of PREC's intensity points (both kernels), resting on that point."""
+    pts = [p for p in r["points"] if p["params"]["part"] == "intensity"
+           and p["params"]["precision"] == prec and "gflops" in p["metrics"]]
+    best = max(pts, key=lambda p: p["metrics"]["gflops"]["median"])
+    f = figure(r, f"Peak measured GFLOP/s, {prec.upper()} (FMA chains)")
+    need(f["value"] == best["metrics"]["gflops"]["median"] and
+         f["points"] == [r["points"].index(best)], f"{prec}: {f}")
+
+
+@predicate
+def overlap_fp64(r, has):
+    """gmb-overlap: results.fp64.available is HAS (1: the device has doubles, e.g. clinfo
+    lists cl_khr_fp64); fp64 points exist iff it has, and without doubles results.skipped says
+    so for the intensity part."""
+    has = bool(int(has))
+    need(r["results"]["fp64"]["available"] == has, f"fp64 {r['results']['fp64']}")
+    n = sum(p["params"].get("precision") == "fp64" for p in r["points"])
+    need((n > 0) == has, f"{n} fp64 points")
+    sk = [s for s in r["results"]["skipped"] if s.get("precision") == "fp64"]
+    need(bool(sk) == (not has and "fp64" in r["options"]["precisions"]), f"skipped {sk}")
+
+
+@predicate
+def overlap_verified(r):
+    """gmb-overlap: every point verified (full or sampled), none failed, every overlap row
+    verified."""
+    bad = [p["params"] for p in r["points"] if p["extra"]["verified"] not in ("full", "sampled")]
+    need(not bad, f"not verified: {bad}")
+    rows = r["results"].get("overlap", [])
+    need(all(w["verified"] for w in rows), "an overlap row not verified")
+
+
+@predicate
+def overlap_failures(r, *kinds):
+    """gmb-overlap: the points that failed verification are exactly one of each KIND (part:
+    what: overlap:copy, overlap:compute, overlap:stream (the kernel alone), overlap:both,
+    intensity:memory, intensity:compute), each with its failure text; the status says so."""
+    got = []
+    for p in r["points"]:
+        q = p["params"]
+        if p["extra"]["verified"] != "FAILED":
+            continue
+        need(p["extra"].get("failure"), f"{q}: no failure text")
+        what = q["mode"] if q["part"] == "intensity" or q["mode"] != "kernel" else q["kernel"]
+        got.append(f"{q['part']}:{what}")
+    need(sorted(got) == sorted(kinds), f"failed {sorted(got)}")
+    need(r["status"] == "verification_failed", f"status {r['status']}")
+
+
 def main(argv):
     if len(argv) == 2 and argv[1] == "list":
         for name, fn in sorted(PREDICATES.items()):
