@@ -294,7 +294,25 @@ typedef struct gmb_backend {
      * there; GMB_ESKIP with the reason in why, nothing printed, where there is none (OpenCL:
      * CUPTI counts CUDA kernels only). */
     int (*profiler_ctx)(gmb_dev_t *dev, void **ctx, int *ordinal, char *why, size_t whylen);
+
+    /* ---- allocation as an experiment (gmb-capacity) ------------------------------------- */
+    /* Allocate as alloc does, but quietly: a refusal prints nothing and leaves the vendor's
+     * words in why (the call, the bytes, its error text, name and code), for a program that
+     * expects refusals (a bisection of the largest allocation, exhaustion). flags: GMB_ALLOC_*.
+     * 0; GMB_ESKIP (the kind is not supported here) or GMB_ERUNTIME (refused), why set. */
+    int (*alloc_quiet)(gmb_dev_t *dev, gmb_mem_kind_t kind, size_t bytes, unsigned flags,
+                       gmb_buf_t **out, char *why, size_t whylen);
+    /* The calls alloc and alloc_quiet make for a kind, in words for a record (e.g. "cudaMalloc";
+     * OpenCL says that its buffers may be allocated at their first use); never NULL. */
+    const char *(*alloc_api)(gmb_mem_kind_t kind);
 } gmb_backend_t;
+
+/* Flags of alloc_quiet. */
+#define GMB_ALLOC_UNTOUCHED                                                                        \
+    (1u << 0) /* no first touch by the backend (OpenCL touches device buffers, and the host        \
+                 clears pinned ones, so that a failure shows at alloc): the caller times the       \
+                 allocation alone, then its own first touch, where a lazy implementation (PoCL,    \
+                 clCreateBuffer) really allocates, and may fail */
 
 /* The backends compiled in, NULL-terminated, CUDA first. */
 extern const gmb_backend_t *const gmb_backends[];

@@ -372,11 +372,37 @@ static void cu_close(gmb_dev_t *d)
     free(d);
 }
 
-static int cu_alloc(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, gmb_buf_t **out)
+/* The CUDA call of each kind of memory (alloc, alloc_quiet). */
+static const char *cu_alloc_api(gmb_mem_kind_t kind)
 {
+    switch (kind) {
+    case GMB_MEM_DEVICE:
+        return "cudaMalloc";
+    case GMB_MEM_HOST_PINNED:
+        return "cudaMallocHost";
+    case GMB_MEM_HOST_MAPPED:
+        return "cudaHostAlloc (cudaHostAllocMapped)";
+    case GMB_MEM_MANAGED:
+        return "cudaMallocManaged (cudaMemAttachGlobal)";
+    case GMB_MEM_HOST_PAGEABLE:
+        return "posix_memalign (pageable host memory)";
+    }
+    return "unknown";
+}
+
+/* alloc without a word on a refusal: CUDA's text in why (CUDA touches nothing, so flags change
+ * nothing here; cudaMalloc's refusals are not sticky: the device goes on) */
+static int cu_alloc_quiet(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, unsigned flags,
+                          gmb_buf_t **out, char *why, size_t whylen)
+{
+    (void)flags;
+    *out = NULL;
+    why[0] = '\0';
     gmb_buf_t *b = calloc(1, sizeof *b);
-    if (!b)
+    if (!b) {
+        snprintf(why, whylen, "out of host memory for the buffer's handle");
         return GMB_ERUNTIME;
+    }
     b->dev = d;
     b->kind = kind;
     b->bytes = bytes;
@@ -402,17 +428,24 @@ static int cu_alloc(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, gmb_buf_t *
         }
     }
     if (e != cudaSuccess) {
-        static const char *const kn[] = {"device", "pageable host", "pinned host", "mapped host",
-                                         "managed"};
         free(b);
         cudaGetLastError();
-        gmb_error("%s:%d: cuda alloc of %zu bytes of %s memory: %s (%s, %d)", __FILE__, __LINE__,
-                  bytes, (unsigned)kind < 5 ? kn[kind] : "unknown", cudaGetErrorString(e),
-                  cudaGetErrorName(e), (int)e);
+        snprintf(why, whylen, "%s of %zu bytes: %s (%s, %d)", cu_alloc_api(kind), bytes,
+                 cudaGetErrorString(e), cudaGetErrorName(e), (int)e);
         return e == cudaErrorNotSupported ? GMB_ESKIP : GMB_ERUNTIME;
     }
     *out = b;
     return GMB_OK;
+}
+
+/* alloc: alloc_quiet with CUDA's words on stderr where it refuses */
+static int cu_alloc(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, gmb_buf_t **out)
+{
+    char why[320];
+    int rc = cu_alloc_quiet(d, kind, bytes, 0, out, why, sizeof why);
+    if (rc)
+        gmb_error("cuda backend: %s", why);
+    return rc;
 }
 
 static void cu_free(gmb_buf_t *b)
@@ -1014,4 +1047,6 @@ const gmb_backend_t gmb_backend_cuda = {
     .mem_free = cu_mem_free,
     .texture = cu_texture,
     .profiler_ctx = cu_profiler_ctx,
+    .alloc_quiet = cu_alloc_quiet,
+    .alloc_api = cu_alloc_api,
 };

@@ -663,36 +663,66 @@ static cl_int first_touch(gmb_dev_t *d, gmb_buf_t *b, size_t bytes)
     return e == CL_SUCCESS ? clFinish(d->q) : e;
 }
 
-static int ocl_alloc(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, gmb_buf_t **out)
+/* The OpenCL call of each kind of memory (alloc, alloc_quiet). */
+static const char *ocl_alloc_api(gmb_mem_kind_t kind)
 {
+    switch (kind) {
+    case GMB_MEM_DEVICE:
+        return "clCreateBuffer (CL_MEM_READ_WRITE; an implementation may allocate at the "
+               "first use: PoCL does)";
+    case GMB_MEM_HOST_PINNED:
+    case GMB_MEM_HOST_MAPPED:
+        return "clCreateBuffer (CL_MEM_ALLOC_HOST_PTR), mapped once (clEnqueueMapBuffer)";
+    case GMB_MEM_MANAGED:
+        return "clSVMAlloc (coarse-grained shared virtual memory)";
+    case GMB_MEM_HOST_PAGEABLE:
+        return "posix_memalign (pageable host memory)";
+    }
+    return "unknown";
+}
+
+/* alloc without a word on a refusal: the call and OpenCL's error in why. Without
+ * GMB_ALLOC_UNTOUCHED a device buffer gets alloc's first touch (where a lazy implementation
+ * allocates, and refuses) and a pinned one is cleared by the host, as alloc does. */
+static int ocl_alloc_quiet(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, unsigned flags,
+                           gmb_buf_t **out, char *why, size_t whylen)
+{
+    *out = NULL;
+    why[0] = '\0';
     if (kind == GMB_MEM_MANAGED && !(d->caps & GMB_CAP_MANAGED)) {
-        gmb_skip("opencl backend: the device (or the OpenCL loader) has no coarse-grained shared "
-                 "virtual memory, OpenCL's managed memory");
+        snprintf(why, whylen,
+                 "the device (or the OpenCL loader) has no coarse-grained shared "
+                 "virtual memory (clSVMAlloc)");
         return GMB_ESKIP;
     }
     gmb_buf_t *b = calloc(1, sizeof *b);
-    if (!b)
+    if (!b) {
+        snprintf(why, whylen, "out of host memory for the buffer's handle");
         return GMB_ERUNTIME;
+    }
     b->dev = d;
     b->kind = kind;
     b->bytes = bytes;
-    cl_int e;
+    cl_int e = CL_SUCCESS;
+    const char *what = "clCreateBuffer";
     if (kind == GMB_MEM_MANAGED) {
         b->svm = SVM.alloc(d->ctx, CL_MEM_READ_WRITE, bytes ? bytes : 1, 0);
         if (!b->svm) {
             free(b);
-            gmb_error("opencl backend: clSVMAlloc of %zu bytes failed", bytes);
+            snprintf(why, whylen, "clSVMAlloc of %zu bytes returned NULL (OpenCL gives no code)",
+                     bytes);
             return GMB_ERUNTIME;
         }
         *out = b;
         return GMB_OK;
     }
-    if (kind == GMB_MEM_HOST_PAGEABLE) { /* page-aligned: a kernel may reach it (system SVM) */
-        if (posix_memalign(&b->host, 4096, bytes ? bytes : 1))
+    if (kind == GMB_MEM_HOST_PAGEABLE) {
+        if (posix_memalign(&b->host, 4096, bytes ? bytes : 1)) /* a kernel may reach it (SVM) */
             b->host = NULL;
         if (!b->host) {
             free(b);
-            gmb_error("opencl backend: malloc of %zu bytes of pageable host memory failed", bytes);
+            snprintf(why, whylen, "posix_memalign of %zu bytes of pageable host memory failed",
+                     bytes);
             return GMB_ERUNTIME;
         }
         *out = b;
@@ -700,32 +730,41 @@ static int ocl_alloc(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, gmb_buf_t 
     }
     cl_mem_flags fl = CL_MEM_READ_WRITE | (kind == GMB_MEM_DEVICE ? 0 : CL_MEM_ALLOC_HOST_PTR);
     b->mem = clCreateBuffer(d->ctx, fl, bytes, NULL, &e);
-    if (e != CL_SUCCESS) {
-        free(b);
-        CL_TRY(e);
-    }
-    if (kind != GMB_MEM_DEVICE) {
+    if (e == CL_SUCCESS && kind != GMB_MEM_DEVICE) {
+        what = "clEnqueueMapBuffer";
         b->host = clEnqueueMapBuffer(d->q, b->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
                                      NULL, NULL, &e);
-        if (e == CL_SUCCESS && b->host)
-            memset(b->host, 0, bytes); /* touch it: failures show here, not while timing */
-        if (e != CL_SUCCESS || !b->host) {
-            clReleaseMemObject(b->mem);
-            free(b);
-            CL_TRY(e != CL_SUCCESS ? e : CL_MEM_OBJECT_ALLOCATION_FAILURE);
-        }
-        *out = b;
-        return GMB_OK;
+        if (e == CL_SUCCESS && !b->host)
+            e = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        if (e == CL_SUCCESS && !(flags & GMB_ALLOC_UNTOUCHED))
+            memset(b->host, 0, bytes);
+    } else if (e == CL_SUCCESS && !(flags & GMB_ALLOC_UNTOUCHED)) {
+        /* touch it so that allocation failures show here, not in a timed kernel */
+        what = "the first touch (fill) of a new buffer";
+        e = first_touch(d, b, bytes);
     }
-    /* touch it so that allocation failures show here, not in a timed kernel */
-    e = first_touch(d, b, bytes);
     if (e != CL_SUCCESS) {
-        clReleaseMemObject(b->mem);
+        if (b->mem)
+            clReleaseMemObject(b->mem);
         free(b);
-        CL_TRY(e);
+        snprintf(why, whylen, "%s of %zu bytes: %s (%d)", what, bytes, cl_errstr(e), (int)e);
+        return GMB_ERUNTIME;
     }
     *out = b;
     return GMB_OK;
+}
+
+/* alloc: alloc_quiet with OpenCL's words on stderr where it refuses (a skip where the device
+ * has no such memory) */
+static int ocl_alloc(gmb_dev_t *d, gmb_mem_kind_t kind, size_t bytes, gmb_buf_t **out)
+{
+    char why[320];
+    int rc = ocl_alloc_quiet(d, kind, bytes, 0, out, why, sizeof why);
+    if (rc == GMB_ESKIP)
+        gmb_skip("opencl backend: %s", why);
+    else if (rc)
+        gmb_error("opencl backend: %s", why);
+    return rc;
 }
 
 static void ocl_free(gmb_buf_t *b)
@@ -1298,4 +1337,6 @@ const gmb_backend_t gmb_backend_opencl = {
     .mem_free = ocl_mem_free,
     .texture = ocl_texture,
     .profiler_ctx = ocl_profiler_ctx,
+    .alloc_quiet = ocl_alloc_quiet,
+    .alloc_api = ocl_alloc_api,
 };
