@@ -220,6 +220,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # a unit test of a program's pure parts may include its sources (bench/<name>/*.c): named
 # as its prerequisites, they are not linked again
 $(BUILD)/tests/test_overlap: $(wildcard bench/overlap/*.[ch])
+$(BUILD)/tests/test_capacity: $(wildcard bench/capacity/*.[ch])
 # test_nvml loads a stand-in NVML library built next to it
 $(BUILD)/tests/stub/libnvidia-ml.so.1: tests/unit/nvml_stub.c
 	@mkdir -p $(@D)

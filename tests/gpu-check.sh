@@ -315,6 +315,18 @@ for b in cuda opencl; do
     step "overlap-$b" 40 bin/gmb-overlap --backend "$b" --device 0 --out "$OUTDIR/$b" \
         --time-cap 0.3 --max-samples 30
 done
+# how much memory: the largest allocation (bisection, every probe touched and checked), the
+# total in chunks, allocation time by allocator, fragmentation, and exhaustion, bounded in time
+# (plain device memory only: within the default --limit, the free memory less 5%; then the
+# refusal of one allocation of the whole device)
+for b in cuda opencl; do
+    step "capacity-$b" 60 bin/gmb-capacity --backend "$b" --device 0 --out "$OUTDIR/$b" \
+        --parts all --exhaust-time-cap 20 --time-cap 0.3 --max-samples 10
+done
+# the device's own largest allocation (against cudaMemGetInfo's free) and a real exhaustion:
+# --limit the free memory less 1 MiB
+step capacity-max-cuda 60 bin/gmb-capacity --backend cuda --device 0 --parts largest,exhaust \
+    --margin 1MiB --exhaust-time-cap 20 --out "$OUTDIR/cuda-capmax"
 # latency of another SM's shared memory (distributed shared memory, a cluster of two), of
 # atomics (done at the L2) and of the texture path (tex1Dfetch), and across a link:
 # the GPU's loads from mapped pinned host memory (PCIe or C2C) and from a peer GPU's memory
@@ -645,6 +657,8 @@ echo "== atomic: distinct addresses against one address"
 grep -h "^# atomic" "$OUTDIR"/atomic-*.txt 2>/dev/null || echo "(not run)"
 echo "== overlap: copies beside kernels, the ridge point"
 grep -h "^# overlap" "$OUTDIR"/overlap-*.txt 2>/dev/null || echo "(not run)"
+echo "== capacity: largest allocation, total, allocation time, exhaustion"
+grep -h "^# capacity" "$OUTDIR"/capacity-*.txt 2>/dev/null || echo "(not run)"
 echo "== stream --energy: board power and energy per bit (NVML)"
 grep -h "^# energy" "$OUTDIR"/stream-energy-cuda.txt 2>/dev/null || echo "(not run)"
 echo "== stream: bytes counted against bytes DRAM moved (Nsight Compute counters, 512 MiB an array)"

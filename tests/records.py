@@ -2620,6 +2620,122 @@ def overlap_failures(r, *kinds):
     need(r["status"] == "verification_failed", f"status {r['status']}")
 
 
+# ---- gmb-capacity -------------------------------------------------------------------------
+
+# each search's answer and the results key holding it
+_CAP_ANSWER = {"largest": ("largest", "bytes"), "frag-contiguous": ("frag", "contiguous_bytes"),
+               "frag": ("frag", "fragmented_bytes")}
+
+
+@predicate
+def capacity_bisection(r, search):
+    """gmb-capacity: the probes of SEARCH (largest, frag-contiguous, frag) are numbered 1, 2, ...
+    and agree with its answer: the bound at most --limit, the answer at most the bound and the
+    size of a successful probe (0 with none), every successful probe at most the answer, every
+    failed one above it with its error, and the smallest failure within the resolution of the
+    answer (where one failed)."""
+    res = r["results"]
+    part, key = _CAP_ANSWER[search]
+    ans, bound = res[part][key], res[part]["bound_bytes"]
+    pr = [p for p in res["probes"] if p["search"] == search]
+    need(pr and [p["index"] for p in pr] == list(range(1, len(pr) + 1)),
+         f"probes numbered {[p['index'] for p in pr]}")
+    ok = [p["size_bytes"] for p in pr if p["ok"]]
+    bad = [p["size_bytes"] for p in pr if not p["ok"]]
+    need(bound <= res["limit"]["bytes"] and ans <= bound, f"answer {ans}, bound {bound}")
+    need(all(s <= bound for s in ok + bad), f"a probe above the bound {bound}")
+    need(all(s <= ans for s in ok) and all(s > ans for s in bad),
+         f"answer {ans}: succeeded {ok}, failed {bad}")
+    need(ans in ok if ans else not ok, f"answer {ans} is no successful probe's size {ok}")
+    need(all(p.get("error") for p in pr if not p["ok"]), "a failed probe without its error")
+    need(not bad or min(bad) - ans <= res[part]["resolution_bytes"],
+         f"smallest failure {min(bad) if bad else None} against {ans}")
+
+
+@predicate
+def capacity_refused_above(r, search, above):
+    """gmb-capacity --refuse-above ABOVE: SEARCH's answer within its resolution below ABOVE,
+    every probe above ABOVE refused by the test aid (saying so), every one at most it
+    allocated."""
+    res = r["results"]
+    part, key = _CAP_ANSWER[search]
+    ans, lim = res[part][key], int(above)
+    need(lim - res[part]["resolution_bytes"] < ans <= lim, f"answer {ans} against {lim}")
+    for p in (p for p in res["probes"] if p["search"] == search):
+        aid = "test aid --refuse-above" in p.get("error", "")
+        need(p["ok"] == (p["size_bytes"] <= lim) and aid == (p["size_bytes"] > lim),
+             f"probe {p}")
+
+
+@predicate
+def capacity_held_clean(r):
+    """gmb-capacity: nothing held at the end (results.held.at_end_bytes 0), as many frees as
+    allocations, and never more held than --limit."""
+    h, lim = r["results"]["held"], r["results"]["limit"]["bytes"]
+    need(h["at_end_bytes"] == 0 and h["allocations"] == h["frees"] and h["peak_bytes"] <= lim,
+         f"held {h}, --limit {lim}")
+
+
+@predicate
+def capacity_alloc_points(r, allocators, sizes):
+    """gmb-capacity: the alloc points are exactly one per allocator of ALLOCATORS and size of
+    SIZES (comma lists), each verified in full with every allocation checked (at least its
+    samples), and with alloc_us, free_us, touch_us and touch_GBps."""
+    want = {(a, int(s)) for a in allocators.split(",") for s in sizes.split(",")}
+    pts = [p for p in r["points"] if p["params"]["part"] == "alloc"]
+    got = [(p["params"]["allocator"], p["params"]["size_bytes"]) for p in pts]
+    need(sorted(got) == sorted(want), f"alloc points {sorted(got)}")
+    for p in pts:
+        x, m = p["extra"], p["metrics"]
+        need(x["verified"] == "full" and x["allocations_failed"] == 0
+             and x["allocations_checked"] >= p["time_ns"]["n"], f"point {p['params']}: {x}")
+        need(all(k in m for k in ("alloc_us", "free_us", "touch_us", "touch_GBps")),
+             f"point {p['params']}: metrics {sorted(m)}")
+
+
+@predicate
+def capacity_exhaust(r, refused_by, stopped_by):
+    """gmb-capacity: results.exhaust was refused by REFUSED_BY (a chunk, the refusal probe)
+    after its chunks stopped by STOPPED_BY, its error the backend's words (or the test aid's),
+    held no more than --limit, and the device usable after it (a checked allocation)."""
+    e, lim = r["results"]["exhaust"], r["results"]["limit"]["bytes"]
+    need(e["refused_by"] == refused_by and e["stopped_by"] == stopped_by,
+         f"refused by {e['refused_by']!r}, stopped by {e['stopped_by']!r}")
+    need(isinstance(e["error"], str) and e["error"], f"error {e['error']!r}")
+    need(e["held_bytes"] <= lim and e["usable_after"] is True
+         and "read back on the device" in e["usable_check"], f"exhaust {e}")
+    if refused_by == "the refusal probe":
+        q = e["refusal_probe"]
+        need(q["refused"] is True and q["error"] == e["error"]
+             and q["size_bytes"] == r["device"]["mem_bytes"], f"refusal probe {q}")
+
+
+@predicate
+def capacity_mem_said(r):
+    """gmb-capacity: results.mem_before and mem_after each give the backend's free memory or
+    why not, and NVML's counts or why not."""
+    for k in ("mem_before", "mem_after"):
+        m = r["results"][k]
+        need(isinstance(m["backend_free_bytes"], int) or m.get("backend_free_why"), f"{k} {m}")
+        n = m["nvml"]
+        need(all(isinstance(n.get(f), int) for f in ("total_bytes", "free_bytes", "used_bytes"))
+             if n["available"] else bool(n.get("why")), f"{k} nvml {n}")
+
+
+@predicate
+def capacity_frag(r):
+    """gmb-capacity: results.frag: every block allocated, every other one freed (the held ones
+    half of them, rounded up), the bound --limit less them (at most the device's largest
+    allocation, in whole steps) and the ratio fragmented / contiguous."""
+    f, lim = r["results"]["frag"], r["results"]["limit"]
+    nb, b = f["blocks"], f["block_bytes"]
+    need(f["allocated"] == nb and f["held_bytes"] == (nb + 1) // 2 * b, f"frag {f}")
+    most = min(lim["bytes"] - f["held_bytes"], r["device"]["max_alloc_bytes"] or lim["bytes"])
+    need(f["bound_bytes"] == most // lim["step_bytes"] * lim["step_bytes"], f"frag {f}")
+    need(f["contiguous_bytes"] > 0
+         and math.isclose(f["ratio"], f["fragmented_bytes"] / f["contiguous_bytes"]), f"frag {f}")
+
+
 def main(argv):
     if len(argv) == 2 and argv[1] == "list":
         for name, fn in sorted(PREDICATES.items()):
