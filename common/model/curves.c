@@ -554,3 +554,21 @@ int gmb_grain_infer(const double *stride, const double *bw, size_t n, double wor
     }
     return GMB_OK;
 }
+
+void gmb_bw_fit_rates(const gmb_bw_fit_t *f, const double *rate, size_t n, double out[2])
+{
+    out[0] = out[1] = NAN;
+    double *v = f && f->found && rate && n ? malloc(n * sizeof *v) : NULL;
+    for (int m = 0; v && m < 2; m++) {
+        size_t first = m ? f->mem_first : f->cache_first, last = m ? f->mem_last : f->cache_last;
+        size_t k = 0;
+        for (size_t i = first; i <= last && i < n; i++)
+            if (rate[i] == rate[i])
+                v[k++] = rate[i];
+        if (k) {
+            qsort(v, k, sizeof *v, gmb_cmp_double);
+            out[m] = gmb_median_sorted(v, k);
+        }
+    }
+    free(v);
+}

@@ -59,6 +59,12 @@ typedef struct gmb_bw_fit {
  * 3 tolerances apart (by_ends = 1). Returns 0 or GMB_EUSAGE (NULL arguments). */
 int gmb_bw_fit(const double *size, const double *bw, size_t n, gmb_bw_fit_t *out);
 
+/* The median of rate[i] (e.g. a counter's hit rate per point) over the fit's first plateau
+ * (out[0]: the cache, cache_first..cache_last) and over its last (out[1]: past the cache,
+ * mem_first..mem_last), of n points; values that are not numbers (no counter) are left out,
+ * and a plateau with none is NaN, as are both where the fit found no plateaus. */
+void gmb_bw_fit_rates(const gmb_bw_fit_t *f, const double *rate, size_t n, double out[2]);
+
 /* Fraction of the traffic served by the cache when a point runs at bw, from the two-plateau
  * model: time per byte = h / cache_bw + (1 - h) / mem_bw. Clamped to [0, 1]; NAN when the
  * plateaus are not two positive numbers with cache_bw > mem_bw or bw is not positive. */

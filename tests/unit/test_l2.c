@@ -104,6 +104,33 @@ static void plateaus_clean(void **st)
     assert_true(f.confidence >= 0.7);
 }
 
+/* A counter's rate per point summed up per plateau: the median over each plateau's points,
+ * what has no number left out, NaN for a plateau without one and for a curve without plateaus */
+static void plateau_rates(void **st)
+{
+    (void)st;
+    gmb_bw_fit_t f;
+    double rate[NPTS], out[2];
+    make(curve_sharp, 0, 1);
+    assert_int_equal(gmb_bw_fit(sizes, bws, NPTS, &f), 0);
+    assert_true(f.found && f.cache_last > f.cache_first && f.mem_last > f.mem_first);
+    for (unsigned i = 0; i < NPTS; i++)
+        rate[i] = i; /* the median of consecutive indices is their middle */
+    gmb_bw_fit_rates(&f, rate, NPTS, out);
+    assert_true(fabs(out[0] - (f.cache_first + f.cache_last) / 2.0) < 1e-12);
+    assert_true(fabs(out[1] - (f.mem_first + f.mem_last) / 2.0) < 1e-12);
+    rate[f.cache_first] = NAN; /* one point without the counter: the others' median */
+    gmb_bw_fit_rates(&f, rate, NPTS, out);
+    assert_true(fabs(out[0] - (f.cache_first + 1 + f.cache_last) / 2.0) < 1e-12);
+    for (size_t i = f.mem_first; i <= f.mem_last; i++)
+        rate[i] = NAN; /* none on the last plateau */
+    gmb_bw_fit_rates(&f, rate, NPTS, out);
+    assert_true(out[0] == out[0] && out[1] != out[1]);
+    f.found = 0; /* no plateaus: nothing */
+    gmb_bw_fit_rates(&f, rate, NPTS, out);
+    assert_true(out[0] != out[0] && out[1] != out[1]);
+}
+
 static void plateaus_noisy(void **st)
 {
     (void)st;
@@ -678,6 +705,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(plateaus_clean),
+        cmocka_unit_test(plateau_rates),
         cmocka_unit_test(plateaus_noisy),
         cmocka_unit_test(plateaus_gradual),
         cmocka_unit_test(plateaus_none),
