@@ -55,6 +55,8 @@ else
         # two kernels a sample: (40 x 1 + 50 x 2) / 3 % of the sectors hit
         check "counters: l2's hit_rate_hw is the counters' (weighted over kernels)" \
             rec l2-hit-rate-hw "$(ls "$T"/cl/*-l2.json)" read 0.4666666666666667
+        check "counters: l2's hit-rate figures: per plateau, none without one" \
+            rec l2-hit-rate-figures "$(ls "$T"/cl/*-l2.json)"
     fi
     if expect "counters: atomic with the stand-in" 0 env GMB_CUPTI_LIB="$STUB" \
         "$PWD/$BIN/gmb-atomic" "${FAST[@]}" --sharers 1,all --counters --out "$T/ca"; then

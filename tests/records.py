@@ -12,6 +12,7 @@ import csv
 import json
 import math
 import re
+import statistics
 import sys
 
 PREDICATES = {}
@@ -2342,6 +2343,28 @@ def l2_hit_rate_hw(r, part, rate):
            if not math.isclose(p["extra"].get("hit_rate_hw") or -1, float(rate))
            or "lts__t_sector_hit_rate" not in p["extra"].get("hit_rate_hw_source", "")]
     need(pts and not bad, f"{len(pts)} {part} points, wrong at {bad[:4]}")
+
+
+_L2_HW = (("cache_hit_rate_hw", "L2 hit rate on the cache plateau, read (counters)"),
+          ("memory_hit_rate_hw", "L2 hit rate past the cache plateau, read (counters)"))
+
+
+@predicate
+def l2_hit_rate_figures(r):
+    """gmb-l2: where the read curve has plateaus, results.bandwidth.read's cache_hit_rate_hw and
+    memory_hit_rate_hw are the medians of hit_rate_hw over the points of each plateau (null
+    without counters), each a headline figure in % resting on those points; without plateaus,
+    or without counters, no such figure."""
+    o, figs = r["results"]["bandwidth"]["read"], figures(r)
+    for key, label in _L2_HW:
+        f = figs.get(label)
+        if o["verdict"] != "plateaus" or o.get(key) is None:
+            need(f is None and o.get(key) is None, f"{key} {o.get(key)}, figure {f}")
+            continue
+        rates = sorted(p["extra"]["hit_rate_hw"] for p in points_of(r, f)
+                       if p["extra"].get("hit_rate_hw") is not None)
+        need(rates and math.isclose(o[key], statistics.median(rates)), f"{key} {o[key]} {rates}")
+        need(math.isclose(f["value"], 100 * o[key]) and f["unit"] == "%", f"figure {f}")
 
 
 # ---- gmb-overlap --------------------------------------------------------------------------

@@ -893,6 +893,34 @@ static void curve_headlines(gmb_ctx_t *c, int part, const curve_t *cv, const gmb
             (double)f->capacity / 1048576.0, NULL, cv, f->cache_last, f->mem_first);
 }
 
+/* --counters: the L2's own hit rate (CUPTI) on the read curve's cache plateau and past it
+ * (its memory plateau) as results (o's cache_hit_rate_hw, memory_hit_rate_hw: fractions, null
+ * without counters), headline figures (%) and the summary's words. */
+static void hw_hit_rates(gmb_ctx_t *c, const curve_t *cv, const gmb_bw_fit_t *f, json_t *o,
+                         gmb_text_t *sm)
+{
+    static const char *const key[2] = {"cache_hit_rate_hw", "memory_hit_rate_hw"};
+    static const char *const label[2] = {"L2 hit rate on the cache plateau, read (counters)",
+                                         "L2 hit rate past the cache plateau, read (counters)"};
+    double v[2], *r = malloc((cv->n ? cv->n : 1) * sizeof *r);
+    for (size_t i = 0; r && i < cv->n; i++) {
+        const json_t *h = json_object_get(json_object_get(cv->pt[i], "extra"), "hit_rate_hw");
+        r[i] = json_is_number(h) ? json_number_value(h) : NAN;
+    }
+    gmb_bw_fit_rates(f, r, r ? cv->n : 0, v);
+    free(r);
+    for (int m = 0; m < 2; m++) {
+        size_t a = m ? f->mem_first : f->cache_first, b = m ? f->mem_last : f->cache_last;
+        json_object_set_new(o, key[m], v[m] == v[m] ? json_real(v[m]) : json_null());
+        if (v[m] == v[m])
+            curve_headline(c, (gmb_headline_t){.label = label[m], .unit = "%"}, 100 * v[m], NULL,
+                           cv, a, b);
+    }
+    if (v[0] == v[0] || v[1] == v[1])
+        gmb_text_add(sm, "; L2 hit rate (counters) %.3g%% on the cache plateau, %.3g%% past it",
+                     100 * v[0], 100 * v[1]);
+}
+
 /* Fit a curve, give its points their hit rates, add the result and the summary. */
 static void fit_curve(state_t *s, int part, const curve_t *cv, json_t *res, gmb_text_t *sm)
 {
@@ -963,6 +991,8 @@ static void fit_curve(state_t *s, int part, const curve_t *cv, json_t *res, gmb_
                      f.ratio);
         json_object_set_new(o, "levels", curve_levels(s, cv, &f, reached, sm));
         curve_headlines(c, part, cv, &f, o);
+        if (part == P_READ)
+            hw_hit_rates(c, cv, &f, o, sm);
         if (f.head)
             gmb_text_add(sm, "; %zu smaller set%s below %.0f%% of the top left out", f.head,
                          f.head > 1 ? "s" : "", 100 * GMB_BW_HEAD_SHARE);
