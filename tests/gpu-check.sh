@@ -392,6 +392,14 @@ if [ -n "$NCU" ]; then # (informative: a profiler that fails says why below, sta
 else
     printf '%-24s skipped: no ncu (Nsight Compute) here\n' counters-cuda
 fi
+# the same question in process (issue 24): --counters, CUPTI's range profiler, one extra sample
+# a point after the timed ones: stream's DRAM bytes against its count (read, fill, copy, triad
+# at 512 MiB, over 4x the L2), and the L2's own hit rate of gmb-l2's read and write sets from
+# 4 to 128 MiB beside their bandwidth
+step stream-cupti-cuda 40 bin/gmb-stream --backend cuda --device 0 --kernels read,fill,copy,triad \
+    --sizes 64MiB,512MiB --counters --time-cap 0.3 --max-samples 20 --out "$OUTDIR/cuda-cupti"
+step l2-cupti-cuda 45 bin/gmb-l2 --backend cuda --device 0 --parts read,write \
+    --sizes 4MiB:128MiB:2/oct --counters --time-cap 0.3 --max-samples 20 --out "$OUTDIR/cuda-cupti"
 # gmb-l2's parts that the H200 runs of 2026-11-30 got wrong (issue 21): the partition test
 # (every line of a 3/4-L2 buffer from 8 SMs), persistence and cold/warm above the launch
 step l2-more-cuda 60 bin/gmb-l2 --backend cuda --device 0 --parts partitions,persistence,coldwarm \
@@ -659,6 +667,27 @@ echo "== overlap: copies beside kernels, the ridge point"
 grep -h "^# overlap" "$OUTDIR"/overlap-*.txt 2>/dev/null || echo "(not run)"
 echo "== capacity: largest allocation, total, allocation time, exhaustion"
 grep -h "^# capacity" "$OUTDIR"/capacity-*.txt 2>/dev/null || echo "(not run)"
+echo "== counters in process (CUPTI): stream's DRAM bytes against its count, l2's hit rate"
+grep -h "^# counters" "$OUTDIR"/stream-cupti-cuda.txt "$OUTDIR"/l2-cupti-cuda.txt 2>/dev/null ||
+    echo "(not run)"
+python3 - "$OUTDIR/cuda-cupti" <<'PY'
+import glob, json, sys
+nan = float("nan")
+for path in sorted(glob.glob(sys.argv[1] + "/*.json")):
+    r = json.load(open(path))
+    m = r.get("measurement", {}).get("counters") or {}
+    print(f"{r.get('benchmark')}: counters {'available' if m.get('available') else 'none'}"
+          f" ({m.get('why') or m.get('source', '')})")
+    for p in r.get("points", []):
+        q, cn = p["params"], p.get("counters") or {}
+        if not isinstance(cn, dict) or cn.get("dram_read_bytes") is None:
+            continue
+        print(f"  {q.get('kernel', q.get('part'))} {q.get('size_bytes', 0) / 2**20:6.0f} MiB: "
+              f"DRAM read {cn.get('dram_read_bytes', 0) / 2**20:9.1f} MiB, written "
+              f"{cn.get('dram_write_bytes', 0) / 2**20:9.1f} MiB, "
+              f"{cn.get('dram_throughput_pct') or nan:.3g}% of peak, "
+              f"L2 hit {cn.get('l2_hit_pct') or nan:.3g}%")
+PY
 echo "== stream --energy: board power and energy per bit (NVML)"
 grep -h "^# energy" "$OUTDIR"/stream-energy-cuda.txt 2>/dev/null || echo "(not run)"
 echo "== stream: bytes counted against bytes DRAM moved (Nsight Compute counters, 512 MiB an array)"
