@@ -22,9 +22,10 @@ const gmb_backend_t *const gmb_backends[] = {
     NULL,
 };
 
-const gmb_backend_kind_t gmb_kind_cuda = {
-    "cuda", "CUDA", GMB_BE_PTX | GMB_BE_LINKED | GMB_BE_ADDR_HOLD | GMB_BE_GPU_KNOWN};
-const gmb_backend_kind_t gmb_kind_opencl = {"opencl", "OpenCL", 0};
+const gmb_backend_kind_t gmb_kind_cuda = {"cuda", "CUDA",
+                                          GMB_BE_PTX | GMB_BE_LINKED | GMB_BE_ADDR_HOLD |
+                                              GMB_BE_GPU_KNOWN | GMB_BE_PEER_KERNEL};
+const gmb_backend_kind_t gmb_kind_opencl = {"opencl", "OpenCL", GMB_BE_PEER_PULL};
 static const gmb_backend_kind_t *const kinds[] = {&gmb_kind_cuda, &gmb_kind_opencl, NULL};
 
 const gmb_backend_kind_t *gmb_backend_kind(const char *name)

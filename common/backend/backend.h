@@ -69,6 +69,14 @@ typedef enum {
 #define GMB_BE_GPU_KNOWN                                                                           \
     (1u << 3) /* its GPUs' hierarchy is known: global loads through L1, then the L2, then DRAM     \
                  (levels.h) */
+#define GMB_BE_PEER_KERNEL                                                                         \
+    (1u << 4) /* a kernel of one device of a pair reads and writes the other's memory in place     \
+                 (CUDA peer access); else only copies cross between the devices (OpenCL: the       \
+                 implementation moves a kernel's buffers to its device) */
+#define GMB_BE_PEER_PULL                                                                           \
+    (1u << 5) /* a copy between the devices of a pair runs on the destination device's queue       \
+                 (OpenCL: the source is migrated to its own device first); else on the source      \
+                 device's stream (CUDA: the source pushes over the link) */
 
 /* A backend gmb knows, compiled in or not (a record from another machine names it). */
 typedef struct gmb_backend_kind {
@@ -254,6 +262,15 @@ typedef struct gmb_backend {
      * cudaDeviceEnablePeerAccess; enabling twice is fine). 0 when enabled; GMB_ESKIP with the
      * reason in why when the pair cannot (OpenCL: never), nothing printed. */
     int (*peer_enable)(gmb_dev_t *dev, gmb_dev_t *peer, char *why, size_t whylen);
+    /* Open devices a and b (a != b) anew, so that copies between their memories run: out[0] is
+     * a, out[1] is b; the caller closes both (their buffers first). Buffers that one of them
+     * allocates are that device's; copy_async between them runs on the stream named (see
+     * GMB_BE_PEER_PULL for which device's); peer_path says how, for a record. CUDA: each
+     * opened as open() does, peer access enabled both ways; OpenCL: one context over both,
+     * each with its own queues. GMB_ESKIP with the reason in why, nothing printed, when the
+     * pair cannot (CUDA: no peer access; OpenCL: two platforms); GMB_EUSAGE for a bad index. */
+    int (*pair_open)(int a, int b, gmb_dev_t *out[2], char *why, size_t whylen);
+    const char *peer_path; /* how copies between the devices of a pair move, in words */
 
     /* ---- managed memory (GMB_MEM_MANAGED) ----------------------------------------------
      * CUDA managed memory (cudaMallocManaged) or OpenCL coarse-grained shared virtual memory

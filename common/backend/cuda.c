@@ -807,6 +807,28 @@ static int cu_peer_enable(gmb_dev_t *d, gmb_dev_t *peer, char *why, size_t whyle
     return GMB_OK;
 }
 
+/* Two devices with peer access both ways: a copy between them goes over the link (NVLink or
+ * PCIe peer-to-peer), never through the host. */
+static int cu_pair_open(int a, int b, gmb_dev_t *out[2], char *why, size_t whylen)
+{
+    out[0] = out[1] = NULL;
+    if (a == b)
+        return GMB_EUSAGE;
+    int rc = cu_open(a, &out[0]);
+    if (!rc)
+        rc = cu_open(b, &out[1]);
+    if (!rc)
+        rc = cu_peer_enable(out[0], out[1], why, whylen);
+    if (!rc)
+        rc = cu_peer_enable(out[1], out[0], why, whylen);
+    if (rc) {
+        cu_close(out[1]);
+        cu_close(out[0]);
+        out[0] = out[1] = NULL;
+    }
+    return rc;
+}
+
 /* ---- managed memory ------------------------------------------------------------------------ */
 
 static int cu_host_begin(gmb_buf_t *b, size_t bytes)
@@ -1040,6 +1062,11 @@ const gmb_backend_t gmb_backend_cuda = {
     .span_end = cu_span_end,
     .span_wait = cu_span_wait,
     .peer_enable = cu_peer_enable,
+    .pair_open = cu_pair_open,
+    .peer_path = "peer access enabled both ways (cudaDeviceEnablePeerAccess); the copy engine: "
+                 "cudaMemcpyAsync between the two devices' memory (unified addressing) on the "
+                 "source device's stream; the SM engine: the source device's kernel writes the "
+                 "peer's memory in place; over NVLink or PCIe peer-to-peer, never the host",
     .host_begin = cu_host_begin,
     .host_end = cu_host_end,
     .prefetch_async = cu_prefetch_async,

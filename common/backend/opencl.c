@@ -523,11 +523,12 @@ static int ocl_info(int idx, gmb_dev_info_t *o)
     return GMB_OK;
 }
 
-static int ocl_open(int idx, gmb_dev_t **out)
+static void ocl_close(gmb_dev_t *d);
+
+/* Open device idx in context ctx (retained here, so the caller keeps its own reference):
+ * queues with profiling, the device's facts. */
+static int open_in(int idx, cl_context ctx, gmb_dev_t **out)
 {
-    list_devices();
-    if (idx < 0 || idx >= L.n)
-        return GMB_EUSAGE;
     gmb_dev_t *d = calloc(1, sizeof *d);
     if (!d)
         return GMB_ERUNTIME;
@@ -537,12 +538,8 @@ static int ocl_open(int idx, gmb_dev_t **out)
     cl_device_type ty = 0;
     d->cpu = clGetDeviceInfo(d->id, CL_DEVICE_TYPE, sizeof ty, &ty, NULL) == CL_SUCCESS &&
              (ty & CL_DEVICE_TYPE_CPU);
-    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)L.plat[idx], 0};
-    d->ctx = clCreateContext(props, 1, &d->id, NULL, NULL, &e);
-    if (e != CL_SUCCESS) {
-        free(d);
-        CL_TRY(e);
-    }
+    clRetainContext(ctx);
+    d->ctx = ctx;
     d->q = clCreateCommandQueue(d->ctx, d->id, CL_QUEUE_PROFILING_ENABLE, &e);
     if (e != CL_SUCCESS) {
         const cl_int err = e; /* not address-taken: the compiler sees CL_TRY return */
@@ -564,6 +561,58 @@ static int ocl_open(int idx, gmb_dev_t **out)
     }
     *out = d;
     return GMB_OK;
+}
+
+static int ocl_open(int idx, gmb_dev_t **out)
+{
+    list_devices();
+    if (idx < 0 || idx >= L.n)
+        return GMB_EUSAGE;
+    cl_int e;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)L.plat[idx], 0};
+    cl_context ctx = clCreateContext(props, 1, &L.dev[idx], NULL, NULL, &e);
+    CL_TRY(e);
+    int rc = open_in(idx, ctx, out);
+    clReleaseContext(ctx); /* the device holds its own reference */
+    return rc;
+}
+
+/* Two devices in one context over both (the same platform): buffers belong to the context,
+ * each device has its own queues, and a copy between buffers that two devices allocated runs
+ * on the queue of the copy's caller after the source's migration to its own device (see
+ * enqueue_copy). */
+static int ocl_pair_open(int a, int b, gmb_dev_t *out[2], char *why, size_t whylen)
+{
+    list_devices();
+    out[0] = out[1] = NULL;
+    if (a < 0 || a >= L.n || b < 0 || b >= L.n || a == b)
+        return GMB_EUSAGE;
+    if (L.plat[a] != L.plat[b]) {
+        char pa[128] = "?", pb[128] = "?";
+        clGetPlatformInfo(L.plat[a], CL_PLATFORM_NAME, sizeof pa, pa, NULL);
+        clGetPlatformInfo(L.plat[b], CL_PLATFORM_NAME, sizeof pb, pb, NULL);
+        snprintf(why, whylen,
+                 "OpenCL devices %d and %d are in different platforms (%s, %s): one context "
+                 "cannot hold both, and a copy between them would go through the host",
+                 a, b, pa, pb);
+        return GMB_ESKIP;
+    }
+    cl_int e;
+    cl_device_id ids[2] = {L.dev[a], L.dev[b]};
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)L.plat[a], 0};
+    cl_context ctx = clCreateContext(props, 2, ids, NULL, NULL, &e);
+    if (e != CL_SUCCESS) {
+        snprintf(why, whylen, "clCreateContext over OpenCL devices %d and %d: %s (%d)", a, b,
+                 cl_errstr(e), (int)e);
+        return GMB_ESKIP;
+    }
+    int rc = open_in(a, ctx, &out[0]);
+    if (!rc && (rc = open_in(b, ctx, &out[1]))) {
+        ocl_close(out[0]);
+        out[0] = NULL;
+    }
+    clReleaseContext(ctx);
+    return rc;
 }
 
 static void span_clear(span_t *sp)
@@ -876,8 +925,17 @@ static int enqueue_copy(cl_command_queue q, gmb_buf_t *dst, size_t doff, gmb_buf
     else if (dst->host)
         CL_TRY(clEnqueueReadBuffer(q, src->mem, CL_FALSE, soff, bytes, (char *)dst->host + doff, 0,
                                    NULL, ev));
-    else
+    else if (src->dev == dst->dev)
         CL_TRY(clEnqueueCopyBuffer(q, src->mem, dst->mem, soff, doff, bytes, 0, NULL, ev));
+    else { /* between the two devices of a pair: the source to its own device first */
+        cl_event mig;
+        CL_TRY(clEnqueueMigrateMemObjects(src->dev->q, 1, &src->mem, 0, 0, NULL, &mig));
+        cl_int e = clFlush(src->dev->q);
+        if (e == CL_SUCCESS)
+            e = clEnqueueCopyBuffer(q, src->mem, dst->mem, soff, doff, bytes, 1, &mig, ev);
+        clReleaseEvent(mig);
+        CL_TRY(e);
+    }
     return GMB_OK;
 }
 
@@ -1122,8 +1180,8 @@ static int ocl_peer_enable(gmb_dev_t *d, gmb_dev_t *peer, char *why, size_t whyl
     (void)d;
     (void)peer;
     snprintf(why, whylen,
-             "OpenCL has no peer access between devices (each device has its own "
-             "context here; a copy between them goes through the host)");
+             "OpenCL has no peer access: a kernel reaches only buffers the implementation has "
+             "placed on its own device (copies between devices run: gmb-copy p2p)");
     return GMB_ESKIP;
 }
 
@@ -1330,6 +1388,11 @@ const gmb_backend_t gmb_backend_opencl = {
     .span_end = ocl_span_end,
     .span_wait = ocl_span_wait,
     .peer_enable = ocl_peer_enable,
+    .pair_open = ocl_pair_open,
+    .peer_path = "one context over both devices (the same platform); the source buffer "
+                 "migrated to its device (clEnqueueMigrateMemObjects), then clEnqueueCopyBuffer "
+                 "on the destination device's queue, timed by its profiling events; how the "
+                 "data move is the implementation's (OpenCL does not say)",
     .host_begin = ocl_host_begin,
     .host_end = ocl_host_end,
     .prefetch_async = ocl_prefetch_async,
