@@ -207,19 +207,26 @@ not bound(, pages NUMA 0)? \|' '$T/out'"
     cbad "--host-nodes empty item" --sizes 4KiB --host-nodes 0,,near
     cbad "--host-nodes -1" --sizes 4KiB --host-nodes -1
 
-    # --- two PoCL devices: a peer per --peers entry, skipped with the reason on OpenCL -------
-    # (nothing measured: exit 77 with the reasons, no record)
+    # --- two PoCL devices: copies between them run (one context over both), verified ----------
     rm -rf "$T/p2"
-    if expect "copy p2p --peers all with two devices" 77 env POCL_DEVICES="pthread pthread" \
-        "$C" "${FAST[@]}" --directions p2p --sizes 4KiB --peers all --out "$T/p2"; then
-        check "copy p2p: each engine to peer 1 skipped with OpenCL's reason" test "$(grep -c \
-            '^# skipped: p2p peer1 \(ce\|sm\): OpenCL has no peer access' "$T/out")" = 2
-        check "copy p2p: no point" bash -c "! grep -q '^p2p' '$T/out'"
-        check "copy p2p: no record" test ! -e "$T/p2"
-        check "copy p2p: skipped, nothing measured, says so" grep -q "nothing measured" "$T/err"
+    if expect "copy p2p --peers all with two devices" 0 env POCL_DEVICES="pthread pthread" \
+        "$C" "${FAST[@]}" --directions p2p --sizes 4KiB,64KiB --peers all --out "$T/p2"; then
+        rec2=$(ls "$T"/p2/*-copy.json)
+        check "copy p2p: to peer 1 and back, verified, how it moved" \
+            rec copy-peer-copies "$rec2" 1 2
+        check "copy p2p: the SM engine skipped with the reason" \
+            grep -q '^# skipped: p2p peer1 sm: a kernel reaches only memory on its own device' \
+            "$T/out"
+        check "copy p2p: the record validates against its schema" "$VALIDATE" "$SCHEMA" "$rec2"
     fi
-    expect "copy p2p --peers 1 of device 0" 77 env POCL_DEVICES="pthread pthread" "$C" \
-        "${FAST[@]}" --directions p2p --sizes 4KiB --peers 1 --no-record
+    expect "copy p2p --peers 1 of device 0, a wrong result fails" 1 \
+        env POCL_DEVICES="pthread pthread" "$C" "${FAST[@]}" --directions p2p --sizes 4KiB \
+        --peers 1 --no-record --inject-error
+    check "copy p2p: the wrong result named" grep -q "verification failed: p2p peer1 ce" "$T/err"
+    expect "copy p2p --peers next of device 1 is device 0" 0 env POCL_DEVICES="pthread pthread" \
+        "$C" "${FAST[@]}" --device 1 --directions p2p --engines ce --sizes 4KiB --peers next \
+        --no-record
+    check "copy p2p: device 1's next peer is device 0" grep -q '^p2p_rev  *peer0  *ce' "$T/out"
 
     # --- pinned memory the host cannot give: a clear error, exit 3, nothing written ----------
     # (address space limited; ASan needs a large address space, so the normal build only)

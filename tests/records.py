@@ -826,6 +826,30 @@ def copy_sm_bidir_split(r, n):
 
 
 @predicate
+def copy_peer_copies(r, peer, nsizes):
+    """gmb-copy p2p on OpenCL: to peer PEER and back on the copy engine, NSIZES points each
+    way, every one verified with a bandwidth; the peer named with how the copies move (a
+    migration, then the destination's copy); the SM engine skipped with its reason, never a
+    point; results.peer_copy names the peer both ways."""
+    kind = f"peer{peer}"
+    for d in ("p2p", "p2p_rev"):
+        pts = [p for p in r["points"] if p["params"]["direction"] == d]
+        need(len(pts) == int(nsizes), f"{len(pts)} {d} points")
+        for p in pts:
+            pa, m = p["params"], p["metrics"]
+            need(pa["kind"] == kind and pa["engine"] == "ce", f"{pa}")
+            need(p["extra"]["verified"] in ("full", "sampled"), f"{d}: {p['extra']['verified']}")
+            need(m["bw_GBps"]["median"] > 0, f"{d}: bw {m['bw_GBps']['median']}")
+        pc = r["results"]["peer_copy"][f"{d}_ce"]
+        need(pc["fastest_peer"] == int(peer) and pc["peers"] == 1, f"peer_copy {pc}")
+    peers = r["results"]["peers"]
+    need(len(peers) == 1 and peers[0]["index"] == int(peer)
+         and "clEnqueueMigrateMemObjects" in peers[0]["path"], f"peers {peers}")
+    sm = [s for s in r["results"]["skipped"] if s["direction"] == "p2p" and s["engine"] == "sm"]
+    need(len(sm) == 1 and "no peer access" in sm[0]["reason"], f"SM skips {sm}")
+
+
+@predicate
 def copy_sm_one_pass(r):
     """gmb-copy: an SM copy's grid is one pass of 16-byte work-items in groups of 256."""
     for p in r["points"]:

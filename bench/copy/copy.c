@@ -64,8 +64,8 @@ static const gmb_opt_t opts[] = {
     {"min-sample-us", GMB_OPT_DOUBLE, O(min_sample_us), "US", "100", 1, 1e7, NULL,
      "shortest timed sample; small copies repeat back to back to reach it", 0},
     {"peers", GMB_OPT_INTS, O(peers), "LIST", "next", 0, 1e6, peer_words,
-     "p2p: next (the next device), all (every other device: a row of the peer matrix) or "
-     "device indices, comma-separated",
+     "p2p: next (the next device of this one's platform and kind), all (every such device: a "
+     "row of the peer matrix) or device indices, comma-separated",
      0},
     {"sm-grid", GMB_OPT_STR, O(sm_grid), "GRID", "one-pass", 0, 0, sm_grid_choices,
      "the copy kernel's grid: one-pass (a work-item per 16-byte element, as many groups as that "
@@ -581,7 +581,16 @@ static int placement_add(int *out, int *n, int p)
     return 1;
 }
 
-/* The p2p peers of --peers: n of them into out (none when the backend has one device).
+/* A peer of this device for next and all: another device of the same platform and kind (an
+ * OpenCL GPU's peer is never the CPU device of another platform). */
+static int peer_like(const gmb_dev_info_t *self, const gmb_backend_t *be, int k)
+{
+    gmb_dev_info_t o;
+    return !be->info(k, &o) && !strcmp(o.platform, self->platform) && !strcmp(o.type, self->type);
+}
+
+/* The p2p peers of --peers: n of them into out (none when the backend has one device; next
+ * and all take only devices of this one's platform and kind, an index any device).
  * GMB_EUSAGE (one line) for a malformed list, this device itself or one that is not there. */
 static int peer_list(gmb_ctx_t *c, int *out, int *n)
 {
@@ -593,10 +602,15 @@ static int peer_list(gmb_ctx_t *c, int *out, int *n)
         ndev = 1; /* no peer then: the p2p step says why it skips */
     for (size_t i = 0; i < l->n; i++) {
         long v = l->v[i];
-        if (v < 0) { /* next: the device after this one; all: every other one */
-            for (int k = 1; k < ndev && (k == 1 || v == GMB_INTS_WORD(PEER_ALL)); k++)
-                if (!placement_add(out, n, (self + k) % ndev))
+        if (v < 0) { /* next: the next such device after this one; all: every such one */
+            for (int k = 1, got = 0; k < ndev && (!got || v == GMB_INTS_WORD(PEER_ALL)); k++) {
+                int d = (self + k) % ndev;
+                if (!peer_like(&c->info, c->be, d))
+                    continue;
+                got = 1;
+                if (!placement_add(out, n, d))
                     break;
+            }
             continue;
         }
         if (v == self || v >= ndev) {
@@ -613,7 +627,9 @@ static int peer_list(gmb_ctx_t *c, int *out, int *n)
     return GMB_OK; /* the list names one device at least, or a word */
 }
 
-/* p2p: this device to peer pi and back, when the pair has peer access. */
+/* p2p: this device to peer pi and back, when the pair can copy device to device. The pair is
+ * opened anew (pair_open: OpenCL needs one context over both) with its own buffers on each
+ * side: a's source to b's destination (p2p), b's source to a's destination (p2p_rev). */
 static int run_p2p(state_t *s, int pi)
 {
     gmb_ctx_t *c = s->c;
@@ -622,53 +638,67 @@ static int run_p2p(state_t *s, int pi)
     char why[512], kind[32];
     snprintf(kind, sizeof kind, "peer%d", pi);
     gmb_dev_info_t pinfo;
-    gmb_dev_t *peer = NULL;
-    gmb_buf_t *pdst = NULL, *psrc = NULL;
-    gmb_prog_t *pprog = NULL;
-    gmb_kern_t *pinit = NULL, *pcopy = NULL;
-    int rc = be->info(pi, &pinfo);
-    if (!rc)
-        rc = be->open(pi, &peer);
+    gmb_dev_t *pair[2] = {NULL, NULL};
+    gmb_buf_t *buf[2][2] = {{NULL, NULL}, {NULL, NULL}}; /* [device][source, destination] */
+    gmb_prog_t *prog[2] = {NULL, NULL};
+    gmb_kern_t *kinit[2] = {NULL, NULL}, *kcopy[2] = {NULL, NULL};
+    int rc = be->info(pi, &pinfo), r1 = GMB_OK;
     if (rc)
         return rc;
-    int r1 = be->peer_enable(c->dev, peer, why, sizeof why);
-    if (r1 == GMB_OK)
-        r1 = be->peer_enable(peer, c->dev, why, sizeof why);
-    if (r1 == GMB_OK && 2 * s->top > pinfo.mem_bytes) {
-        snprintf(why, sizeof why, "device %d has too little memory for two buffers", pi);
+    if (2 * s->top > pinfo.mem_bytes || 4 * s->top > c->info.mem_bytes) {
+        snprintf(why, sizeof why, "device %d has too little memory for the pair's buffers",
+                 2 * s->top > pinfo.mem_bytes ? pi : c->info.index);
         r1 = GMB_ESKIP;
+    } else {
+        r1 = be->pair_open(c->info.index, pi, pair, why, sizeof why);
     }
     if (r1 != GMB_OK) {
         for (size_t ei = 0; ei < cfg->engines.n && r1 == GMB_ESKIP; ei++)
             note_skip(s, "p2p", kind, engine_names[cfg->engines.idx[ei]], why);
-        be->close(peer);
         return r1 == GMB_ESKIP ? GMB_OK : r1;
     }
-    if ((rc = be->alloc(peer, GMB_MEM_DEVICE, (size_t)s->top, &pdst)) ||
-        (rc = be->alloc(peer, GMB_MEM_DEVICE, (size_t)s->top, &psrc)) ||
-        (rc = be->prog_load(peer, c->bench->kernels, "default", &pprog)) ||
-        (rc = be->kern_get(pprog, "copy_init", &pinit)) ||
-        (rc = be->kern_get(pprog, "copy_sm", &pcopy)) ||
-        (rc = init_src(s, pinit, psrc, s->top, SEED_PEER(c))))
+    const gmb_u32 seed[2] = {SEED_DEV(c), SEED_PEER(c)};
+    for (int d = 0; d < 2 && !rc; d++)
+        if ((rc = be->alloc(pair[d], GMB_MEM_DEVICE, (size_t)s->top, &buf[d][0])) ||
+            (rc = be->alloc(pair[d], GMB_MEM_DEVICE, (size_t)s->top, &buf[d][1])) ||
+            (rc = be->prog_load(pair[d], c->bench->kernels, "default", &prog[d])) ||
+            (rc = be->kern_get(prog[d], "copy_init", &kinit[d])) ||
+            (rc = be->kern_get(prog[d], "copy_sm", &kcopy[d])) ||
+            (rc = init_src(s, kinit[d], buf[d][0], s->top, seed[d])))
+            break;
+    if (rc)
         goto out;
-    json_array_append_new(s->peers, json_pack("{s:i, s:s, s:s}", "index", pi, "name", pinfo.name,
-                                              "pci_bus_id", pinfo.pci_bus_id));
+    json_array_append_new(s->peers,
+                          json_pack("{s:i, s:s, s:s, s:s}", "index", pi, "name", pinfo.name,
+                                    "pci_bus_id", pinfo.pci_bus_id, "path", be->peer_path));
+    /* the copy engine's copy runs on the destination's queue where the backend pulls (OpenCL),
+     * else on the source's stream; the SM engine is the source device's kernel writing the
+     * peer's memory, where kernels reach it (CUDA peer access) */
+    int pull = (be->kind->traits & GMB_BE_PEER_PULL) != 0;
     for (size_t ei = 0; ei < cfg->engines.n && !rc; ei++) {
         int e = cfg->engines.idx[ei];
-        /* the SM engine runs on the source device and writes the peer's memory */
-        job_t fwd = {c->dev, 0,    pdst, s->dsrc, SEED_DEV(c), e == E_SM ? s->kcopy : NULL,
-                     {0},    "p2p"};
-        job_t rev = {peer, 0,        s->ddst, psrc, SEED_PEER(c), e == E_SM ? pcopy : NULL,
-                     {0},  "p2p_rev"};
-        rc = run_series(s, &fwd, 1, "p2p", kind, engine_names[e], 0);
-        if (!rc)
-            rc = run_series(s, &rev, 1, "p2p_rev", kind, engine_names[e], 0);
+        if (e == E_SM && !(be->kind->traits & GMB_BE_PEER_KERNEL)) {
+            note_skip(s, "p2p", kind, engine_names[e],
+                      "a kernel reaches only memory on its own device here (no peer access): "
+                      "the SM engine's peer copy needs it, the copy engine's runs");
+            continue;
+        }
+        for (int d = 0; d < 2 && !rc; d++) {
+            gmb_dev_t *run = pull && e == E_CE ? pair[1 - d] : pair[d];
+            job_t j = {run,           0,
+                       buf[1 - d][1], buf[d][0],
+                       seed[d],       e == E_SM ? kcopy[d] : NULL,
+                       {0},           d ? "p2p_rev" : "p2p"};
+            rc = run_series(s, &j, 1, j.name, kind, engine_names[e], 0);
+        }
     }
 out:
-    be->free(pdst);
-    be->free(psrc);
-    be->prog_free(pprog);
-    be->close(peer);
+    for (int d = 1; d >= 0; d--) {
+        be->free(buf[d][0]);
+        be->free(buf[d][1]);
+        be->prog_free(prog[d]);
+        be->close(pair[d]);
+    }
     return rc;
 }
 
