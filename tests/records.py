@@ -849,6 +849,46 @@ def copy_peer_copies(r, peer, nsizes):
     need(len(sm) == 1 and "no peer access" in sm[0]["reason"], f"SM skips {sm}")
 
 
+@on_files
+def machine_devices(path, statuses):
+    """gmb run --devices: machine.json lists the devices 0, 1, ... in order with these statuses
+    (comma-separated); each device that ran names its run directory, whose run.json is that
+    device's and whose records it lists exist."""
+    import os
+    m = json.load(open(path))
+    want = statuses.split(",")
+    need(m["schema"] == "gmb-machine" and m["schema_version"] == 1, f"schema {m['schema']}")
+    devs = m["devices"]
+    need([d["status"] for d in devs] == want, f"statuses {[d['status'] for d in devs]}")
+    need([d["index"] for d in devs] == list(range(len(want))), "device indices")
+    base = os.path.dirname(os.path.abspath(path))
+    for d in devs:
+        if d["status"] == "not_run":
+            need(d.get("run") is None, f"device {d['index']} not run has a run")
+            continue
+        run = os.path.join(base, d["run"])
+        man = json.load(open(os.path.join(run, "run.json")))
+        need(man["device"]["index"] == d["index"], f"run.json of {d['run']}")
+        for f in d["records"]:
+            rec = json.load(open(os.path.join(run, f)))
+            need(rec["device"]["index"] == d["index"], f"{f}: device {rec['device']['index']}")
+
+
+@predicate
+def machine_peer_matrix(m, n):
+    """gmb run --devices: machine.json's copy-engine peer matrix is N x N, a bandwidth off the
+    diagonal, null on it; every peers run complete."""
+    n = int(n)
+    mat = m["peers"]["matrix"]["ce"]["GBps"]
+    need(len(mat) == n and all(len(row) == n for row in mat), f"{mat}")
+    for a in range(n):
+        for b in range(n):
+            v = mat[a][b]
+            need(v is None if a == b else (v is not None and v > 0), f"[{a}][{b}] = {v}")
+    runs = m["peers"]["runs"]
+    need(len(runs) == n and all(r["status"] == "complete" for r in runs), f"peers runs {runs}")
+
+
 @predicate
 def copy_sm_one_pass(r):
     """gmb-copy: an SM copy's grid is one pass of 16-byte work-items in groups of 256."""

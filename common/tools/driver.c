@@ -10,6 +10,7 @@
 #include "tools/table.h"
 #include "tools/compare.h"
 #include "tools/plot.h"
+#include "tools/machine.h"
 #include "tools/suite.h"
 
 #include <dirent.h>
@@ -187,7 +188,17 @@ static int cmd_suite(int argc, char **argv)
     o.bindir = bindir;
     o.argc = argc;
     o.argv = argv;
-    rc = gmb_suite_run(&o);
+    if (o.devices.n) {
+        for (int k = 2; k < dd; k++)
+            if (!strcmp(argv[k], "--device") || !strncmp(argv[k], "--device=", 9)) {
+                gmb_error("--device and --devices: choose one (--devices N runs device N alone "
+                          "as a machine run)");
+                return 2;
+            }
+        rc = gmb_machine_run(&o);
+    } else {
+        rc = gmb_suite_run(&o);
+    }
     if (o.rundir[0])
         printf("%s\n", o.rundir);
     return rc;

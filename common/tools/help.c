@@ -21,6 +21,7 @@ static const gmb_opt_t devices_opts[] = {
      0},
     {NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
 };
+static const char *const device_words[] = {"all", NULL};
 static const gmb_opt_t run_opts[] = {
     {"full", GMB_OPT_FLAG, O(gmb_suite_opts_t, full), NULL, NULL, 1, 0, NULL,
      "the full profile (long sweeps)", 0},
@@ -30,6 +31,11 @@ static const gmb_opt_t run_opts[] = {
      "the compute API; auto: the first with a device", 0},
     {"device", GMB_OPT_INT, O(gmb_suite_opts_t, device), "N", "0", 0, 1e6, NULL,
      "the device index within the backend (see gmb devices)", 0},
+    {"devices", GMB_OPT_INTS, O(gmb_suite_opts_t, devices), "LIST", NULL, 0, 1e6, device_words,
+     "all (every device of the backend) or device indices, comma-separated: the suite on each "
+     "in turn, then the peer matrix (gmb-copy's peers profile) and the machine's summary, all "
+     "in DIR/machine-<host>/<UTC>/ (replaces --device)",
+     0},
     {"out", GMB_OPT_STR, O(gmb_suite_opts_t, results), "DIR", "results", 1, 0, NULL,
      "the results root the run directory is made under", 0},
     {"results", GMB_OPT_STR, O(gmb_suite_opts_t, results), "DIR", NULL, 1, 0, NULL,
@@ -110,8 +116,8 @@ const gmb_cmd_help_t gmb_cmd_help[] = {
      devices_opts},
     {"run",
      "gmb run NAME [options]\n"
-     "gmb run [--full|--quick] [--backend B] [--device N] [--out DIR] [--only LIST] "
-     "[--skip LIST] [--profiles FILE] [--timeout S] [-- OPTIONS]",
+     "gmb run [--full|--quick] [--backend B] [--device N | --devices all|LIST] [--out DIR] "
+     "[--only LIST] [--skip LIST] [--profiles FILE] [--timeout S] [-- OPTIONS]",
      "With a NAME, run that benchmark with its own options (gmb run NAME --help). Without, run "
      "every benchmark on one device, the quick profile by default, into a new run directory "
      "DIR/<device>/<UTC>/ with the records and a run.json manifest; its path is printed. "

@@ -741,7 +741,7 @@ static int run_child(const char *path, char **argv, const char *logpath, prog_vi
 }
 
 /* Make results/<slug>/<stamp>[-k]; the path goes to out. */
-static int make_rundir(const char *root, const char *slug, char *out, size_t len)
+int gmb_make_rundir(const char *root, const char *slug, char *out, size_t len)
 {
     char parent[4200], stamp[32], p[4300];
     gmb_utc_now(NULL, 0, stamp, sizeof stamp);
@@ -809,6 +809,21 @@ static int extra_refused(char *const *extra, int n)
     return 0;
 }
 
+int gmb_suite_backend(const char *name, const gmb_backend_t **be, int *ndev)
+{
+    char why[1024];
+    int rc = gmb_pick_backend(name, be, ndev, why, sizeof why);
+    if (rc == GMB_ESKIP) {
+        gmb_skip("%s", why);
+        return 77;
+    }
+    if (rc) {
+        gmb_error("%s", why);
+        return 2;
+    }
+    return 0;
+}
+
 /* Room a run directory's own part takes under the results root: /<slug>/<stamp>-k */
 #define RUNDIR_PART 128
 
@@ -831,15 +846,8 @@ int gmb_suite_run(gmb_suite_opts_t *o)
         gmb_error("%s", why);
         return rc == GMB_EUSAGE ? 2 : 3;
     }
-    rc = gmb_pick_backend(o->backend, &be, &ndev, why, sizeof why);
-    if (rc == GMB_ESKIP) {
-        gmb_skip("%s", why);
-        return 77;
-    }
-    if (rc) {
-        gmb_error("%s", why);
-        return 2;
-    }
+    if ((rc = gmb_suite_backend(o->backend, &be, &ndev)))
+        return rc;
     if (o->device < 0 || o->device >= ndev) {
         gmb_error("--device %ld does not exist: %s has %d device%s", o->device, be->kind->name,
                   ndev, ndev == 1 ? "" : "s");
@@ -910,7 +918,7 @@ int gmb_suite_run(gmb_suite_opts_t *o)
     }
     char slug[96], started[32];
     gmb_slug(info.name, slug, sizeof slug);
-    if (make_rundir(o->results, slug, o->rundir, sizeof o->rundir)) {
+    if (gmb_make_rundir(o->results, slug, o->rundir, sizeof o->rundir)) {
         for (int i = 0; i < n; i++)
             free(names[i]);
         return 3;

@@ -2,6 +2,8 @@
 #ifndef GMB_TOOLS_SUITE_H
 #define GMB_TOOLS_SUITE_H
 
+#include "opts.h"
+
 #include <jansson.h>
 
 /* The options of one benchmark for one profile and device type. */
@@ -36,6 +38,7 @@ typedef struct gmb_suite_opts {
     const char *profile;  /* "quick" or "full" */
     const char *backend;  /* auto, cuda, opencl */
     long device;          /* device index */
+    gmb_ints_t devices;   /* --devices: all (GMB_INTS_WORD(0)) or indices; n 0: one device */
     const char *results;  /* results root ("results") */
     const char *only;     /* comma list of benchmarks to run, or NULL */
     const char *skip;     /* comma list of benchmarks not to run, or NULL */
@@ -47,6 +50,15 @@ typedef struct gmb_suite_opts {
     char *const *argv;
     char rundir[4096]; /* out: the run directory made */
 } gmb_suite_opts_t;
+
+/* The backend of --backend name (auto: the first with a device) and its device count: 0, or
+ * the exit status after one line: 77 (no device: gmb_skip), 2 (unknown or not built). */
+struct gmb_backend;
+int gmb_suite_backend(const char *name, const struct gmb_backend **be, int *ndev);
+
+/* Make root/<slug>/<UTC stamp>[-k] (a new directory, never a link's), its path in out. 0 or
+ * GMB_ERUNTIME after one line. */
+int gmb_make_rundir(const char *root, const char *slug, char *out, size_t len);
 
 /* Run every benchmark found in bindir on one device into a new run directory with a
  * run.json manifest. Returns the exit status: 0 all ok, 1 a verification failed, 3 a
