@@ -23,6 +23,13 @@ typedef struct {
     unsigned gpu, memory;
 } nvml_util_t;
 enum { NVML_ERROR_INSUFFICIENT_SIZE = 7 };
+/* nvmlPciInfo_t (v3, as nvmlDeviceGetNvLinkRemotePciInfo_v2 fills it) */
+typedef struct {
+    char bus_id_legacy[16];
+    unsigned domain, bus, device, pci_device_id, pci_subsystem_id;
+    char bus_id[32];
+} nvml_pci_t;
+enum { NVML_ERROR_NOT_SUPPORTED = 3 };
 /* nvmlMemory_t (v1): bytes */
 typedef struct {
     unsigned long long total, free, used;
@@ -52,6 +59,10 @@ static struct {
     nvml_ret_t (*procs)(nvml_dev_t, unsigned *, void *);
     nvml_ret_t (*util)(nvml_dev_t, nvml_util_t *);
     nvml_ret_t (*mem)(nvml_dev_t, nvml_memory_t *);
+    nvml_ret_t (*nvl_state)(nvml_dev_t, unsigned, int *);
+    nvml_ret_t (*nvl_version)(nvml_dev_t, unsigned, unsigned *);
+    nvml_ret_t (*nvl_remote_pci)(nvml_dev_t, unsigned, nvml_pci_t *);
+    nvml_ret_t (*nvl_remote_type)(nvml_dev_t, unsigned, int *);
 } nv;
 
 static int nvml_load(void)
@@ -93,6 +104,10 @@ static int nvml_load(void)
         SYM(procs, "nvmlDeviceGetComputeRunningProcesses_v2");
     SYM(util, "nvmlDeviceGetUtilizationRates");
     SYM(mem, "nvmlDeviceGetMemoryInfo");
+    SYM(nvl_state, "nvmlDeviceGetNvLinkState");
+    SYM(nvl_version, "nvmlDeviceGetNvLinkVersion");
+    SYM(nvl_remote_pci, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+    SYM(nvl_remote_type, "nvmlDeviceGetNvLinkRemoteDeviceType");
 #undef SYM
     if (!nv.init || !nv.by_pci || !nv.clock) {
         snprintf(nv.why, sizeof nv.why, "NVML library lacks nvmlInit_v2 or device queries");
@@ -337,4 +352,89 @@ int gmb_nvml_mem(const char *pci_bus_id, gmb_nvml_mem_t *out)
     out->free = m.free;
     out->used = m.used;
     return 1;
+}
+
+/* nvmlNvlinkVersion_t (1: 1.0, 2: 2.0, 3: 2.2, 4: 3.0, 5: 3.1, 6: 4.0, 7: 5.0; NVML returns
+ * the enum, not the number: an A100 says 5) and the nominal GB/s per link and direction:
+ * P100 (1.0) 160 GB/s both ways over 4 links, V100 (2.x) 300 over 6, A100 (3.x) 600 over
+ * 12, H100 (4.0) 900 over 18, B200 (5.0) 1800 over 18. */
+static const struct {
+    const char *text;
+    double gbps;
+} nvlink_versions[] = {{"", 0},     {"1.0", 20}, {"2.0", 25}, {"2.2", 25},
+                       {"3.0", 25}, {"3.1", 25}, {"4.0", 25}, {"5.0", 50}};
+
+int gmb_nvml_nvlink(const char *pci_bus_id, gmb_nvlink_t *out)
+{
+    memset(out, 0, sizeof *out);
+    nvml_dev_t d;
+    if (!nvml_dev(pci_bus_id, &d, out->why, sizeof out->why))
+        return 0;
+    if (!nv.nvl_state) {
+        snprintf(out->why, sizeof out->why, "the NVML library lacks nvmlDeviceGetNvLinkState");
+        return 0;
+    }
+    for (unsigned k = 0; k < GMB_NVLINK_MAX; k++) {
+        int up = 0;
+        nvml_ret_t r = nv.nvl_state(d, k, &up);
+        if (r) { /* past the device's last link, or no NVLink at all */
+            if (!k) {
+                snprintf(out->why, sizeof out->why, "no NVLink (nvmlDeviceGetNvLinkState: %s)",
+                         r == NVML_ERROR_NOT_SUPPORTED ? "not supported" : "NVML error");
+                return 0;
+            }
+            break;
+        }
+        out->links++;
+        out->link[k].up = up == 1; /* NVML_FEATURE_ENABLED */
+        out->link[k].remote_type = -1;
+        if (!out->link[k].up)
+            continue;
+        out->links_up++;
+        unsigned v = 0;
+        if (!out->version && nv.nvl_version && !nv.nvl_version(d, k, &v) && v > 0 &&
+            v < sizeof nvlink_versions / sizeof nvlink_versions[0]) {
+            out->version = (int)v;
+            gmb_strlcpy(out->version_text, nvlink_versions[v].text, sizeof out->version_text);
+            out->link_gbps = nvlink_versions[v].gbps;
+        }
+        nvml_pci_t pci;
+        memset(&pci, 0, sizeof pci);
+        if (nv.nvl_remote_pci && !nv.nvl_remote_pci(d, k, &pci)) {
+            pci.bus_id[sizeof pci.bus_id - 1] = '\0';
+            gmb_strlcpy(out->link[k].remote_pci, pci.bus_id, sizeof out->link[k].remote_pci);
+        }
+        int t = -1;
+        if (nv.nvl_remote_type && !nv.nvl_remote_type(d, k, &t) && t >= 0 && t <= 2)
+            out->link[k].remote_type = t;
+    }
+    out->available = 1;
+    return 1;
+}
+
+/* Domain, bus, device and function of a PCI bus id; 0 when it is none. */
+static int pci_parse(const char *s, unsigned v[4])
+{
+    int n = 0;
+    return s && sscanf(s, "%x:%x:%x.%1x%n", &v[0], &v[1], &v[2], &v[3], &n) == 4 && !s[n];
+}
+
+int gmb_pci_same(const char *a, const char *b)
+{
+    unsigned x[4], y[4];
+    return pci_parse(a, x) && pci_parse(b, y) && !memcmp(x, y, sizeof x);
+}
+
+double gmb_nvlink_to(const gmb_nvlink_t *l, const char *peer_pci, int *direct, int *switched)
+{
+    *direct = *switched = 0;
+    for (int k = 0; l->available && k < l->links && k < GMB_NVLINK_MAX; k++) {
+        if (!l->link[k].up)
+            continue;
+        if (l->link[k].remote_type == 2)
+            (*switched)++;
+        else if (gmb_pci_same(l->link[k].remote_pci, peer_pci))
+            (*direct)++;
+    }
+    return (*direct + *switched) * l->link_gbps;
 }

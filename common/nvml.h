@@ -89,4 +89,31 @@ typedef struct gmb_nvml_mem {
 } gmb_nvml_mem_t;
 int gmb_nvml_mem(const char *pci_bus_id, gmb_nvml_mem_t *out);
 
+/* The NVLinks of the NVIDIA GPU at a PCI bus id (NVML: nvmlDeviceGetNvLinkState, ...Version,
+ * ...RemotePciInfo_v2, ...RemoteDeviceType, links 0 to GMB_NVLINK_MAX - 1). */
+#define GMB_NVLINK_MAX 18 /* NVML_NVLINK_MAX_LINKS */
+typedef struct gmb_nvlink {
+    int available; /* 0: NVML missing, did not know the device, or no NVLink here (see why) */
+    char why[160]; /* reason when not available */
+    int links;     /* links NVML answered for */
+    int links_up;  /* of them active */
+    int version;   /* nvmlNvlinkVersion_t of the first active link (1: 1.0 ... 6: 4.0, 7: 5.0) */
+    char version_text[8]; /* "4.0"; "" unknown */
+    double link_gbps;     /* nominal GB/s per link and direction of that version; 0 unknown */
+    struct {
+        int up;              /* active */
+        int remote_type;     /* 0 a GPU, 1 an IBM NPU, 2 an NVSwitch, -1 unknown */
+        char remote_pci[32]; /* the far end's PCI bus id, "" unknown */
+    } link[GMB_NVLINK_MAX];
+} gmb_nvlink_t;
+/* 1 when NVML answered (links_up may be 0), else 0 with why. */
+int gmb_nvml_nvlink(const char *pci_bus_id, gmb_nvlink_t *out);
+/* The NVLink path from a GPU (its links in l) to the GPU at peer_pci: active links that end at
+ * it (*direct) and active links to an NVSwitch (*switched, which reach every GPU of the
+ * switch fabric), and their nominal GB/s per direction (links x link_gbps; 0 when none or the
+ * version is unknown). Pure (for tests). */
+double gmb_nvlink_to(const gmb_nvlink_t *l, const char *peer_pci, int *direct, int *switched);
+/* Whether two PCI bus ids name the same function ("0000:17:00.0" = "00000000:17:00.0"). */
+int gmb_pci_same(const char *a, const char *b);
+
 #endif

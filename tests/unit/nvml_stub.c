@@ -14,6 +14,9 @@ struct nvml_stub {
     int ecc;
     unsigned long long reasons, viol_ns[12];
     unsigned long long mem_total, mem_free; /* nvmlDeviceGetMemoryInfo; total 0: fails */
+    /* NVLink: links (0: not supported), which are up and which end at an NVSwitch (bit masks;
+     * the others end at the GPU 00000000:02:00.0), the version enum */
+    unsigned nvl_links, nvl_up, nvl_switch, nvl_version;
 };
 
 struct nvml_stub nvml_stub = {.sm = 1980,
@@ -30,7 +33,11 @@ struct nvml_stub nvml_stub = {.sm = 1980,
                               .ecc = 1,
                               .reasons = 0x1,
                               .mem_total = 150ull << 30,
-                              .mem_free = 149ull << 30};
+                              .mem_free = 149ull << 30,
+                              .nvl_links = 18,
+                              .nvl_up = 0x7f,
+                              .nvl_switch = 0x40,
+                              .nvl_version = 6};
 
 enum { OK = 0, ERR_NOT_SUPPORTED = 3, ERR_NOT_FOUND = 6 };
 
@@ -269,5 +276,49 @@ int nvmlDeviceGetUtilizationRates(void *d, unsigned *u)
     (void)d;
     const char *e = getenv("GMB_STUB_UTIL");
     u[0] = u[1] = e ? (unsigned)atoi(e) : 0;
+    return OK;
+}
+
+/* NVLink */
+int nvmlDeviceGetNvLinkState(void *d, unsigned link, int *active)
+{
+    (void)d;
+    if (link >= nvml_stub.nvl_links)
+        return link >= 18 ? 2 /* NVML_ERROR_INVALID_ARGUMENT */ : ERR_NOT_SUPPORTED;
+    *active = (nvml_stub.nvl_up >> link) & 1;
+    return OK;
+}
+
+int nvmlDeviceGetNvLinkVersion(void *d, unsigned link, unsigned *v)
+{
+    (void)d;
+    if (link >= nvml_stub.nvl_links)
+        return ERR_NOT_SUPPORTED;
+    *v = nvml_stub.nvl_version;
+    return OK;
+}
+
+/* nvmlPciInfo_t (v3) */
+struct stub_pci {
+    char legacy[16];
+    unsigned domain, bus, device, id, subsystem;
+    char bus_id[32];
+};
+int nvmlDeviceGetNvLinkRemotePciInfo_v2(void *d, unsigned link, struct stub_pci *p)
+{
+    (void)d;
+    if (link >= nvml_stub.nvl_links || !((nvml_stub.nvl_up >> link) & 1))
+        return ERR_NOT_SUPPORTED;
+    memset(p, 0, sizeof *p);
+    strcpy(p->bus_id, (nvml_stub.nvl_switch >> link) & 1 ? "00000000:C0:00.0" : "00000000:02:00.0");
+    return OK;
+}
+
+int nvmlDeviceGetNvLinkRemoteDeviceType(void *d, unsigned link, int *t)
+{
+    (void)d;
+    if (link >= nvml_stub.nvl_links || !((nvml_stub.nvl_up >> link) & 1))
+        return ERR_NOT_SUPPORTED;
+    *t = (nvml_stub.nvl_switch >> link) & 1 ? 2 : 0;
     return OK;
 }

@@ -24,6 +24,9 @@ struct nvml_stub { /* as in nvml_stub.c */
     int ecc;
     unsigned long long reasons, viol_ns[12];
     unsigned long long mem_total, mem_free; /* nvmlDeviceGetMemoryInfo; total 0: fails */
+    /* NVLink: links (0: not supported), which are up and which end at an NVSwitch (bit masks;
+     * the others end at the GPU 00000000:02:00.0), the version enum */
+    unsigned nvl_links, nvl_up, nvl_switch, nvl_version;
 };
 static struct nvml_stub *stub, defaults;
 
@@ -215,6 +218,48 @@ static void memory_counts(void **state)
     assert_non_null(strstr(m.why, "does not know"));
 }
 
+/* NVLink: links up, their version and nominal rate, where each ends; a GPU without */
+static void nvlink_links(void **state)
+{
+    (void)state;
+    gmb_nvlink_t l;
+    assert_int_equal(gmb_nvml_nvlink(GPU, &l), 1);
+    assert_int_equal(l.links, 18);
+    assert_int_equal(l.links_up, 7);
+    assert_int_equal(l.version, 6);
+    assert_string_equal(l.version_text, "4.0");
+    assert_true(l.link_gbps == 25);
+    int direct, sw;
+    /* 6 links to the GPU at 02:00.0, 1 to an NVSwitch: 7 x 25 GB/s to that GPU */
+    assert_true(gmb_nvlink_to(&l, "0000:02:00.0", &direct, &sw) == 175);
+    assert_true(direct == 6 && sw == 1);
+    /* another GPU: through the switch only */
+    assert_true(gmb_nvlink_to(&l, "0000:03:00.0", &direct, &sw) == 25);
+    assert_true(direct == 0 && sw == 1);
+    stub->nvl_switch = 0;
+    assert_int_equal(gmb_nvml_nvlink(GPU, &l), 1);
+    assert_true(gmb_nvlink_to(&l, "0000:03:00.0", &direct, &sw) == 0 && !direct && !sw);
+    stub->nvl_version = 99; /* an enum NVML adds later: links counted, no nominal rate */
+    assert_int_equal(gmb_nvml_nvlink(GPU, &l), 1);
+    assert_true(l.version == 0 && l.link_gbps == 0 && l.version_text[0] == '\0');
+    assert_true(gmb_nvlink_to(&l, "0000:02:00.0", &direct, &sw) == 0 && direct == 7);
+    stub->nvl_links = 0; /* a PCIe GPU */
+    assert_int_equal(gmb_nvml_nvlink(GPU, &l), 0);
+    assert_non_null(strstr(l.why, "no NVLink (nvmlDeviceGetNvLinkState: not supported)"));
+    assert_int_equal(gmb_nvml_nvlink("0000:99:00.0", &l), 0);
+    assert_non_null(strstr(l.why, "does not know"));
+}
+
+static void pci_ids(void **state)
+{
+    (void)state;
+    assert_true(gmb_pci_same("0000:17:00.0", "00000000:17:00.0"));
+    assert_true(gmb_pci_same("0000:c0:00.1", "00000000:C0:00.1"));
+    assert_false(gmb_pci_same("0000:17:00.0", "0000:17:00.1"));
+    assert_false(gmb_pci_same("", "0000:17:00.0"));
+    assert_false(gmb_pci_same("0000:17:00.0x", "0000:17:00.0"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +271,8 @@ int main(void)
         cmocka_unit_test_setup(pcie_max_not_below_link, reset),
         cmocka_unit_test_setup(energy_counter, reset),
         cmocka_unit_test_setup(memory_counts, reset),
+        cmocka_unit_test_setup(nvlink_links, reset),
+        cmocka_unit_test_setup(pci_ids, reset),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
