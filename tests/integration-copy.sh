@@ -223,6 +223,17 @@ not bound(, pages NUMA 0)? \|' '$T/out'"
         env POCL_DEVICES="pthread pthread" "$C" "${FAST[@]}" --directions p2p --sizes 4KiB \
         --peers 1 --no-record --inject-error
     check "copy p2p: the wrong result named" grep -q "verification failed: p2p peer1 ce" "$T/err"
+    # NVLink facts with the stand-in NVML (both devices given PCI bus ids it knows)
+    STUB="$PWD/build/tests/stub/libnvidia-ml.so.1"
+    if [ -f "$STUB" ] && expect "copy p2p with the stand-in NVML's NVLinks" 0 \
+        env POCL_DEVICES="pthread pthread" GMB_NVML_LIB="$STUB" GMB_TEST_NVML_PCI=0000:01:00.0 \
+        GMB_TEST_NVML_PEER_PCI=0000:02:00.0 "$C" "${FAST[@]}" --directions p2p --engines ce \
+        --sizes 4KiB --peers 1 --out - ; then
+        check "copy p2p: 6 links direct, 1 through NVSwitch, 175 GB/s, pct_link against it" \
+            rec copy-peer-nvlink "$T/out" 6 1 175
+        check "copy p2p: the peer's test aid said where it acts" \
+            grep -q "test aid GMB_TEST_NVML_PEER_PCI: the PCI bus id of peer 1" "$T/err"
+    fi
     expect "copy p2p --peers next of device 1 is device 0" 0 env POCL_DEVICES="pthread pthread" \
         "$C" "${FAST[@]}" --device 1 --directions p2p --engines ce --sizes 4KiB --peers next \
         --no-record

@@ -890,6 +890,23 @@ def machine_peer_matrix(m, n):
 
 
 @predicate
+def copy_peer_nvlink(r, direct, switched, nominal):
+    """gmb-copy p2p with the stand-in NVML: results.peers[0].nvlink has DIRECT links to the
+    peer and SWITCHED through an NVSwitch, NOMINAL GB/s per direction, and every p2p point's
+    pct_link is its bandwidth against that nominal."""
+    nv = r["results"]["peers"][0]["nvlink"]
+    need(nv["available"] and nv["source"] == "NVML" and nv["direct_links"] == int(direct)
+         and nv["switch_links"] == int(switched) and nv["nominal_GBps"] == float(nominal),
+         f"nvlink {nv}")
+    pts = [p for p in r["points"] if p["params"]["direction"].startswith("p2p")]
+    need(pts, "no p2p point")
+    for p in pts:
+        m = p["metrics"]
+        need(abs(m["pct_link"]["median"] / m["bw_GBps"]["median"] * float(nominal) / 100 - 1)
+             < 1e-6, f"pct_link {m['pct_link']['median']} of bw {m['bw_GBps']['median']}")
+
+
+@predicate
 def copy_sm_one_pass(r):
     """gmb-copy: an SM copy's grid is one pass of 16-byte work-items in groups of 256."""
     for p in r["points"]:

@@ -159,6 +159,8 @@ typedef struct state {
     gmb_kern_t *ksplit;        /* copy_split: SM bidir in one kernel */
     uint64_t top;              /* largest size */
     double link_gbps;          /* nominal PCIe bandwidth per direction, 0 unknown */
+    double peer_gbps;          /* p2p: the pair's nominal NVLink bandwidth per direction, 0
+                                  unknown (set while run_p2p measures) */
     json_t *largest;           /* results.largest */
     json_t *latency;           /* results.latency_us */
     json_t *skipped;           /* results.skipped */
@@ -393,8 +395,9 @@ static int run_point(state_t *s, point_t *p, const char *dir, const char *kind, 
     double bw = moved * p->njobs / ser.st.median, link = 0;
     if (p->split) /* nvbandwidth's SM bidir figure: half of what the kernel moved */
         gmb_point_metric(pt, "per_direction_GBps", gmb_json_rate(moved / 2, &ser.st));
-    if (host_link && s->link_gbps > 0) {
-        link = s->link_gbps * (p->split ? 2 : p->njobs); /* bidir: both directions */
+    if ((host_link && s->link_gbps > 0) || (!host_link && s->peer_gbps > 0)) {
+        link = (host_link ? s->link_gbps : s->peer_gbps) *
+               (p->split ? 2 : p->njobs); /* bidir: both directions */
         gmb_point_metric(pt, "pct_link", gmb_json_rate(moved * p->njobs * 100.0 / link, &ser.st));
     }
     if (p->njobs == 2) {
@@ -627,6 +630,53 @@ static int peer_list(gmb_ctx_t *c, int *out, int *n)
     return GMB_OK; /* the list names one device at least, or a word */
 }
 
+/* What the driver and NVML say of the path to a peer, into its results.peers entry: the
+ * driver's attributes (performance rank, native atomics) and the NVLinks between the two
+ * (NVML: links up, version, direct or through an NVSwitch, nominal GB/s per direction, which
+ * pct_link of the p2p points is against), each with the reason where there is none. */
+static void peer_facts(state_t *s, json_t *pj, const gmb_dev_info_t *pinfo)
+{
+    gmb_ctx_t *c = s->c;
+    char why[256];
+    int rank = 0, atomics = 0;
+    if (c->be->peer_attrs(c->info.index, pinfo->index, &rank, &atomics, why, sizeof why))
+        json_object_set_new(pj, "attributes", json_pack("{s:b, s:s}", "available", 0, "why", why));
+    else
+        json_object_set_new(pj, "attributes",
+                            json_pack("{s:b, s:i, s:b}", "available", 1, "performance_rank", rank,
+                                      "native_atomics", atomics));
+    gmb_nvlink_t l;
+    const char *ppci = pinfo->pci_bus_id, *tp = getenv("GMB_TEST_NVML_PEER_PCI");
+    if (!ppci[0] && tp && *tp) { /* test aid: the peer's PCI bus id (a stand-in NVML knows) */
+        ppci = tp;
+        gmb_warn("test aid GMB_TEST_NVML_PEER_PCI: the PCI bus id of peer %d is taken as %s",
+                 pinfo->index, tp);
+    }
+    if (!c->info.pci_bus_id[0] || !ppci[0]) {
+        json_object_set_new(pj, "nvlink",
+                            json_pack("{s:b, s:s}", "available", 0, "why",
+                                      "a device without a PCI bus id (NVML finds a GPU by it)"));
+        return;
+    }
+    if (!gmb_nvml_nvlink(c->info.pci_bus_id, &l)) {
+        json_object_set_new(pj, "nvlink", json_pack("{s:b, s:s}", "available", 0, "why", l.why));
+        return;
+    }
+    int direct = 0, sw = 0;
+    double nominal = gmb_nvlink_to(&l, ppci, &direct, &sw);
+    json_object_set_new(pj, "nvlink",
+                        json_pack("{s:b, s:s, s:i, s:i, s:s, s:i, s:i, s:f, s:o}", "available", 1,
+                                  "source", "NVML", "links", l.links, "links_up", l.links_up,
+                                  "version", l.version_text, "direct_links", direct, "switch_links",
+                                  sw, "link_GBps", l.link_gbps, "nominal_GBps",
+                                  nominal > 0 ? json_real(nominal) : json_null()));
+    s->peer_gbps = nominal;
+    if (nominal > 0)
+        printf("# peer %d: NVLink %s, %d link%s direct and %d through NVSwitch: nominal %.0f GB/s "
+               "per direction (NVML)\n",
+               pinfo->index, l.version_text, direct, direct == 1 ? "" : "s", sw, nominal);
+}
+
 /* p2p: this device to peer pi and back, when the pair can copy device to device. The pair is
  * opened anew (pair_open: OpenCL needs one context over both) with its own buffers on each
  * side: a's source to b's destination (p2p), b's source to a's destination (p2p_rev). */
@@ -668,9 +718,10 @@ static int run_p2p(state_t *s, int pi)
             break;
     if (rc)
         goto out;
-    json_array_append_new(s->peers,
-                          json_pack("{s:i, s:s, s:s, s:s}", "index", pi, "name", pinfo.name,
-                                    "pci_bus_id", pinfo.pci_bus_id, "path", be->peer_path));
+    json_t *pj = json_pack("{s:i, s:s, s:s, s:s}", "index", pi, "name", pinfo.name, "pci_bus_id",
+                           pinfo.pci_bus_id, "path", be->peer_path);
+    peer_facts(s, pj, &pinfo);
+    json_array_append_new(s->peers, pj);
     /* the copy engine's copy runs on the destination's queue where the backend pulls (OpenCL),
      * else on the source's stream; the SM engine is the source device's kernel writing the
      * peer's memory, where kernels reach it (CUDA peer access) */
@@ -693,6 +744,7 @@ static int run_p2p(state_t *s, int pi)
         }
     }
 out:
+    s->peer_gbps = 0;
     for (int d = 1; d >= 0; d--) {
         be->free(buf[d][0]);
         be->free(buf[d][1]);
@@ -1146,8 +1198,9 @@ static int copy_run(gmb_ctx_t *c)
                        "bytes copied (both directions for bidir) x copies / device time (1e9 B/s)");
     gmb_declare_metric(c, "lat_us", "us", "lower", "device time per copy");
     gmb_declare_metric(c, "pct_link", "%", "higher",
-                       "bw_GBps as a percentage of the PCIe link's nominal bandwidth (per "
-                       "direction; bidir: both directions), when NVML gives the link");
+                       "bw_GBps as a percentage of the link's nominal bandwidth (per direction; "
+                       "bidir: both directions), when NVML gives the link: PCIe for host copies, "
+                       "the NVLinks between the pair for p2p");
     gmb_declare_metric(c, "per_direction_GBps", "GB/s", "higher",
                        "bidir on the SM engine by one split kernel: half the bytes it moved / "
                        "its time, what nvbandwidth reports as its SM bidirectional bandwidth");

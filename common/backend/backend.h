@@ -271,6 +271,11 @@ typedef struct gmb_backend {
      * pair cannot (CUDA: no peer access; OpenCL: two platforms); GMB_EUSAGE for a bad index. */
     int (*pair_open)(int a, int b, gmb_dev_t *out[2], char *why, size_t whylen);
     const char *peer_path; /* how copies between the devices of a pair move, in words */
+    /* What the driver says of the path from device a to device b (CUDA:
+     * cudaDeviceGetP2PAttribute): *rank, the link's relative performance rank
+     * (cudaDevP2PAttrPerformanceRank), *atomics 1 when native atomics work over it. GMB_ESKIP
+     * with the reason in why, nothing printed, where the API has no such query (OpenCL). */
+    int (*peer_attrs)(int a, int b, int *rank, int *atomics, char *why, size_t whylen);
 
     /* ---- managed memory (GMB_MEM_MANAGED) ----------------------------------------------
      * CUDA managed memory (cudaMallocManaged) or OpenCL coarse-grained shared virtual memory

@@ -829,6 +829,19 @@ static int cu_pair_open(int a, int b, gmb_dev_t *out[2], char *why, size_t whyle
     return rc;
 }
 
+static int cu_peer_attrs(int a, int b, int *rank, int *atomics, char *why, size_t whylen)
+{
+    cudaError_t e = cudaDeviceGetP2PAttribute(rank, cudaDevP2PAttrPerformanceRank, a, b);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetP2PAttribute(atomics, cudaDevP2PAttrNativeAtomicSupported, a, b);
+    if (e != cudaSuccess) {
+        snprintf(why, whylen, "cudaDeviceGetP2PAttribute(%d, %d): %s", a, b, cudaGetErrorString(e));
+        cudaGetLastError();
+        return GMB_ESKIP;
+    }
+    return GMB_OK;
+}
+
 /* ---- managed memory ------------------------------------------------------------------------ */
 
 static int cu_host_begin(gmb_buf_t *b, size_t bytes)
@@ -1063,6 +1076,7 @@ const gmb_backend_t gmb_backend_cuda = {
     .span_wait = cu_span_wait,
     .peer_enable = cu_peer_enable,
     .pair_open = cu_pair_open,
+    .peer_attrs = cu_peer_attrs,
     .peer_path = "peer access enabled both ways (cudaDeviceEnablePeerAccess); the copy engine: "
                  "cudaMemcpyAsync between the two devices' memory (unified addressing) on the "
                  "source device's stream; the SM engine: the source device's kernel writes the "

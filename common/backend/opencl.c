@@ -1185,6 +1185,15 @@ static int ocl_peer_enable(gmb_dev_t *d, gmb_dev_t *peer, char *why, size_t whyl
     return GMB_ESKIP;
 }
 
+static int ocl_peer_attrs(int a, int b, int *rank, int *atomics, char *why, size_t whylen)
+{
+    (void)a;
+    (void)b;
+    *rank = *atomics = 0;
+    snprintf(why, whylen, "OpenCL has no query of the path between two devices");
+    return GMB_ESKIP;
+}
+
 /* ---- managed memory (coarse-grained SVM) -------------------------------------------------- */
 
 static int ocl_host_begin(gmb_buf_t *b, size_t bytes)
@@ -1389,6 +1398,7 @@ const gmb_backend_t gmb_backend_opencl = {
     .span_wait = ocl_span_wait,
     .peer_enable = ocl_peer_enable,
     .pair_open = ocl_pair_open,
+    .peer_attrs = ocl_peer_attrs,
     .peer_path = "one context over both devices (the same platform); the source buffer "
                  "migrated to its device (clEnqueueMigrateMemObjects), then clEnqueueCopyBuffer "
                  "on the destination device's queue, timed by its profiling events; how the "
